@@ -1,0 +1,87 @@
+# ushader — see README.md.  `make` builds build/libushader.a and build/ushader.
+#
+#   make                 library and tool
+#   make check           unit tests (Check), piglit assembler tests, golden tests
+#   make demo            the main job: assemble and run the sample programs
+#   make bench           benchmarks
+#   make deps            apt-get the Debian packages the project needs
+#   make SANITIZE=address,undefined check   the same under sanitizers
+#
+# SANITIZE builds go to build/san so they never mix with the normal objects.
+
+CC       ?= gcc
+PKGS     := mpfr libpng
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+            -Iinclude -Iisa -I. -MMD -MP
+LDLIBS   := -lmpfr -lgmp -lpng -lm -lpthread
+
+ifneq ($(SANITIZE),)
+BUILD    := build/san
+CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=$(SANITIZE)
+else
+BUILD    := build
+endif
+
+LIB_DIRS := isa asm shader sfu
+LIB_SRC  := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_SRC  := $(wildcard cli/*.c)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC := $(wildcard tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+
+LIB      := $(BUILD)/libushader.a
+USHADER  := $(BUILD)/ushader
+
+.PHONY: all check demo bench deps stress clean unit-tests
+all: $(LIB) $(USHADER) $(TOOL_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(USHADER): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags check) $< $(LIB) \
+	    $(LDFLAGS) $(shell pkg-config --libs check) $(LDLIBS) -o $@
+
+$(BUILD)/tools/%: tools/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+
+deps:
+	@tools/deps.sh
+
+# The tests and the demo install what they need first (a no-op when present).
+check: 
+	@tools/deps.sh --if-missing
+	@$(MAKE) --no-print-directory all $(TEST_BIN)
+	@BUILD=$(BUILD) tests/run.sh
+
+demo:
+	@tools/deps.sh --if-missing
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tools/demo.sh
+
+bench:
+	@tools/deps.sh --if-missing
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) bench/run.sh
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

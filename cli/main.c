@@ -1,0 +1,41 @@
+/* ushader: dispatch to the subcommands listed in commands.def. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+#define CMD(name, fn, summary) { #name, fn, summary },
+#include "commands.def"
+#undef CMD
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ushader COMMAND [ARGS...]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`ushader COMMAND --help` describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "ushader: error: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

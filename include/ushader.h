@@ -1,0 +1,406 @@
+/*
+ * ushader — a model of a mobile unified shader built from scalar stream
+ * processors, and the baselines it is compared against.
+ *
+ * This is the library's one public header.  It defines the vec4 program IR
+ * that every architecture model consumes, and the entry points of the
+ * assembler, disassembler, GL-like state and reference interpreter.
+ *
+ * Every function that can fail returns bool (true = success) and fills a
+ * struct us_diag; nothing here prints, exits or keeps global state.
+ */
+#ifndef USHADER_H
+#define USHADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define US_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define US_MUST_CHECK
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Limits of the modelled implementation (what glGetProgramiv would say).  */
+
+enum {
+    US_MAX_INSTRUCTIONS = 4096,  /* per program, after OPTION expansion    */
+    US_MAX_TEMPS = 256,
+    US_MAX_PARAMS = 1024,        /* parameter slots incl. inline literals  */
+    US_MAX_ENV_PARAMS = 256,     /* program.env[0..255]                    */
+    US_MAX_LOCAL_PARAMS = 256,   /* program.local[0..255]                  */
+    US_MAX_ADDRESS = 1,          /* ARB_vertex_program: A0 only            */
+    US_MAX_TEX_UNITS = 16,       /* texture image units                    */
+    US_MAX_TEX_COORDS = 8,       /* texture coordinate sets                */
+    US_MAX_LIGHTS = 8,
+    US_MAX_CLIP_PLANES = 6,
+    US_MAX_PROGRAM_MATRICES = 8,
+    US_MAX_NAME = 64,            /* identifier length, incl. the NUL       */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Opcodes: generated from isa/ops.def.                                    */
+
+enum us_opcode {
+#define OP(name, fmt, nsrc, unit, shape, stages) US_OP_##name,
+#include "ops.def"
+#undef OP
+    US_OP_COUNT
+};
+
+enum us_op_format { US_FMT_VEC, US_FMT_SCL, US_FMT_ARL, US_FMT_SWZ,
+                    US_FMT_TEX, US_FMT_KIL };
+enum us_unit { US_UNIT_ALU, US_UNIT_SFU, US_UNIT_TEX, US_UNIT_ADDR,
+               US_UNIT_COUNT };
+enum us_shape { US_SHAPE_COMP, US_SHAPE_REPL, US_SHAPE_DOT, US_SHAPE_MIXED,
+                US_SHAPE_NONE };
+enum { US_VP = 1, US_FP = 2 };  /* stage bits of an opcode */
+
+struct us_opinfo {
+    const char *name;
+    enum us_op_format format;
+    uint8_t nsrc;
+    enum us_unit unit;
+    enum us_shape shape;
+    uint8_t stages;
+};
+
+/* Indexed by enum us_opcode. */
+extern const struct us_opinfo us_ops[US_OP_COUNT];
+
+/* Opcode from a mnemonic without _SAT (case-sensitive), or -1. */
+int us_op_lookup(const char *name, size_t len);
+
+/* ---------------------------------------------------------------------- */
+/* The vec4 IR.                                                           */
+
+enum us_stage { US_STAGE_VERTEX, US_STAGE_FRAGMENT };
+
+enum us_file {
+    US_FILE_NULL,     /* no operand                                      */
+    US_FILE_TEMP,     /* TEMP registers                                   */
+    US_FILE_INPUT,    /* vertex.* / fragment.* (enum us_vin / us_fin)     */
+    US_FILE_OUTPUT,   /* result.* (enum us_vout / us_fout)                */
+    US_FILE_PARAM,    /* the program's parameter slots (struct us_param)  */
+    US_FILE_ADDRESS,  /* ADDRESS registers (ARL destination)              */
+};
+
+/*
+ * Vertex program inputs.  Generic attributes and the conventional ones are
+ * distinct slots; the pipeline applies ARB_vertex_program's aliasing
+ * (position = attrib[0], weight = 1, normal = 2, color = 3, secondary
+ * color = 4, fogcoord = 5, texcoord[n] = 8 + n) when it fetches vertices.
+ */
+enum us_vin {
+    US_VIN_ATTRIB0 = 0,   /* vertex.attrib[0..15] */
+    US_VIN_POSITION = 16,
+    US_VIN_WEIGHT,
+    US_VIN_NORMAL,
+    US_VIN_COLOR0,
+    US_VIN_COLOR1,
+    US_VIN_FOGCOORD,
+    US_VIN_TEXCOORD0,     /* vertex.texcoord[0..7] */
+    US_VIN_COUNT = US_VIN_TEXCOORD0 + US_MAX_TEX_COORDS,
+};
+
+enum us_fin {
+    US_FIN_POSITION,      /* fragment.position (window x, y, z, 1/w) */
+    US_FIN_COLOR0,
+    US_FIN_COLOR1,
+    US_FIN_FOGCOORD,
+    US_FIN_TEXCOORD0,
+    US_FIN_COUNT = US_FIN_TEXCOORD0 + US_MAX_TEX_COORDS,
+};
+
+enum us_vout {
+    US_VOUT_POSITION,
+    US_VOUT_COLOR0,       /* result.color.front.primary (= result.color) */
+    US_VOUT_COLOR1,       /* result.color.front.secondary                */
+    US_VOUT_BCOLOR0,      /* result.color.back.primary                   */
+    US_VOUT_BCOLOR1,      /* result.color.back.secondary                 */
+    US_VOUT_FOGCOORD,
+    US_VOUT_POINTSIZE,
+    US_VOUT_TEXCOORD0,
+    US_VOUT_COUNT = US_VOUT_TEXCOORD0 + US_MAX_TEX_COORDS,
+};
+
+enum us_fout { US_FOUT_COLOR, US_FOUT_DEPTH, US_FOUT_COUNT };
+
+enum { US_MAX_INPUTS = US_VIN_COUNT, US_MAX_OUTPUTS = US_VOUT_COUNT };
+
+/* Swizzle selectors; ZERO and ONE only appear through SWZ. */
+enum us_swz { US_SWZ_X, US_SWZ_Y, US_SWZ_Z, US_SWZ_W, US_SWZ_ZERO,
+              US_SWZ_ONE };
+
+enum us_tex_target {
+    US_TEX_1D, US_TEX_2D, US_TEX_3D, US_TEX_CUBE, US_TEX_RECT,
+    US_TEX_SHADOW1D, US_TEX_SHADOW2D, US_TEX_SHADOWRECT,
+    US_TEX_TARGET_COUNT
+};
+
+struct us_dst {
+    uint8_t file;        /* enum us_file; NULL for KIL                  */
+    uint8_t mask;        /* write mask, bit 0 = x ... bit 3 = w         */
+    uint16_t index;
+};
+
+struct us_src {
+    uint8_t file;        /* enum us_file                                */
+    uint8_t swz[4];      /* enum us_swz per result component            */
+    uint8_t negate;      /* per-component negation mask, bit 0 = x      */
+    bool rel;            /* relative: params[index + A[rel_addr].x + offset] */
+    uint8_t rel_addr;    /* address register                            */
+    uint16_t index;      /* register, or the array's first slot if rel  */
+    int16_t rel_offset;  /* constant offset from the array's first slot */
+    uint16_t rel_size;   /* array length: out-of-range reads give 0     */
+};
+
+struct us_inst {
+    uint8_t op;          /* enum us_opcode                              */
+    bool sat;            /* _SAT: clamp results to [0, 1]               */
+    uint8_t tex_unit;    /* TEX TXB TXP: texture image unit             */
+    uint8_t tex_target;  /* TEX TXB TXP: enum us_tex_target             */
+    struct us_dst dst;
+    struct us_src src[3];
+    uint32_t line;       /* source line; not part of program identity   */
+};
+
+/* GL state that a PARAM slot can be bound to ("state.*"). */
+enum us_state_item {
+    US_STATE_MATERIAL,            /* a = face, b = property             */
+    US_STATE_LIGHT,               /* a = light, b = property            */
+    US_STATE_LIGHTMODEL_AMBIENT,
+    US_STATE_LIGHTMODEL_SCENECOLOR, /* a = face                         */
+    US_STATE_LIGHTPROD,           /* a = light, b = face, c = property  */
+    US_STATE_TEXGEN,              /* a = unit, b = plane, c = coord s..q */
+    US_STATE_FOG_COLOR,
+    US_STATE_FOG_PARAMS,
+    US_STATE_CLIP_PLANE,          /* a = plane                          */
+    US_STATE_POINT_SIZE,
+    US_STATE_POINT_ATTENUATION,
+    US_STATE_MATRIX_ROW,          /* a = matrix, b = index, c = modifier,
+                                     d = row                            */
+    US_STATE_TEXENV_COLOR,        /* a = unit                           */
+    US_STATE_DEPTH_RANGE,
+    US_STATE_ITEM_COUNT
+};
+
+enum us_face { US_FACE_FRONT, US_FACE_BACK };
+
+enum us_state_prop {
+    US_PROP_AMBIENT, US_PROP_DIFFUSE, US_PROP_SPECULAR, US_PROP_EMISSION,
+    US_PROP_SHININESS, US_PROP_POSITION, US_PROP_ATTENUATION,
+    US_PROP_SPOT_DIRECTION, US_PROP_HALF, US_PROP_COUNT
+};
+
+enum us_texgen_plane { US_TEXGEN_EYE, US_TEXGEN_OBJECT };
+
+enum us_matrix {
+    US_MATRIX_MODELVIEW, US_MATRIX_PROJECTION, US_MATRIX_MVP,
+    US_MATRIX_TEXTURE, US_MATRIX_PALETTE, US_MATRIX_PROGRAM,
+    US_MATRIX_COUNT
+};
+
+enum us_matrix_mod { US_MOD_NONE, US_MOD_INVERSE, US_MOD_TRANSPOSE,
+                     US_MOD_INVTRANS };
+
+struct us_state_ref {
+    uint8_t item;        /* enum us_state_item */
+    uint8_t a, b, c, d;  /* item-specific, see above */
+};
+
+enum us_param_kind {
+    US_PARAM_CONST,      /* literal                         */
+    US_PARAM_ENV,        /* program.env[index]              */
+    US_PARAM_LOCAL,      /* program.local[index]            */
+    US_PARAM_STATE,      /* state.*                         */
+};
+
+/* One vec4 parameter slot.  A PARAM declaration owns a run of slots;
+ * operands written in place (literals, state.*, program.*) get their own. */
+struct us_param {
+    uint8_t kind;        /* enum us_param_kind              */
+    uint16_t index;      /* ENV, LOCAL                      */
+    struct us_state_ref state;
+    float value[4];      /* CONST                           */
+    int16_t decl;        /* owning declaration, -1 in place */
+};
+
+enum us_decl_kind { US_DECL_TEMP, US_DECL_PARAM, US_DECL_ATTRIB,
+                    US_DECL_OUTPUT, US_DECL_ADDRESS };
+
+/* A named declaration; ALIAS names resolve to their target and vanish. */
+struct us_decl {
+    char name[US_MAX_NAME];
+    uint8_t kind;        /* enum us_decl_kind                            */
+    bool array;          /* declared with [] (PARAM only)                */
+    uint16_t base;       /* first register / slot / input / output       */
+    uint16_t size;       /* slots (PARAM arrays), else 1                 */
+};
+
+enum us_option {
+    US_OPT_POSITION_INVARIANT = 1u << 0,
+    US_OPT_PRECISION_FASTEST = 1u << 1,
+    US_OPT_PRECISION_NICEST = 1u << 2,
+    US_OPT_FOG_EXP = 1u << 3,
+    US_OPT_FOG_EXP2 = 1u << 4,
+    US_OPT_FOG_LINEAR = 1u << 5,
+    US_OPT_FRAGMENT_SHADOW = 1u << 6,
+    US_OPT_ORIGIN_UPPER_LEFT = 1u << 7,
+    US_OPT_PIXEL_CENTER_INTEGER = 1u << 8,
+};
+
+struct us_program {
+    enum us_stage stage;
+    uint32_t options;             /* enum us_option bits                 */
+    struct us_inst *insts;
+    unsigned ninsts;
+    struct us_param *params;
+    unsigned nparams;
+    struct us_decl *decls;
+    unsigned ndecls;
+    unsigned ntemps;              /* TEMP registers declared             */
+    unsigned naddrs;              /* ADDRESS registers declared          */
+    uint32_t inputs_read;         /* bit per enum us_vin / us_fin        */
+    uint32_t outputs_written;     /* bit per enum us_vout / us_fout      */
+};
+
+void us_program_free(struct us_program *prog);
+
+/* Same program: instructions, parameters, declarations and options;
+ * source line numbers are ignored. */
+bool us_program_equal(const struct us_program *a, const struct us_program *b);
+
+/* Canonical binding names: "vertex.texcoord[3]", "result.color", ... */
+const char *us_input_name(enum us_stage stage, unsigned slot);
+const char *us_output_name(enum us_stage stage, unsigned slot);
+
+/* ---------------------------------------------------------------------- */
+/* Diagnostics.                                                           */
+
+struct us_diag {
+    unsigned line, col;  /* 1-based; 0 when the error has no position */
+    char msg[256];
+};
+
+/* ---------------------------------------------------------------------- */
+/* Assembler and disassembler.                                            */
+
+enum { US_STAGE_ANY = -1 };
+
+/*
+ * Assemble ARB program text (LF or CRLF).  `stage` is US_STAGE_VERTEX or
+ * US_STAGE_FRAGMENT to require that header, or US_STAGE_ANY.  On failure
+ * *out is left empty and *diag says where and why.
+ */
+US_MUST_CHECK bool us_assemble(const char *text, size_t len, int stage,
+                               struct us_program *out, struct us_diag *diag);
+
+/* Canonical ARB text of a program (malloc'd, NUL-terminated; NULL when out
+ * of memory).  Assembling it gives a program us_program_equal to `prog`. */
+char *us_disassemble(const struct us_program *prog);
+
+/* ---------------------------------------------------------------------- */
+/* GL-like state that parameters bind to.                                  */
+
+typedef float us_vec4[4];
+typedef float us_mat4[16];  /* row-major: m[4 * row + col] */
+
+struct us_light {
+    us_vec4 ambient, diffuse, specular;
+    us_vec4 position;         /* eye space, as GL stores it              */
+    us_vec4 attenuation;      /* constant, linear, quadratic, spot exponent */
+    us_vec4 spot_direction;   /* eye space xyz, w = cos(spot cutoff)      */
+};
+
+struct us_material {
+    us_vec4 ambient, diffuse, specular, emission;
+    float shininess;
+};
+
+struct us_glstate {
+    us_mat4 modelview, projection;
+    us_mat4 texture[US_MAX_TEX_COORDS];
+    us_mat4 program[US_MAX_PROGRAM_MATRICES];
+    struct us_light light[US_MAX_LIGHTS];
+    struct us_material material[2];          /* enum us_face */
+    us_vec4 lightmodel_ambient;
+    us_vec4 texgen[US_MAX_TEX_COORDS][2][4]; /* unit, eye/object, s..q */
+    us_vec4 fog_color;
+    float fog_density, fog_start, fog_end;
+    us_vec4 clip_plane[US_MAX_CLIP_PLANES];  /* eye space */
+    float point_size, point_size_min, point_size_max, point_fade;
+    us_vec4 point_attenuation;               /* a, b, c, 1 */
+    us_vec4 texenv_color[US_MAX_TEX_UNITS];
+    float depth_near, depth_far;
+    us_vec4 env[2][US_MAX_ENV_PARAMS];       /* enum us_stage */
+    us_vec4 local[2][US_MAX_LOCAL_PARAMS];   /* enum us_stage */
+};
+
+/* OpenGL's initial state (GL 2.1 spec, tables 6.5-6.38). */
+void us_glstate_init(struct us_glstate *gl);
+
+/* One state.* vec4 as the ARB specs define it. */
+void us_glstate_fetch(const struct us_glstate *gl, struct us_state_ref ref,
+                      float out[4]);
+
+/* Fill params[0 .. prog->nparams) from the program's bindings. */
+void us_resolve_params(const struct us_program *prog,
+                       const struct us_glstate *gl, us_vec4 *params);
+
+/* ---------------------------------------------------------------------- */
+/* Arithmetic of the elementary functions.                                 */
+
+/* The elementary functions an SFU provides; `cfg` selects a configuration.
+ * RCP RSQ EX2 LG2 SIN COS POW reach the hardware only through this. */
+struct us_math {
+    const char *name;
+    const void *cfg;
+    float (*rcp)(const void *cfg, float x);
+    float (*rsq)(const void *cfg, float x);
+    float (*ex2)(const void *cfg, float x);
+    float (*lg2)(const void *cfg, float x);
+    float (*sin)(const void *cfg, float x);
+    float (*cos)(const void *cfg, float x);
+    float (*pow)(const void *cfg, float x, float y);
+};
+
+/* Correctly rounded binary32 results (MPFR decides the hard cases). */
+extern const struct us_math us_math_exact;
+
+/* ---------------------------------------------------------------------- */
+/* Reference interpreter.                                                  */
+
+/* Texture lookup for TEX/TXB/TXP.  `coord` is already divided by q for TXP;
+ * `lod_bias` is coord.w for TXB and 0 otherwise.  Shadow targets compare
+ * coord.z (1D: .z too, per ARB_fragment_program_shadow) in the sampler. */
+typedef void (*us_sample_fn)(void *ctx, unsigned unit,
+                             enum us_tex_target target, const float coord[4],
+                             float lod_bias, float out[4]);
+
+struct us_exec_env {
+    const us_vec4 *params;        /* resolved, prog->nparams slots      */
+    const struct us_math *math;   /* &us_math_exact for the reference   */
+    us_sample_fn sample;          /* NULL: every texture reads (0,0,0,1) */
+    void *sample_ctx;
+};
+
+/* One thread's registers. */
+struct us_thread {
+    us_vec4 temp[US_MAX_TEMPS];
+    us_vec4 input[US_MAX_INPUTS];
+    us_vec4 output[US_MAX_OUTPUTS];
+    int32_t addr[US_MAX_ADDRESS][4];
+    bool killed;
+};
+
+/* Clear registers: temps, addresses and outputs to 0, inputs to (0,0,0,1). */
+void us_thread_reset(struct us_thread *t);
+
+/* Run the program to the end (KIL marks the thread, execution goes on). */
+void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
+                  struct us_thread *t);
+
+#endif

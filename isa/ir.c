@@ -1,0 +1,139 @@
+/* Vec4 IR utilities: ownership, identity and binding names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ushader.h"
+
+void us_program_free(struct us_program *prog)
+{
+    free(prog->insts);
+    free(prog->params);
+    free(prog->decls);
+    memset(prog, 0, sizeof *prog);
+}
+
+static bool src_equal(const struct us_src *a, const struct us_src *b)
+{
+    if (a->file != b->file || a->negate != b->negate || a->rel != b->rel ||
+        a->index != b->index || memcmp(a->swz, b->swz, sizeof a->swz))
+        return false;
+    return !a->rel || (a->rel_addr == b->rel_addr &&
+                       a->rel_offset == b->rel_offset &&
+                       a->rel_size == b->rel_size);
+}
+
+static bool inst_equal(const struct us_inst *a, const struct us_inst *b)
+{
+    if (a->op != b->op || a->sat != b->sat || a->dst.file != b->dst.file ||
+        a->dst.mask != b->dst.mask || a->dst.index != b->dst.index)
+        return false;
+    if (us_ops[a->op].format == US_FMT_TEX &&
+        (a->tex_unit != b->tex_unit || a->tex_target != b->tex_target))
+        return false;
+    for (int i = 0; i < us_ops[a->op].nsrc; i++)
+        if (!src_equal(&a->src[i], &b->src[i]))
+            return false;
+    return true;
+}
+
+static bool param_equal(const struct us_param *a, const struct us_param *b)
+{
+    if (a->kind != b->kind || a->decl != b->decl)
+        return false;
+    switch (a->kind) {
+    case US_PARAM_CONST:
+        return !memcmp(a->value, b->value, sizeof a->value);
+    case US_PARAM_ENV:
+    case US_PARAM_LOCAL:
+        return a->index == b->index;
+    default:
+        return !memcmp(&a->state, &b->state, sizeof a->state);
+    }
+}
+
+static bool decl_equal(const struct us_decl *a, const struct us_decl *b)
+{
+    return !strcmp(a->name, b->name) && a->kind == b->kind &&
+           a->array == b->array && a->base == b->base && a->size == b->size;
+}
+
+bool us_program_equal(const struct us_program *a, const struct us_program *b)
+{
+    if (a->stage != b->stage || a->options != b->options ||
+        a->ninsts != b->ninsts || a->nparams != b->nparams ||
+        a->ndecls != b->ndecls || a->ntemps != b->ntemps ||
+        a->naddrs != b->naddrs || a->inputs_read != b->inputs_read ||
+        a->outputs_written != b->outputs_written)
+        return false;
+    for (unsigned i = 0; i < a->ninsts; i++)
+        if (!inst_equal(&a->insts[i], &b->insts[i]))
+            return false;
+    for (unsigned i = 0; i < a->nparams; i++)
+        if (!param_equal(&a->params[i], &b->params[i]))
+            return false;
+    for (unsigned i = 0; i < a->ndecls; i++)
+        if (!decl_equal(&a->decls[i], &b->decls[i]))
+            return false;
+    return true;
+}
+
+static const char *const vin_names[US_VIN_COUNT] = {
+    "vertex.attrib[0]", "vertex.attrib[1]", "vertex.attrib[2]",
+    "vertex.attrib[3]", "vertex.attrib[4]", "vertex.attrib[5]",
+    "vertex.attrib[6]", "vertex.attrib[7]", "vertex.attrib[8]",
+    "vertex.attrib[9]", "vertex.attrib[10]", "vertex.attrib[11]",
+    "vertex.attrib[12]", "vertex.attrib[13]", "vertex.attrib[14]",
+    "vertex.attrib[15]",
+    [US_VIN_POSITION] = "vertex.position",
+    [US_VIN_WEIGHT] = "vertex.weight",
+    [US_VIN_NORMAL] = "vertex.normal",
+    [US_VIN_COLOR0] = "vertex.color.primary",
+    [US_VIN_COLOR1] = "vertex.color.secondary",
+    [US_VIN_FOGCOORD] = "vertex.fogcoord",
+    [US_VIN_TEXCOORD0] = "vertex.texcoord[0]", "vertex.texcoord[1]",
+    "vertex.texcoord[2]", "vertex.texcoord[3]", "vertex.texcoord[4]",
+    "vertex.texcoord[5]", "vertex.texcoord[6]", "vertex.texcoord[7]",
+};
+
+static const char *const fin_names[US_FIN_COUNT] = {
+    [US_FIN_POSITION] = "fragment.position",
+    [US_FIN_COLOR0] = "fragment.color.primary",
+    [US_FIN_COLOR1] = "fragment.color.secondary",
+    [US_FIN_FOGCOORD] = "fragment.fogcoord",
+    [US_FIN_TEXCOORD0] = "fragment.texcoord[0]", "fragment.texcoord[1]",
+    "fragment.texcoord[2]", "fragment.texcoord[3]", "fragment.texcoord[4]",
+    "fragment.texcoord[5]", "fragment.texcoord[6]", "fragment.texcoord[7]",
+};
+
+static const char *const vout_names[US_VOUT_COUNT] = {
+    [US_VOUT_POSITION] = "result.position",
+    [US_VOUT_COLOR0] = "result.color.front.primary",
+    [US_VOUT_COLOR1] = "result.color.front.secondary",
+    [US_VOUT_BCOLOR0] = "result.color.back.primary",
+    [US_VOUT_BCOLOR1] = "result.color.back.secondary",
+    [US_VOUT_FOGCOORD] = "result.fogcoord",
+    [US_VOUT_POINTSIZE] = "result.pointsize",
+    [US_VOUT_TEXCOORD0] = "result.texcoord[0]", "result.texcoord[1]",
+    "result.texcoord[2]", "result.texcoord[3]", "result.texcoord[4]",
+    "result.texcoord[5]", "result.texcoord[6]", "result.texcoord[7]",
+};
+
+static const char *const fout_names[US_FOUT_COUNT] = {
+    [US_FOUT_COLOR] = "result.color",
+    [US_FOUT_DEPTH] = "result.depth",
+};
+
+const char *us_input_name(enum us_stage stage, unsigned slot)
+{
+    if (stage == US_STAGE_VERTEX)
+        return slot < US_VIN_COUNT ? vin_names[slot] : NULL;
+    return slot < US_FIN_COUNT ? fin_names[slot] : NULL;
+}
+
+const char *us_output_name(enum us_stage stage, unsigned slot)
+{
+    if (stage == US_STAGE_VERTEX)
+        return slot < US_VOUT_COUNT ? vout_names[slot] : NULL;
+    return slot < US_FOUT_COUNT ? fout_names[slot] : NULL;
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# The test suite behind `make check`.  Each step prints its own results;
+# the last line is the total, in the form CI reads: "N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+export BUILD
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+step() {
+    name=$1
+    shift
+    echo "== $name"
+    if "$@"; then
+        passed=$((passed + 1))
+    else
+        echo "FAIL: $name"
+        failed=$((failed + 1))
+    fi
+}
+
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    step "unit: $(basename "$t")" "$t"
+done
+for t in tests/*.test.sh; do
+    step "$(basename "$t" .test.sh)" sh "$t"
+done
+
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

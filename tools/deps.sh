@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install the Debian packages ushader needs (`make deps`).
+#   --if-missing   do nothing, quietly, when every package is present
+set -eu
+
+PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
+libinih-dev libcjson-dev gnuplot-nox piglit glmark2-data"
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+
+if [ -z "$missing" ]; then
+    [ "${1:-}" = "--if-missing" ] || echo "deps: all Debian packages present"
+    exit 0
+fi
+
+echo "deps: installing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing
