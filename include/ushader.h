@@ -380,10 +380,19 @@ typedef void (*us_sample_fn)(void *ctx, unsigned unit,
                              enum us_tex_target target, const float coord[4],
                              float lod_bias, float out[4]);
 
+/* Texture lookup for a 2x2 quad shaded in lockstep, so the sampler can take
+ * screen-space derivatives for mipmapping: element i belongs to fragment i
+ * (0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right). */
+typedef void (*us_sample_quad_fn)(void *ctx, unsigned unit,
+                                  enum us_tex_target target,
+                                  const float coord[4][4],
+                                  const float lod_bias[4], float out[4][4]);
+
 struct us_exec_env {
     const us_vec4 *params;        /* resolved, prog->nparams slots      */
     const struct us_math *math;   /* &us_math_exact for the reference   */
     us_sample_fn sample;          /* NULL: every texture reads (0,0,0,1) */
+    us_sample_quad_fn sample_quad;  /* us_interpret_quad; NULL: sample  */
     void *sample_ctx;
 };
 
@@ -402,5 +411,20 @@ void us_thread_reset(struct us_thread *t);
 /* Run the program to the end (KIL marks the thread, execution goes on). */
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
                   struct us_thread *t);
+
+/* Run four threads (a 2x2 fragment quad) instruction by instruction in
+ * lockstep; texture instructions go through env->sample_quad. */
+void us_interpret_quad(const struct us_program *prog,
+                       const struct us_exec_env *env, struct us_thread t[4]);
+
+/* ---------------------------------------------------------------------- */
+/* 4x4 matrices (row-major us_mat4, shader/matrix.c).                      */
+
+void us_mat4_identity(us_mat4 out);
+/* out = a * b (out may alias a or b); computed in double, rounded once. */
+void us_mat4_mul(us_mat4 out, const us_mat4 a, const us_mat4 b);
+void us_mat4_transpose(us_mat4 out, const us_mat4 m);
+/* out = m^-1; a singular matrix gives all zeros and false. */
+bool us_mat4_inverse(us_mat4 out, const us_mat4 m);
 
 #endif

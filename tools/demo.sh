@@ -1,0 +1,26 @@
+#!/bin/sh
+# `make demo`: assemble every sample program, show its canonical listing's
+# size, and run one thread of it on the reference interpreter with sample
+# inputs.  Later stages (rendering, benchmarks) append their parts below.
+set -eu
+BUILD=${BUILD:-build}
+U="$BUILD/ushader"
+cd "$(dirname "$0")/.."
+
+echo "== ushader demo: sample ARB programs (bench/programs/)"
+for f in bench/programs/*.vp bench/programs/*.fp; do
+    n=$("$U" asm -S "$f" | grep -cE '^[A-Z]{3}(_SAT)? ')
+    echo
+    echo "-- $f: $n instructions; one thread on the reference interpreter:"
+    case "$f" in
+    *.vp) "$U" run "$f" --attrib vertex.position=0.5,-0.25,0.75,1 \
+             --attrib vertex.normal=0,0.6,0.8 --attrib vertex.color=1,0.5,0.25,1 \
+             --attrib vertex.attrib[6]=0,1 --attrib vertex.attrib[7]=0.75,0.25 \
+             --param 'env[0]=1,0,0,0.1' --param 'env[1]=0,1,0,0.2' --param 'env[2]=0,0,1,0.3' \
+             --param 'env[3]=0,-1,0,0' --param 'env[4]=1,0,0,0' --param 'env[5]=0,0,1,0' ;;
+    *.fp) "$U" run "$f" --attrib fragment.texcoord[0]=0.3,0.5,0.8,1 \
+             --attrib fragment.texcoord[1]=0.2,-0.1,-3,1 --attrib fragment.texcoord[2]=0,0.7,0.7,1 \
+             --attrib fragment.color=0.9,0.8,0.7,1 --attrib fragment.fogcoord=2.5 \
+             --param 'local[0]=1.5,0,0,0' ;;
+    esac
+done
