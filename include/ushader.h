@@ -427,4 +427,97 @@ void us_mat4_transpose(us_mat4 out, const us_mat4 m);
 /* out = m^-1; a singular matrix gives all zeros and false. */
 bool us_mat4_inverse(us_mat4 out, const us_mat4 m);
 
+/* ---------------------------------------------------------------------- */
+/* Position-invariant vertex programs (shader/invariant.c).                */
+
+/* result.position under OPTION ARB_position_invariant (ARB_vertex_program
+ * 2.14.4.5.1): the four DP4s of state.matrix.mvp's rows with the vertex
+ * position, with the interpreter's arithmetic (shader/micro.h). */
+void us_position_invariant(const struct us_glstate *gl, const float pos[4],
+                           float out[4]);
+
+/* ---------------------------------------------------------------------- */
+/* SFU model (sfu/, documented in sfu/sfu.h): table-driven elementary     */
+/* functions evaluated on the SP's own multiply-add datapath (SPEC 1, 5). */
+
+enum us_sfu_func { US_SFU_RCP, US_SFU_RSQ, US_SFU_SQRT, US_SFU_LG2,
+                   US_SFU_EX2, US_SFU_SIN, US_SFU_COS, US_SFU_NFUNC };
+
+/* Coefficient tables of the shared LUT; SIN and COS share one. */
+enum us_sfu_table { US_SFU_T_RCP, US_SFU_T_RSQ, US_SFU_T_SQRT, US_SFU_T_LG2,
+                    US_SFU_T_EX2, US_SFU_T_SINCOS, US_SFU_NTABLES };
+
+enum { US_SFU_MAX_DEGREE = 3 };
+
+/* Keys and defaults: sfu/sfu_config.c (us_sfu_config_help). */
+struct us_sfu_config {
+    uint8_t k[US_SFU_NTABLES];      /* log2(segments) per table            */
+    uint8_t degree[US_SFU_NTABLES]; /* polynomial degree, 1..3             */
+    uint8_t width[US_SFU_MAX_DEGREE + 1]; /* bits of c0..c3, incl. sign    */
+    uint8_t banks;                  /* LUT banks, 1..64                    */
+};
+
+/* One table: c_i of segment s = coef[s * (degree + 1) + i] * 2^-shift[i]. */
+struct us_sfu_coeffs {
+    uint8_t k, degree;
+    int8_t shift[US_SFU_MAX_DEGREE + 1];
+    const int32_t *coef;
+};
+
+/* An SFU instance: a configuration and its coefficient tables. */
+struct us_sfu {
+    struct us_sfu_config cfg;
+    struct us_sfu_coeffs tab[US_SFU_NTABLES];
+    int32_t *owned;                 /* generated tables; NULL = committed  */
+};
+
+/* LUT layout of one table; `base` is its first entry in the shared LUT. */
+struct us_sfu_lut {
+    unsigned entries, entry_bits, base;
+    uint64_t bits;
+};
+
+void us_sfu_config_default(struct us_sfu_config *cfg);
+/* Apply one "key=value" (keys: us_sfu_config_help()). */
+US_MUST_CHECK bool us_sfu_config_set(struct us_sfu_config *cfg,
+                                     const char *kv, struct us_diag *diag);
+const char *us_sfu_config_help(void);
+bool us_sfu_config_equal(const struct us_sfu_config *a,
+                         const struct us_sfu_config *b);
+
+/* The committed tables for the default configuration, else tables built by
+ * the MPFR Remez generator (sfu/sfu_remez.c, about a second). */
+US_MUST_CHECK bool us_sfu_init(struct us_sfu *sfu,
+                               const struct us_sfu_config *cfg,
+                               struct us_diag *diag);
+void us_sfu_free(struct us_sfu *sfu);
+
+/* Bit-exact results of the modelled hardware. */
+float us_sfu_eval(const struct us_sfu *sfu, enum us_sfu_func f, float x);
+/* POW = EX2(y * LG2(x)), the multiply an FP32 MUL on the datapath. */
+float us_sfu_pow(const struct us_sfu *sfu, float x, float y);
+/* us_math over the instance (which must outlive *out). */
+void us_sfu_math(const struct us_sfu *sfu, struct us_math *out);
+
+/* Datapath passes (multiply-adds on the SP) for the timing models. */
+unsigned us_sfu_passes(const struct us_sfu_config *cfg, enum us_sfu_func f);
+unsigned us_sfu_pow_passes(const struct us_sfu_config *cfg);
+
+const char *us_sfu_func_name(enum us_sfu_func f);
+const char *us_sfu_table_name(enum us_sfu_table t);
+US_MUST_CHECK bool us_sfu_func_lookup(const char *name, enum us_sfu_func *f);
+enum us_sfu_table us_sfu_func_table(enum us_sfu_func f);
+
+/* The LUT entry x reads, or false when x takes a special-case path that
+ * reads no entry (zero, inf, NaN, denormal, tiny sin/cos arguments...). */
+bool us_sfu_segment(const struct us_sfu *sfu, enum us_sfu_func f, float x,
+                    enum us_sfu_table *table, unsigned *segment);
+void us_sfu_lut_layout(const struct us_sfu_config *cfg, enum us_sfu_table t,
+                       struct us_sfu_lut *out);
+uint64_t us_sfu_lut_total_bits(const struct us_sfu_config *cfg);
+/* Bank and row of an entry with cfg->banks banks: entry g = base + segment
+ * goes to bank g % banks, row g / banks (see sfu/sfu.h). */
+void us_sfu_lut_map(const struct us_sfu_config *cfg, enum us_sfu_table t,
+                    unsigned segment, unsigned *bank, unsigned *row);
+
 #endif
