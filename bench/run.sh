@@ -1,0 +1,16 @@
+#!/bin/sh
+# `make bench`: throughput and accuracy benchmarks.  Figures are host
+# wall-clock on a shared machine: read ratios between rows of one run.
+set -eu
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.."
+
+echo "== reference interpreter throughput (exact math), bench/programs"
+"$BUILD/tools/bench_interp" bench/programs/*.vp bench/programs/*.fp
+
+for b in bench/*.bench.sh; do
+    [ -e "$b" ] || continue
+    echo
+    echo "== $(basename "$b" .bench.sh)"
+    BUILD=$BUILD sh "$b"
+done
