@@ -12,6 +12,17 @@
  *     PARAM declarations and in-place operands alike);
  *   - swizzles: none for .xyzw, ".x" when all four selectors agree (the
  *     scalar form SCL and ARL operands need), else four letters.
+ *
+ * IR built by program (random tests, translators) may lack declarations.
+ * The printer then invents them, so the text still assembles: TEMP Rn and
+ * ADDRESS An for undeclared registers, and PARAM Cn[size] for an
+ * undeclared array read with relative addressing (n = first slot).  Such
+ * text reassembles into the same computation, though not into an
+ * us_program_equal program (registers and slots are renumbered).
+ * What ARB cannot spell at all prints as close as it gets: a partial
+ * negation outside SWZ as "-" (any nonzero mask), infinity and NaN literals
+ * as described at put_float, and malformed IR (an unknown register file, an
+ * index past every table) as "<invalid>" so the listing still shows it.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -105,16 +116,16 @@ static const char *nz(const char *s)
 /*
  * A binary32 value as an ARB <floatConstant>, with an optional leading '-'.
  * %.9g round-trips every finite binary32 value (9 significant digits).
- * ARB has no spelling for infinity or NaN: infinity prints as +-1e+39,
- * which any binary32 conversion rounds to infinity, and NaN prints as 0
- * (no assembler output holds NaN, so only hand-built IR loses it).
+ * ARB has no spelling for infinity or NaN, and no assembler output holds
+ * them, so only hand-built IR can: the text stays valid ARB by printing
+ * infinity as the largest finite value of its sign and NaN as 0.
  */
 static void put_float(struct out *o, float v)
 {
     if (v != v)
         put(o, "0");
     else if (v > 3.40282347e38f || v < -3.40282347e38f)
-        put(o, "%s1e+39", v < 0 ? "-" : "");
+        put(o, "%s3.40282347e+38", v < 0 ? "-" : "");
     else
         put(o, "%.9g", (double)v);
 }
@@ -209,13 +220,120 @@ static void put_binding(struct out *o, const struct us_param *p)
     }
 }
 
-static const struct us_decl *find_decl(const struct us_program *prog,
+/* The printer's state: the program, its text, and the declarations it
+ * invents for registers and arrays the program does not declare. */
+struct dis {
+    const struct us_program *prog;
+    struct out o;
+    struct us_decl *extra;      /* invented declarations               */
+    unsigned nextra;
+    int *slot_extra;            /* per param slot: invented array, or -1 */
+};
+
+static const struct us_decl *find_in(const struct us_decl *d, unsigned n,
+                                     enum us_decl_kind kind, unsigned base)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (d[i].kind == kind && d[i].base == base)
+            return &d[i];
+    return NULL;
+}
+
+static const struct us_decl *find_decl(const struct dis *x,
                                        enum us_decl_kind kind, unsigned base)
 {
-    for (unsigned i = 0; i < prog->ndecls; i++)
-        if (prog->decls[i].kind == kind && prog->decls[i].base == base)
-            return &prog->decls[i];
-    return NULL;
+    const struct us_decl *d = find_in(x->prog->decls, x->prog->ndecls, kind,
+                                      base);
+    return d ? d : find_in(x->extra, x->nextra, kind, base);
+}
+
+static bool name_taken(const struct dis *x, const char *name)
+{
+    for (unsigned i = 0; i < x->prog->ndecls; i++)
+        if (!strcmp(x->prog->decls[i].name, name))
+            return true;
+    for (unsigned i = 0; i < x->nextra; i++)
+        if (!strcmp(x->extra[i].name, name))
+            return true;
+    return false;
+}
+
+/* Invent a declaration `prefix``base` (with leading '_' until the name is
+ * free) unless one of that kind and base exists; returns its index in
+ * x->extra, or -1 when a program declaration already covers it. */
+static int invent(struct dis *x, const char *prefix, enum us_decl_kind kind,
+                  unsigned base, unsigned size)
+{
+    if (find_in(x->prog->decls, x->prog->ndecls, kind, base))
+        return -1;
+    for (unsigned i = 0; i < x->nextra; i++)
+        if (x->extra[i].kind == kind && x->extra[i].base == base)
+            return (int)i;
+    struct us_decl *d = &x->extra[x->nextra];
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%s%u", prefix, base);
+    while (name_taken(x, d->name) && strlen(d->name) + 1 < sizeof d->name) {
+        memmove(d->name + 1, d->name, strlen(d->name) + 1);
+        d->name[0] = '_';
+    }
+    d->kind = (uint8_t)kind;
+    d->base = (uint16_t)base;
+    d->size = (uint16_t)size;
+    d->array = kind == US_DECL_PARAM;
+    return (int)x->nextra++;
+}
+
+/* PARAM Cn[size] for an undeclared array that `s` reads relatively. */
+static void invent_array(struct dis *x, const struct us_src *s)
+{
+    const struct us_program *prog = x->prog;
+    if (s->file != US_FILE_PARAM || !s->rel || s->index >= prog->nparams)
+        return;
+    unsigned size = s->rel_size;
+    if (size == 0 || size > prog->nparams - s->index)
+        size = prog->nparams - s->index;
+    int e = invent(x, "C", US_DECL_PARAM, s->index, size);
+    if (e < 0)
+        return;
+    for (unsigned i = s->index; i < s->index + x->extra[e].size; i++)
+        if (x->slot_extra[i] < 0 && prog->params[i].decl < 0)
+            x->slot_extra[i] = e;
+}
+
+/* Declarations for whatever the instructions use undeclared: temps in
+ * index order, then address registers, then relatively read arrays. */
+static void invent_decls(struct dis *x)
+{
+    const struct us_program *prog = x->prog;
+    bool temp[US_MAX_TEMPS] = { false }, addr[US_MAX_ADDRESS] = { false };
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        const struct us_inst *in = &prog->insts[i];
+        if (in->op >= US_OP_COUNT)
+            continue;
+        if (in->dst.file == US_FILE_TEMP && in->dst.index < US_MAX_TEMPS)
+            temp[in->dst.index] = true;
+        if (in->dst.file == US_FILE_ADDRESS && in->dst.index < US_MAX_ADDRESS)
+            addr[in->dst.index] = true;
+        for (int k = 0; k < us_ops[in->op].nsrc; k++) {
+            const struct us_src *s = &in->src[k];
+            if (s->file == US_FILE_TEMP && s->index < US_MAX_TEMPS)
+                temp[s->index] = true;
+            if (s->file == US_FILE_PARAM && s->rel &&
+                s->rel_addr < US_MAX_ADDRESS)
+                addr[s->rel_addr] = true;
+        }
+    }
+    for (unsigned i = 0; i < US_MAX_TEMPS; i++)
+        if (temp[i])
+            invent(x, "R", US_DECL_TEMP, i, 1);
+    for (unsigned i = 0; i < US_MAX_ADDRESS; i++)
+        if (addr[i])
+            invent(x, "A", US_DECL_ADDRESS, i, 1);
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        const struct us_inst *in = &prog->insts[i];
+        for (int k = 0; in->op < US_OP_COUNT && k < us_ops[in->op].nsrc; k++)
+            invent_array(x, &in->src[k]);
+    }
 }
 
 static void put_decl(struct out *o, const struct us_program *prog,
@@ -259,21 +377,22 @@ static void put_decl(struct out *o, const struct us_program *prog,
 }
 
 /* The register part of an operand: a name, a binding or an array element. */
-static void put_reg(struct out *o, const struct us_program *prog,
+static void put_reg(struct out *o, const struct dis *x,
                     const struct us_src *s)
 {
+    const struct us_program *prog = x->prog;
     const struct us_decl *d;
     switch (s->file) {
     case US_FILE_TEMP:
-        d = find_decl(prog, US_DECL_TEMP, s->index);
+        d = find_decl(x, US_DECL_TEMP, s->index);
         put(o, "%s", d ? d->name : "<invalid>");
         return;
     case US_FILE_INPUT:
-        d = find_decl(prog, US_DECL_ATTRIB, s->index);
+        d = find_decl(x, US_DECL_ATTRIB, s->index);
         put(o, "%s", d ? d->name : nz(us_input_name(prog->stage, s->index)));
         return;
     case US_FILE_OUTPUT:
-        d = find_decl(prog, US_DECL_OUTPUT, s->index);
+        d = find_decl(x, US_DECL_OUTPUT, s->index);
         put(o, "%s", d ? d->name : nz(us_output_name(prog->stage, s->index)));
         return;
     case US_FILE_PARAM:
@@ -283,8 +402,8 @@ static void put_reg(struct out *o, const struct us_program *prog,
         return;
     }
     if (s->rel) {
-        d = find_decl(prog, US_DECL_PARAM, s->index);
-        const struct us_decl *a = find_decl(prog, US_DECL_ADDRESS,
+        d = find_decl(x, US_DECL_PARAM, s->index);
+        const struct us_decl *a = find_decl(x, US_DECL_ADDRESS,
                                             s->rel_addr);
         put(o, "%s[%s.x", d ? d->name : "<invalid>", a ? a->name : "<invalid>");
         if (s->rel_offset > 0)
@@ -299,11 +418,14 @@ static void put_reg(struct out *o, const struct us_program *prog,
         return;
     }
     const struct us_param *p = &prog->params[s->index];
-    if (p->decl < 0 || (unsigned)p->decl >= prog->ndecls) {
+    if (p->decl >= 0 && (unsigned)p->decl < prog->ndecls)
+        d = &prog->decls[p->decl];
+    else if (x->slot_extra[s->index] >= 0)
+        d = &x->extra[x->slot_extra[s->index]];
+    else {
         put_binding(o, p);
         return;
     }
-    d = &prog->decls[p->decl];
     if (d->array)
         put(o, "%s[%u]", d->name, s->index - d->base);
     else
@@ -321,13 +443,15 @@ static char letter(uint8_t sel)
     return sel < sizeof comp_letter - 1 ? comp_letter[sel] : '?';
 }
 
-/* A swizzled source: [-]reg[.swizzle]. */
-static void put_src(struct out *o, const struct us_program *prog,
+/* A swizzled source: [-]reg[.swizzle].  The ARB grammar negates whole
+ * operands only, so any nonzero mask prints as "-" (assembled programs only
+ * hold 0 and 0xF outside SWZ). */
+static void put_src(struct out *o, const struct dis *x,
                     const struct us_src *s)
 {
     if (s->negate)
         put(o, "-");
-    put_reg(o, prog, s);
+    put_reg(o, x, s);
     if (is_identity(s->swz))
         return;
     if (s->swz[0] == s->swz[1] && s->swz[0] == s->swz[2] &&
@@ -338,22 +462,23 @@ static void put_src(struct out *o, const struct us_program *prog,
             letter(s->swz[2]), letter(s->swz[3]));
 }
 
-static void put_dst(struct out *o, const struct us_program *prog,
+static void put_dst(struct out *o, const struct dis *x,
                     const struct us_dst *d)
 {
+    const struct us_program *prog = x->prog;
     const struct us_decl *decl;
     switch (d->file) {
     case US_FILE_TEMP:
-        decl = find_decl(prog, US_DECL_TEMP, d->index);
+        decl = find_decl(x, US_DECL_TEMP, d->index);
         put(o, "%s", decl ? decl->name : "<invalid>");
         break;
     case US_FILE_OUTPUT:
-        decl = find_decl(prog, US_DECL_OUTPUT, d->index);
+        decl = find_decl(x, US_DECL_OUTPUT, d->index);
         put(o, "%s", decl ? decl->name
                           : nz(us_output_name(prog->stage, d->index)));
         break;
     case US_FILE_ADDRESS:
-        decl = find_decl(prog, US_DECL_ADDRESS, d->index);
+        decl = find_decl(x, US_DECL_ADDRESS, d->index);
         put(o, "%s", decl ? decl->name : "<invalid>");
         break;
     default:
@@ -368,7 +493,7 @@ static void put_dst(struct out *o, const struct us_program *prog,
     }
 }
 
-static void put_inst(struct out *o, const struct us_program *prog,
+static void put_inst(struct out *o, const struct dis *x,
                      const struct us_inst *in)
 {
     if (in->op >= US_OP_COUNT) {
@@ -379,17 +504,17 @@ static void put_inst(struct out *o, const struct us_program *prog,
     put(o, "%s%s", info->name, in->sat ? "_SAT" : "");
     if (info->format == US_FMT_KIL) {
         put(o, " ");
-        put_src(o, prog, &in->src[0]);
+        put_src(o, x, &in->src[0]);
         put(o, ";\n");
         return;
     }
     put(o, " ");
-    put_dst(o, prog, &in->dst);
+    put_dst(o, x, &in->dst);
     if (info->format == US_FMT_SWZ) {
         /* SWZ dst, reg, c0, c1, c2, c3: signs live in the components. */
         const struct us_src *s = &in->src[0];
         put(o, ", ");
-        put_reg(o, prog, s);
+        put_reg(o, x, s);
         for (int c = 0; c < 4; c++)
             put(o, ", %s%c", s->negate & (1u << c) ? "-" : "",
                 letter(s->swz[c]));
@@ -398,7 +523,7 @@ static void put_inst(struct out *o, const struct us_program *prog,
     }
     for (int i = 0; i < info->nsrc; i++) {
         put(o, ", ");
-        put_src(o, prog, &in->src[i]);
+        put_src(o, x, &in->src[i]);
     }
     if (info->format == US_FMT_TEX)
         put(o, ", texture[%u], %s", in->tex_unit,
@@ -412,8 +537,9 @@ static void put_inst(struct out *o, const struct us_program *prog,
  * a PARAM declaration whose slots lie below first[i] must be printed before
  * instruction i, and may be (nothing in the program needs it later).
  */
-static uint32_t *inplace_limits(const struct us_program *prog)
+static uint32_t *inplace_limits(const struct dis *x)
 {
+    const struct us_program *prog = x->prog;
     uint32_t *first = malloc((prog->ninsts + 1) * sizeof *first);
     uint8_t *seen = calloc(prog->nparams + 1, 1);
     if (!first || !seen) {
@@ -424,12 +550,12 @@ static uint32_t *inplace_limits(const struct us_program *prog)
     for (unsigned i = 0; i < prog->ninsts; i++) {
         const struct us_inst *in = &prog->insts[i];
         first[i] = UINT32_MAX;
-        if (in->op >= US_OP_COUNT)
-            continue;
-        for (int k = 0; k < us_ops[in->op].nsrc; k++) {
+        for (int k = 0; in->op < US_OP_COUNT && k < us_ops[in->op].nsrc; k++) {
             const struct us_src *s = &in->src[k];
-            if (s->file != US_FILE_PARAM || s->rel || s->index >= prog->nparams ||
-                prog->params[s->index].decl >= 0 || seen[s->index])
+            if (s->file != US_FILE_PARAM || s->rel ||
+                s->index >= prog->nparams || seen[s->index] ||
+                prog->params[s->index].decl >= 0 ||
+                x->slot_extra[s->index] >= 0)
                 continue;
             seen[s->index] = 1;
             if (s->index < first[i])
@@ -444,40 +570,58 @@ static uint32_t *inplace_limits(const struct us_program *prog)
     return first;
 }
 
-char *us_disassemble(const struct us_program *prog)
+static void put_program(struct dis *x, const uint32_t *limit)
 {
-    struct out o = { .cap = 1024 };
-    o.buf = malloc(o.cap);
-    uint32_t *limit = inplace_limits(prog);
-    if (!o.buf || !limit) {
-        free(o.buf);
-        free(limit);
-        return NULL;
-    }
-
-    put(&o, "%s\n", prog->stage == US_STAGE_VERTEX ? "!!ARBvp1.0"
-                                                    : "!!ARBfp1.0");
+    const struct us_program *prog = x->prog;
+    struct out *o = &x->o;
+    put(o, "%s\n", prog->stage == US_STAGE_VERTEX ? "!!ARBvp1.0"
+                                                   : "!!ARBfp1.0");
     for (size_t b = 0; b < sizeof option_names / sizeof option_names[0]; b++)
         if (prog->options & (1u << b))
-            put(&o, "OPTION %s;\n", option_names[b]);
+            put(o, "OPTION %s;\n", option_names[b]);
+    for (unsigned e = 0; e < x->nextra; e++)
+        put_decl(o, prog, &x->extra[e]);
 
     unsigned d = 0;
     for (unsigned i = 0; i <= prog->ninsts; i++) {
         while (d < prog->ndecls &&
                (prog->decls[d].kind != US_DECL_PARAM ||
                 prog->decls[d].base < limit[i])) {
-            put_decl(&o, prog, &prog->decls[d]);
+            put_decl(o, prog, &prog->decls[d]);
             d++;
         }
         if (i < prog->ninsts)
-            put_inst(&o, prog, &prog->insts[i]);
+            put_inst(o, x, &prog->insts[i]);
     }
-    put(&o, "END\n");
+    put(o, "END\n");
+}
 
-    free(limit);
-    if (o.oom) {
-        free(o.buf);
-        return NULL;
+char *us_disassemble(const struct us_program *prog)
+{
+    /* Invented declarations: temps, address registers, and at most one
+     * array per relative source. */
+    size_t max_extra = US_MAX_TEMPS + US_MAX_ADDRESS + 3 * (size_t)prog->ninsts;
+    struct dis x = {
+        .prog = prog,
+        .o = { .buf = malloc(1024), .cap = 1024 },
+        .extra = malloc(max_extra * sizeof *x.extra),
+        .slot_extra = malloc((prog->nparams + 1) * sizeof *x.slot_extra),
+    };
+    uint32_t *limit = NULL;
+    if (x.o.buf && x.extra && x.slot_extra) {
+        for (unsigned i = 0; i < prog->nparams; i++)
+            x.slot_extra[i] = -1;
+        invent_decls(&x);
+        limit = inplace_limits(&x);
     }
-    return o.buf;
+    if (limit)
+        put_program(&x, limit);
+    if (!limit || x.o.oom) {
+        free(x.o.buf);
+        x.o.buf = NULL;
+    }
+    free(limit);
+    free(x.extra);
+    free(x.slot_extra);
+    return x.o.buf;
 }
