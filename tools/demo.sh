@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 echo "== ushader demo: sample ARB programs (bench/programs/)"
 for f in bench/programs/*.vp bench/programs/*.fp; do
-    n=$("$U" asm -S "$f" | grep -cE '^[A-Z]{3}(_SAT)? ')
+    n=$("$U" asm -S "$f" | grep -cE '^[A-Z][A-Z0-9]{2}(_SAT)? ')
     echo
     echo "-- $f: $n instructions; one thread on the reference interpreter:"
     case "$f" in
