@@ -76,10 +76,26 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tools/demo.sh
 
+# Rewrite tests/golden/*.hash from bench/scenes/ (after a deliberate change).
+golden: all
+	@BUILD=$(BUILD) tests/render.test.sh --update
+
 bench:
 	@tools/deps.sh --if-missing
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bench/run.sh
+
+# ---- SFU coefficient tables (sfu/sfu.h) --------------------------------
+# `make sfu-tables` regenerates the committed default tables with the MPFR
+# Remez generator; tests/sfu_tables.test.sh checks they are up to date.
+.PHONY: sfu-tables
+sfu-tables: $(BUILD)/tools/sfu_gen
+	$(BUILD)/tools/sfu_gen sfu/sfu_tables.c
+# ---- end of the SFU section ---------------------------------------------
+
+# The scalar SP against the reference interpreter on 10,000 random programs.
+stress: $(BUILD)/tests/test_scalar_equiv
+	US_RANDOM_PROGRAMS=5000 $(BUILD)/tests/test_scalar_equiv
 
 clean:
 	rm -rf build

@@ -1,0 +1,182 @@
+/* ushader render SCENE [-o OUT.png] [--arch A] [--exact-math] [--stats]
+ *                      [--size WxH] [--hash] */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gfx/gfx.h"
+
+static const char usage[] =
+    "usage: ushader render SCENE -o OUT.png [--arch A] [--exact-math]\n"
+    "                      [--stats] [--size WxH] [--hash]\n"
+    "  Render a scene (docs/SCENES.md) to a PNG file, written atomically.\n"
+    "  --arch A      core model that runs the shaders: functional (the\n"
+    "                reference interpreter; the only one so far)\n"
+    "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
+    "                of the modelled SFU (the default)\n"
+    "  --stats       print pipeline counts as JSON on stdout\n"
+    "  --size WxH    override the scene's size directive\n"
+    "  --hash        print the FNV-1a 64 hash of the RGBA8 image (the\n"
+    "                golden-image check); -o is then optional\n";
+
+static bool parse_size(const char *s, unsigned *w, unsigned *h)
+{
+    char *e;
+    unsigned long a = strtoul(s, &e, 10);
+    if (e == s || (*e != 'x' && *e != 'X'))
+        return false;
+    const char *t = e + 1;
+    unsigned long b = strtoul(t, &e, 10);
+    if (e == t || *e || a == 0 || b == 0 || a > GFX_MAX_VIEWPORT ||
+        b > GFX_MAX_VIEWPORT)
+        return false;
+    *w = (unsigned)a;
+    *h = (unsigned)b;
+    return true;
+}
+
+static void print_stats(const char *scene, unsigned w, unsigned h,
+                        const char *arch, const char *math,
+                        const struct gfx_stats *st, uint64_t hash)
+{
+    printf("{\"scene\": \"");
+    for (const char *c = scene; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            putchar('\\');
+        if ((unsigned char)*c >= 0x20)
+            putchar(*c);
+    }
+    printf("\", \"width\": %u, \"height\": %u, \"arch\": \"%s\", "
+           "\"math\": \"%s\",\n", w, h, arch, math);
+    printf(" \"vertices\": %" PRIu64 ", \"triangles\": %" PRIu64
+           ", \"clipped_triangles\": %" PRIu64 ", \"culled\": %" PRIu64 ",\n",
+           st->vertices, st->triangles, st->clipped, st->culled);
+    printf(" \"fragments\": %" PRIu64 ", \"helper_fragments\": %" PRIu64
+           ", \"killed\": %" PRIu64 ", \"depth_failed\": %" PRIu64
+           ", \"written\": %" PRIu64 ",\n",
+           st->fragments, st->helpers, st->killed, st->depth_failed,
+           st->written);
+    printf(" \"texture_samples\": %" PRIu64 ", \"hash\": \"%016" PRIx64
+           "\"}\n", st->tex_samples, hash);
+}
+
+int cmd_render(int argc, char **argv)
+{
+    const char *scene = NULL, *out = NULL, *arch = "functional";
+    bool exact = false, stats = false, hash = false, sized = false;
+    unsigned w = 0, h = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--arch") && i + 1 < argc) {
+            arch = argv[++i];
+        } else if (!strcmp(a, "--size") && i + 1 < argc) {
+            if (!parse_size(argv[++i], &w, &h)) {
+                cli_error(NULL, 0, 0, "render: --size wants WxH with sides "
+                          "1..%d, not '%s'", GFX_MAX_VIEWPORT, argv[i]);
+                return 2;
+            }
+            sized = true;
+        } else if (!strcmp(a, "--exact-math")) {
+            exact = true;
+        } else if (!strcmp(a, "--stats")) {
+            stats = true;
+        } else if (!strcmp(a, "--hash")) {
+            hash = true;
+        } else if (a[0] == '-' && a[1]) {
+            cli_error(NULL, 0, 0, "render: unknown option or missing value '%s'", a);
+            fputs(usage, stderr);
+            return 2;
+        } else if (scene) {
+            cli_error(NULL, 0, 0, "render: one SCENE at a time");
+            return 2;
+        } else {
+            scene = a;
+        }
+    }
+    if (!scene || (!out && !hash && !stats)) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (strcmp(arch, "functional")) {
+        cli_error(NULL, 0, 0, "render: --arch '%s' is not available yet; "
+                  "the only core model so far is 'functional'", arch);
+        return 2;
+    }
+
+    char *text;
+    size_t len;
+    if (!cli_read_file(scene, &text, &len))
+        return 1;
+    struct us_diag diag = { 0 };
+    struct gfx_scene *s;
+    bool ok = gfx_scene_load(&s, scene, text, len, &diag);
+    free(text);
+    if (!ok) {
+        cli_error(scene, diag.line, diag.col, "%s", diag.msg);
+        return 1;
+    }
+    if (!sized)
+        gfx_scene_size(s, &w, &h);
+
+    struct us_math math = us_math_exact;
+    struct us_sfu sfu;
+    bool have_sfu = false;
+    if (!exact) {
+        struct us_sfu_config cfg;
+        us_sfu_config_default(&cfg);
+        if (!us_sfu_init(&sfu, &cfg, &diag)) {
+            cli_error(NULL, 0, 0, "render: SFU model: %s", diag.msg);
+            gfx_scene_free(s);
+            return 1;
+        }
+        us_sfu_math(&sfu, &math);
+        have_sfu = true;
+    }
+
+    struct gfx_framebuffer fb;
+    struct gfx_stats st = { 0 };
+    int rc = 0;
+    ok = gfx_scene_render(s, w, h, &math, &gfx_backend_functional, &fb, &st,
+                          &diag);
+    if (!ok) {
+        cli_error(scene, diag.line, diag.col, "%s", diag.msg);
+        rc = 1;
+    }
+    uint8_t *rgba = ok ? gfx_fb_rgba8(&fb) : NULL;
+    if (ok && !rgba) {
+        cli_error(NULL, 0, 0, "render: out of memory");
+        rc = 1;
+    }
+    if (rgba) {
+        uint64_t hv = gfx_hash_rgba8(rgba, (size_t)w * h * 4);
+        if (out) {
+            void *png;
+            size_t plen;
+            if (!gfx_png_encode(rgba, w, h, &png, &plen, &diag)) {
+                cli_error(out, 0, 0, "%s", diag.msg);
+                rc = 1;
+            } else {
+                if (!cli_write_file(out, png, plen))
+                    rc = 1;
+                free(png);
+            }
+        }
+        if (hash)
+            printf("%016" PRIx64 "\n", hv);
+        if (stats)
+            print_stats(scene, w, h, arch, exact ? "exact" : "sfu", &st, hv);
+        free(rgba);
+        gfx_fb_free(&fb);
+    }
+    if (have_sfu)
+        us_sfu_free(&sfu);
+    gfx_scene_free(s);
+    return rc;
+}

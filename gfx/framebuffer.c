@@ -1,0 +1,74 @@
+/* The colour (RGBA float) and depth (float) buffers, their 8-bit export
+ * and the golden-image hash. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx/gfx.h"
+
+bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
+                 struct us_diag *diag)
+{
+    memset(fb, 0, sizeof *fb);
+    if (w == 0 || h == 0 || w > GFX_MAX_VIEWPORT || h > GFX_MAX_VIEWPORT)
+        return gfx_fail(diag, 0, 0, "image size %ux%u outside 1..%d", w, h,
+                        GFX_MAX_VIEWPORT);
+    fb->color = malloc((size_t)w * h * 4 * sizeof *fb->color);
+    fb->depth = malloc((size_t)w * h * sizeof *fb->depth);
+    if (!fb->color || !fb->depth) {
+        gfx_fb_free(fb);
+        return gfx_fail(diag, 0, 0, "out of memory for a %ux%u image", w, h);
+    }
+    fb->w = w;
+    fb->h = h;
+    static const float black[4] = { 0, 0, 0, 0 };
+    gfx_fb_clear(fb, black, 1.0f);
+    return true;
+}
+
+void gfx_fb_free(struct gfx_framebuffer *fb)
+{
+    free(fb->color);
+    free(fb->depth);
+    memset(fb, 0, sizeof *fb);
+}
+
+void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
+                  float depth)
+{
+    size_t n = (size_t)fb->w * fb->h;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(fb->color + 4 * i, rgba, 4 * sizeof *rgba);
+        fb->depth[i] = depth;
+    }
+}
+
+/* GL 2.1 §2.14.9: a [0, 1] colour component c becomes round(c * 255). */
+uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb)
+{
+    uint8_t *out = malloc((size_t)fb->w * fb->h * 4);
+    if (!out)
+        return NULL;
+    for (unsigned r = 0; r < fb->h; r++) {
+        const float *src = fb->color + (size_t)(fb->h - 1 - r) * fb->w * 4;
+        uint8_t *dst = out + (size_t)r * fb->w * 4;
+        for (unsigned i = 0; i < fb->w * 4; i++) {
+            float c = src[i];
+            c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;  /* NaN -> 0 */
+            dst[i] = (uint8_t)floorf(c * 255.0f + 0.5f);
+        }
+    }
+    return out;
+}
+
+/* FNV-1a, 64-bit (Fowler, Noll, Vo; offset basis and prime from the
+ * authors' reference). */
+uint64_t gfx_hash_rgba8(const uint8_t *rgba, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= rgba[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}

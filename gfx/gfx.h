@@ -1,0 +1,345 @@
+/*
+ * The 3D pipeline (SPEC §6): textures, meshes, scenes and the rasterizer
+ * that runs ARB vertex and fragment programs through a shader backend.
+ *
+ * Coordinates: window space is GL's (origin at the lower-left corner, y up);
+ * images are stored top row first, so row r of an image is window y = H-1-r.
+ * Everything here is deterministic: batches and quads are visited in a fixed
+ * order, and no state lives outside the structs passed in.
+ */
+#ifndef GFX_H
+#define GFX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ushader.h"
+
+/* ---------------------------------------------------------------------- */
+/* Limits (checked with clear errors).                                     */
+
+enum {
+    GFX_MAX_VIEWPORT = 4096,      /* framebuffer width and height          */
+    GFX_MAX_TEX_SIZE = 2048,      /* 1D/2D/RECT/CUBE side                  */
+    GFX_MAX_TEX_3D = 256,         /* 3D side (and number of slices)        */
+    GFX_MAX_TEX_LEVELS = 12,      /* 2048 -> 1                             */
+    GFX_MAX_PNG_BYTES = 64 << 20, /* a PNG file                            */
+    GFX_MAX_MESH_VERTS = 1 << 22, /* vertices of one mesh                  */
+    GFX_MAX_MESH_TRIS = 1 << 22,  /* triangles of one mesh                 */
+    GFX_SUBPIXEL_BITS = 8,        /* fixed-point window coordinates        */
+    GFX_MAX_SCENE_TEXTURES = 32,
+    GFX_MAX_SCENE_MESHES = 32,
+    GFX_MAX_SCENE_PROGRAMS = 32,
+};
+
+/* x and y are clipped to |x| <= GFX_GUARD_BAND * w (likewise y): a guard
+ * band of 4x the viewport around it.  Window coordinates then stay within
+ * [-1.5 W, 2.5 W], so with W <= 4096 and 8 sub-pixel bits every edge
+ * function product fits comfortably in int64. */
+#define GFX_GUARD_BAND 4.0f
+
+#define GFX_PI 3.14159265358979323846
+
+/* Fill *diag (line, col may be 0) and return false. */
+bool gfx_fail(struct us_diag *diag, unsigned line, unsigned col,
+              const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Read a whole file of at most `max` bytes, NUL-terminated (malloc'd). */
+US_MUST_CHECK bool gfx_read_file(const char *path, size_t max, char **data,
+                                 size_t *len, struct us_diag *diag);
+
+/* ---------------------------------------------------------------------- */
+/* Small vector/matrix helpers (gfx/math3d.c).  Matrices are us_mat4:      */
+/* row-major, m[4 * row + col], applied to column vectors.                 */
+
+void gfx_mat_identity(float m[16]);
+void gfx_mat_mul(float out[16], const float a[16], const float b[16]);
+void gfx_mat_vec(float out[4], const float m[16], const float v[4]);
+void gfx_mat_translate(float m[16], float x, float y, float z);
+void gfx_mat_scale(float m[16], float x, float y, float z);
+void gfx_mat_rotate(float m[16], float deg, float x, float y, float z);
+void gfx_mat_perspective(float m[16], float fovy_deg, float aspect,
+                         float znear, float zfar);
+void gfx_mat_lookat(float m[16], const float eye[3], const float at[3],
+                    const float up[3]);
+
+/* ---------------------------------------------------------------------- */
+/* Textures (gfx/texture.c, gfx/png.c, gfx/proctex.c).                     */
+
+enum gfx_filter {
+    GFX_FILTER_NEAREST,    /* GL_NEAREST, no mipmaps                        */
+    GFX_FILTER_BILINEAR,   /* GL_LINEAR, no mipmaps                         */
+    GFX_FILTER_MIP_NEAREST,/* GL_NEAREST_MIPMAP_NEAREST, mag GL_NEAREST     */
+    GFX_FILTER_TRILINEAR,  /* GL_LINEAR_MIPMAP_LINEAR, mag GL_LINEAR        */
+};
+
+enum gfx_wrap { GFX_WRAP_REPEAT, GFX_WRAP_CLAMP, GFX_WRAP_MIRROR };
+
+enum gfx_tex_kind { GFX_TEX_1D, GFX_TEX_2D, GFX_TEX_3D, GFX_TEX_CUBE,
+                    GFX_TEX_RECT };
+
+/* One mip level: w x h x d texels of RGBA float, x fastest; a cube map's
+ * six faces (+X -X +Y -Y +Z -Z) are its d = 6 layers. */
+struct gfx_level {
+    unsigned w, h, d;
+    float *texels;
+};
+
+struct gfx_texture {
+    enum gfx_tex_kind kind;
+    enum gfx_filter filter;
+    enum gfx_wrap wrap[3];     /* s, t, r                                  */
+    bool depth;                /* a depth texture: red holds the depth     */
+    unsigned nlevels;
+    struct gfx_level level[GFX_MAX_TEX_LEVELS];
+};
+
+/* Allocate level 0 (texels zeroed). */
+US_MUST_CHECK bool gfx_texture_alloc(struct gfx_texture *t,
+                                     enum gfx_tex_kind kind, unsigned w,
+                                     unsigned h, unsigned d,
+                                     struct us_diag *diag);
+void gfx_texture_free(struct gfx_texture *t);
+/* Build levels 1.. by 2x2(x2) box filtering, down to 1x1 (not RECT). */
+US_MUST_CHECK bool gfx_texture_mipmap(struct gfx_texture *t,
+                                      struct us_diag *diag);
+static inline float *gfx_texel(const struct gfx_level *l, unsigned x,
+                               unsigned y, unsigned z)
+{
+    return l->texels + 4 * (((size_t)z * l->h + y) * l->w + x);
+}
+
+/* Wrap an integer texel index into [0, size). */
+int gfx_wrap_index(enum gfx_wrap mode, int i, int size);
+
+/* Level of detail lambda from the scaled derivatives: rho = the larger of
+ * |d(u,v,w)/dx| and |d(u,v,w)/dy| in texels; lambda = log2(rho) + bias. */
+float gfx_lod(const float dx[3], const float dy[3], float bias);
+
+/* Sample at one lambda.  `coord` as ARB_fragment_program gives it (s, t, r,
+ * q after the TXP divide); shadow targets compare coord.z (GL_LEQUAL) and
+ * return (c, c, c, 1) as GL_DEPTH_TEXTURE_MODE = GL_LUMINANCE does. */
+void gfx_texture_sample(const struct gfx_texture *t,
+                        enum us_tex_target target, const float coord[4],
+                        float lambda, float out[4]);
+
+/* The sampler the interpreter calls: textures bound to units. */
+struct gfx_sampler {
+    const struct gfx_texture *unit[US_MAX_TEX_UNITS];
+    uint64_t samples;         /* texture lookups performed (statistics)  */
+};
+/* us_sample_fn / us_sample_quad_fn; ctx is a struct gfx_sampler. */
+void gfx_sample(void *ctx, unsigned unit, enum us_tex_target target,
+                const float coord[4], float lod_bias, float out[4]);
+void gfx_sample_quad(void *ctx, unsigned unit, enum us_tex_target target,
+                     const float coord[4][4], const float lod_bias[4],
+                     float out[4][4]);
+
+/* PNG: decode to a 2D RGBA float image (rows top first), size-limited;
+ * encode RGBA8 to a malloc'd buffer. */
+US_MUST_CHECK bool gfx_png_decode(const void *data, size_t len,
+                                  unsigned max_side, float **rgba,
+                                  unsigned *w, unsigned *h,
+                                  struct us_diag *diag);
+US_MUST_CHECK bool gfx_png_load(const char *path, unsigned max_side,
+                                float **rgba, unsigned *w, unsigned *h,
+                                struct us_diag *diag);
+US_MUST_CHECK bool gfx_png_encode(const uint8_t *rgba, unsigned w,
+                                  unsigned h, void **out, size_t *len,
+                                  struct us_diag *diag);
+
+/* Procedural images for scenes, written in texel order (row 0 is t = 0). */
+enum gfx_proc { GFX_PROC_CHECKER, GFX_PROC_NOISE, GFX_PROC_BRICK,
+                GFX_PROC_BUMPS, GFX_PROC_SKY };
+/* Fill w x h RGBA texels of `out`; `face` selects a cube face for SKY,
+ * `seed` varies NOISE. */
+void gfx_proc_fill(enum gfx_proc kind, unsigned w, unsigned h,
+                   unsigned face, uint32_t seed, float *out);
+
+/* ---------------------------------------------------------------------- */
+/* Meshes (gfx/mesh.c, gfx/obj.c, gfx/teapot.c).                           */
+
+/* Generic attribute slots a mesh vertex carries; the conventional
+ * attributes alias them as ARB_vertex_program table X.2 says. */
+enum gfx_attr {
+    GFX_ATTR_POSITION = 0, GFX_ATTR_WEIGHT = 1, GFX_ATTR_NORMAL = 2,
+    GFX_ATTR_COLOR0 = 3, GFX_ATTR_COLOR1 = 4, GFX_ATTR_FOGCOORD = 5,
+    GFX_ATTR_TANGENT = 6,      /* ours: generic attribute 6 has no alias   */
+    GFX_ATTR_TEXCOORD0 = 8,    /* texcoord[n] = 8 + n                      */
+    GFX_ATTR_COUNT = 16
+};
+
+struct gfx_vertex {
+    us_vec4 attr[GFX_ATTR_COUNT];
+};
+
+struct gfx_mesh {
+    struct gfx_vertex *verts;
+    unsigned nverts;
+    uint32_t *idx;             /* 3 per triangle, counter-clockwise front */
+    unsigned ntris;
+    uint32_t attr_mask;        /* attributes the mesh defines             */
+};
+
+void gfx_mesh_free(struct gfx_mesh *m);
+/* nverts vertices set to GL's current attribute values, ntris triangles. */
+US_MUST_CHECK bool gfx_mesh_alloc(struct gfx_mesh *m, size_t nverts,
+                                  size_t ntris, struct us_diag *diag);
+US_MUST_CHECK bool gfx_mesh_sphere(struct gfx_mesh *m, float r,
+                                   unsigned slices, unsigned stacks,
+                                   struct us_diag *diag);
+US_MUST_CHECK bool gfx_mesh_torus(struct gfx_mesh *m, float R, float r,
+                                  unsigned rings, unsigned sides,
+                                  struct us_diag *diag);
+US_MUST_CHECK bool gfx_mesh_plane(struct gfx_mesh *m, float size,
+                                  unsigned n, struct us_diag *diag);
+US_MUST_CHECK bool gfx_mesh_cube(struct gfx_mesh *m, float size,
+                                 struct us_diag *diag);
+/* Newell's teapot, each Bezier patch tessellated n x n, z up as in the
+ * data set, scaled to unit height-ish (see teapot.c). */
+US_MUST_CHECK bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n,
+                                   struct us_diag *diag);
+/* Wavefront OBJ text, NUL-terminated at text[len] (v, vt, vn, f; negative
+ * indices; polygons fanned).
+ * Smooth normals are computed when the file has none. */
+US_MUST_CHECK bool gfx_mesh_obj(struct gfx_mesh *m, const char *text,
+                                size_t len, struct us_diag *diag);
+/* Area-weighted vertex normals; tangents along +u of texcoord[0]. */
+void gfx_mesh_normals(struct gfx_mesh *m);
+void gfx_mesh_tangents(struct gfx_mesh *m);
+
+/* ---------------------------------------------------------------------- */
+/* Shader backend: the one way the pipeline runs programs.                 */
+
+struct gfx_shader_backend {
+    const char *name;
+    void *ctx;
+    /* Run `prog` on n threads.  With `quads`, n is a multiple of 4 and each
+     * run of four is a 2x2 fragment quad (0 top-left, 1 top-right,
+     * 2 bottom-left, 3 bottom-right) shaded in lockstep. */
+    void (*shade)(void *ctx, const struct us_program *prog,
+                  const struct us_exec_env *env, struct us_thread *threads,
+                  unsigned n, bool quads);
+};
+
+/* The reference interpreter. */
+extern const struct gfx_shader_backend gfx_backend_functional;
+
+/* ---------------------------------------------------------------------- */
+/* Rasterizer pieces (gfx/raster.c, gfx/clip.c), exposed for the tests.    */
+
+/* A vertex after clipping: clip-space position and the varyings. */
+enum { GFX_NVARY = US_VOUT_COUNT };
+struct gfx_cvert {
+    us_vec4 pos;               /* clip space                              */
+    us_vec4 vary[GFX_NVARY];   /* indexed by enum us_vout                 */
+};
+
+enum { GFX_CLIP_MAX_VERTS = 3 + 7 };
+/* Clip a triangle against near, far, w > 0 and the x/y guard band; out
+ * receives a convex polygon of up to GFX_CLIP_MAX_VERTS vertices.  Returns
+ * the vertex count (0 when nothing is left).  Only the varyings whose bit
+ * is set in `vary_mask` are interpolated. */
+unsigned gfx_clip_triangle(const struct gfx_cvert *in[3], uint32_t vary_mask,
+                           struct gfx_cvert *out);
+
+/* Triangle setup in fixed point.  x, y are window coordinates; inside
+ * means every edge function is > 0, or == 0 on a top or left edge. */
+struct gfx_tri_setup {
+    int64_t x[3], y[3];        /* window coordinates * 2^SUBPIXEL_BITS     */
+    int64_t area2;             /* twice the signed area, > 0 after setup  */
+    bool owned[3];             /* edge i (from v[i+1] to v[i+2]) is top/left */
+    bool back;                 /* clockwise in window space: a back face  */
+    int xmin, xmax, ymin, ymax;/* pixel bounds, clamped to the viewport   */
+};
+/* false when the triangle is degenerate or outside the viewport.  The
+ * vertex order is fixed up to counter-clockwise (perm says how). */
+bool gfx_tri_setup(struct gfx_tri_setup *s, const float wx[3],
+                   const float wy[3], unsigned vw, unsigned vh,
+                   unsigned perm[3]);
+/* The three edge functions at the centre of pixel (px, py); returns whether
+ * the pixel is covered under the fill rule. */
+bool gfx_tri_edges(const struct gfx_tri_setup *s, int px, int py,
+                   int64_t e[3]);
+
+/* ---------------------------------------------------------------------- */
+/* Framebuffer, state and drawing (gfx/pipeline.c).                        */
+
+struct gfx_framebuffer {
+    unsigned w, h;
+    float *color;              /* RGBA, window row y at (y * w), y up      */
+    float *depth;
+};
+US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
+                               unsigned h, struct us_diag *diag);
+void gfx_fb_free(struct gfx_framebuffer *fb);
+void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
+                  float depth);
+/* RGBA8 rows top first (malloc'd). */
+uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb);
+/* FNV-1a 64 over RGBA8 bytes: the golden-image hash. */
+uint64_t gfx_hash_rgba8(const uint8_t *rgba, size_t n);
+
+enum gfx_cull { GFX_CULL_NONE, GFX_CULL_BACK, GFX_CULL_FRONT };
+
+/* Pipeline state that is not GL program state. */
+struct gfx_state {
+    bool depth_test;           /* GL_LESS against the depth buffer        */
+    bool depth_write;
+    bool blend;                /* SRC_ALPHA, ONE_MINUS_SRC_ALPHA          */
+    bool two_side;             /* GL_VERTEX_PROGRAM_TWO_SIDE_ARB          */
+    enum gfx_cull cull;
+    const struct gfx_texture *tex[US_MAX_TEX_UNITS];
+};
+void gfx_state_init(struct gfx_state *s);
+
+struct gfx_stats {
+    uint64_t vertices;         /* vertex program invocations              */
+    uint64_t triangles;        /* assembled                               */
+    uint64_t clipped;          /* triangles after clipping (fan pieces)   */
+    uint64_t culled;           /* rejected as back/front faces            */
+    uint64_t fragments;        /* covered fragments shaded                */
+    uint64_t helpers;          /* uncovered quad members shaded for LOD   */
+    uint64_t killed;           /* by KIL                                  */
+    uint64_t depth_failed;
+    uint64_t written;          /* passed every test                       */
+    uint64_t tex_samples;
+};
+
+struct gfx_draw {
+    const struct gfx_mesh *mesh;
+    const struct us_program *vp, *fp;
+    const struct us_glstate *gl;
+    const struct gfx_state *state;
+    const struct us_math *math;
+    const struct gfx_shader_backend *backend;
+};
+
+US_MUST_CHECK bool gfx_draw_mesh(struct gfx_framebuffer *fb,
+                                 const struct gfx_draw *d,
+                                 struct gfx_stats *stats,
+                                 struct us_diag *diag);
+
+/* ---------------------------------------------------------------------- */
+/* Scenes (gfx/scene.c; format in docs/SCENES.md).                         */
+
+struct gfx_scene;
+
+/* Parse a scene; `path` locates relative files.  Errors: diag has the
+ * line and column; diag->msg may name another file ("FILE: ..."). */
+US_MUST_CHECK bool gfx_scene_load(struct gfx_scene **out, const char *path,
+                                  const char *text, size_t len,
+                                  struct us_diag *diag);
+void gfx_scene_free(struct gfx_scene *s);
+/* Size from the scene's `size` directive (128 x 128 by default). */
+void gfx_scene_size(const struct gfx_scene *s, unsigned *w, unsigned *h);
+/* Render at w x h into a fresh framebuffer. */
+US_MUST_CHECK bool gfx_scene_render(const struct gfx_scene *s, unsigned w,
+                                    unsigned h, const struct us_math *math,
+                                    const struct gfx_shader_backend *be,
+                                    struct gfx_framebuffer *fb,
+                                    struct gfx_stats *stats,
+                                    struct us_diag *diag);
+
+#endif

@@ -1,0 +1,384 @@
+/*
+ * Drawing one indexed mesh (SPEC §6): vertex fetch with ARB_vertex_program's
+ * attribute aliasing, vertex shading in batches, primitive assembly,
+ * clipping, perspective divide, viewport transform, fixed-point triangle
+ * setup, 2x2-quad rasterization with perspective-correct interpolation,
+ * fragment shading in quads, KIL, fog, depth test and blending.
+ * Shading goes only through d->backend; batches and quads are visited in
+ * submission order, so every backend sees the same threads in the same
+ * order and the image does not depend on the backend.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx/gfx.h"
+
+enum { VERTEX_BATCH = 32, QUAD_BATCH = 64 };
+
+void gfx_state_init(struct gfx_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->depth_test = true;
+    s->depth_write = true;
+    s->cull = GFX_CULL_NONE;
+}
+
+static float clamp01(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;  /* NaN -> 0 */
+}
+
+/* ARB_vertex_program §2.14.3.1 table X.2: conventional attributes alias
+ * generic ones (position = 0, weight = 1, normal = 2, color = 3, secondary
+ * color = 4, fog coordinate = 5, texcoord[n] = 8 + n).  The mesh stores
+ * the generic slots; both names read the same value. */
+static void fetch_vertex(const struct gfx_vertex *v, struct us_thread *t)
+{
+    static const uint8_t alias[][2] = {
+        { US_VIN_POSITION, 0 }, { US_VIN_WEIGHT, 1 }, { US_VIN_NORMAL, 2 },
+        { US_VIN_COLOR0, 3 },   { US_VIN_COLOR1, 4 }, { US_VIN_FOGCOORD, 5 },
+    };
+    for (unsigned g = 0; g < GFX_ATTR_COUNT; g++)
+        memcpy(t->input[US_VIN_ATTRIB0 + g], v->attr[g], sizeof(us_vec4));
+    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+        memcpy(t->input[alias[i][0]], v->attr[alias[i][1]], sizeof(us_vec4));
+    for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
+        memcpy(t->input[US_VIN_TEXCOORD0 + n], v->attr[GFX_ATTR_TEXCOORD0 + n],
+               sizeof(us_vec4));
+}
+
+struct quad_info {
+    int x, y;             /* window coordinates of member 2 (bottom-left) */
+    uint8_t cover;        /* bit i: member i is covered                   */
+    float z[4];           /* interpolated window z                        */
+};
+
+struct draw_ctx {
+    struct gfx_framebuffer *fb;
+    const struct gfx_draw *d;
+    struct gfx_stats *stats;
+    struct us_exec_env fenv;
+    struct us_thread *threads;    /* 4 per quad                       */
+    struct quad_info *quads;
+    unsigned nquads;
+    uint32_t fin_mask;            /* fragment inputs to interpolate   */
+    bool fog;
+};
+
+/* Fog on the program's clamped colour: ARB_fragment_program §3.11.4.6 and
+ * GL 2.1 §3.10 (f from fragment.fogcoord.x, clamped to [0, 1]). */
+static void apply_fog(const struct us_program *fp, const struct us_glstate *gl,
+                      float c, float color[4])
+{
+    float f;
+    if (fp->options & US_OPT_FOG_LINEAR)
+        f = gl->fog_end == gl->fog_start
+                ? 1.0f : (gl->fog_end - c) / (gl->fog_end - gl->fog_start);
+    else if (fp->options & US_OPT_FOG_EXP)
+        f = expf(-gl->fog_density * c);
+    else {
+        float k = gl->fog_density * c;
+        f = expf(-k * k);
+    }
+    f = clamp01(f);
+    for (int i = 0; i < 3; i++)
+        color[i] = f * color[i] + (1.0f - f) * gl->fog_color[i];
+}
+
+/* Shade the pending quads, then run the per-fragment operations in order. */
+static void flush_quads(struct draw_ctx *c)
+{
+    if (!c->nquads)
+        return;
+    const struct gfx_draw *d = c->d;
+    d->backend->shade(d->backend->ctx, d->fp, &c->fenv, c->threads,
+                      4 * c->nquads, true);
+    struct gfx_framebuffer *fb = c->fb;
+    bool writes_depth = d->fp->outputs_written >> US_FOUT_DEPTH & 1;
+    for (unsigned q = 0; q < c->nquads; q++) {
+        const struct quad_info *qi = &c->quads[q];
+        for (unsigned i = 0; i < 4; i++) {
+            if (!(qi->cover >> i & 1))
+                continue;
+            const struct us_thread *t = &c->threads[4 * q + i];
+            if (t->killed) {
+                c->stats->killed++;
+                continue;
+            }
+            int px = qi->x + (int)(i & 1), py = qi->y + 1 - (int)(i >> 1);
+            size_t idx = (size_t)py * fb->w + (size_t)px;
+            float z = writes_depth ? clamp01(t->output[US_FOUT_DEPTH][2])
+                                   : qi->z[i];
+            if (d->state->depth_test) {
+                if (!(z < fb->depth[idx])) {  /* GL_LESS */
+                    c->stats->depth_failed++;
+                    continue;
+                }
+                if (d->state->depth_write)
+                    fb->depth[idx] = z;
+            }
+            float col[4];
+            for (int k = 0; k < 4; k++)
+                col[k] = clamp01(t->output[US_FOUT_COLOR][k]);
+            if (c->fog)
+                apply_fog(d->fp, d->gl, t->input[US_FIN_FOGCOORD][0], col);
+            float *dst = fb->color + 4 * idx;
+            if (d->state->blend) {
+                float a = col[3];
+                for (int k = 0; k < 4; k++)
+                    dst[k] = col[k] * a + dst[k] * (1.0f - a);
+            } else {
+                memcpy(dst, col, sizeof col);
+            }
+            c->stats->written++;
+        }
+    }
+    c->nquads = 0;
+}
+
+/* A triangle after the viewport transform, in setup (counter-clockwise)
+ * order. */
+struct tri {
+    struct gfx_tri_setup s;
+    const struct gfx_cvert *v[3];
+    float invw[3], z[3];
+};
+
+/* Interpolate the fragment inputs of one quad member (helpers included:
+ * their barycentrics just lie outside [0, 1]). */
+static void interpolate(const struct draw_ctx *c, const struct tri *t,
+                        const int64_t e[3], int px, int py,
+                        struct us_thread *th, float *zout)
+{
+    double l[3], q[3], sum = 0.0;
+    for (int k = 0; k < 3; k++) {
+        l[k] = (double)e[k] / (double)t->s.area2;
+        q[k] = l[k] * t->invw[k];
+        sum += q[k];
+    }
+    double b[3];
+    for (int k = 0; k < 3; k++)
+        b[k] = sum != 0.0 ? q[k] / sum : l[k];
+    double z = l[0] * t->z[0] + l[1] * t->z[1] + l[2] * t->z[2];
+    double iw = l[0] * t->invw[0] + l[1] * t->invw[1] + l[2] * t->invw[2];
+    *zout = clamp01((float)z);
+
+    const struct us_program *fp = c->d->fp;
+    float fx = (float)px + 0.5f, fy = (float)py + 0.5f;
+    if (fp->options & US_OPT_PIXEL_CENTER_INTEGER)
+        fx -= 0.5f, fy -= 0.5f;
+    if (fp->options & US_OPT_ORIGIN_UPPER_LEFT)
+        fy = (float)c->fb->h - fy;
+    th->input[US_FIN_POSITION][0] = fx;
+    th->input[US_FIN_POSITION][1] = fy;
+    th->input[US_FIN_POSITION][2] = *zout;
+    th->input[US_FIN_POSITION][3] = (float)iw;
+
+    bool back = t->s.back && c->d->state->two_side;
+    for (unsigned in = US_FIN_COLOR0; in < US_FIN_COUNT; in++) {
+        if (!(c->fin_mask >> in & 1))
+            continue;
+        unsigned src;
+        if (in == US_FIN_COLOR0)
+            src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
+        else if (in == US_FIN_COLOR1)
+            src = back ? US_VOUT_BCOLOR1 : US_VOUT_COLOR1;
+        else if (in == US_FIN_FOGCOORD)
+            src = US_VOUT_FOGCOORD;
+        else
+            src = US_VOUT_TEXCOORD0 + (in - US_FIN_TEXCOORD0);
+        for (int k = 0; k < 4; k++)
+            th->input[in][k] = (float)(b[0] * t->v[0]->vary[src][k] +
+                                       b[1] * t->v[1]->vary[src][k] +
+                                       b[2] * t->v[2]->vary[src][k]);
+        if (in == US_FIN_FOGCOORD) {
+            /* fragment.fogcoord is (f, 0, 0, 1) */
+            th->input[in][1] = th->input[in][2] = 0.0f;
+            th->input[in][3] = 1.0f;
+        }
+    }
+}
+
+static void raster_triangle(struct draw_ctx *c, const struct tri *t)
+{
+    const struct gfx_tri_setup *s = &t->s;
+    int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    for (int qy = s->ymin & ~1; qy <= s->ymax; qy += 2)
+        for (int qx = s->xmin & ~1; qx <= s->xmax; qx += 2) {
+            int64_t e[4][3];
+            uint8_t cover = 0;
+            for (unsigned i = 0; i < 4; i++) {
+                int px = qx + (int)(i & 1), py = qy + 1 - (int)(i >> 1);
+                if (gfx_tri_edges(s, px, py, e[i]) && px < fw && py < fh)
+                    cover |= (uint8_t)(1u << i);
+            }
+            if (!cover)
+                continue;
+            struct quad_info *qi = &c->quads[c->nquads];
+            qi->x = qx;
+            qi->y = qy;
+            qi->cover = cover;
+            for (unsigned i = 0; i < 4; i++) {
+                struct us_thread *th = &c->threads[4 * c->nquads + i];
+                us_thread_reset(th);
+                interpolate(c, t, e[i], qx + (int)(i & 1), qy + 1 - (int)(i >> 1),
+                            th, &qi->z[i]);
+                if (cover >> i & 1)
+                    c->stats->fragments++;
+                else
+                    c->stats->helpers++;
+            }
+            if (++c->nquads == QUAD_BATCH)
+                flush_quads(c);
+        }
+}
+
+/* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,
+ * then a fan of triangles from its first vertex. */
+static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
+                         unsigned n)
+{
+    const struct gfx_draw *d = c->d;
+    float wx[GFX_CLIP_MAX_VERTS], wy[GFX_CLIP_MAX_VERTS];
+    float wz[GFX_CLIP_MAX_VERTS], iw[GFX_CLIP_MAX_VERTS];
+    float hw = 0.5f * (float)c->fb->w, hh = 0.5f * (float)c->fb->h;
+    float dn = d->gl->depth_near, df = d->gl->depth_far;
+    for (unsigned i = 0; i < n; i++) {
+        const float *p = poly[i].pos;
+        iw[i] = 1.0f / p[3];
+        wx[i] = (p[0] * iw[i] + 1.0f) * hw;
+        wy[i] = (p[1] * iw[i] + 1.0f) * hh;
+        wz[i] = p[2] * iw[i] * 0.5f * (df - dn) + 0.5f * (dn + df);
+    }
+    for (unsigned k = 1; k + 1 < n; k++) {
+        unsigned vi[3] = { 0, k, k + 1 }, perm[3];
+        float tx[3] = { wx[0], wx[k], wx[k + 1] };
+        float ty[3] = { wy[0], wy[k], wy[k + 1] };
+        struct tri t;
+        if (!gfx_tri_setup(&t.s, tx, ty, c->fb->w, c->fb->h, perm))
+            continue;
+        if ((t.s.back && d->state->cull == GFX_CULL_BACK) ||
+            (!t.s.back && d->state->cull == GFX_CULL_FRONT)) {
+            c->stats->culled++;
+            continue;
+        }
+        for (int j = 0; j < 3; j++) {
+            unsigned src = vi[perm[j]];
+            t.v[j] = &poly[src];
+            t.invw[j] = iw[src];
+            t.z[j] = wz[src];
+        }
+        c->stats->clipped++;
+        raster_triangle(c, &t);
+    }
+}
+
+static bool finite4(const float *p)
+{
+    return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(p[3]);
+}
+
+/* Vertex stage: every mesh vertex once, VERTEX_BATCH at a time. */
+static void shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
+                           struct us_thread *threads, struct gfx_cvert *out,
+                           struct gfx_stats *stats)
+{
+    const struct gfx_mesh *m = d->mesh;
+    struct us_exec_env env = { .params = params, .math = d->math };
+    for (unsigned base = 0; base < m->nverts; base += VERTEX_BATCH) {
+        unsigned n = m->nverts - base < VERTEX_BATCH ? m->nverts - base
+                                                     : VERTEX_BATCH;
+        for (unsigned i = 0; i < n; i++) {
+            us_thread_reset(&threads[i]);
+            fetch_vertex(&m->verts[base + i], &threads[i]);
+        }
+        d->backend->shade(d->backend->ctx, d->vp, &env, threads, n, false);
+        for (unsigned i = 0; i < n; i++) {
+            const struct us_thread *t = &threads[i];
+            struct gfx_cvert *o = &out[base + i];
+            if (d->vp->options & US_OPT_POSITION_INVARIANT)
+                us_position_invariant(d->gl, t->input[US_VIN_POSITION], o->pos);
+            else
+                memcpy(o->pos, t->output[US_VOUT_POSITION], sizeof o->pos);
+            memcpy(o->vary, t->output, sizeof o->vary);
+            /* ARB_vertex_program §2.14.4.5: colour results are clamped to
+             * [0, 1] before interpolation. */
+            static const unsigned colors[] = { US_VOUT_COLOR0, US_VOUT_COLOR1,
+                                               US_VOUT_BCOLOR0, US_VOUT_BCOLOR1 };
+            for (size_t k = 0; k < 4; k++)
+                for (int ch = 0; ch < 4; ch++)
+                    o->vary[colors[k]][ch] = clamp01(o->vary[colors[k]][ch]);
+        }
+        stats->vertices += n;
+    }
+}
+
+bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
+                   struct gfx_stats *stats, struct us_diag *diag)
+{
+    if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
+        return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
+    const struct gfx_mesh *m = d->mesh;
+    us_vec4 *vparams = malloc((d->vp->nparams + 1) * sizeof *vparams);
+    us_vec4 *fparams = malloc((d->fp->nparams + 1) * sizeof *fparams);
+    struct gfx_cvert *cv = malloc((m->nverts + 1) * sizeof *cv);
+    unsigned nthreads = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH;
+    struct us_thread *threads = malloc(nthreads * sizeof *threads);
+    struct quad_info *quads = malloc(QUAD_BATCH * sizeof *quads);
+    bool ok = vparams && fparams && cv && threads && quads;
+    if (!ok) {
+        gfx_fail(diag, 0, 0, "out of memory while drawing");
+        goto out;
+    }
+    us_resolve_params(d->vp, d->gl, vparams);
+    us_resolve_params(d->fp, d->gl, fparams);
+    shade_vertices(d, vparams, threads, cv, stats);
+
+    struct gfx_sampler sampler = { .samples = 0 };
+    memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
+    struct draw_ctx c = {
+        .fb = fb, .d = d, .stats = stats, .threads = threads, .quads = quads,
+        .fenv = { .params = fparams, .math = d->math, .sample = gfx_sample,
+                  .sample_quad = gfx_sample_quad, .sample_ctx = &sampler },
+        .fin_mask = d->fp->inputs_read,
+        .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
+                                  US_OPT_FOG_LINEAR)) != 0,
+    };
+    if (c.fog)
+        c.fin_mask |= 1u << US_FIN_FOGCOORD;
+    /* varyings the clipper must carry */
+    uint32_t vary_mask = 0;
+    for (unsigned in = US_FIN_COLOR0; in < US_FIN_COUNT; in++) {
+        if (!(c.fin_mask >> in & 1))
+            continue;
+        if (in == US_FIN_COLOR0)
+            vary_mask |= 1u << US_VOUT_COLOR0 | 1u << US_VOUT_BCOLOR0;
+        else if (in == US_FIN_COLOR1)
+            vary_mask |= 1u << US_VOUT_COLOR1 | 1u << US_VOUT_BCOLOR1;
+        else if (in == US_FIN_FOGCOORD)
+            vary_mask |= 1u << US_VOUT_FOGCOORD;
+        else
+            vary_mask |= 1u << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
+    }
+    for (unsigned tix = 0; tix < m->ntris; tix++) {
+        const uint32_t *ix = m->idx + 3 * tix;
+        const struct gfx_cvert *in[3] = { &cv[ix[0]], &cv[ix[1]], &cv[ix[2]] };
+        stats->triangles++;
+        if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
+            continue;
+        struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
+        unsigned n = gfx_clip_triangle(in, vary_mask, poly);
+        if (n >= 3)
+            draw_polygon(&c, poly, n);
+    }
+    flush_quads(&c);
+    stats->tex_samples += sampler.samples;
+out:
+    free(vparams);
+    free(fparams);
+    free(cv);
+    free(threads);
+    free(quads);
+    return ok;
+}

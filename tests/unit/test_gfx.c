@@ -1,0 +1,453 @@
+/* Unit tests of the 3D pipeline: fill rule, clipping, perspective-correct
+ * interpolation, texture wrap modes and mip selection, PNG and OBJ errors. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx/gfx.h"
+
+/* Rasterize a triangle into a coverage counter. */
+static void cover(int *count, unsigned w, unsigned h, const float x[3],
+                  const float y[3])
+{
+    struct gfx_tri_setup s;
+    unsigned perm[3];
+    if (!gfx_tri_setup(&s, x, y, w, h, perm))
+        return;
+    for (int py = s.ymin; py <= s.ymax; py++)
+        for (int px = s.xmin; px <= s.xmax; px++) {
+            int64_t e[3];
+            if (gfx_tri_edges(&s, px, py, e))
+                count[py * (int)w + px]++;
+        }
+}
+
+START_TEST(fill_rule_square)
+{
+    /* A square split along its diagonal, corners exactly on pixel
+     * centres and edges through them: every pixel at most once; centres
+     * on the left and top (y = 12.5, y is up) edges belong to it, those
+     * on the right and bottom edges do not. */
+    enum { W = 16, H = 16 };
+    int count[W * H] = { 0 };
+    float ax[3] = { 2.5f, 12.5f, 12.5f }, ay[3] = { 2.5f, 2.5f, 12.5f };
+    float bx[3] = { 2.5f, 12.5f, 2.5f }, by[3] = { 2.5f, 12.5f, 12.5f };
+    cover(count, W, H, ax, ay);
+    cover(count, W, H, bx, by);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            bool inside = x >= 2 && x < 12 && y > 2 && y <= 12;
+            ck_assert_msg(count[y * W + x] == (inside ? 1 : 0),
+                          "pixel %d,%d covered %d times", x, y,
+                          count[y * W + x]);
+        }
+}
+END_TEST
+
+START_TEST(fill_rule_fan)
+{
+    /* A fan of 12 triangles around an off-grid centre, closed: no pixel
+     * inside the polygon is missed or covered twice (either winding). */
+    enum { W = 32, H = 32, N = 12 };
+    for (int flip = 0; flip < 2; flip++) {
+        int count[W * H] = { 0 };
+        float cx = 15.3f, cy = 16.7f;
+        for (int i = 0; i < N; i++) {
+            float a0 = 2 * (float)GFX_PI * i / N, a1 = 2 * (float)GFX_PI * (i + 1) / N;
+            float x[3] = { cx, cx + 12 * cosf(a0), cx + 12 * cosf(a1) };
+            float y[3] = { cy, cy + 12 * sinf(a0), cy + 12 * sinf(a1) };
+            if (flip) {
+                float t = x[1]; x[1] = x[2]; x[2] = t;
+                t = y[1]; y[1] = y[2]; y[2] = t;
+            }
+            cover(count, W, H, x, y);
+        }
+        for (int p = 0; p < W * H; p++)
+            ck_assert_int_le(count[p], 1);
+        /* the pixel at the centre and a ring around it are covered */
+        ck_assert_int_eq(count[16 * W + 15], 1);
+        ck_assert_int_eq(count[16 * W + 20], 1);
+        ck_assert_int_eq(count[10 * W + 15], 1);
+    }
+}
+END_TEST
+
+static struct gfx_cvert cv(float x, float y, float z, float w, float t)
+{
+    struct gfx_cvert v;
+    memset(&v, 0, sizeof v);
+    v.pos[0] = x, v.pos[1] = y, v.pos[2] = z, v.pos[3] = w;
+    v.vary[US_VOUT_TEXCOORD0][0] = t;
+    return v;
+}
+
+START_TEST(clip_near_plane)
+{
+    uint32_t mask = 1u << US_VOUT_TEXCOORD0;
+    struct gfx_cvert a = cv(0, 0, -3, 1, 0), b = cv(0.5f, 0, 0, 1, 1),
+                     c = cv(0, 0.5f, 0, 1, 1);
+    const struct gfx_cvert *in[3] = { &a, &b, &c };
+    struct gfx_cvert out[GFX_CLIP_MAX_VERTS];
+    unsigned n = gfx_clip_triangle(in, mask, out);
+    ck_assert_uint_eq(n, 4);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert(out[i].pos[2] >= -out[i].pos[3] - 1e-6f);
+    /* the new vertices lie at z = -w, 2/3 of the way from a: t = 2/3 */
+    int found = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (fabsf(out[i].pos[2] + 1) < 1e-6f) {
+            ck_assert_float_eq_tol(out[i].vary[US_VOUT_TEXCOORD0][0],
+                                   2.0f / 3.0f, 1e-6f);
+            found++;
+        }
+    ck_assert_int_eq(found, 2);
+}
+END_TEST
+
+START_TEST(clip_trivial)
+{
+    struct gfx_cvert a = cv(0, 0, 0, 1, 0), b = cv(1, 0, 0, 1, 1),
+                     c = cv(0, 1, 0, 1, 1);
+    const struct gfx_cvert *in[3] = { &a, &b, &c };
+    struct gfx_cvert out[GFX_CLIP_MAX_VERTS];
+    ck_assert_uint_eq(gfx_clip_triangle(in, 0, out), 3);
+    ck_assert(!memcmp(out[1].pos, b.pos, sizeof b.pos));
+    /* wholly beyond the far plane, or behind the eye: nothing */
+    struct gfx_cvert d = cv(0, 0, 2, 1, 0), e = cv(1, 0, 3, 1, 0),
+                     f = cv(0, 1, 2, 1, 0);
+    const struct gfx_cvert *far[3] = { &d, &e, &f };
+    ck_assert_uint_eq(gfx_clip_triangle(far, 0, out), 0);
+    struct gfx_cvert g = cv(0, 0, 0, -1, 0), h = cv(1, 0, 0, -1, 0),
+                     k = cv(0, 1, 0, -2, 0);
+    const struct gfx_cvert *behind[3] = { &g, &h, &k };
+    ck_assert_uint_eq(gfx_clip_triangle(behind, 0, out), 0);
+    /* beyond the guard band in x: clipped to |x| <= 4 w */
+    struct gfx_cvert l = cv(0, 0, 0, 1, 0), m = cv(10, 0, 0, 1, 0),
+                     o = cv(0, 1, 0, 1, 0);
+    const struct gfx_cvert *wide[3] = { &l, &m, &o };
+    unsigned n = gfx_clip_triangle(wide, 0, out);
+    ck_assert_uint_eq(n, 4);
+    for (unsigned i = 0; i < n; i++)
+        ck_assert(out[i].pos[0] <= GFX_GUARD_BAND * out[i].pos[3] + 1e-5f);
+}
+END_TEST
+
+static struct us_program assemble(const char *text)
+{
+    struct us_program p;
+    struct us_diag d;
+    ck_assert_msg(us_assemble(text, strlen(text), US_STAGE_ANY, &p, &d),
+                  "%u:%u: %s", d.line, d.col, d.msg);
+    return p;
+}
+
+START_TEST(perspective_interpolation)
+{
+    /* Clip-space positions given directly; w = 2 at vertex 1.  The
+     * fragment colour shows the interpolated texcoord. */
+    struct us_program vp = assemble(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\n"
+        "MOV result.texcoord[0], vertex.texcoord[0];\nEND\n");
+    struct us_program fp = assemble(
+        "!!ARBfp1.0\nMOV result.color, fragment.texcoord[0];\nEND\n");
+    struct gfx_mesh m;
+    struct us_diag d;
+    ck_assert(gfx_mesh_alloc(&m, 3, 1, &d));
+    float pos[3][4] = { { -1, -1, 0, 1 }, { 2, -2, 0, 2 }, { -1, 1, 0, 1 } };
+    float tc[3] = { 0, 1, 0 };
+    for (int i = 0; i < 3; i++) {
+        memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos[i], sizeof pos[i]);
+        m.verts[i].attr[GFX_ATTR_TEXCOORD0][0] = tc[i];
+        m.idx[i] = (uint32_t)i;
+    }
+    struct us_glstate gl;
+    us_glstate_init(&gl);
+    struct gfx_state st;
+    gfx_state_init(&st);
+    struct gfx_framebuffer fb;
+    ck_assert(gfx_fb_init(&fb, 16, 16, &d));
+    struct gfx_stats stats = { 0 };
+    struct gfx_draw dr = { .mesh = &m, .vp = &vp, .fp = &fp, .gl = &gl,
+                           .state = &st, .math = &us_math_exact,
+                           .backend = &gfx_backend_functional };
+    ck_assert(gfx_draw_mesh(&fb, &dr, &stats, &d));
+    /* centres with px + py < 15; the diagonal edge is a right edge */
+    ck_assert_uint_eq(stats.fragments, 120);
+    for (int py = 0; py < 16; py++)
+        for (int px = 0; px < 16; px++) {
+            double x = (px + 0.5) / 8 - 1, y = (py + 0.5) / 8 - 1;
+            double l1 = (x + 1) / 2, l2 = (y + 1) / 2, l0 = 1 - l1 - l2;
+            if (l0 <= 0)
+                continue;
+            double u = (l1 / 2) / (l0 + l1 / 2 + l2);
+            ck_assert_float_eq_tol(fb.color[4 * (py * 16 + px)], (float)u, 2e-6f);
+        }
+    gfx_fb_free(&fb);
+    gfx_mesh_free(&m);
+    us_program_free(&vp);
+    us_program_free(&fp);
+}
+END_TEST
+
+START_TEST(wrap_modes)
+{
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_REPEAT, -1, 4), 3);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_REPEAT, 4, 4), 0);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_REPEAT, -9, 4), 3);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_CLAMP, -5, 4), 0);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_CLAMP, 7, 4), 3);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_MIRROR, -1, 4), 0);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_MIRROR, 4, 4), 3);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_MIRROR, 7, 4), 0);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_MIRROR, 8, 4), 0);
+    ck_assert_int_eq(gfx_wrap_index(GFX_WRAP_MIRROR, -5, 4), 3);
+
+    /* Through the sampler: a 4x1 ramp, nearest, s = 1.1 and -0.1. */
+    struct gfx_texture t;
+    struct us_diag d;
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_1D, 4, 1, 1, &d));
+    for (unsigned i = 0; i < 4; i++)
+        gfx_texel(&t.level[0], i, 0, 0)[0] = (float)i;
+    t.filter = GFX_FILTER_NEAREST;
+    float out[4], c1[4] = { 1.1f, 0, 0, 1 }, c2[4] = { -0.1f, 0, 0, 1 };
+    t.wrap[0] = GFX_WRAP_REPEAT;
+    gfx_texture_sample(&t, US_TEX_1D, c1, 0, out);
+    ck_assert_float_eq(out[0], 0);
+    gfx_texture_sample(&t, US_TEX_1D, c2, 0, out);
+    ck_assert_float_eq(out[0], 3);
+    t.wrap[0] = GFX_WRAP_MIRROR;
+    gfx_texture_sample(&t, US_TEX_1D, c1, 0, out);
+    ck_assert_float_eq(out[0], 3);
+    gfx_texture_sample(&t, US_TEX_1D, c2, 0, out);
+    ck_assert_float_eq(out[0], 0);
+    t.wrap[0] = GFX_WRAP_CLAMP;
+    gfx_texture_sample(&t, US_TEX_1D, c1, 0, out);
+    ck_assert_float_eq(out[0], 3);
+    /* bilinear at the clamped edge gives the edge texel exactly */
+    t.filter = GFX_FILTER_BILINEAR;
+    gfx_texture_sample(&t, US_TEX_1D, c2, 0, out);
+    ck_assert_float_eq(out[0], 0);
+    /* NaN and infinite coordinates or bias: defined results, no UB */
+    float nan4[4] = { NAN, NAN, NAN, NAN }, inf4[4] = { INFINITY, -INFINITY, 1e30f, 1 };
+    t.filter = GFX_FILTER_TRILINEAR;
+    ck_assert(gfx_texture_mipmap(&t, &d));
+    gfx_texture_sample(&t, US_TEX_1D, nan4, NAN, out);
+    gfx_texture_sample(&t, US_TEX_1D, inf4, INFINITY, out);
+    gfx_texture_sample(&t, US_TEX_1D, inf4, -INFINITY, out);
+    t.filter = GFX_FILTER_MIP_NEAREST;
+    gfx_texture_sample(&t, US_TEX_1D, nan4, NAN, out);
+    gfx_texture_sample(&t, US_TEX_1D, inf4, 1e30f, out);
+    float dxn[3] = { NAN, 0, 0 }, dxi[3] = { INFINITY, 0, 0 };
+    ck_assert(isfinite(gfx_lod(dxn, dxn, 0)));
+    ck_assert(isfinite(gfx_lod(dxi, dxi, 0)));
+    ck_assert(isfinite(gfx_lod(dxi, dxi, NAN)));
+    gfx_texture_free(&t);
+}
+END_TEST
+
+START_TEST(mip_selection)
+{
+    float dx[3] = { 2, 0, 0 }, dy[3] = { 0, 1, 0 };
+    ck_assert_float_eq(gfx_lod(dx, dy, 0), 1.0f);
+    ck_assert_float_eq(gfx_lod(dx, dy, 0.5f), 1.5f);
+    float ex[3] = { 0, 0, 0 }, ey[3] = { 0, 8, 0 };
+    ck_assert_float_eq(gfx_lod(ex, ey, 0), 3.0f);
+
+    /* 8x8 texture whose levels hold 0, 1, 2, 3 in red. */
+    struct gfx_texture t;
+    struct us_diag d;
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 8, 8, 1, &d));
+    ck_assert(gfx_texture_mipmap(&t, &d));
+    ck_assert_uint_eq(t.nlevels, 4);
+    ck_assert_uint_eq(t.level[3].w, 1);
+    for (unsigned l = 0; l < t.nlevels; l++)
+        for (unsigned i = 0; i < t.level[l].w * t.level[l].h; i++)
+            t.level[l].texels[4 * i] = (float)l;
+    float c[4] = { 0.4f, 0.6f, 0, 1 }, out[4];
+    t.filter = GFX_FILTER_MIP_NEAREST;
+    gfx_texture_sample(&t, US_TEX_2D, c, 1.0f, out);
+    ck_assert_float_eq(out[0], 1);
+    gfx_texture_sample(&t, US_TEX_2D, c, 1.6f, out);
+    ck_assert_float_eq(out[0], 2);
+    gfx_texture_sample(&t, US_TEX_2D, c, -1.0f, out);
+    ck_assert_float_eq(out[0], 0);
+    gfx_texture_sample(&t, US_TEX_2D, c, 9.0f, out);
+    ck_assert_float_eq(out[0], 3);
+    t.filter = GFX_FILTER_TRILINEAR;
+    gfx_texture_sample(&t, US_TEX_2D, c, 1.25f, out);
+    ck_assert_float_eq_tol(out[0], 1.25f, 1e-6f);
+
+    /* The quad sampler takes lambda from the coordinate differences:
+     * s advancing 4 texels per pixel across the quad selects level 2. */
+    struct gfx_sampler smp = { .unit = { &t } };
+    float q[4][4] = { { 0.0f, 0.5f, 0, 1 }, { 0.5f, 0.5f, 0, 1 },
+                      { 0.0f, 0.5f, 0, 1 }, { 0.5f, 0.5f, 0, 1 } };
+    float bias[4] = { 0, 0, 0, 0 }, res[4][4];
+    t.filter = GFX_FILTER_MIP_NEAREST;
+    gfx_sample_quad(&smp, 0, US_TEX_2D, (const float (*)[4])q, bias, res);
+    for (int i = 0; i < 4; i++)
+        ck_assert_float_eq(res[i][0], 2);
+    gfx_texture_free(&t);
+
+    /* Box filter: level 1 of a 2x2 checker is the average. */
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 2, 2, 1, &d));
+    gfx_texel(&t.level[0], 0, 0, 0)[1] = 1;
+    gfx_texel(&t.level[0], 1, 1, 0)[1] = 1;
+    ck_assert(gfx_texture_mipmap(&t, &d));
+    ck_assert_float_eq(gfx_texel(&t.level[1], 0, 0, 0)[1], 0.5f);
+    gfx_texture_free(&t);
+}
+END_TEST
+
+START_TEST(shadow_compare)
+{
+    struct gfx_texture t;
+    struct us_diag d;
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 2, 1, 1, &d));
+    gfx_texel(&t.level[0], 0, 0, 0)[0] = 0.25f;
+    gfx_texel(&t.level[0], 1, 0, 0)[0] = 0.75f;
+    t.filter = GFX_FILTER_NEAREST;
+    t.wrap[0] = t.wrap[1] = GFX_WRAP_CLAMP;
+    float out[4];
+    float a[4] = { 0.25f, 0.5f, 0.5f, 1 }, b[4] = { 0.75f, 0.5f, 0.5f, 1 };
+    gfx_texture_sample(&t, US_TEX_SHADOW2D, a, 0, out);
+    ck_assert_float_eq(out[0], 0);  /* 0.5 > 0.25: in shadow */
+    ck_assert_float_eq(out[3], 1);
+    gfx_texture_sample(&t, US_TEX_SHADOW2D, b, 0, out);
+    ck_assert_float_eq(out[0], 1);
+    ck_assert_float_eq(out[2], 1);
+    float e[4] = { 0.25f, 0.5f, 0.25f, 1 };  /* equal: LEQUAL passes */
+    gfx_texture_sample(&t, US_TEX_SHADOW2D, e, 0, out);
+    ck_assert_float_eq(out[0], 1);
+    gfx_texture_free(&t);
+}
+END_TEST
+
+START_TEST(png_errors)
+{
+    uint8_t img[6 * 5 * 4];
+    for (size_t i = 0; i < sizeof img; i++)
+        img[i] = (uint8_t)(i * 7);
+    void *png;
+    size_t len;
+    struct us_diag d;
+    ck_assert(gfx_png_encode(img, 6, 5, &png, &len, &d));
+    float *rgba;
+    unsigned w, h;
+    ck_assert(gfx_png_decode(png, len, 64, &rgba, &w, &h, &d));
+    ck_assert_uint_eq(w, 6);
+    ck_assert_uint_eq(h, 5);
+    for (size_t i = 0; i < sizeof img; i++)
+        ck_assert_float_eq(rgba[i], (float)img[i] / 255.0f);
+    free(rgba);
+    /* too large for the limit */
+    ck_assert(!gfx_png_decode(png, len, 4, &rgba, &w, &h, &d));
+    ck_assert_ptr_null(rgba);
+    ck_assert_msg(strstr(d.msg, "limit") != NULL, "%s", d.msg);
+    /* truncated at every length: an error, never a crash */
+    for (size_t cut = 0; cut < len; cut += 3) {
+        ck_assert(!gfx_png_decode(png, cut, 64, &rgba, &w, &h, &d));
+        ck_assert(d.msg[0]);
+    }
+    /* corrupted pixel data (CRC mismatch) */
+    uint8_t *bad = malloc(len);
+    memcpy(bad, png, len);
+    bad[len - 20] ^= 0xff;
+    ck_assert(!gfx_png_decode(bad, len, 64, &rgba, &w, &h, &d));
+    free(bad);
+    free(png);
+    ck_assert(!gfx_png_decode("GIF89a....", 10, 64, &rgba, &w, &h, &d));
+    ck_assert_str_eq(d.msg, "not a PNG file");
+    ck_assert(!gfx_png_load("/nonexistent/x.png", 64, &rgba, &w, &h, &d));
+    ck_assert_ptr_nonnull(strstr(d.msg, "cannot open"));
+}
+END_TEST
+
+static bool obj(const char *text, struct gfx_mesh *m, struct us_diag *d)
+{
+    return gfx_mesh_obj(m, text, strlen(text), d);
+}
+
+START_TEST(obj_loader)
+{
+    struct gfx_mesh m;
+    struct us_diag d;
+    /* a quad (fanned into 2 triangles) with negative indices, vt, vn */
+    ck_assert(obj("# quad\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+                  "vt 0 0\nvt 1 1\nvn 0 0 1\n"
+                  "f -4/1/1 -3/1/1 -2/2/1 -1/2/1\n", &m, &d));
+    ck_assert_uint_eq(m.ntris, 2);
+    ck_assert_uint_eq(m.nverts, 4);
+    ck_assert_uint_eq(m.idx[3], m.idx[0]);  /* fan from the first corner */
+    ck_assert_float_eq(m.verts[m.idx[2]].attr[GFX_ATTR_TEXCOORD0][0], 1);
+    gfx_mesh_free(&m);
+    /* no normals: computed, facing +z for this winding */
+    ck_assert(obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &m, &d));
+    ck_assert_float_eq_tol(m.verts[0].attr[GFX_ATTR_NORMAL][2], 1, 1e-6f);
+    gfx_mesh_free(&m);
+
+    ck_assert(!obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 0\n", &m, &d));
+    ck_assert_uint_eq(d.line, 4);
+    ck_assert_uint_eq(d.col, 7);
+    ck_assert(!obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", &m, &d));
+    ck_assert_str_eq(d.msg, "index out of range");
+    ck_assert(!obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 -4 2\n", &m, &d));
+    ck_assert(!obj("v 0 0 zero\n", &m, &d));
+    ck_assert_uint_eq(d.col, 7);
+    ck_assert(!obj("v 0 0 0\nv 1 0 0\nf 1 2\n", &m, &d));
+    ck_assert_ptr_nonnull(strstr(d.msg, "at least 3"));
+    ck_assert(!obj("v 0 0 0\n", &m, &d));
+    ck_assert_ptr_nonnull(strstr(d.msg, "no faces"));
+    ck_assert(!obj("v 1e39 0 0\n", &m, &d));
+    ck_assert(!obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/5 2 3\n", &m, &d));
+}
+END_TEST
+
+START_TEST(teapot_outward)
+{
+    struct gfx_mesh m;
+    struct us_diag d;
+    ck_assert(gfx_mesh_teapot(&m, 6, &d));
+    /* Body vertices (patches 4..11, 0-based) face away from the y axis. */
+    unsigned out = 0, total = 0;
+    for (unsigned p = 4; p < 12; p++)
+        for (unsigned k = 0; k < 49; k++) {
+            const float *v = m.verts[p * 49 + k].attr[GFX_ATTR_POSITION];
+            const float *n = m.verts[p * 49 + k].attr[GFX_ATTR_NORMAL];
+            out += v[0] * n[0] + v[2] * n[2] > 0;
+            total++;
+        }
+    ck_assert_uint_eq(out, total);
+    /* and triangles wind counter-clockwise around their normals */
+    const uint32_t *ix = m.idx + 3 * 2 * 36 * 5 + 3 * 7;
+    const float *a = m.verts[ix[0]].attr[0], *b = m.verts[ix[1]].attr[0],
+                *c = m.verts[ix[2]].attr[0];
+    float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+    float e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+    float nx = e1[1] * e2[2] - e1[2] * e2[1], nz = e1[0] * e2[1] - e1[1] * e2[0];
+    ck_assert(nx * a[0] + nz * a[2] > 0);
+    gfx_mesh_free(&m);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("gfx");
+    TCase *t = tcase_create("pipeline");
+    tcase_add_test(t, fill_rule_square);
+    tcase_add_test(t, fill_rule_fan);
+    tcase_add_test(t, clip_near_plane);
+    tcase_add_test(t, clip_trivial);
+    tcase_add_test(t, perspective_interpolation);
+    tcase_add_test(t, wrap_modes);
+    tcase_add_test(t, mip_selection);
+    tcase_add_test(t, shadow_compare);
+    tcase_add_test(t, png_errors);
+    tcase_add_test(t, obj_loader);
+    tcase_add_test(t, teapot_outward);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+#include "check_main.h"
