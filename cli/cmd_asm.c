@@ -1,28 +1,82 @@
-/* ushader asm [--stage vertex|fragment] [-S] FILE */
+/* ushader asm [--stage vertex|fragment] [--target T] [-S] [-o OUT] FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "isa/scalar.h"
 
 static const char usage[] =
-    "usage: ushader asm [--stage vertex|fragment] [-S] FILE\n"
+    "usage: ushader asm [--stage vertex|fragment] [--target T] [-S] [-o OUT] FILE\n"
     "  Assemble an ARB_vertex_program / ARB_fragment_program 1.0 file.\n"
     "  Exits 0 when it is valid, 1 with FILE:LINE:COL: error: ... if not.\n"
     "  --stage S  require a program of that type (!!ARBvp1.0 / !!ARBfp1.0)\n"
-    "  -S         print the program as canonical ARB text\n";
+    "  -S         print the program as canonical ARB text, or with --target\n"
+    "             the target's code (lowered, compacted, scheduled) as text\n"
+    "  --target T scalar, scalar-nocompact, simd4, vliw, vliw5, superscalar\n"
+    "             or hetero (isa/scalar.h describes each encoding)\n"
+    "  -o OUT     write the target's binary (default target scalar): header\n"
+    "             of five little-endian uint32 (magic \"USHB\", version 1,\n"
+    "             target number, word width in bits, word count), then each\n"
+    "             word as ceil(width / 32) little-endian uint32\n";
+
+/* --target / -o: encode, then list and/or write the binary. */
+static int emit_target(const char *file, const struct us_program *prog,
+                       int target, bool listing, const char *out)
+{
+    struct us_binary bin;
+    struct us_diag d;
+    if (!us_encode_target(prog, (enum us_target)target, &bin, &d)) {
+        cli_error(file, d.line, 0, "%s: %s", us_target_name((enum us_target)target), d.msg);
+        return 1;
+    }
+    int rc = 0;
+    if (listing) {
+        char *text;
+        if (us_binary_disassemble(&bin, &text, &d)) {
+            fputs(text, stdout);
+            free(text);
+        } else {
+            cli_error(file, 0, 0, "%s", d.msg);
+            rc = 1;
+        }
+    }
+    if (out && !rc) {
+        uint8_t *data;
+        size_t len;
+        if (!us_binary_serialize(&bin, &data, &len)) {
+            cli_error(out, 0, 0, "out of memory");
+            rc = 1;
+        } else {
+            if (!cli_write_file(out, data, len))
+                rc = 1;
+            free(data);
+        }
+    }
+    us_binary_free(&bin);
+    return rc;
+}
 
 int cmd_asm(int argc, char **argv)
 {
     int stage = US_STAGE_ANY;
     bool listing = false;
-    const char *file = NULL;
+    const char *file = NULL, *out = NULL;
+    int target = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
             return 0;
         } else if (!strcmp(argv[i], "-S")) {
             listing = true;
+        } else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
+            target = us_target_lookup(argv[++i]);
+            if (target < 0) {
+                cli_error(NULL, 0, 0, "--target: unknown target '%s'", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out = argv[++i];
         } else if (!strcmp(argv[i], "--stage") && i + 1 < argc) {
             const char *s = argv[++i];
             if (!strcmp(s, "vertex"))
@@ -53,7 +107,10 @@ int cmd_asm(int argc, char **argv)
     if (!cli_assemble_file(file, stage, &prog))
         return 1;
     int rc = 0;
-    if (listing) {
+    if (target >= 0 || out) {
+        rc = emit_target(file, &prog, target >= 0 ? target : US_TARGET_SCALAR,
+                         listing, out);
+    } else if (listing) {
         char *text = us_disassemble(&prog);
         if (text)
             fputs(text, stdout);

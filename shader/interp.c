@@ -284,7 +284,7 @@ static void write_result(const struct us_inst *in, struct us_thread *t,
     }
     for (int c = 0; c < 4; c++)
         if ((mask >> c) & 1)
-            dst[c] = in->sat ? micro_sat(r[c]) : r[c];
+            dst[c] = in->sat ? micro_sat(r[c]) : micro_canon(r[c]);
 }
 
 static bool is_alu(const struct us_inst *in)

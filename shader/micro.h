@@ -101,6 +101,17 @@ static inline float micro_frc(float a)
     return r >= 1.0f ? 0x1.fffffep-1f : r;
 }
 
+/* Every register write goes through micro_canon (or micro_sat): a NaN
+ * result becomes the default NaN 0x7fc00000.  IEEE 754 6.3 leaves a NaN's
+ * sign and payload to the implementation, and x86 propagates the first
+ * operand's NaN -- which gcc may swap when it inlines a*b or a+b -- so
+ * without this the same micro-op sequence could give different NaN bits
+ * in different models.  GPUs commonly produce one canonical NaN too. */
+static inline float micro_canon(float a)
+{
+    return a != a ? __builtin_nanf("") : a;
+}
+
 static inline float micro_sat(float a)
 {
     return a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
@@ -190,14 +201,19 @@ static inline float micro_lit_clamp_exp(float w)
     return w > lim ? lim : w;
 }
 
-/* LIT .z: (x > 0) ? y^w : 0 with the clamped operands; us_math's pow gives
- * 0^0 = 1 as the spec requires (C99 F.9.4.4: pow(x, +-0) = 1). */
+/* LIT .z: (x > 0) ? y^w : 0 with the clamped operands.  2.14.5.13: "since
+ * 0^0 is defined to be 1, RoughApproxPower(0.0, 0.0) will produce 1.0" --
+ * stated here because an SFU's POW = EX2(w * LG2(y)) gives EX2(0 * -inf),
+ * a NaN (piglit arb_vertex_program/instructions/lit_degenerate_case). */
 static inline float micro_lit_z(const struct us_math *m, float x, float y,
                                 float w)
 {
     if (!(micro_lit_clamp0(x) > 0.0f))
         return 0.0f;
-    return micro_pow(m, micro_lit_clamp0(y), micro_lit_clamp_exp(w));
+    float b = micro_lit_clamp0(y), e = micro_lit_clamp_exp(w);
+    if (b == 0.0f && e == 0.0f)
+        return 1.0f;
+    return micro_pow(m, b, e);
 }
 
 /* EXP .x (2.14.5.9): 2^floor(a), exact (a power of two, or 0 / inf when

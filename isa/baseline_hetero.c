@@ -1,0 +1,78 @@
+/*
+ * The heterogeneous-SP baseline's code (SPEC section 2, the paper's
+ * "heterogeneous SP"): a vec4 SIMD datapath and a scalar datapath with the
+ * SFU co-issue (4+1).  The compiler pairs vec4 instructions statically:
+ * SFU operations (RCP ... POW, EXP LOG LIT SCS) go to the scalar slot,
+ * one-component ALU operations to either slot, everything else (wider
+ * ALU operations, dot products, TEX, KIL, ARL) to the vector slot.  A
+ * bundle is two vec4 words (2 x 128 bits); an empty slot is a word with
+ * bit 127 set.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/scalar.h"
+#include "shader/micro.h"
+
+void us_sched_item_vec4(const struct us_inst *in, struct us_sched_item *it)
+{
+    memset(it, 0, sizeof *it);
+    for (unsigned i = 0; i < us_ops[in->op].nsrc; i++) {
+        const struct us_src *s = &in->src[i];
+        for (unsigned c = 0; c < 4; c++)
+            if (s->swz[c] <= US_SWZ_W)
+                us_sched_add_reg(it, false, s->file, 4u * s->index + s->swz[c]);
+        if (s->rel)
+            us_sched_add_reg(it, false, US_FILE_ADDRESS, 4u * s->rel_addr);
+    }
+    unsigned wmask = micro_written_mask(in->op, in->dst.mask);
+    for (unsigned c = 0; c < 4; c++)
+        if ((wmask >> c) & 1)
+            us_sched_add_reg(it, true, in->dst.file, 4u * in->dst.index + c);
+    it->slots = 1;
+    if (us_ops[in->op].unit == US_UNIT_SFU)
+        it->slots = 2;
+    else if (us_ops[in->op].unit == US_UNIT_ALU && in->op != US_OP_KIL &&
+             us_ops[in->op].shape != US_SHAPE_DOT && __builtin_popcount(wmask) == 1)
+        it->slots = 3;
+}
+
+bool us_hetero_schedule(const struct us_program *prog, struct us_inst **slots,
+                        bool **empty, unsigned *nbundles)
+{
+    *slots = NULL;
+    *empty = NULL;
+    *nbundles = 0;
+    unsigned n = prog->ninsts;
+    if (n == 0)
+        return true;
+    struct us_sched_item *items = malloc(n * sizeof *items);
+    unsigned *bundle = malloc(n * sizeof *bundle);
+    unsigned *slot = malloc(n * sizeof *slot);
+    bool ok = items && bundle && slot;
+    for (unsigned i = 0; ok && i < n; i++)
+        us_sched_item_vec4(&prog->insts[i], &items[i]);
+    unsigned nb = ok ? us_list_schedule(items, n, 2, bundle, slot) : 0;
+    ok = ok && nb > 0;
+    struct us_inst *s = ok ? calloc(2 * (size_t)nb, sizeof *s) : NULL;
+    bool *e = ok ? malloc(2 * (size_t)nb * sizeof *e) : NULL;
+    ok = ok && s && e;
+    if (ok) {
+        for (unsigned i = 0; i < 2 * nb; i++)
+            e[i] = true;
+        for (unsigned i = 0; i < n; i++) {
+            s[2 * bundle[i] + slot[i]] = prog->insts[i];
+            e[2 * bundle[i] + slot[i]] = false;
+        }
+        *slots = s;
+        *empty = e;
+        *nbundles = nb;
+    } else {
+        free(s);
+        free(e);
+    }
+    free(items);
+    free(bundle);
+    free(slot);
+    return ok;
+}

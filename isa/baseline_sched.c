@@ -1,0 +1,183 @@
+/*
+ * The list scheduler behind the statically scheduled baselines (VLIW
+ * bundles, hetero vector+scalar pairs; SPEC section 2): operations of one
+ * thread packed into bundles at compile time, highest critical path first.
+ *
+ * Dependences, from the registers items read and write:
+ *   RAW, WAW  the consumer / later writer goes in a later bundle;
+ *   WAR       the later writer may share the reader's bundle (a bundle
+ *             reads all its operands before it writes).
+ * Each item takes one cycle; the critical path is the longest dependence
+ * chain to the end of the program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/scalar.h"
+
+enum { KEYS = 8 << 12 };   /* file << 12 | scalar register */
+
+void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
+                      unsigned reg)
+{
+    if (file == US_FILE_NULL || file == US_FILE_PARAM || file == US_FILE_IMM)
+        return;
+    uint16_t *keys = write ? it->writes : it->reads;
+    uint8_t *n = write ? &it->nwrites : &it->nreads;
+    uint16_t k = (uint16_t)(file << 12 | reg);
+    for (unsigned i = 0; i < *n; i++)
+        if (keys[i] == k)
+            return;
+    assert(*n < US_SCHED_MAX_REGS);
+    if (*n < US_SCHED_MAX_REGS)
+        keys[(*n)++] = k;
+}
+
+struct edge { unsigned from; bool strict; };
+
+struct dag {
+    struct edge *e;          /* predecessors of each item, in runs       */
+    unsigned *first, *count; /* item i: e[first[i] .. first[i]+count[i]) */
+    unsigned ne, cap;
+};
+
+static bool add_edge(struct dag *d, unsigned from, bool strict)
+{
+    if (d->ne == d->cap) {
+        unsigned cap = d->cap ? 2 * d->cap : 256;
+        struct edge *p = realloc(d->e, cap * sizeof *p);
+        if (!p)
+            return false;
+        d->e = p;
+        d->cap = cap;
+    }
+    d->e[d->ne++] = (struct edge){ from, strict };
+    return true;
+}
+
+/* Reader lists per key, reset by each write. */
+struct readers { int *head; int *next; unsigned *item; unsigned n; };
+
+static bool build_dag(const struct us_sched_item *items, unsigned n, struct dag *d)
+{
+    int *last_writer = malloc(KEYS * sizeof *last_writer);
+    struct readers r = { malloc(KEYS * sizeof(int)),
+                         malloc((n * US_SCHED_MAX_REGS + 1) * sizeof(int)),
+                         malloc((n * US_SCHED_MAX_REGS + 1) * sizeof(unsigned)), 0 };
+    bool ok = last_writer && r.head && r.next && r.item;
+    if (ok) {
+        for (unsigned k = 0; k < KEYS; k++)
+            last_writer[k] = r.head[k] = -1;
+    }
+    for (unsigned i = 0; i < n && ok; i++) {
+        const struct us_sched_item *it = &items[i];
+        d->first[i] = d->ne;
+        for (unsigned j = 0; j < it->nreads && ok; j++) {
+            unsigned k = it->reads[j] % KEYS;
+            if (last_writer[k] >= 0)
+                ok = add_edge(d, (unsigned)last_writer[k], true);
+        }
+        for (unsigned j = 0; j < it->nwrites && ok; j++) {
+            unsigned k = it->writes[j] % KEYS;
+            if (last_writer[k] >= 0)
+                ok = add_edge(d, (unsigned)last_writer[k], true);
+            for (int p = r.head[k]; p >= 0 && ok; p = r.next[p])
+                if (r.item[p] != i)
+                    ok = add_edge(d, r.item[p], false);
+        }
+        d->count[i] = d->ne - d->first[i];
+        /* this item's reads and writes become visible to later items */
+        for (unsigned j = 0; j < it->nwrites; j++) {
+            unsigned k = it->writes[j] % KEYS;
+            last_writer[k] = (int)i;
+            r.head[k] = -1;
+        }
+        for (unsigned j = 0; j < it->nreads; j++) {
+            unsigned k = it->reads[j] % KEYS;
+            r.item[r.n] = i;
+            r.next[r.n] = r.head[k];
+            r.head[k] = (int)r.n++;
+        }
+    }
+    free(last_writer);
+    free(r.head);
+    free(r.next);
+    free(r.item);
+    return ok;
+}
+
+unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
+                          unsigned nslots, unsigned *bundle_of,
+                          unsigned *slot_of)
+{
+    if (n == 0 || nslots == 0 || nslots > 8)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!(items[i].slots & ((1u << nslots) - 1)))
+            return 0;   /* an item no slot accepts */
+    struct dag d = { NULL, malloc(n * sizeof(unsigned)),
+                     malloc(n * sizeof(unsigned)), 0, 0 };
+    unsigned *height = malloc(n * sizeof *height);
+    unsigned *order = malloc(n * sizeof *order);
+    bool *done = calloc(n, sizeof *done);
+    unsigned bundles = 0;
+    if (!d.first || !d.count || !height || !order || !done ||
+        !build_dag(items, n, &d))
+        goto out;
+
+    /* critical path: longest chain of strict edges to the end */
+    for (unsigned i = 0; i < n; i++)
+        height[i] = 1;
+    for (unsigned i = n; i-- > 0;)
+        for (unsigned j = 0; j < d.count[i]; j++) {
+            const struct edge *e = &d.e[d.first[i] + j];
+            unsigned h = height[i] + (e->strict ? 1 : 0);
+            if (h > height[e->from])
+                height[e->from] = h;
+        }
+    /* priority: height, then program order (insertion sort: stable) */
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = i;
+        while (k > 0 && height[order[k - 1]] < height[i]) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+
+    unsigned left = n, first_open = 0;
+    for (unsigned cycle = 0; left; cycle++) {
+        unsigned used = 0;   /* slot bits taken this cycle */
+        for (unsigned p = first_open; p < n && used != (1u << nslots) - 1; p++) {
+            unsigned i = order[p];
+            if (done[i])
+                continue;
+            bool ready = true;
+            for (unsigned j = 0; j < d.count[i] && ready; j++) {
+                const struct edge *e = &d.e[d.first[i] + j];
+                ready = done[e->from] &&
+                        (!e->strict || bundle_of[e->from] < cycle);
+            }
+            unsigned free_slots = items[i].slots & ~used & ((1u << nslots) - 1);
+            if (!ready || !free_slots)
+                continue;
+            unsigned s = (unsigned)__builtin_ctz(free_slots);
+            used |= 1u << s;
+            done[i] = true;
+            bundle_of[i] = cycle;
+            slot_of[i] = s;
+            left--;
+        }
+        while (first_open < n && done[order[first_open]])
+            first_open++;
+        bundles = cycle + 1;
+    }
+out:
+    free(d.e);
+    free(d.first);
+    free(d.count);
+    free(height);
+    free(order);
+    free(done);
+    return bundles;
+}

@@ -1,0 +1,131 @@
+/*
+ * Instruction compaction (SPEC section 1): a run of consecutive scalar
+ * operations becomes one instruction with a repeat counter when, for
+ * every operand, repetition k's register is 4n + (c0 + k * step) mod 4 (or
+ * mod 3 for a rotating source).  Repetitions execute in order, exactly as
+ * the separate instructions did, so merging never changes results and
+ * needs no dependence analysis.  Two patterns merge although their
+ * operations differ:
+ *   MUL d, a, b; MAD d, a', b', d; ...   -> DOT (accumulates in place)
+ *   SFU d0, ...; MOV d1, d0; ...          -> the SFU operation, repeated:
+ *                                            it computes once and every
+ *                                            repetition writes the result.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/scalar.h"
+
+static bool same_reg(const struct us_sopnd *a, const struct us_sopnd *b)
+{
+    return a->file == b->file && a->reg == b->reg && !b->neg && !b->abs &&
+           !b->rot;
+}
+
+/* Operand `which` (-1: destination) of ops[0..n) as one operand. */
+static bool fit(const struct us_sinst *ops, unsigned n, int which,
+                bool allow_rot, struct us_sopnd *out)
+{
+    const struct us_sopnd *o0 = which < 0 ? &ops[0].dst : &ops[0].src[which];
+    uint8_t comps[4];
+    for (unsigned k = 0; k < n; k++) {
+        const struct us_sopnd *o = which < 0 ? &ops[k].dst : &ops[k].src[which];
+        if (o->file != o0->file || o->neg != o0->neg || o->abs != o0->abs ||
+            (o->reg >> 2) != (o0->reg >> 2))
+            return false;
+        comps[k] = o->reg & 3u;
+    }
+    *out = *o0;
+    return us_sopnd_fit(out, comps, n, allow_rot);
+}
+
+static bool combine_dot(const struct us_sinst *ops, unsigned n,
+                        struct us_sinst *out)
+{
+    for (unsigned k = 1; k < n; k++) {
+        const struct us_sinst *x = &ops[k];
+        if (x->op != US_SOP_MAD || ops[k - 1].sat ||
+            !same_reg(&ops[0].dst, &x->src[2]) ||
+            x->dst.file != ops[0].dst.file || x->dst.reg != ops[0].dst.reg)
+            return false;
+    }
+    struct us_sinst m = ops[0];
+    m.op = US_SOP_DOT;
+    m.count = (uint8_t)n;
+    m.sat = ops[n - 1].sat;
+    return fit(ops, n, 0, true, &m.src[0]) && fit(ops, n, 1, true, &m.src[1]) &&
+           (*out = m, true);
+}
+
+static bool combine_replicate(const struct us_sinst *ops, unsigned n,
+                              struct us_sinst *out)
+{
+    for (unsigned k = 1; k < n; k++)
+        if (ops[k].op != US_SOP_MOV || ops[k].sat ||
+            !same_reg(&ops[0].dst, &ops[k].src[0]))
+            return false;
+    struct us_sinst m = ops[0];
+    m.count = (uint8_t)n;
+    return fit(ops, n, -1, false, &m.dst) && (*out = m, true);
+}
+
+bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
+                      struct us_sinst *out)
+{
+    if (n < 1 || n > 4)
+        return false;
+    for (unsigned k = 0; k < n; k++)
+        if (ops[k].count != 1)
+            return false;
+    if (n == 1) {
+        *out = ops[0];
+        return true;
+    }
+    const struct us_sopinfo *info = &us_sops[ops[0].op];
+    if (ops[0].op == US_SOP_MUL && ops[1].op == US_SOP_MAD)
+        return combine_dot(ops, n, out);
+    if (info->kind == US_SK_VAL && info->unit == US_UNIT_SFU)
+        return combine_replicate(ops, n, out);
+    if (info->kind == US_SK_NOP || info->kind == US_SK_DOT)
+        return false;
+    for (unsigned k = 1; k < n; k++) {
+        const struct us_sinst *a = &ops[0], *b = &ops[k];
+        if (b->op != a->op || b->sat != a->sat || a->tex_unit != b->tex_unit ||
+            a->tex_target != b->tex_target || a->rel_addr != b->rel_addr ||
+            a->rel_offset != b->rel_offset || a->rel_size != b->rel_size)
+            return false;
+        if (info->kind == US_SK_TEX &&   /* one coordinate for all */
+            memcmp(&a->src[0], &b->src[0], sizeof a->src[0]))
+            return false;
+    }
+    struct us_sinst m = ops[0];
+    m.count = (uint8_t)n;
+    if (info->kind != US_SK_KIL && !fit(ops, n, -1, false, &m.dst))
+        return false;
+    if (info->kind != US_SK_TEX)
+        for (unsigned i = 0; i < info->nsrc; i++)
+            if (!fit(ops, n, (int)i, true, &m.src[i]))
+                return false;
+    *out = m;
+    return true;
+}
+
+void us_compact(struct us_scode *c)
+{
+    unsigned out = 0;
+    for (unsigned i = 0; i < c->n;) {
+        unsigned m = c->n - i < 4 ? c->n - i : 4;
+        struct us_sinst merged;
+        while (!us_sinst_combine(c->insts + i, m, &merged))
+            m--;   /* m == 1 always combines */
+        c->insts[out++] = merged;
+        i += m;
+    }
+    c->n = out;
+}
+
+void us_scode_free(struct us_scode *c)
+{
+    free(c->insts);
+    memset(c, 0, sizeof *c);
+}

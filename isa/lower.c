@@ -1,0 +1,674 @@
+/*
+ * Lowering of vec4 IR to scalar SP code (SPEC section 1), with the
+ * arithmetic of shader/micro.h decomposed into the operations the scalar
+ * datapath performs, so that the scalar executor gives the interpreter's
+ * bits:
+ *
+ *   component-wise   one operation per written component (ABS is MOV with
+ *                    the |x| modifier, SWZ a MOV from a register or k0);
+ *   LRP              ADD t = 1 + (-a); MUL t = t * c; MAD d = a * b + t;
+ *   DP3 DP4 DPH      MUL acc = a.x*b.x, MADs acc = a.i*b.i + acc (x, y, z
+ *                    (, w) in order; compaction makes this one DOT), DPH
+ *                    ADD acc = acc + b.w; then MOVs to the other written
+ *                    components;
+ *   RCP ... POW      one SFU operation on the .x operands, then MOVs
+ *                    (compaction folds them into the SFU operation, which
+ *                    computes once and writes at every repetition);
+ *   XPD              MUL t = a.i2 * b.j2; MAD d = a.i1 * b.j1 + (-t);
+ *   DST LIT EXP LOG SCS   a formula per component (LIT .z is the SFU
+ *                    operation LITZ = micro_lit_z, its .y LITC);
+ *   ARL; TEX TXB TXP (one texture operation per written component, the
+ *   coordinate gathered in SCRATCH if no progression reaches it); KIL
+ *   (one test per distinct component).
+ *
+ * Relative PARAM reads become LDRs into SCRATCH (or straight into a MOV's
+ * destination).  Every vec4 instruction reads all its sources before it
+ * writes (2.14.4): the lowering picks an order of the written components
+ * in which no operation reads a register component an earlier operation
+ * of the same instruction has overwritten, preferring the order that
+ * compacts into the fewest instructions; if no order is safe the results
+ * go to SCRATCH and MOVs copy them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/scalar.h"
+#include "shader/micro.h"
+
+/* SCRATCH vec4 registers and their roles within one vec4 instruction. */
+enum {
+    SCR_RES = 0,     /* results, when no in-place order is safe; DOT acc */
+    SCR_REL = 1,     /* 1..3: relative sources 0..2                      */
+    SCR_TMP = 4,     /* per-component partial results (LRP, XPD)         */
+    SCR_COORD = 6,   /* gathered texture coordinate                      */
+};
+
+enum { SEQ_MAX = 64 };
+
+/* One candidate lowering of a vec4 instruction. */
+struct seq {
+    struct us_sinst op[SEQ_MAX];
+    uint8_t orig[SEQ_MAX];  /* bit i: source i reads the vec4 program's value */
+    unsigned n;
+};
+
+struct build {
+    const struct us_inst *in;
+    const uint8_t *order;    /* written components (KIL: test items)     */
+    unsigned norder;
+    bool to_scratch;
+    struct seq *s;
+};
+
+static struct us_sopnd opnd(unsigned file, unsigned reg)
+{
+    struct us_sopnd o = { .file = (uint8_t)file, .reg = (uint16_t)reg };
+    return o;
+}
+
+static struct us_sopnd scratch(unsigned vec, unsigned comp)
+{
+    return opnd(US_FILE_SCRATCH, 4 * vec + comp);
+}
+
+static struct us_sopnd imm(unsigned which)
+{
+    return opnd(US_FILE_IMM, which);
+}
+
+/* Source i of the vec4 instruction at result component c: swizzle,
+ * negation, SWZ's 0 and 1, and relative reads redirected to SCRATCH. */
+static struct us_sopnd vsrc(const struct us_inst *in, unsigned i, unsigned c,
+                            bool *orig)
+{
+    const struct us_src *s = &in->src[i];
+    struct us_sopnd o;
+    *orig = false;
+    if (s->swz[c] == US_SWZ_ZERO)
+        o = imm(US_IMM_ZERO);
+    else if (s->swz[c] == US_SWZ_ONE)
+        o = imm(US_IMM_ONE);
+    else if (s->rel)
+        o = scratch(SCR_REL + i, s->swz[c]);
+    else {
+        o = opnd(s->file, 4u * s->index + s->swz[c]);
+        *orig = true;
+    }
+    o.neg = (s->negate >> c) & 1;
+    return o;
+}
+
+/* Append one single-repetition operation. */
+static struct us_sinst *emit(struct build *b, enum us_sop op,
+                             struct us_sopnd dst, uint8_t orig)
+{
+    struct seq *s = b->s;
+    assert(s->n < SEQ_MAX);
+    struct us_sinst *x = &s->op[s->n];
+    memset(x, 0, sizeof *x);
+    x->op = (uint8_t)op;
+    x->count = 1;
+    x->dst = dst;
+    s->orig[s->n++] = orig;
+    return x;
+}
+
+/* An operation's sources: (vec4 source vi, result component) pairs taken
+ * through vsrc, or fixed operands (vi < 0); `toggle` flips the negation,
+ * `abs` takes |x|. */
+struct arg { int vi; unsigned comp; bool toggle; bool abs; struct us_sopnd fixed; };
+
+static struct arg A(unsigned vi, unsigned comp)
+{
+    return (struct arg){ .vi = (int)vi, .comp = comp };
+}
+static struct arg NA(unsigned vi, unsigned comp)   /* negated */
+{
+    return (struct arg){ .vi = (int)vi, .comp = comp, .toggle = true };
+}
+static struct arg F(struct us_sopnd o)
+{
+    return (struct arg){ .vi = -1, .fixed = o };
+}
+
+static struct us_sinst *op_args(struct build *b, enum us_sop op,
+                                struct us_sopnd dst, bool sat,
+                                unsigned nargs, const struct arg *args)
+{
+    struct us_sopnd src[3];
+    uint8_t orig = 0;
+    for (unsigned i = 0; i < nargs; i++) {
+        if (args[i].vi >= 0) {
+            bool o;
+            src[i] = vsrc(b->in, (unsigned)args[i].vi, args[i].comp, &o);
+            orig |= (uint8_t)(o << i);
+        } else {
+            src[i] = args[i].fixed;
+        }
+        if (args[i].toggle)
+            src[i].neg = !src[i].neg;
+        if (args[i].abs) {   /* |x| ignores the sign: -|x| never wanted */
+            src[i].abs = true;
+            src[i].neg = false;
+        }
+    }
+    struct us_sinst *x = emit(b, op, dst, orig);
+    x->sat = sat && us_sops[op].kind != US_SK_KIL;
+    for (unsigned i = 0; i < nargs; i++)
+        x->src[i] = src[i];
+    return x;
+}
+
+#define OP(b, op, dst, sat, ...)                                             \
+    op_args(b, op, dst, sat, sizeof((struct arg[]){ __VA_ARGS__ }) /        \
+            sizeof(struct arg), (struct arg[]){ __VA_ARGS__ })
+
+/* Where the result for written component c goes. */
+static struct us_sopnd dst_of(const struct build *b, unsigned c)
+{
+    if (b->to_scratch)
+        return scratch(SCR_RES, c);
+    return opnd(b->in->dst.file, 4u * b->in->dst.index + c);
+}
+
+/* After a SCRATCH-routed computation: copy to the real destination. */
+static void copy_out(struct build *b, unsigned n)
+{
+    for (unsigned p = 0; p < n; p++) {
+        unsigned c = b->order[p];
+        struct us_sopnd d = opnd(b->in->dst.file, 4u * b->in->dst.index + c);
+        struct us_sinst *x = emit(b, US_SOP_MOV, d, 0);
+        x->src[0] = scratch(SCR_RES, c);
+    }
+}
+
+/* Components of vec4 source i that the instruction reads (result
+ * components, before the swizzle). */
+static unsigned used_components(const struct us_inst *in, unsigned i)
+{
+    const struct us_opinfo *o = &us_ops[in->op];
+    if (o->format == US_FMT_SCL || o->format == US_FMT_ARL)
+        return 1;
+    switch (o->shape) {
+    case US_SHAPE_COMP:
+        return o->unit == US_UNIT_TEX ? 0xf : micro_written_mask(in->op, in->dst.mask);
+    case US_SHAPE_DOT:
+        return in->op == US_OP_DP4 || (in->op == US_OP_DPH && i == 1) ? 0xf : 0x7;
+    default:
+        return 0xf;
+    }
+}
+
+/* An order of the components in `mask` that is a progression mod 4
+ * (every subset of four components has one). */
+static unsigned ap_order(unsigned mask, uint8_t *order)
+{
+    unsigned n = 0, start = 0;
+    unsigned cnt = (unsigned)__builtin_popcount(mask);
+    if (cnt == 3)
+        for (unsigned c = 0; c < 4; c++)
+            if (!((mask >> c) & 1))
+                start = (c + 1) & 3;
+    for (unsigned k = 0; k < 4; k++) {
+        unsigned c = (start + k) & 3;
+        if ((mask >> c) & 1)
+            order[n++] = (uint8_t)c;
+    }
+    return n;
+}
+
+/* LDR the relative sources' components into SCRATCH. */
+static void load_relative(struct build *b, bool direct_mov)
+{
+    const struct us_inst *in = b->in;
+    for (unsigned i = 0; i < us_ops[in->op].nsrc; i++) {
+        const struct us_src *s = &in->src[i];
+        if (!s->rel || (direct_mov && i == 0))
+            continue;
+        unsigned used = used_components(in, i), need = 0;
+        for (unsigned c = 0; c < 4; c++)
+            if ((used >> c) & 1 && s->swz[c] <= US_SWZ_W)
+                need |= 1u << s->swz[c];
+        uint8_t comps[4];
+        unsigned n = ap_order(need, comps);
+        for (unsigned k = 0; k < n; k++) {
+            struct us_sinst *x = emit(b, US_SOP_LDR, scratch(SCR_REL + i, comps[k]), 0);
+            x->src[0] = opnd(US_FILE_PARAM, 4u * s->index + comps[k]);
+            x->rel_addr = s->rel_addr;
+            x->rel_offset = s->rel_offset;
+            x->rel_size = s->rel_size;
+        }
+    }
+}
+
+static enum us_sop comp_sop(enum us_opcode op)
+{
+    switch (op) {
+    case US_OP_ABS: case US_OP_MOV: case US_OP_SWZ: return US_SOP_MOV;
+    case US_OP_ADD: return US_SOP_ADD;
+    case US_OP_SUB: return US_SOP_SUB;
+    case US_OP_MUL: return US_SOP_MUL;
+    case US_OP_MAD: return US_SOP_MAD;
+    case US_OP_MIN: return US_SOP_MIN;
+    case US_OP_MAX: return US_SOP_MAX;
+    case US_OP_SGE: return US_SOP_SGE;
+    case US_OP_SLT: return US_SOP_SLT;
+    case US_OP_CMP: return US_SOP_CMP;
+    case US_OP_FLR: return US_SOP_FLR;
+    case US_OP_FRC: return US_SOP_FRC;
+    case US_OP_TEX: return US_SOP_TEX;
+    case US_OP_TXB: return US_SOP_TXB;
+    case US_OP_TXP: return US_SOP_TXP;
+    case US_OP_RCP: return US_SOP_RCP;
+    case US_OP_RSQ: return US_SOP_RSQ;
+    case US_OP_EX2: return US_SOP_EX2;
+    case US_OP_LG2: return US_SOP_LG2;
+    case US_OP_SIN: return US_SOP_SIN;
+    case US_OP_COS: return US_SOP_COS;
+    case US_OP_POW: return US_SOP_POW;
+    default: return US_SOP_NOP;
+    }
+}
+
+/* The texture coordinate as one operand gathering components
+ * (c0 + j * step) mod 4, j = 0..3, or SCRATCH filled by MOVs. */
+static struct us_sopnd tex_coord(struct build *b, uint8_t *orig)
+{
+    const struct us_inst *in = b->in;
+    const struct us_src *s = &in->src[0];
+    unsigned neg = s->negate & 0xf;
+    bool direct = !s->rel && (neg == 0 || neg == 0xf);
+    for (unsigned j = 0; j < 4; j++)
+        direct = direct && s->swz[j] <= US_SWZ_W;
+    struct us_sopnd o = opnd(s->file, 4u * s->index);
+    o.neg = neg != 0;
+    if (direct && us_sopnd_fit(&o, s->swz, 4, true)) {
+        *orig = true;
+        return o;
+    }
+    *orig = false;
+    for (unsigned j = 0; j < 4; j++)
+        OP(b, US_SOP_MOV, scratch(SCR_COORD, j), false, A(0, j));
+    o = scratch(SCR_COORD, 0);
+    o.step = 1;
+    return o;
+}
+
+static void build_comp(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    enum us_sop sop = comp_sop(in->op);
+    bool sat = in->sat;
+    unsigned nsrc = us_ops[in->op].nsrc;
+    bool direct_mov = in->op == US_OP_MOV && in->src[0].rel && !sat;
+    load_relative(b, direct_mov);
+    if (us_ops[in->op].unit == US_UNIT_TEX) {
+        uint8_t orig;
+        struct us_sopnd coord = tex_coord(b, &orig);
+        for (unsigned p = 0; p < b->norder; p++) {
+            struct us_sinst *x = emit(b, sop, dst_of(b, b->order[p]), orig);
+            x->sat = sat;
+            x->src[0] = coord;
+            x->tex_unit = in->tex_unit;
+            x->tex_target = in->tex_target;
+        }
+    } else if (in->op == US_OP_LRP) {
+        /* micro_lrp: mad(a, b, mul(add(1, -a), c)) */
+        for (unsigned p = 0; p < b->norder; p++) {
+            unsigned c = b->order[p];
+            OP(b, US_SOP_ADD, scratch(SCR_TMP, c), false, F(imm(US_IMM_ONE)), NA(0, c));
+        }
+        for (unsigned p = 0; p < b->norder; p++) {
+            unsigned c = b->order[p];
+            OP(b, US_SOP_MUL, scratch(SCR_TMP, c), false, F(scratch(SCR_TMP, c)), A(2, c));
+        }
+        for (unsigned p = 0; p < b->norder; p++) {
+            unsigned c = b->order[p];
+            OP(b, US_SOP_MAD, dst_of(b, c), sat, A(0, c), A(1, c), F(scratch(SCR_TMP, c)));
+        }
+    } else {
+        for (unsigned p = 0; p < b->norder; p++) {
+            unsigned c = b->order[p];
+            struct arg args[3];
+            for (unsigned i = 0; i < nsrc; i++)
+                args[i] = A(i, c);
+            if (in->op == US_OP_ABS)
+                args[0].abs = true;
+            if (direct_mov) {
+                const struct us_src *s = &in->src[0];
+                struct us_sinst *x = emit(b, US_SOP_LDR, dst_of(b, c), 0);
+                x->src[0] = opnd(US_FILE_PARAM, 4u * s->index + s->swz[c]);
+                x->src[0].neg = (s->negate >> c) & 1;
+                x->rel_addr = s->rel_addr;
+                x->rel_offset = s->rel_offset;
+                x->rel_size = s->rel_size;
+            } else {
+                op_args(b, sop, dst_of(b, c), sat, nsrc, args);
+            }
+        }
+    }
+    if (b->to_scratch)
+        copy_out(b, b->norder);
+}
+
+/* One result written to the first component in order, copied to the
+ * others (REPL and DOT). */
+static void replicate(struct build *b, struct us_sopnd first)
+{
+    unsigned start = b->to_scratch ? 0 : 1;
+    for (unsigned p = start; p < b->norder; p++) {
+        unsigned c = b->order[p];
+        struct us_sinst *x = emit(b, US_SOP_MOV,
+                                  opnd(b->in->dst.file, 4u * b->in->dst.index + c), 0);
+        x->src[0] = first;
+    }
+}
+
+static void build_repl(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    load_relative(b, false);
+    struct us_sopnd first = b->to_scratch ? scratch(SCR_RES, 0) : dst_of(b, b->order[0]);
+    if (in->op == US_OP_POW)
+        OP(b, US_SOP_POW, first, in->sat, A(0, 0), A(1, 0));
+    else
+        OP(b, comp_sop(in->op), first, in->sat, A(0, 0));
+    replicate(b, first);
+}
+
+static void build_dot(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    load_relative(b, false);
+    struct us_sopnd acc = b->to_scratch ? scratch(SCR_RES, 0) : dst_of(b, b->order[0]);
+    unsigned n = in->op == US_OP_DP4 ? 4 : 3;
+    bool last_sat = in->op != US_OP_DPH;
+    OP(b, US_SOP_MUL, acc, false, A(0, 0), A(1, 0));
+    for (unsigned j = 1; j < n; j++)
+        OP(b, US_SOP_MAD, acc, in->sat && last_sat && j == n - 1, A(0, j), A(1, j), F(acc));
+    if (in->op == US_OP_DPH)
+        OP(b, US_SOP_ADD, acc, in->sat, F(acc), A(1, 3));
+    replicate(b, acc);
+}
+
+/* XPD component c: a[i1]*b[j1] - a[i2]*b[j2] (2.14.5.27). */
+static const uint8_t xpd_idx[3][4] = { { 1, 2, 2, 1 }, { 2, 0, 0, 2 }, { 0, 1, 1, 0 } };
+
+static void build_mixed(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    bool sat = in->sat;
+    load_relative(b, false);
+    unsigned wmask = 0;
+    for (unsigned p = 0; p < b->norder; p++)
+        wmask |= 1u << b->order[p];
+    if (in->op == US_OP_XPD) {
+        for (unsigned p = 0; p < b->norder; p++) {
+            unsigned c = b->order[p];
+            OP(b, US_SOP_MUL, scratch(SCR_TMP, c), false,
+               A(0, xpd_idx[c][2]), A(1, xpd_idx[c][3]));
+        }
+    }
+    struct us_sopnd one = imm(US_IMM_ONE);
+    for (unsigned p = 0; p < b->norder; p++) {
+        unsigned c = b->order[p];
+        struct us_sopnd d = dst_of(b, c);
+        switch (in->op) {
+        case US_OP_XPD: {
+            struct us_sopnd t = scratch(SCR_TMP, c);
+            t.neg = true;
+            OP(b, US_SOP_MAD, d, sat, A(0, xpd_idx[c][0]), A(1, xpd_idx[c][1]), F(t));
+            break;
+        }
+        case US_OP_DST:
+            if (c == 0) OP(b, US_SOP_MOV, d, sat, F(one));
+            if (c == 1) OP(b, US_SOP_MUL, d, sat, A(0, 1), A(1, 1));
+            if (c == 2) OP(b, US_SOP_MOV, d, sat, A(0, 2));
+            if (c == 3) OP(b, US_SOP_MOV, d, sat, A(1, 3));
+            break;
+        case US_OP_LIT:
+            if (c == 0 || c == 3) OP(b, US_SOP_MOV, d, sat, F(one));
+            if (c == 1) OP(b, US_SOP_LITC, d, sat, A(0, 0));
+            if (c == 2) OP(b, US_SOP_LITZ, d, sat, A(0, 0), A(0, 1), A(0, 3));
+            break;
+        case US_OP_EXP:
+            if (c == 0) OP(b, US_SOP_EXPX, d, sat, A(0, 0));
+            if (c == 1) OP(b, US_SOP_FRC, d, sat, A(0, 0));   /* micro_exp_y */
+            if (c == 2) OP(b, US_SOP_EX2, d, sat, A(0, 0));   /* micro_exp_z */
+            if (c == 3) OP(b, US_SOP_MOV, d, sat, F(one));
+            break;
+        case US_OP_LOG: {
+            if (c == 0) OP(b, US_SOP_LOGX, d, sat, A(0, 0));
+            if (c == 1) OP(b, US_SOP_LOGY, d, sat, A(0, 0));
+            if (c == 2) {                                     /* micro_log_z */
+                struct arg a = A(0, 0);
+                a.abs = true;
+                op_args(b, US_SOP_LG2, d, sat, 1, &a);
+            }
+            if (c == 3) OP(b, US_SOP_MOV, d, sat, F(one));
+            break;
+        }
+        case US_OP_SCS:
+            OP(b, c == 0 ? US_SOP_COS : US_SOP_SIN, d, sat, A(0, 0));
+            break;
+        default:
+            assert(!"not a MIXED opcode");
+        }
+    }
+    if (b->to_scratch)
+        copy_out(b, b->norder);
+}
+
+/* KIL's tests: the distinct (component, sign) pairs of its operand. */
+static unsigned kil_items(const struct us_inst *in, uint8_t *items)
+{
+    unsigned n = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        bool dup = false;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned o = items[k];
+            dup |= in->src[0].swz[o] == in->src[0].swz[c] &&
+                   ((in->src[0].negate >> o) & 1) == ((in->src[0].negate >> c) & 1);
+        }
+        if (!dup)
+            items[n++] = (uint8_t)c;
+    }
+    return n;
+}
+
+static void build(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    b->s->n = 0;
+    if (in->op == US_OP_KIL) {
+        load_relative(b, false);
+        for (unsigned p = 0; p < b->norder; p++)
+            OP(b, US_SOP_KIL, opnd(0, 0), false, A(0, b->order[p]));
+        return;
+    }
+    if (in->op == US_OP_ARL) {
+        load_relative(b, false);
+        OP(b, US_SOP_ARL, opnd(US_FILE_ADDRESS, 4u * in->dst.index), false, A(0, 0));
+        return;
+    }
+    switch (us_ops[in->op].shape) {
+    case US_SHAPE_COMP: build_comp(b); break;
+    case US_SHAPE_REPL: build_repl(b); break;
+    case US_SHAPE_DOT: build_dot(b); break;
+    default: build_mixed(b); break;
+    }
+}
+
+/* Does any operation read, as the program's value, a register component
+ * an earlier operation of the sequence has overwritten? */
+static bool safe(const struct seq *s)
+{
+    uint16_t written[SEQ_MAX];
+    uint8_t wfile[SEQ_MAX];
+    unsigned nw = 0;
+    for (unsigned k = 0; k < s->n; k++) {
+        const struct us_sinst *x = &s->op[k];
+        for (unsigned i = 0; i < us_sops[x->op].nsrc; i++) {
+            if (!((s->orig[k] >> i) & 1))
+                continue;
+            unsigned reads = us_sops[x->op].kind == US_SK_TEX ? 4 : 1;
+            for (unsigned j = 0; j < reads; j++) {
+                unsigned r = us_sopnd_reg(&x->src[i], j);
+                for (unsigned w = 0; w < nw; w++)
+                    if (wfile[w] == x->src[i].file && written[w] == r)
+                        return false;
+            }
+        }
+        if (x->dst.file == US_FILE_TEMP || x->dst.file == US_FILE_OUTPUT) {
+            wfile[nw] = x->dst.file;
+            written[nw++] = x->dst.reg;
+        }
+    }
+    return true;
+}
+
+/* Instructions after us_compact's greedy merging. */
+static unsigned compacted_cost(const struct seq *s)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < s->n; n++) {
+        unsigned m = s->n - i < 4 ? s->n - i : 4;
+        struct us_sinst merged;
+        while (!us_sinst_combine(s->op + i, m, &merged))
+            m--;
+        i += m;
+    }
+    return n;
+}
+
+/* Next permutation in lexicographic order; false after the last. */
+static bool next_perm(uint8_t *a, unsigned n)
+{
+    if (n < 2)
+        return false;
+    int i = (int)n - 2;
+    while (i >= 0 && a[i] >= a[i + 1])
+        i--;
+    if (i < 0)
+        return false;
+    int j = (int)n - 1;
+    while (a[j] <= a[i])
+        j--;
+    uint8_t t = a[i]; a[i] = a[j]; a[j] = t;
+    for (unsigned l = (unsigned)i + 1, r = n - 1; l < r; l++, r--) {
+        t = a[l]; a[l] = a[r]; a[r] = t;
+    }
+    return true;
+}
+
+struct lower {
+    struct us_scode *out;
+    struct us_diag *diag;
+    struct seq cand, best;
+};
+
+static bool append(struct lower *L, const struct seq *s)
+{
+    struct us_scode *c = L->out;
+    if (c->n + s->n > c->cap) {
+        unsigned cap = c->cap ? c->cap : 64;
+        while (cap < c->n + s->n)
+            cap *= 2;
+        struct us_sinst *p = realloc(c->insts, cap * sizeof *p);
+        if (!p) {
+            snprintf(L->diag->msg, sizeof L->diag->msg, "out of memory");
+            return false;
+        }
+        c->insts = p;
+        c->cap = cap;
+    }
+    memcpy(c->insts + c->n, s->op, s->n * sizeof s->op[0]);
+    c->n += s->n;
+    return true;
+}
+
+static bool representable(const struct us_inst *in, struct us_diag *diag)
+{
+    for (unsigned i = 0; i < us_ops[in->op].nsrc; i++) {
+        const struct us_src *s = &in->src[i];
+        if (s->rel && (s->rel_size < 1 || s->rel_size >= (1u << SIZE_SW_REG) ||
+                       s->rel_offset < -(1 << (SIZE_SW_REG - 1)) ||
+                       s->rel_offset >= (1 << (SIZE_SW_REG - 1)) ||
+                       s->file != US_FILE_PARAM)) {
+            snprintf(diag->msg, sizeof diag->msg,
+                     "relative offset %d or array size %u beyond the LDR fields",
+                     s->rel_offset, s->rel_size);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool lower_inst(struct lower *L, const struct us_inst *in)
+{
+    if (!representable(in, L->diag))
+        return false;
+    uint8_t items[4];
+    unsigned n;
+    if (in->op == US_OP_KIL) {
+        n = kil_items(in, items);
+    } else if (in->op == US_OP_ARL) {
+        n = micro_written_mask(in->op, in->dst.mask) ? 1 : 0;
+        items[0] = 0;
+    } else {
+        unsigned wmask = micro_written_mask(in->op, in->dst.mask);
+        n = 0;
+        for (unsigned c = 0; c < 4; c++)
+            if ((wmask >> c) & 1)
+                items[n++] = (uint8_t)c;
+    }
+    if (n == 0)
+        return true;   /* nothing written (XPD .w, SCS .zw) */
+    unsigned best_cost = ~0u;
+    for (int scr = 0; scr < 2 && best_cost == ~0u; scr++) {
+        uint8_t order[4];
+        memcpy(order, items, n);
+        do {
+            struct build b = { in, order, n, scr != 0, &L->cand };
+            build(&b);
+            if (!safe(&L->cand))
+                continue;
+            unsigned cost = compacted_cost(&L->cand);
+            if (cost < best_cost) {
+                best_cost = cost;
+                L->best = L->cand;
+            }
+        } while (next_perm(order, n));
+    }
+    assert(best_cost != ~0u);   /* the SCRATCH route is always safe */
+    return append(L, &L->best);
+}
+
+bool us_lower(const struct us_program *prog, bool compact,
+              struct us_scode *out, struct us_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    memset(diag, 0, sizeof *diag);
+    struct lower *L = malloc(sizeof *L);
+    if (!L) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    L->out = out;
+    L->diag = diag;
+    bool ok = true;
+    for (unsigned i = 0; i < prog->ninsts && ok; i++) {
+        ok = lower_inst(L, &prog->insts[i]);
+        if (!ok)
+            diag->line = prog->insts[i].line;
+    }
+    free(L);
+    if (!ok) {
+        us_scode_free(out);
+        return false;
+    }
+    if (compact)
+        us_compact(out);
+    return true;
+}

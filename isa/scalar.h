@@ -1,0 +1,515 @@
+/*
+ * The scalar stream processor's instruction set (SPEC section 1), its
+ * binary encoding, the lowering of vec4 IR into it, instruction compaction,
+ * and the instruction-memory encodings of the baselines (SPEC section 2).
+ *
+ * ---- Scalar register-file view -------------------------------------------
+ *
+ * Every vec4 register file is also a file of scalar registers: vec4
+ * register n, component c (x y z w = 0 1 2 3) is scalar register 4n + c of
+ * the same file.  Files (the FILE field, numbered as enum us_file):
+ *
+ *   TEMP 1     r   4 * US_MAX_TEMPS scalars
+ *   INPUT 2    v   vertex.* / fragment.* (enum us_vin / us_fin)
+ *   OUTPUT 3   o   result.* (enum us_vout / us_fout); readable
+ *   PARAM 4    c   the program's parameter slots (read-only)
+ *   ADDRESS 5  a   ADDRESS registers (ARL destination, LDR index)
+ *   IMM 6      k   a constant ROM: k0 = (0, 1, 0, 1) (SWZ's 0 and 1,
+ *                  the constants of DST, LIT, EXP, LOG, LRP, CMP)
+ *   SCRATCH 7  s   US_SCRATCH_REGS scalar temporaries beyond the program's
+ *                  TEMPs, used by the lowering only within one vec4
+ *                  instruction (aliasing, relative reads, partial results)
+ *
+ * ---- Repeat counter and per-operand offsets ------------------------------
+ *
+ * An instruction executes CNT+1 times (repetitions k = 0..CNT, one per
+ * cycle, in order; each repetition sees the writes of the previous ones).
+ * Every operand (destination and each source) names a base scalar register
+ * 4n + c0 and a 2-bit STEP s; repetition k uses scalar register
+ *
+ *     4n + ((c0 + k * s) mod 4)          or, for a source with ROT set,
+ *     4n + ((c0 + k * s) mod 3)          (c0 < 3, s = 1 or 2: rotation
+ *                                         within x y z, the cross-product
+ *                                         swizzles .yzx and .zxy)
+ *
+ * i.e. the offset is added to the component bits only (a 2-bit adder, no
+ * carry into the vec4 register number).  With one repetition every STEP and
+ * ROT is 0.  Three operations use the repetitions differently:
+ *
+ *   - DOT: repetition 0 is MUL, later ones MAD with the destination (STEP
+ *     0) as accumulator: a dot product is one instruction;
+ *   - SFU operations (RCP RSQ EX2 LG2 SIN COS POW LITZ) read their sources
+ *     (STEP 0) and compute once, at repetition 0; every repetition writes
+ *     the latched result, so a replicated scalar result (RCP r0.xyz) is one
+ *     instruction and is still computed once;
+ *   - TEX TXB TXP sample once, at repetition 0, with the coordinate taken
+ *     from the four registers k = 0..3 of the source formula; repetition k
+ *     writes the texel component that its destination register names.
+ *
+ * What the offsets express:
+ *
+ *   - every write mask: 1 component (any), 2 components (step = their
+ *     distance), 3 components (step 1 starting after the missing one:
+ *     .xyw runs w, x, y), 4 components (step 1 or 3 from any start);
+ *   - a source swizzle whenever the components it supplies, in the order
+ *     the destination is written, form an arithmetic progression mod 4
+ *     (identity, replication .xxxx with step 0, rotations .yzwx, reversal
+ *     .wzyx, .xzxz; any swizzle of a 1- or 2-component operation) or, over
+ *     at most three components, a rotation of x y z (.yzx, .zxy, .zyx);
+ *   - SWZ's constants: k0 = (0, 1, 0, 1) with step 0, 1 or 2.
+ *
+ * What it cannot express, and what the lowering does then:
+ *
+ *   - a swizzle that is no progression in any order the write mask allows
+ *     (.xxyy or .yzxw on four components, .xxzx): the components are
+ *     split into several instructions (compaction merges the longest runs
+ *     it can; the lowering picks the component order that needs the
+ *     fewest);
+ *   - negation that differs between components (SWZ r0, r1, x, -y, z, w),
+ *     or SWZ mixing register and constant components: split likewise;
+ *   - relative addressing: LDR loads the components into SCRATCH (or
+ *     straight into a MOV's destination) and the operation reads SCRATCH;
+ *   - a texture coordinate swizzle that is no progression over all four
+ *     components: MOVs gather the coordinate in SCRATCH first.
+ *
+ * ---- The instruction word (96 bits, three little-endian 32-bit words) ----
+ *
+ *   95    93 92  89 88       70 69       51 50       32 31 29 28  26 25 24 23   12 11  9 8  7 6 5    0
+ *  +--------+------+-----------+-----------+-----------+-----+------+-----+-------+-----+---+---+------+
+ *  | TEXTGT | TEXU |   SRC2    |   SRC1    |   SRC0    | (0) | ROT  |DSTEP| DREG  |DFILE|SAT|CNT|  OP  |
+ *  +--------+------+-----------+-----------+-----------+-----+------+-----+-------+-----+---+---+------+
+ *
+ *  each SRCn (19 bits):   18   17   16 15   14       3  2     0
+ *                       +-----+-----+-------+----------+-------+
+ *                       | ABS | NEG | STEP  |   REG    | FILE  |
+ *                       +-----+-----+-------+----------+-------+
+ *
+ *  OP     enum us_sop (isa/scalar_ops.def)
+ *  CNT    repetitions - 1
+ *  SAT    clamp results to [0, 1]; on DOT only the last repetition
+ *  NEG    negate, ABS absolute value; applied as -|x| (abs first)
+ *  ROT    bit n: SRCn's STEP rotates within x y z (mod 3)
+ *  TEXU, TEXTGT  texture image unit and enum us_tex_target (TEX TXB TXP)
+ *  LDR    SRC1.REG = array size, SRC2.REG = offset (12-bit two's
+ *         complement), SRC1.STEP = address register; SRC1/2.FILE = 0
+ *  Bits 29..31 are zero; unused operands are all zero.
+ */
+#ifndef US_ISA_SCALAR_H
+#define US_ISA_SCALAR_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ushader.h"
+
+/* ---- Opcodes ------------------------------------------------------------ */
+
+enum us_sop {
+#define SOP(name, nsrc, from, unit, kind, expr) US_SOP_##name,
+#include "scalar_ops.def"
+#undef SOP
+    US_SOP_COUNT
+};
+
+enum us_sop_kind { US_SK_VAL, US_SK_DOT, US_SK_ARL, US_SK_LDR, US_SK_TEX,
+                   US_SK_KIL, US_SK_NOP };
+
+struct us_sopinfo {
+    const char *name;
+    uint8_t nsrc;
+    int8_t from;            /* enum us_opcode, or -1 */
+    enum us_unit unit;
+    enum us_sop_kind kind;
+};
+
+extern const struct us_sopinfo us_sops[US_SOP_COUNT];
+
+/* ---- Register files ----------------------------------------------------- */
+
+enum { US_FILE_IMM = 6, US_FILE_SCRATCH = 7 };
+enum { US_SCRATCH_REGS = 32, US_IMM_REGS = 4 };
+
+/* The constant ROM k0 = (0, 1, 0, 1), indexed by scalar register; the
+ * repetition lets SWZ's 0,1,0,1 run in one instruction. */
+extern const float us_imm_rom[US_IMM_REGS];
+enum { US_IMM_ZERO = 0, US_IMM_ONE = 1 };
+
+/* Scalar registers in a file (0 for files an operand cannot name). */
+unsigned us_sfile_size(unsigned file);
+
+/* ---- Decoded instruction ------------------------------------------------ */
+
+struct us_sopnd {
+    uint8_t file;      /* enum us_file, US_FILE_IMM, US_FILE_SCRATCH, 0 */
+    uint16_t reg;      /* base scalar register 4n + c0                   */
+    uint8_t step;      /* per-repetition component offset, 0..3          */
+    bool rot;          /* sources only: step mod 3 within x y z          */
+    bool neg, abs;     /* sources only                                   */
+};
+
+struct us_sinst {
+    uint8_t op;        /* enum us_sop                                    */
+    uint8_t count;     /* repetitions, 1..4                              */
+    bool sat;
+    uint8_t tex_unit, tex_target;
+    uint8_t rel_addr;  /* LDR: address register                          */
+    int16_t rel_offset;/* LDR: A.x + rel_offset indexes the array        */
+    uint16_t rel_size; /* LDR: array length, 1..4095                     */
+    struct us_sopnd dst;
+    struct us_sopnd src[3];
+};
+
+/* Scalar register that operand `o` names at repetition k. */
+static inline unsigned us_sopnd_reg(const struct us_sopnd *o, unsigned k)
+{
+    if (o->rot)
+        return (o->reg & ~3u) | (((o->reg & 3u) + k * o->step) % 3u);
+    return (o->reg & ~3u) | ((o->reg + k * o->step) & 3u);
+}
+
+/* Choose STEP and ROT so that repetition k of `o` names component
+ * comps[k] of o's vec4 register (k < n); false if no offset does. */
+bool us_sopnd_fit(struct us_sopnd *o, const uint8_t *comps, unsigned n,
+                  bool allow_rot);
+
+/* ---- The 96-bit word: field sizes and positions ------------------------ */
+
+typedef struct { uint32_t w[3]; } us_sword;
+
+enum {
+    US_SW_BITS = 96,
+    SIZE_SW_OP = 6,     POS_SW_OP = 0,
+    SIZE_SW_CNT = 2,    POS_SW_CNT = POS_SW_OP + SIZE_SW_OP,
+    SIZE_SW_SAT = 1,    POS_SW_SAT = POS_SW_CNT + SIZE_SW_CNT,
+    SIZE_SW_FILE = 3,   POS_SW_DFILE = POS_SW_SAT + SIZE_SW_SAT,
+    SIZE_SW_REG = 12,   POS_SW_DREG = POS_SW_DFILE + SIZE_SW_FILE,
+    SIZE_SW_STEP = 2,   POS_SW_DSTEP = POS_SW_DREG + SIZE_SW_REG,
+    SIZE_SW_ROT = 3,    POS_SW_ROT = POS_SW_DSTEP + SIZE_SW_STEP,
+    SIZE_SW_RSVD = 3,   POS_SW_RSVD = POS_SW_ROT + SIZE_SW_ROT,
+    POS_SW_SRC0 = POS_SW_RSVD + SIZE_SW_RSVD,          /* 32 */
+    /* within a source operand: */
+    POS_SO_FILE = 0,
+    POS_SO_REG = POS_SO_FILE + SIZE_SW_FILE,
+    POS_SO_STEP = POS_SO_REG + SIZE_SW_REG,
+    SIZE_SO_NEG = 1,    POS_SO_NEG = POS_SO_STEP + SIZE_SW_STEP,
+    SIZE_SO_ABS = 1,    POS_SO_ABS = POS_SO_NEG + SIZE_SO_NEG,
+    SIZE_SW_SRC = POS_SO_ABS + SIZE_SO_ABS,             /* 19 */
+    SIZE_SW_TEXU = 4,   POS_SW_TEXU = POS_SW_SRC0 + 3 * SIZE_SW_SRC, /* 89 */
+    SIZE_SW_TEXT = 3,   POS_SW_TEXT = POS_SW_TEXU + SIZE_SW_TEXU,
+};
+_Static_assert(POS_SW_SRC0 == 32, "sources start at word 1");
+_Static_assert(POS_SW_TEXT + SIZE_SW_TEXT == US_SW_BITS, "96 bits exactly");
+_Static_assert(US_SOP_COUNT <= (1 << SIZE_SW_OP), "OP field too small");
+_Static_assert(4 * US_MAX_PARAMS <= (1 << SIZE_SW_REG), "REG field too small");
+
+/* Field access on a little-endian multi-word instruction (any width).
+ * A field may straddle two 32-bit words; size <= 32. */
+static inline uint32_t us_bits_get(const uint32_t *w, unsigned pos,
+                                   unsigned size)
+{
+    assert(size >= 1 && size <= 32);
+    uint64_t v = w[pos / 32];
+    if (pos % 32 + size > 32)
+        v |= (uint64_t)w[pos / 32 + 1] << 32;
+    return (uint32_t)((v >> (pos % 32)) & ((1ull << size) - 1));
+}
+
+static inline void us_bits_set(uint32_t *w, unsigned pos, unsigned size,
+                               uint32_t val)
+{
+    assert(size >= 1 && size <= 32);
+    assert(size == 32 || val < (1ull << size));  /* value fits the field */
+    for (unsigned i = 0; i < size; i++) {
+        unsigned p = pos + i;
+        uint32_t bit = 1u << (p % 32);
+        if ((val >> i) & 1)
+            w[p / 32] |= bit;
+        else
+            w[p / 32] &= ~bit;
+    }
+}
+
+#define US_SW_FIELD(name, POS, SIZE)                                        \
+    static inline unsigned us_sw_get_##name(const us_sword *i)              \
+    { return us_bits_get(i->w, POS, SIZE); }                                \
+    static inline void us_sw_set_##name(us_sword *i, unsigned v)            \
+    { us_bits_set(i->w, POS, SIZE, v); }
+US_SW_FIELD(op, POS_SW_OP, SIZE_SW_OP)
+US_SW_FIELD(cnt, POS_SW_CNT, SIZE_SW_CNT)
+US_SW_FIELD(sat, POS_SW_SAT, SIZE_SW_SAT)
+US_SW_FIELD(dfile, POS_SW_DFILE, SIZE_SW_FILE)
+US_SW_FIELD(dreg, POS_SW_DREG, SIZE_SW_REG)
+US_SW_FIELD(dstep, POS_SW_DSTEP, SIZE_SW_STEP)
+US_SW_FIELD(rot, POS_SW_ROT, SIZE_SW_ROT)
+US_SW_FIELD(rsvd, POS_SW_RSVD, SIZE_SW_RSVD)
+US_SW_FIELD(texu, POS_SW_TEXU, SIZE_SW_TEXU)
+US_SW_FIELD(textgt, POS_SW_TEXT, SIZE_SW_TEXT)
+#undef US_SW_FIELD
+
+#define US_SO_FIELD(name, POS, SIZE)                                        \
+    static inline unsigned us_sw_get_s##name(const us_sword *i, unsigned n) \
+    { assert(n < 3);                                                        \
+      return us_bits_get(i->w, POS_SW_SRC0 + n * SIZE_SW_SRC + POS, SIZE); }\
+    static inline void us_sw_set_s##name(us_sword *i, unsigned n,           \
+                                         unsigned v)                        \
+    { assert(n < 3);                                                        \
+      us_bits_set(i->w, POS_SW_SRC0 + n * SIZE_SW_SRC + POS, SIZE, v); }
+US_SO_FIELD(file, POS_SO_FILE, SIZE_SW_FILE)
+US_SO_FIELD(reg, POS_SO_REG, SIZE_SW_REG)
+US_SO_FIELD(step, POS_SO_STEP, SIZE_SW_STEP)
+US_SO_FIELD(neg, POS_SO_NEG, SIZE_SO_NEG)
+US_SO_FIELD(abs, POS_SO_ABS, SIZE_SO_ABS)
+#undef US_SO_FIELD
+
+/* A word with the given opcode and repetition count, other fields zero. */
+static inline us_sword us_sw_make(enum us_sop op, unsigned count)
+{
+    assert(op < US_SOP_COUNT && count >= 1 && count <= 4);
+    us_sword i = { { 0, 0, 0 } };
+    us_sw_set_op(&i, op);
+    us_sw_set_cnt(&i, count - 1);
+    return i;
+}
+
+/* Encode a valid instruction (us_sinst_valid); decode checks every field
+ * and fails on words no encoder produces. */
+us_sword us_sencode(const struct us_sinst *in);
+US_MUST_CHECK bool us_sdecode(us_sword w, struct us_sinst *out);
+bool us_sinst_valid(const struct us_sinst *in);
+bool us_sinst_equal(const struct us_sinst *a, const struct us_sinst *b);
+
+/* One line of assembly, no newline:  "MAD[3] r0.x+1, v16.x+1, -c4.y+1, r0.x+0".
+ * Returns the snprintf-style length. */
+int us_sinst_format(const struct us_sinst *in, char *buf, size_t size);
+
+/* ---- Lowering and compaction ------------------------------------------- */
+
+struct us_scode {
+    struct us_sinst *insts;
+    unsigned n, cap;
+};
+
+void us_scode_free(struct us_scode *c);
+
+/* Lower vec4 IR to scalar code: one repetition per instruction unless
+ * `compact`, in which case us_compact runs on the result. */
+US_MUST_CHECK bool us_lower(const struct us_program *prog, bool compact,
+                            struct us_scode *out, struct us_diag *diag);
+
+/* Merge consecutive instructions that one instruction with a repeat
+ * counter and per-operand offsets expresses exactly (in place; greedy
+ * longest runs from the front). */
+void us_compact(struct us_scode *c);
+
+/* Can the n (<= 4) single-repetition instructions ops[0..n) run as the
+ * repetitions of one instruction?  On success *out is that instruction. */
+bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
+                      struct us_sinst *out);
+
+/* ---- Scalar executor (shader/scalar_exec.c) ---------------------------- */
+
+/* Run decoded scalar code for one thread (same registers, parameters and
+ * us_math as us_interpret). */
+void us_scalar_exec(const struct us_sinst *code, unsigned n,
+                    const struct us_exec_env *env, struct us_thread *t);
+
+/* Decode and run encoded words; false if a word does not decode. */
+US_MUST_CHECK bool us_scalar_run(const us_sword *words, unsigned n,
+                                 const struct us_exec_env *env,
+                                 struct us_thread *t);
+
+/* ---- Targets and their instruction-memory encodings -------------------- */
+
+enum us_target {
+    US_TARGET_SCALAR,            /* compacted scalar words, 96 bits       */
+    US_TARGET_SCALAR_NOCOMPACT,  /* one repetition per word, 96 bits      */
+    US_TARGET_SIMD4,             /* one vec4 word per instruction, 128    */
+    US_TARGET_VLIW,              /* bundles of 4 scalar slots, 4 x 96     */
+    US_TARGET_VLIW5,             /* 4 slots + transcendental slot, 5 x 96 */
+    US_TARGET_SUPERSCALAR,       /* vec4 words (dynamic co-issue), 128    */
+    US_TARGET_HETERO,            /* vector slot + scalar slot, 2 x 128    */
+    US_TARGET_COUNT
+};
+
+const char *us_target_name(enum us_target t);
+int us_target_lookup(const char *name);   /* -1 if unknown */
+unsigned us_target_word_bits(enum us_target t);
+
+/*
+ * An encoded program: `nwords` instruction-memory words of `word_bits`
+ * bits each, stored as ceil(word_bits / 32) little-endian 32-bit units.
+ */
+struct us_binary {
+    enum us_target target;
+    unsigned word_bits;
+    unsigned nwords;
+    uint32_t *data;              /* nwords * us_binary_units(...)        */
+};
+
+static inline unsigned us_binary_units(unsigned word_bits)
+{
+    return (word_bits + 31) / 32;
+}
+
+void us_binary_free(struct us_binary *b);
+
+/* Encode a program for a target (lowering and scheduling as needed). */
+US_MUST_CHECK bool us_encode_target(const struct us_program *prog,
+                                    enum us_target t, struct us_binary *out,
+                                    struct us_diag *diag);
+
+/* Decode every word back to text, one line per word (malloc'd). */
+US_MUST_CHECK bool us_binary_disassemble(const struct us_binary *b,
+                                         char **text, struct us_diag *diag);
+
+/*
+ * Binary file format (`ushader asm -o`), all fields little-endian uint32:
+ *   magic "USHB" (0x42485355), format version 1, target (enum us_target),
+ *   word_bits, nwords, then nwords * ceil(word_bits / 32) units.
+ */
+enum { US_BINARY_MAGIC = 0x42485355u, US_BINARY_VERSION = 1,
+       US_BINARY_HEADER = 5 };
+US_MUST_CHECK bool us_binary_serialize(const struct us_binary *b,
+                                       uint8_t **data, size_t *len);
+US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
+                                   struct us_binary *out,
+                                   struct us_diag *diag);
+
+/* ---- vec4 (simd4 / superscalar / hetero) word --------------------------- */
+
+/*
+ * The vec4 word (128 bits, four little-endian 32-bit words):
+ *
+ *  127 125 124   103 102    81 80         52 51   41 40  33 32 31 30 28 27 24 23 20 19  10 9   7 6  5    0
+ * +-------+--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
+ * |  (0)  |  SRC2  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC|TEXT|TEXU |DMASK| DIDX |DFILE|SAT|  OP  |
+ * +-------+--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
+ *
+ *  SRC0 (29 bits): FILE 3 | IDX 10 | SWZ 4 x 3 (enum us_swz, SWZ's 0/1) | NEG 4 (per component)
+ *  SRC1, SRC2 (22 bits): FILE 3 | IDX 10 | SWZ 4 x 2 | NEG 1 (all components)
+ *  RELSRC: 0 none, n = source n-1 is PARAM[IDX + A.x + RELOFF] (RELOFF
+ *  8-bit two's complement, RELSIZE the array length).  OP is enum
+ *  us_opcode; (0) bits are zero.  ZERO/ONE selectors and per-component
+ *  negation exist only in SRC0 (SWZ has one source); the encoder reports
+ *  programs it cannot represent.
+ */
+enum {
+    US_VW_BITS = 128,
+    SIZE_VW_OP = 6, POS_VW_OP = 0,
+    SIZE_VW_SAT = 1, POS_VW_SAT = 6,
+    SIZE_VW_FILE = 3, POS_VW_DFILE = 7,
+    SIZE_VW_IDX = 10, POS_VW_DIDX = 10,
+    SIZE_VW_MASK = 4, POS_VW_DMASK = 20,
+    SIZE_VW_TEXU = 4, POS_VW_TEXU = 24,
+    SIZE_VW_TEXT = 3, POS_VW_TEXT = 28,
+    SIZE_VW_RELSRC = 2, POS_VW_RELSRC = 31,
+    SIZE_VW_RELOFF = 8, POS_VW_RELOFF = 33,
+    SIZE_VW_RELSIZE = 11, POS_VW_RELSIZE = 41,
+    POS_VW_SRC0 = 52,
+    SIZE_VW_SRC0 = 29, SIZE_VW_SRCN = 22,
+    POS_VW_SRC1 = POS_VW_SRC0 + SIZE_VW_SRC0,   /* 81 */
+    POS_VW_SRC2 = POS_VW_SRC1 + SIZE_VW_SRCN,   /* 103 */
+    POS_VW_END = POS_VW_SRC2 + SIZE_VW_SRCN,    /* 125 */
+};
+_Static_assert(POS_VW_END <= US_VW_BITS, "vec4 word fits 128 bits");
+_Static_assert(US_OP_COUNT <= (1 << SIZE_VW_OP), "vec4 OP field too small");
+
+/* Encode one vec4 instruction (false if a field cannot represent it) and
+ * decode it back (false on malformed words). */
+US_MUST_CHECK bool us_vencode(const struct us_inst *in, uint32_t w[4]);
+US_MUST_CHECK bool us_vdecode(const uint32_t w[4], struct us_inst *out);
+int us_inst_format(const struct us_inst *in, char *buf, size_t size);
+
+/* ---- Static scheduling (VLIW bundles, hetero pairs) --------------------- */
+
+/* A schedulable item: the scalar registers it reads and writes (as
+ * file << 12 | reg keys) and the slots it may occupy (bit per slot). */
+enum { US_SCHED_MAX_REGS = 16 };
+struct us_sched_item {
+    uint16_t reads[US_SCHED_MAX_REGS], writes[US_SCHED_MAX_REGS];
+    uint8_t nreads, nwrites;
+    uint8_t slots;
+};
+
+/*
+ * In-order-issue list scheduler: fills bundles of `nslots` slots cycle by
+ * cycle with ready items (all producers in earlier bundles; a reader may
+ * share a bundle with a later writer of its register, reads happen first),
+ * highest critical path first.  bundle_of[i] receives item i's bundle and
+ * slot_of[i] its slot.  Returns the number of bundles, 0 on allocation
+ * failure (n > 0).
+ */
+unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
+                          unsigned nslots, unsigned *bundle_of,
+                          unsigned *slot_of);
+
+/* VLIW (isa/baseline_vliw.c): pack uncompacted scalar code into bundles of
+ * `nslots` slots; with `tslot`, the last slot is the transcendental slot,
+ * the only one that runs SFU operations (it also runs ALU ones).  *slots
+ * receives nbundles * nslots instructions, NOP in empty slots (malloc'd). */
+US_MUST_CHECK bool us_vliw_schedule(const struct us_scode *code,
+                                    unsigned nslots, bool tslot,
+                                    struct us_sinst **slots,
+                                    unsigned *nbundles);
+
+/* Hetero (isa/baseline_hetero.c): pair vec4 instructions into bundles of a
+ * vector slot (ALU, texture, KIL, ARL) and a scalar slot (SFU operations
+ * and one-component ALU operations).  *slots receives 2 * nbundles
+ * instructions and *empty flags the empty slots (both malloc'd). */
+US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
+                                      struct us_inst **slots, bool **empty,
+                                      unsigned *nbundles);
+
+/* Record that `it` reads (or writes) scalar register `reg` of `file`;
+ * read-only files (PARAM, IMM) and NULL make no dependences. */
+void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
+                      unsigned reg);
+
+/* Scheduler registers read and written by one instruction. */
+void us_sched_item_scalar(const struct us_sinst *in, struct us_sched_item *it);
+void us_sched_item_vec4(const struct us_inst *in, struct us_sched_item *it);
+
+/* ---- Random vec4 programs (property tests) ------------------------------ */
+
+/* Deterministic generator state (xorshift64*). */
+struct us_rng { uint64_t s; };
+uint64_t us_rng_next(struct us_rng *r);
+unsigned us_rng_below(struct us_rng *r, unsigned n);
+
+/* A random, valid program of `ninsts` instructions for `stage`: random
+ * opcodes, swizzles, negation, masks, _SAT, aliasing between destination
+ * and sources, relative addressing (vertex) and constant parameters. */
+US_MUST_CHECK bool us_random_program(struct us_rng *r, enum us_stage stage,
+                                     unsigned ninsts, struct us_program *out);
+
+/* Random register contents with special values (+-0, +-inf, NaN, tiny). */
+void us_random_thread(struct us_rng *r, struct us_thread *t);
+float us_random_float(struct us_rng *r);
+
+/* ---- Instruction statistics (`ushader stats`) --------------------------- */
+
+struct us_code_stats {
+    unsigned vec4_instructions;
+    unsigned scalar_instructions;      /* uncompacted                       */
+    unsigned compacted_instructions;
+    unsigned vliw_bundles, vliw5_bundles, hetero_bundles;
+    unsigned width_hist[5];            /* vec4 instructions by width 1..4   */
+    uint64_t bits[US_TARGET_COUNT];    /* instruction memory per target     */
+    /* per vec4 opcode, each instruction lowered on its own (so the sums
+     * can exceed the program's counts by merges across instructions) */
+    unsigned op_count[US_OP_COUNT], op_scalar[US_OP_COUNT],
+             op_compacted[US_OP_COUNT];
+};
+
+/* Width of a vec4 instruction: the useful ops it asks for (SPEC 3): a
+ * component-wise or MIXED operation's written components, DP3 3, DP4/DPH
+ * 4, a replicated SFU result 1, KIL the distinct components it tests. */
+unsigned us_inst_width(const struct us_inst *in);
+
+US_MUST_CHECK bool us_code_stats(const struct us_program *prog,
+                                 struct us_code_stats *st,
+                                 struct us_diag *diag);
+
+#endif

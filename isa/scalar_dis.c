@@ -1,0 +1,73 @@
+/* Disassembly of scalar instructions: one line each. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "isa/scalar.h"
+
+static const char file_letter[8] = { '?', 'r', 'v', 'o', 'c', 'a', 'k', 's' };
+static const char comp_letter[4] = { 'x', 'y', 'z', 'w' };
+static const char *const target_names[US_TEX_TARGET_COUNT] = {
+    "1D", "2D", "3D", "CUBE", "RECT", "SHADOW1D", "SHADOW2D", "SHADOWRECT",
+};
+
+/* snprintf that appends and keeps counting past the end of the buffer. */
+struct out { char *buf; size_t size, len; };
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->len < o->size ? o->size - o->len : 0;
+    int n = vsnprintf(room ? o->buf + o->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->len += (size_t)n;
+}
+
+/* "r3.y" and, when the instruction repeats, the step: "r3.y+1". */
+static void put_reg(struct out *o, const struct us_sopnd *r, unsigned count)
+{
+    put(o, "%c%u.%c", file_letter[r->file & 7], r->reg / 4u,
+        comp_letter[r->reg & 3]);
+    if (count > 1 || r->step || r->rot)
+        put(o, "+%u%s", r->step, r->rot ? "m3" : "");
+}
+
+static void put_src(struct out *o, const struct us_sopnd *s, unsigned count)
+{
+    put(o, "%s%s", s->neg ? "-" : "", s->abs ? "|" : "");
+    put_reg(o, s, count);
+    put(o, "%s", s->abs ? "|" : "");
+}
+
+int us_sinst_format(const struct us_sinst *in, char *buf, size_t size)
+{
+    struct out o = { buf, size, 0 };
+    if (size)
+        buf[0] = '\0';
+    const struct us_sopinfo *info = &us_sops[in->op];
+    put(&o, "%s%s", info->name, in->sat ? "_SAT" : "");
+    if (in->count > 1)
+        put(&o, "[%u]", in->count);
+    if (info->kind == US_SK_NOP)
+        return (int)o.len;
+    const char *sep = " ";
+    if (info->kind != US_SK_KIL) {
+        put(&o, " ");
+        put_reg(&o, &in->dst, in->count);
+        sep = ", ";
+    }
+    for (unsigned i = 0; i < info->nsrc; i++) {
+        put(&o, "%s", sep);
+        put_src(&o, &in->src[i], in->count);
+        sep = ", ";
+    }
+    if (info->kind == US_SK_LDR)
+        put(&o, " [a%u.x%+d, %u]", in->rel_addr, in->rel_offset, in->rel_size);
+    if (info->kind == US_SK_TEX)
+        put(&o, ", texture[%u], %s", in->tex_unit,
+            in->tex_target < US_TEX_TARGET_COUNT ? target_names[in->tex_target]
+                                                 : "?");
+    return (int)o.len;
+}

@@ -1,0 +1,70 @@
+/*
+ * Instruction counts, instruction-memory bits per target and the
+ * vector-width histogram of a program (`ushader stats`, SPEC section 3).
+ */
+#include <string.h>
+
+#include "isa/scalar.h"
+#include "shader/micro.h"
+
+unsigned us_inst_width(const struct us_inst *in)
+{
+    const struct us_opinfo *o = &us_ops[in->op];
+    if (in->op == US_OP_KIL) {
+        unsigned seen = 0, n = 0;
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned key = 1u << (in->src[0].swz[c] % 6 + 6 * ((in->src[0].negate >> c) & 1));
+            n += !(seen & key);
+            seen |= key;
+        }
+        return n;
+    }
+    if (in->op == US_OP_ARL)
+        return 1;
+    if (o->shape == US_SHAPE_DOT)
+        return in->op == US_OP_DP3 ? 3 : 4;
+    if (o->shape == US_SHAPE_REPL)
+        return 1;
+    return (unsigned)__builtin_popcount(micro_written_mask(in->op, in->dst.mask));
+}
+
+bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
+                   struct us_diag *diag)
+{
+    memset(st, 0, sizeof *st);
+    st->vec4_instructions = prog->ninsts;
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        unsigned w = us_inst_width(&prog->insts[i]);
+        st->width_hist[w > 4 ? 4 : w]++;
+    }
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        struct us_program one = *prog;
+        struct us_scode c;
+        one.insts = &prog->insts[i];
+        one.ninsts = 1;
+        unsigned op = prog->insts[i].op;
+        st->op_count[op]++;
+        for (int compact = 0; compact < 2; compact++) {
+            if (!us_lower(&one, compact, &c, diag))
+                return false;
+            *(compact ? &st->op_compacted[op] : &st->op_scalar[op]) += c.n;
+            us_scode_free(&c);
+        }
+    }
+    for (int t = 0; t < US_TARGET_COUNT; t++) {
+        struct us_binary b;
+        if (!us_encode_target(prog, (enum us_target)t, &b, diag))
+            return false;
+        st->bits[t] = (uint64_t)b.nwords * b.word_bits;
+        switch (t) {
+        case US_TARGET_SCALAR: st->compacted_instructions = b.nwords; break;
+        case US_TARGET_SCALAR_NOCOMPACT: st->scalar_instructions = b.nwords; break;
+        case US_TARGET_VLIW: st->vliw_bundles = b.nwords; break;
+        case US_TARGET_VLIW5: st->vliw5_bundles = b.nwords; break;
+        case US_TARGET_HETERO: st->hetero_bundles = b.nwords; break;
+        default: break;
+        }
+        us_binary_free(&b);
+    }
+    return true;
+}

@@ -1,0 +1,180 @@
+/*
+ * The scalar SP's functional executor: runs scalar code (isa/scalar.h) for
+ * one thread, one repetition at a time, with the micro-operations of
+ * shader/micro.h, so its results are the interpreter's bits.
+ */
+#include <string.h>
+
+#include "isa/scalar.h"
+#include "shader/micro.h"
+
+struct sp {
+    const struct us_exec_env *env;
+    struct us_thread *t;
+    float scratch[US_SCRATCH_REGS];
+};
+
+static float *reg_ptr(struct sp *sp, unsigned file, unsigned r)
+{
+    switch (file) {
+    case US_FILE_TEMP: return &sp->t->temp[r >> 2][r & 3];
+    case US_FILE_INPUT: return &sp->t->input[r >> 2][r & 3];
+    case US_FILE_OUTPUT: return &sp->t->output[r >> 2][r & 3];
+    case US_FILE_SCRATCH: return &sp->scratch[r];
+    default: return NULL;
+    }
+}
+
+/* Source modifiers: -|x| (abs first). */
+static float modify(const struct us_sopnd *o, float v)
+{
+    if (o->abs)
+        v = micro_abs(v);
+    return o->neg ? micro_neg(v) : v;
+}
+
+static float read(struct sp *sp, const struct us_sopnd *o, unsigned k)
+{
+    unsigned r = us_sopnd_reg(o, k);
+    float v;
+    switch (o->file) {
+    case US_FILE_PARAM: v = sp->env->params[r >> 2][r & 3]; break;
+    case US_FILE_IMM: v = us_imm_rom[r]; break;
+    default: v = *reg_ptr(sp, o->file, r); break;
+    }
+    return modify(o, v);
+}
+
+static void write(struct sp *sp, const struct us_sinst *in, unsigned k,
+                  float v, bool sat)
+{
+    *reg_ptr(sp, in->dst.file, us_sopnd_reg(&in->dst, k)) = sat ? micro_sat(v) : micro_canon(v);
+}
+
+/* The VAL opcodes' arithmetic, from isa/scalar_ops.def. */
+static float value(enum us_sop op, const struct us_math *m, float a, float b,
+                   float c)
+{
+    (void)m; (void)a; (void)b; (void)c;
+    switch (op) {
+#define SOP(name, nsrc, from, unit, kind, expr) case US_SOP_##name: return expr;
+#include "scalar_ops.def"
+#undef SOP
+    default: return 0.0f;
+    }
+}
+
+/* LDR: PARAM[base + A.x + offset] when inside the array, else 0 (as the
+ * interpreter's relative read). */
+static float load_relative(struct sp *sp, const struct us_sinst *in, unsigned k)
+{
+    unsigned base = us_sopnd_reg(&in->src[0], k);
+    int64_t i = (int64_t)sp->t->addr[in->rel_addr][0] + in->rel_offset;
+    float v = 0.0f;
+    if (i >= 0 && i < in->rel_size)
+        v = sp->env->params[(base >> 2) + i][base & 3];
+    return modify(&in->src[0], v);
+}
+
+/* TEX TXB TXP (ARB_fragment_program 3.11.6): the coordinate as the
+ * interpreter hands it to the sampler. */
+static void texture(struct sp *sp, const struct us_sinst *in, float r[4])
+{
+    float src[4], coord[4], bias = 0.0f;
+    for (unsigned j = 0; j < 4; j++)
+        src[j] = read(sp, &in->src[0], j);
+    memcpy(coord, src, sizeof coord);
+    if (in->op == US_SOP_TXP) {
+        for (int c = 0; c < 3; c++)
+            coord[c] = micro_txp_div(src[c], src[3]);
+    } else if (in->op == US_SOP_TXB) {
+        bias = src[3];
+    }
+    if (sp->env->sample) {
+        sp->env->sample(sp->env->sample_ctx, in->tex_unit, in->tex_target,
+                        coord, bias, r);
+    } else {
+        r[0] = r[1] = r[2] = 0.0f;
+        r[3] = 1.0f;
+    }
+}
+
+static void step(struct sp *sp, const struct us_sinst *in)
+{
+    const struct us_math *m = sp->env->math;
+    unsigned n = in->count;
+    switch (us_sops[in->op].kind) {
+    case US_SK_VAL: {
+        /* an SFU result is computed once and latched for every repetition */
+        bool once = us_sops[in->op].unit == US_UNIT_SFU;
+        float v = 0.0f;
+        for (unsigned k = 0; k < n; k++) {
+            if (k == 0 || !once) {
+                float a = 0.0f, b = 0.0f, c = 0.0f;
+                unsigned ns = us_sops[in->op].nsrc;
+                if (ns > 0) a = read(sp, &in->src[0], k);
+                if (ns > 1) b = read(sp, &in->src[1], k);
+                if (ns > 2) c = read(sp, &in->src[2], k);
+                v = value(in->op, m, a, b, c);
+            }
+            write(sp, in, k, v, in->sat);
+        }
+        break;
+    }
+    case US_SK_DOT:
+        for (unsigned k = 0; k < n; k++) {
+            float a = read(sp, &in->src[0], k), b = read(sp, &in->src[1], k);
+            float v = k == 0 ? micro_mul(a, b)
+                             : micro_mad(a, b, read(sp, &in->dst, k));
+            write(sp, in, k, v, in->sat && k == n - 1);
+        }
+        break;
+    case US_SK_ARL:
+        for (unsigned k = 0; k < n; k++) {
+            unsigned r = us_sopnd_reg(&in->dst, k);
+            sp->t->addr[r >> 2][r & 3] = micro_arl(read(sp, &in->src[0], k));
+        }
+        break;
+    case US_SK_LDR:
+        for (unsigned k = 0; k < n; k++)
+            write(sp, in, k, load_relative(sp, in, k), in->sat);
+        break;
+    case US_SK_TEX: {
+        float texel[4];
+        texture(sp, in, texel);
+        for (unsigned k = 0; k < n; k++)
+            write(sp, in, k, texel[us_sopnd_reg(&in->dst, k) & 3], in->sat);
+        break;
+    }
+    case US_SK_KIL:
+        for (unsigned k = 0; k < n; k++) {
+            float v = read(sp, &in->src[0], k);
+            const float v4[4] = { v, v, v, v };
+            sp->t->killed = sp->t->killed || micro_kil(v4);
+        }
+        break;
+    case US_SK_NOP:
+        break;
+    }
+}
+
+void us_scalar_exec(const struct us_sinst *code, unsigned n,
+                    const struct us_exec_env *env, struct us_thread *t)
+{
+    struct sp sp = { .env = env, .t = t };
+    for (unsigned i = 0; i < n; i++)
+        step(&sp, &code[i]);
+}
+
+bool us_scalar_run(const us_sword *words, unsigned n,
+                   const struct us_exec_env *env, struct us_thread *t)
+{
+    struct sp sp = { .env = env, .t = t };
+    for (unsigned i = 0; i < n; i++) {
+        struct us_sinst in;
+        if (!us_sdecode(words[i], &in))
+            return false;
+        step(&sp, &in);
+    }
+    return true;
+}
