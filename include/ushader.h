@@ -412,6 +412,11 @@ void us_thread_reset(struct us_thread *t);
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
                   struct us_thread *t);
 
+/* Execute instruction `pc` alone: the entry timing models call at issue. */
+void us_interpret_inst(const struct us_program *prog,
+                       const struct us_exec_env *env, struct us_thread *t,
+                       unsigned pc);
+
 /* Run four threads (a 2x2 fragment quad) instruction by instruction in
  * lockstep; texture instructions go through env->sample_quad. */
 void us_interpret_quad(const struct us_program *prog,

@@ -315,6 +315,13 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
 void us_scalar_exec(const struct us_sinst *code, unsigned n,
                     const struct us_exec_env *env, struct us_thread *t);
 
+/* Execute one instruction, all its repetitions, for one thread: the entry
+ * timing models call at issue.  `scratch` holds the thread's SCRATCH file,
+ * which lives across the scalar instructions of one vec4 instruction, so a
+ * model that interleaves threads keeps one per thread. */
+void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
+                    struct us_thread *t, float scratch[US_SCRATCH_REGS]);
+
 /* Decode and run encoded words; false if a word does not decode. */
 US_MUST_CHECK bool us_scalar_run(const us_sword *words, unsigned n,
                                  const struct us_exec_env *env,

@@ -293,19 +293,25 @@ static bool is_alu(const struct us_inst *in)
            in->op != US_OP_KIL;
 }
 
+void us_interpret_inst(const struct us_program *prog,
+                       const struct us_exec_env *env, struct us_thread *t,
+                       unsigned pc)
+{
+    const struct us_inst *in = &prog->insts[pc];
+    float src[3][4], r[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    load_sources(in, env, t, src);
+    if (us_ops[in->op].unit == US_UNIT_TEX)
+        tex_single(in, env, src[0], r);
+    else if (is_alu(in))
+        compute(in, env->math, src, r);
+    write_result(in, t, src[0], r);
+}
+
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
                   struct us_thread *t)
 {
-    for (unsigned i = 0; i < prog->ninsts; i++) {
-        const struct us_inst *in = &prog->insts[i];
-        float src[3][4], r[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-        load_sources(in, env, t, src);
-        if (us_ops[in->op].unit == US_UNIT_TEX)
-            tex_single(in, env, src[0], r);
-        else if (is_alu(in))
-            compute(in, env->math, src, r);
-        write_result(in, t, src[0], r);
-    }
+    for (unsigned i = 0; i < prog->ninsts; i++)
+        us_interpret_inst(prog, env, t, i);
 }
 
 void us_interpret_quad(const struct us_program *prog,

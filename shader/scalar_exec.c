@@ -11,7 +11,7 @@
 struct sp {
     const struct us_exec_env *env;
     struct us_thread *t;
-    float scratch[US_SCRATCH_REGS];
+    float *scratch;  /* US_SCRATCH_REGS, the thread's */
 };
 
 static float *reg_ptr(struct sp *sp, unsigned file, unsigned r)
@@ -158,10 +158,18 @@ static void step(struct sp *sp, const struct us_sinst *in)
     }
 }
 
+void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
+                    struct us_thread *t, float scratch[US_SCRATCH_REGS])
+{
+    struct sp sp = { .env = env, .t = t, .scratch = scratch };
+    step(&sp, in);
+}
+
 void us_scalar_exec(const struct us_sinst *code, unsigned n,
                     const struct us_exec_env *env, struct us_thread *t)
 {
-    struct sp sp = { .env = env, .t = t };
+    float scratch[US_SCRATCH_REGS] = { 0 };
+    struct sp sp = { .env = env, .t = t, .scratch = scratch };
     for (unsigned i = 0; i < n; i++)
         step(&sp, &code[i]);
 }
@@ -169,7 +177,8 @@ void us_scalar_exec(const struct us_sinst *code, unsigned n,
 bool us_scalar_run(const us_sword *words, unsigned n,
                    const struct us_exec_env *env, struct us_thread *t)
 {
-    struct sp sp = { .env = env, .t = t };
+    float scratch[US_SCRATCH_REGS] = { 0 };
+    struct sp sp = { .env = env, .t = t, .scratch = scratch };
     for (unsigned i = 0; i < n; i++) {
         struct us_sinst in;
         if (!us_sdecode(words[i], &in))

@@ -1,0 +1,138 @@
+/*
+ * The core models: one timing interface (create / reset / step / stats /
+ * destroy, STYLE.md item 5), the configuration every model reads, and the
+ * statistics registry every model reports through (STYLE.md item 7).
+ *
+ * A model runs one workload -- one program over N threads whose inputs are
+ * set -- cycle by cycle.  When an instruction issues, the model executes it
+ * through the shared functional core (the reference interpreter's
+ * per-instruction entry for vec4 models, the scalar executor's for the
+ * scalar SP), so every model leaves bit-identical registers; models differ
+ * only in when things happen.  Unit classes come from the opcode tables
+ * (us_ops[].unit, us_sops[].unit); each model keeps only a small resource
+ * and latency table keyed by class, never an opcode switch.
+ */
+#ifndef US_SHADER_CORE_H
+#define US_SHADER_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ushader.h"
+
+/* ---- Configuration (knobs.def) ----------------------------------------- */
+
+enum us_knob {
+#define KNOB(name, type, def, lo, hi, choices, doc) US_KNOB_##name,
+#include "shader/knobs.def"
+#undef KNOB
+    US_KNOB_COUNT
+};
+
+enum us_knob_type { US_KNOB_INT, US_KNOB_BOOL, US_KNOB_ENUM };
+
+struct us_knob_info {
+    const char *name;
+    enum us_knob_type type;
+    int def, lo, hi;
+    const char *choices;  /* ENUM: "a|b|c" */
+    const char *doc;
+};
+
+extern const struct us_knob_info us_knobs[US_KNOB_COUNT];
+
+/* A complete configuration: every knob's value (ENUMs as the choice's
+ * index) and the SFU's own configuration. */
+struct us_config {
+    int v[US_KNOB_COUNT];
+    struct us_sfu_config sfu;
+};
+
+void us_config_default(struct us_config *cfg);
+
+/* "key=value": a knob, or "sfu.KEY=value" for the SFU configuration. */
+US_MUST_CHECK bool us_config_set(struct us_config *cfg, const char *kv,
+                                 struct us_diag *diag);
+
+/* An INI file ([core] knobs, [sfu] SFU keys), parsed with inih; errors
+ * carry the line. */
+US_MUST_CHECK bool us_config_load(struct us_config *cfg, const char *text,
+                                  struct us_diag *diag);
+
+/* ---- Statistics registry ------------------------------------------------ */
+
+enum { US_MAX_STATS = 96 };
+
+/* A statistic is a counter (a value the model counted) or a formula over
+ * other statistics ("useful_ops / (alu_lanes * cycles)"), evaluated when
+ * read.  Dotted names ("stalls.dependency", "lut.merged") print as nested
+ * JSON objects. */
+struct us_stat {
+    const char *name;
+    const char *desc;
+    const char *formula;  /* NULL for counters */
+    double value;         /* counters */
+};
+
+struct us_stats {
+    const char *arch;
+    struct us_stat s[US_MAX_STATS];
+    unsigned n;
+};
+
+void us_stats_init(struct us_stats *st, const char *arch);
+void us_stats_counter(struct us_stats *st, const char *name,
+                      const char *desc, double value);
+void us_stats_formula(struct us_stats *st, const char *name,
+                      const char *desc, const char *formula);
+
+/* A statistic's value (formulas evaluated; a division by zero gives 0);
+ * NaN when there is no such name. */
+double us_stats_get(const struct us_stats *st, const char *name);
+
+/* The one reporter: a text table, or JSON. */
+void us_stats_print(FILE *f, const struct us_stats *st, bool json);
+
+/* ---- The workload and the timing interface ------------------------------ */
+
+struct us_workload {
+    const struct us_program *prog;
+    const struct us_exec_env *env;  /* parameters, us_math, sampler */
+    struct us_thread *threads;      /* inputs set; the model writes results */
+    unsigned nthreads;
+};
+
+struct us_core;  /* a model's private state */
+
+struct us_core_model {
+    const char *name;
+    /* Prepare the workload (lowering, scheduling); the workload must outlive
+     * the core. */
+    US_MUST_CHECK struct us_core *(*create)(const struct us_config *cfg,
+                                            const struct us_workload *w,
+                                            struct us_diag *diag);
+    /* Back to cycle 0 with the threads' inputs as given. */
+    void (*reset)(struct us_core *core);
+    /* Advance one cycle; false once every thread has retired. */
+    bool (*step)(struct us_core *core);
+    /* Register every statistic of the run so far. */
+    void (*stats)(const struct us_core *core, struct us_stats *st);
+    void (*destroy)(struct us_core *core);
+};
+
+extern const struct us_core_model us_model_scalar, us_model_simd4,
+    us_model_vliw, us_model_superscalar, us_model_hetero;
+
+/* All models, in report order; NULL-terminated. */
+extern const struct us_core_model *const us_models[];
+
+const struct us_core_model *us_model_lookup(const char *name);
+
+/* Run a workload to completion on one model and collect its statistics. */
+US_MUST_CHECK bool us_core_run(const struct us_core_model *m,
+                               const struct us_config *cfg,
+                               const struct us_workload *w,
+                               struct us_stats *st, struct us_diag *diag);
+
+#endif
