@@ -24,3 +24,6 @@ for f in bench/programs/*.vp bench/programs/*.fp; do
              --param 'local[0]=1.5,0,0,0' ;;
     esac
 done
+
+echo
+BUILD=$BUILD sh tools/demo_render.sh
