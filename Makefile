@@ -15,7 +15,7 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
             -Iinclude -Iisa -I. -MMD -MP
-LDLIBS   := -lmpfr -lgmp -lpng -lm -lpthread
+LDLIBS   := -lmpfr -lgmp -lpng $(shell pkg-config --libs inih) -lm -lpthread
 
 ifneq ($(SANITIZE),)
 BUILD    := build/san
@@ -25,7 +25,7 @@ else
 BUILD    := build
 endif
 
-LIB_DIRS := isa asm shader sfu gfx
+LIB_DIRS := isa asm shader sfu gfx piglit
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_SRC  := $(wildcard cli/*.c)
@@ -92,6 +92,33 @@ bench:
 sfu-tables: $(BUILD)/tools/sfu_gen
 	$(BUILD)/tools/sfu_gen sfu/sfu_tables.c
 # ---- end of the SFU section ---------------------------------------------
+
+# ---- Fuzzing (fuzz/, issue 9) --------------------------------------------
+# `make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="asm png ..."]` builds the
+# library with clang, libFuzzer coverage, ASan and UBSan into build/fuzz/
+# and runs each harness fuzz/fuzz_*.c for FUZZ_SECONDS (two at a time),
+# seeded from the repository's programs, scenes and textures and, at run
+# time, from Debian's piglit and glmark2 files (never copied into the
+# repo).  Crashes land in build/fuzz/artifacts/; see fuzz/run.sh.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+FUZZ_BUILD   := build/fuzz
+FUZZ_FLAGS   := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+                -fno-sanitize-recover=all
+FUZZ_BIN     := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard fuzz/fuzz_*.c))
+.PHONY: fuzz fuzz-build fuzz-bins
+# clang warns about things gcc does not; a clang-only warning in a library
+# file must not stop the fuzzers (the harnesses themselves keep -Werror).
+$(FUZZ_BUILD)/obj/%.o: CFLAGS += -Wno-error
+$(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_BUILD)/libushader.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(FUZZ_BUILD)/libushader.a $(LDLIBS) -o $@
+fuzz-bins: $(FUZZ_BIN)
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+	    OPT="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" fuzz-bins
+fuzz: fuzz-build
+	@FUZZ_BUILD=$(FUZZ_BUILD) fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+# ---- end of the fuzzing section -------------------------------------------
 
 # The scalar SP against the reference interpreter on 10,000 random programs.
 stress: $(BUILD)/tests/test_scalar_equiv

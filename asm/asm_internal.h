@@ -74,6 +74,7 @@ struct asm_ctx {
 
     /* Limits after the options' reservations (e.g. fog needs temps). */
     unsigned max_insts, max_temps, max_params;
+    int last_param;             /* slot asm_add_param gave last        */
 
     uint32_t bound_inputs;                 /* vertex inputs bound anywhere */
     uint8_t tex_target[US_MAX_TEX_UNITS];  /* 0 = unused, else target + 1  */

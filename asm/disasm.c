@@ -228,6 +228,7 @@ struct dis {
     struct us_decl *extra;      /* invented declarations               */
     unsigned nextra;
     int *slot_extra;            /* per param slot: invented array, or -1 */
+    unsigned nprinted;          /* prog->decls printed so far            */
 };
 
 static const struct us_decl *find_in(const struct us_decl *d, unsigned n,
@@ -245,6 +246,17 @@ static const struct us_decl *find_decl(const struct dis *x,
     const struct us_decl *d = find_in(x->prog->decls, x->prog->ndecls, kind,
                                       base);
     return d ? d : find_in(x->extra, x->nextra, kind, base);
+}
+
+/* An ATTRIB or OUTPUT name usable at this point of the text: source may
+ * spell a binding before declaring a name for it, and a declaration can
+ * print late (after a PARAM that waits for in-place slots), so an operand
+ * whose declaration is not printed yet spells its binding instead. */
+static const struct us_decl *find_printed(const struct dis *x,
+                                          enum us_decl_kind kind,
+                                          unsigned base)
+{
+    return find_in(x->prog->decls, x->nprinted, kind, base);
 }
 
 static bool name_taken(const struct dis *x, const char *name)
@@ -388,11 +400,11 @@ static void put_reg(struct out *o, const struct dis *x,
         put(o, "%s", d ? d->name : "<invalid>");
         return;
     case US_FILE_INPUT:
-        d = find_decl(x, US_DECL_ATTRIB, s->index);
+        d = find_printed(x, US_DECL_ATTRIB, s->index);
         put(o, "%s", d ? d->name : nz(us_input_name(prog->stage, s->index)));
         return;
     case US_FILE_OUTPUT:
-        d = find_decl(x, US_DECL_OUTPUT, s->index);
+        d = find_printed(x, US_DECL_OUTPUT, s->index);
         put(o, "%s", d ? d->name : nz(us_output_name(prog->stage, s->index)));
         return;
     case US_FILE_PARAM:
@@ -473,7 +485,7 @@ static void put_dst(struct out *o, const struct dis *x,
         put(o, "%s", decl ? decl->name : "<invalid>");
         break;
     case US_FILE_OUTPUT:
-        decl = find_decl(x, US_DECL_OUTPUT, d->index);
+        decl = find_printed(x, US_DECL_OUTPUT, d->index);
         put(o, "%s", decl ? decl->name
                           : nz(us_output_name(prog->stage, d->index)));
         break;
@@ -588,7 +600,7 @@ static void put_program(struct dis *x, const uint32_t *limit)
                (prog->decls[d].kind != US_DECL_PARAM ||
                 prog->decls[d].base < limit[i])) {
             put_decl(o, prog, &prog->decls[d]);
-            d++;
+            x->nprinted = ++d;
         }
         if (i < prog->ninsts)
             put_inst(o, x, &prog->insts[i]);

@@ -161,8 +161,12 @@ static bool parse_array_member(struct asm_ctx *c, int d, struct us_src *src)
     if (asm_is_punct(&c->tok, '+') || asm_is_punct(&c->tok, '-')) {
         bool neg = asm_is_punct(&c->tok, '-');
         unsigned v;
+        /* ARB_vertex_program's grammar allows offsets -64..63; like Mesa
+         * (and piglit's vp-arl-constant-array-huge-relative-offset, which
+         * uses +109) this accepts any offset within the parameter space. */
         if (!asm_next(c) ||
-            !parse_index(c, neg ? 65 : 64, "relative address offset", &v))
+            !parse_index(c, US_MAX_REL_OFFSET + 1, "relative address offset",
+                         &v))
             return false;
         offset = neg ? -(int)v : (int)v;
     }
@@ -202,7 +206,7 @@ bool parse_src_reg(struct asm_ctx *c, struct us_src *src)
         if (!parse_param_binding(c, PARAM_USE, -1, &n))
             return false;
         src->file = US_FILE_PARAM;
-        src->index = (uint16_t)(c->prog.nparams - 1);
+        src->index = (uint16_t)c->last_param;
         return true;
     }
     if (at.kind != TOK_IDENT)

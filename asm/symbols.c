@@ -128,10 +128,26 @@ int asm_add_decl(struct asm_ctx *c, const struct token *name,
     return (int)p->ndecls++;
 }
 
+/* Equal in-place literals share a slot (checked before the limit, so a
+ * program at the limit may repeat its constants). */
+static int find_literal(const struct us_program *p, const struct us_param *q)
+{
+    if (q->decl != -1 || q->kind != US_PARAM_CONST)
+        return -1;
+    for (unsigned i = 0; i < p->nparams; i++)
+        if (p->params[i].decl == -1 && p->params[i].kind == US_PARAM_CONST &&
+            !memcmp(p->params[i].value, q->value, sizeof q->value))
+            return (int)i;
+    return -1;
+}
+
 int asm_add_param(struct asm_ctx *c, const struct token *at,
                   const struct us_param *param)
 {
     struct us_program *p = &c->prog;
+    int same = find_literal(p, param);
+    if (same >= 0)
+        return c->last_param = same;
     if (p->nparams >= c->max_params) {
         asm_error(c, at, "too many program parameters (limit %u)", c->max_params);
         return -1;
@@ -141,7 +157,7 @@ int asm_add_param(struct asm_ctx *c, const struct token *at,
         return -1;
     }
     p->params[p->nparams] = *param;
-    return (int)p->nparams++;
+    return c->last_param = (int)p->nparams++;
 }
 
 struct us_inst *asm_add_inst(struct asm_ctx *c, const struct token *at)

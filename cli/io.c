@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -93,7 +94,10 @@ bool cli_write_file(const char *path, const void *data, size_t len)
         free(tmp);
         return false;
     }
-    FILE *f = fdopen(fd, "wb");
+    /* mkstemp makes the file 0600; give it the mode open(2) would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
     bool ok = f && fwrite(data, 1, len, f) == len;
     if (f)
         ok = (fclose(f) == 0) && ok;

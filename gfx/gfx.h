@@ -93,7 +93,19 @@ struct gfx_texture {
     bool depth;                /* a depth texture: red holds the depth     */
     unsigned nlevels;
     struct gfx_level level[GFX_MAX_TEX_LEVELS];
+    uint8_t compare;           /* enum gfx_compare: shadow lookups' test  */
+    uint8_t depth_mode;        /* enum gfx_depth_mode: shadow result      */
 };
+
+/* GL 2.1 §3.8.4 / ARB_shadow: TEXTURE_COMPARE_FUNC of shadow lookups
+ * (r is the reference, D the texel's depth; 0 = LEQUAL, GL's default). */
+enum gfx_compare { GFX_CMP_LEQUAL, GFX_CMP_GEQUAL, GFX_CMP_LESS,
+                   GFX_CMP_GREATER, GFX_CMP_EQUAL, GFX_CMP_NOTEQUAL,
+                   GFX_CMP_ALWAYS, GFX_CMP_NEVER };
+/* GL 2.1 §3.8.14 DEPTH_TEXTURE_MODE: how the comparison result c becomes
+ * RGBA (0 = LUMINANCE (c, c, c, 1), GL's default). */
+enum gfx_depth_mode { GFX_DEPTH_LUMINANCE, GFX_DEPTH_INTENSITY,
+                      GFX_DEPTH_ALPHA, GFX_DEPTH_RED };
 
 /* Allocate level 0 (texels zeroed). */
 US_MUST_CHECK bool gfx_texture_alloc(struct gfx_texture *t,
@@ -118,8 +130,9 @@ int gfx_wrap_index(enum gfx_wrap mode, int i, int size);
 float gfx_lod(const float dx[3], const float dy[3], float bias);
 
 /* Sample at one lambda.  `coord` as ARB_fragment_program gives it (s, t, r,
- * q after the TXP divide); shadow targets compare coord.z (GL_LEQUAL) and
- * return (c, c, c, 1) as GL_DEPTH_TEXTURE_MODE = GL_LUMINANCE does. */
+ * q after the TXP divide); shadow targets compare coord.z with t->compare
+ * (GL_LEQUAL by default) and expand the result c by t->depth_mode
+ * ((c, c, c, 1) by default, as GL_DEPTH_TEXTURE_MODE = GL_LUMINANCE). */
 void gfx_texture_sample(const struct gfx_texture *t,
                         enum us_tex_target target, const float coord[4],
                         float lambda, float out[4]);

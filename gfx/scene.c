@@ -19,6 +19,10 @@
 
 enum { MAX_TOKENS = 48, MAX_DRAWS = 1024, MAX_STACK = 8, MAX_PATH = 1024 };
 
+/* Texels and vertices one scene may hold: each texture and mesh is limited
+ * on its own, but 32 of the largest would need about 17 GiB. */
+enum { MAX_SCENE_MIB = 1024 };
+
 struct named_tex { char name[US_MAX_NAME]; struct gfx_texture tex; };
 struct named_mesh { char name[US_MAX_NAME]; struct gfx_mesh mesh; };
 struct named_prog { char name[US_MAX_NAME]; struct us_program prog; };
@@ -58,6 +62,7 @@ struct parser {
     float view[16], model[16], stack[MAX_STACK][16];
     unsigned sp;
     int vp, fp;
+    size_t bytes;              /* texels and vertices so far             */
 };
 
 static bool perr(struct parser *p, unsigned tok, const char *fmt, ...)
@@ -190,6 +195,16 @@ static void path_of(const struct parser *p, const char *file, char *out)
         snprintf(out, MAX_PATH, "%s", file);
     else
         snprintf(out, MAX_PATH, "%s%s", p->dir, file);
+}
+
+/* Charge a new texture's or mesh's memory to the scene (MAX_SCENE_MIB). */
+static bool charge(struct parser *p, size_t bytes)
+{
+    p->bytes += bytes;
+    if (p->bytes > (size_t)MAX_SCENE_MIB << 20)
+        return perr(p, 1, "the scene's textures and meshes need more than "
+                    "%d MiB", MAX_SCENE_MIB);
+    return true;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -354,6 +369,11 @@ static bool parse_mesh(struct parser *p)
             return perr_from(p, 2, "");
         return false;
     }
+    if (!charge(p, nm->mesh.nverts * sizeof *nm->mesh.verts +
+                       3 * sizeof *nm->mesh.idx * nm->mesh.ntris)) {
+        gfx_mesh_free(&nm->mesh);
+        return false;
+    }
     s->nmesh++;
     return true;
 }
@@ -413,8 +433,10 @@ static bool parse_texture(struct parser *p)
             unsigned w, h;
             path_of(p, p->tok[first + f], path);
             unsigned lim = kind == GFX_TEX_3D ? GFX_MAX_TEX_3D : GFX_MAX_TEX_SIZE;
-            if (!gfx_png_load(path, lim, &img, &w, &h, p->diag))
+            if (!gfx_png_load(path, lim, &img, &w, &h, p->diag)) {
+                gfx_texture_free(t);   /* the slices already loaded */
                 return perr_from(p, first + f, "");
+            }
             bool ok = true;
             if (f == 0) {
                 unsigned th = kind == GFX_TEX_1D ? 1 : h;
@@ -497,6 +519,12 @@ static bool parse_texture(struct parser *p)
         perr_from(p, 1, "");
         goto fail;
     }
+    size_t bytes = 0;
+    for (unsigned l = 0; l < t->nlevels; l++)
+        bytes += (size_t)t->level[l].w * t->level[l].h * t->level[l].d *
+                 4 * sizeof(float);
+    if (!charge(p, bytes))
+        goto fail;
     s->ntex++;
     return true;
 fail:

@@ -220,9 +220,26 @@ static void make_lookup(const struct gfx_texture *t, enum us_tex_target tg,
     }
 }
 
-/* One texel, or for a shadow lookup its comparison result (GL_LEQUAL:
- * 1 when ref <= D), so that filtering averages comparisons (GL 2.1
- * §3.8.14 allows any such weighting). */
+/* GL 2.1 table 3.27: the comparison result of reference r and depth D. */
+static float compare(enum gfx_compare f, float r, float d)
+{
+    switch (f) {
+    case GFX_CMP_GEQUAL:   return r >= d ? 1.0f : 0.0f;
+    case GFX_CMP_LESS:     return r < d ? 1.0f : 0.0f;
+    case GFX_CMP_GREATER:  return r > d ? 1.0f : 0.0f;
+    case GFX_CMP_EQUAL:    return r == d ? 1.0f : 0.0f;
+    case GFX_CMP_NOTEQUAL: return r != d ? 1.0f : 0.0f;
+    case GFX_CMP_ALWAYS:   return 1.0f;
+    case GFX_CMP_NEVER:    return 0.0f;
+    case GFX_CMP_LEQUAL:
+    default:               return r <= d ? 1.0f : 0.0f;
+    }
+}
+
+/* One texel, or for a shadow lookup its comparison result (t->compare,
+ * GL_LEQUAL by default: 1 when ref <= D) expanded by t->depth_mode, so
+ * that filtering averages comparisons (GL 2.1 §3.8.14 allows any such
+ * weighting). */
 static void fetch(const struct gfx_texture *t, const struct gfx_level *l,
                   const struct lookup *lk, int x, int y, int z, float o[4])
 {
@@ -232,9 +249,13 @@ static void fetch(const struct gfx_texture *t, const struct gfx_level *l,
                       : (int)lk->face;
     const float *p = gfx_texel(l, (unsigned)x, (unsigned)y, (unsigned)z);
     if (lk->shadow) {
-        float c = lk->ref <= p[0] ? 1.0f : 0.0f;
-        o[0] = o[1] = o[2] = c;
-        o[3] = 1.0f;
+        float c = compare((enum gfx_compare)t->compare, lk->ref, p[0]);
+        switch (t->depth_mode) {
+        case GFX_DEPTH_INTENSITY: o[0] = o[1] = o[2] = o[3] = c; break;
+        case GFX_DEPTH_ALPHA: o[0] = o[1] = o[2] = 0.0f; o[3] = c; break;
+        case GFX_DEPTH_RED: o[0] = c; o[1] = o[2] = 0.0f; o[3] = 1.0f; break;
+        default: o[0] = o[1] = o[2] = c; o[3] = 1.0f; break;
+        }
     } else {
         memcpy(o, p, 4 * sizeof *o);
     }

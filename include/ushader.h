@@ -28,10 +28,13 @@
 enum {
     US_MAX_INSTRUCTIONS = 4096,  /* per program, after OPTION expansion    */
     US_MAX_TEMPS = 256,
-    US_MAX_PARAMS = 1024,        /* parameter slots incl. inline literals  */
+    US_MAX_PARAMS = 1024,        /* parameter slots; equal in-place
+                                    literals share one                    */
     US_MAX_ENV_PARAMS = 256,     /* program.env[0..255]                    */
-    US_MAX_LOCAL_PARAMS = 256,   /* program.local[0..255]                  */
+    US_MAX_LOCAL_PARAMS = 1024,  /* program.local[0..1023] (piglit's
+                                    big-param binds 1021)                 */
     US_MAX_ADDRESS = 1,          /* ARB_vertex_program: A0 only            */
+    US_MAX_REL_OFFSET = 1023,    /* |A0.x + offset| constant: see asm/     */
     US_MAX_TEX_UNITS = 16,       /* texture image units                    */
     US_MAX_TEX_COORDS = 8,       /* texture coordinate sets                */
     US_MAX_LIGHTS = 8,
@@ -219,7 +222,9 @@ enum us_param_kind {
 };
 
 /* One vec4 parameter slot.  A PARAM declaration owns a run of slots;
- * operands written in place (literals, state.*, program.*) get their own. */
+ * operands written in place (literals, state.*, program.*) get their own,
+ * except that equal in-place literals share one slot, as constant memory
+ * would hold them. */
 struct us_param {
     uint8_t kind;        /* enum us_param_kind              */
     uint16_t index;      /* ENV, LOCAL                      */

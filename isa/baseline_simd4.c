@@ -56,12 +56,13 @@ bool us_vencode(const struct us_inst *in, uint32_t w[4])
             us_bits_set(w, npos, 1, s->negate != 0);
         }
         if (s->rel) {
-            if (relsrc || s->rel_addr != 0 || s->rel_offset < -128 ||
-                s->rel_offset > 127 || s->rel_size >= (1u << SIZE_VW_RELSIZE))
+            const int half = 1 << (SIZE_VW_RELOFF - 1);
+            if (relsrc || s->rel_addr != 0 || s->rel_offset < -half ||
+                s->rel_offset >= half || s->rel_size >= (1u << SIZE_VW_RELSIZE))
                 return false;
             relsrc = i + 1;
             us_bits_set(w, POS_VW_RELOFF, SIZE_VW_RELOFF,
-                        (unsigned)s->rel_offset & 0xffu);
+                        (unsigned)s->rel_offset & ((1u << SIZE_VW_RELOFF) - 1));
             us_bits_set(w, POS_VW_RELSIZE, SIZE_VW_RELSIZE, s->rel_size);
         }
     }
@@ -73,8 +74,7 @@ bool us_vdecode(const uint32_t w[4], struct us_inst *out)
 {
     struct us_inst in;
     memset(&in, 0, sizeof in);
-    if (us_bits_get(w, POS_VW_END, US_VW_BITS - POS_VW_END))
-        return false;
+    _Static_assert(POS_VW_END == US_VW_BITS, "no spare bits to check");
     in.op = (uint8_t)us_bits_get(w, POS_VW_OP, SIZE_VW_OP);
     if (in.op >= US_OP_COUNT)
         return false;
@@ -116,7 +116,9 @@ bool us_vdecode(const uint32_t w[4], struct us_inst *out)
         if (relsrc == i + 1) {
             unsigned off = us_bits_get(w, POS_VW_RELOFF, SIZE_VW_RELOFF);
             s->rel = true;
-            s->rel_offset = (int16_t)(off >= 128 ? (int)off - 256 : (int)off);
+            const int half = 1 << (SIZE_VW_RELOFF - 1);
+            s->rel_offset = (int16_t)((int)off >= half ? (int)off - 2 * half
+                                                       : (int)off);
             s->rel_size = (uint16_t)us_bits_get(w, POS_VW_RELSIZE, SIZE_VW_RELSIZE);
         }
     }

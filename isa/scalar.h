@@ -389,16 +389,16 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
 /*
  * The vec4 word (128 bits, four little-endian 32-bit words):
  *
- *  127 125 124   103 102    81 80         52 51   41 40  33 32 31 30 28 27 24 23 20 19  10 9   7 6  5    0
- * +-------+--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
- * |  (0)  |  SRC2  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC|TEXT|TEXU |DMASK| DIDX |DFILE|SAT|  OP  |
- * +-------+--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
+ *  127   106 105    84 83         55 54   44 43  33 32 31 30 28 27 24 23 20 19  10 9   7 6  5    0
+ * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
+ * |  SRC2  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC|TEXT|TEXU |DMASK| DIDX |DFILE|SAT|  OP  |
+ * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
  *
  *  SRC0 (29 bits): FILE 3 | IDX 10 | SWZ 4 x 3 (enum us_swz, SWZ's 0/1) | NEG 4 (per component)
  *  SRC1, SRC2 (22 bits): FILE 3 | IDX 10 | SWZ 4 x 2 | NEG 1 (all components)
  *  RELSRC: 0 none, n = source n-1 is PARAM[IDX + A.x + RELOFF] (RELOFF
- *  8-bit two's complement, RELSIZE the array length).  OP is enum
- *  us_opcode; (0) bits are zero.  ZERO/ONE selectors and per-component
+ *  11-bit two's complement, enough for US_MAX_REL_OFFSET; RELSIZE the
+ *  array length).  OP is enum us_opcode.  ZERO/ONE selectors and per-component
  *  negation exist only in SRC0 (SWZ has one source); the encoder reports
  *  programs it cannot represent.
  */
@@ -412,15 +412,16 @@ enum {
     SIZE_VW_TEXU = 4, POS_VW_TEXU = 24,
     SIZE_VW_TEXT = 3, POS_VW_TEXT = 28,
     SIZE_VW_RELSRC = 2, POS_VW_RELSRC = 31,
-    SIZE_VW_RELOFF = 8, POS_VW_RELOFF = 33,
-    SIZE_VW_RELSIZE = 11, POS_VW_RELSIZE = 41,
-    POS_VW_SRC0 = 52,
+    SIZE_VW_RELOFF = 11, POS_VW_RELOFF = 33,
+    SIZE_VW_RELSIZE = 11, POS_VW_RELSIZE = POS_VW_RELOFF + SIZE_VW_RELOFF,
+    POS_VW_SRC0 = POS_VW_RELSIZE + SIZE_VW_RELSIZE,  /* 55 */
     SIZE_VW_SRC0 = 29, SIZE_VW_SRCN = 22,
-    POS_VW_SRC1 = POS_VW_SRC0 + SIZE_VW_SRC0,   /* 81 */
-    POS_VW_SRC2 = POS_VW_SRC1 + SIZE_VW_SRCN,   /* 103 */
-    POS_VW_END = POS_VW_SRC2 + SIZE_VW_SRCN,    /* 125 */
+    POS_VW_SRC1 = POS_VW_SRC0 + SIZE_VW_SRC0,   /* 84 */
+    POS_VW_SRC2 = POS_VW_SRC1 + SIZE_VW_SRCN,   /* 106 */
+    POS_VW_END = POS_VW_SRC2 + SIZE_VW_SRCN,    /* 128 */
 };
 _Static_assert(POS_VW_END <= US_VW_BITS, "vec4 word fits 128 bits");
+_Static_assert(US_MAX_REL_OFFSET < 1 << (SIZE_VW_RELOFF - 1), "RELOFF range");
 _Static_assert(US_OP_COUNT <= (1 << SIZE_VW_OP), "vec4 OP field too small");
 
 /* Encode one vec4 instruction (false if a field cannot represent it) and

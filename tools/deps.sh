@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
-libinih-dev libcjson-dev gnuplot-nox piglit glmark2-data"
+libinih-dev libcjson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev"
 
 missing=""
 for p in $PACKAGES; do

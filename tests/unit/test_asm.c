@@ -686,7 +686,7 @@ static const struct fail_case fail_cases[] = {
     { VP "PARAM p[2] = 1;\nEND", 2, 14, "needs a { ... } initializer" },
     { VP "PARAM p = program.env[0..1];\nEND", 2, 24, "range of parameters needs an array" },
     { VP "PARAM p[] = { program.env[3..1] };\nEND", 2, 28, "first index exceeds the last" },
-    { VP "PARAM p[] = { program.local[256] };\nEND", 2, 29, "out of range (0..255)" },
+    { VP "PARAM p[] = { program.local[1024] };\nEND", 2, 29, "out of range (0..1023)" },
     { VP "PARAM p = program.env[256];\nEND", 2, 23, "out of range (0..255)" },
     { VP "PARAM p = state.matrix.mvp;\nEND", 2, 11, "whole matrix needs an array PARAM" },
     { VP "PARAM p[] = { state.matrix.mvp.row[3..0] };\nEND", 2, 37, "first row exceeds" },
@@ -723,10 +723,10 @@ static const struct fail_case fail_cases[] = {
       "only an x component" },
     { VP "PARAM p[2] = { 1, 2 };\nADDRESS A0;\nTEMP a;\nMOV a, p[A0];\nEND", 5, 12,
       "expected '.'" },
-    { VP "PARAM p[2] = { 1, 2 };\nADDRESS A0;\nTEMP a;\nMOV a, p[A0.x + 64];\nEND", 5, 17,
-      "out of range (0..63)" },
-    { VP "PARAM p[2] = { 1, 2 };\nADDRESS A0;\nTEMP a;\nMOV a, p[A0.x - 65];\nEND", 5, 17,
-      "out of range (0..64)" },
+    { VP "PARAM p[2] = { 1, 2 };\nADDRESS A0;\nTEMP a;\nMOV a, p[A0.x + 1024];\nEND", 5, 17,
+      "out of range (0..1023)" },
+    { VP "PARAM p[2] = { 1, 2 };\nADDRESS A0;\nTEMP a;\nMOV a, p[A0.x - 1024];\nEND", 5, 17,
+      "out of range (0..1023)" },
     { VP "PARAM p[2] = { 1, 2 };\nTEMP a;\nMOV a, p[a.x];\nEND", 4, 10, "not an address register" },
     { VP "PARAM p[2] = { 1, 2 };\nTEMP a;\nMOV a, p[-1];\nEND", 4, 10, "expected an address register" },
     { FP "PARAM p[2] = { 1, 2 };\nTEMP A0;\nMOV result.color, p[A0.x];\nEND", 4, 21,
@@ -845,6 +845,22 @@ START_TEST(temp_limit)
     put(&b, "END\n");
     asm_fail(b.s, 3 + US_MAX_TEMPS - 1, 6, "limit 255");
     free(b.s);
+}
+END_TEST
+
+/* Equal in-place literals share one slot; other in-place bindings and
+ * declared constants do not. */
+START_TEST(literal_sharing)
+{
+    struct us_program p = asm_ok(
+        "!!ARBvp1.0\nTEMP a;\nPARAM c = 0.5;\nMOV a, 0.5;\nADD a, a, {0.5, 0.5, 0.5, 0.5};\n"
+        "MUL a, a, 0.25;\nADD a, a, program.env[1];\nADD a, a, program.env[1];\nEND\n");
+    ck_assert_uint_eq(p.nparams, 5);  /* c, 0.5, 0.25, env[1] twice */
+    ck_assert_uint_eq(p.insts[0].src[0].index, 1);
+    ck_assert_uint_eq(p.insts[1].src[1].index, 1);
+    ck_assert_uint_eq(p.insts[2].src[1].index, 2);
+    ck_assert_uint_ne(p.insts[3].src[1].index, p.insts[4].src[1].index);
+    us_program_free(&p);
 }
 END_TEST
 
@@ -1080,6 +1096,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, nul_byte);
     tcase_add_test(tc, temp_limit);
     tcase_add_test(tc, param_limit);
+    tcase_add_test(tc, literal_sharing);
     tcase_add_test(tc, instruction_limit);
     tcase_add_test(tc, huge_integers);
     tcase_add_test(tc, disassembler_round_trip);

@@ -1,0 +1,130 @@
+/* ushader piglit [--arch A] [--exact-math] FILE...
+ *
+ * Run piglit shader_test files that use ARB programs (piglit/shtest.h):
+ * one line per file (PASS, FAIL with the probe and the values seen, SKIP
+ * with the reason), then "N passed, N failed, N skipped".  A file that
+ * cannot run (malformed, a program that does not assemble) is reported as
+ * `ushader: FILE:LINE:COL: error: ...` and counts as failed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gfx/gfx.h"
+#include "piglit/shtest.h"
+
+static const char usage[] =
+    "usage: ushader piglit [--arch A] [--exact-math] FILE...\n"
+    "  Run piglit shader_test files with ARB vertex/fragment programs\n"
+    "  through the 3D pipeline as piglit's shader_runner does.\n"
+    "  --arch A      core model that runs the programs: functional (the\n"
+    "                reference interpreter; the only one so far)\n"
+    "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
+    "                of the modelled SFU (the default)\n"
+    "  Prints PASS, FAIL or SKIP per file and a closing count; exits 1 when\n"
+    "  any file failed.\n";
+
+/* One file: 0 passed, 1 failed, 2 skipped. */
+static int run_file(const char *path, const struct shtest_env *env)
+{
+    char *text;
+    size_t len;
+    if (!cli_read_file(path, &text, &len)) {
+        printf("FAIL %s: cannot read the file\n", path);
+        return 1;
+    }
+    struct shtest t;
+    struct us_diag diag = { 0 };
+    struct shtest_result r;
+    int rc;
+    if (!shtest_parse(&t, text, len, &diag) ||
+        !shtest_run(&t, env, &r, &diag)) {
+        cli_error(path, diag.line, diag.col, "%s", diag.msg);
+        printf("FAIL %s:%u:%u: error: %s\n", path, diag.line, diag.col,
+               diag.msg);
+        rc = 1;
+    } else if (r.status == SHTEST_PASS) {
+        printf("PASS %s (%u probes)\n", path, r.probes);
+        rc = 0;
+    } else if (r.status == SHTEST_FAIL) {
+        printf("FAIL %s:%u: %s", path, r.line, r.msg);
+        if (r.failed > 1)
+            printf(" (%u of %u probes failed)", r.failed, r.probes);
+        putchar('\n');
+        rc = 1;
+    } else {
+        printf("SKIP %s:%u: %s\n", path, r.line, r.msg);
+        rc = 2;
+    }
+    shtest_free(&t);
+    free(text);
+    return rc;
+}
+
+int cmd_piglit(int argc, char **argv)
+{
+    const char *arch = "functional";
+    bool exact = false;
+    int first = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--arch") && i + 1 < argc) {
+            arch = argv[++i];
+        } else if (!strcmp(a, "--exact-math")) {
+            exact = true;
+        } else if (!strcmp(a, "--")) {
+            first = i + 1;
+            break;
+        } else if (a[0] == '-' && a[1]) {
+            cli_error(NULL, 0, 0, "piglit: unknown option or missing value '%s'", a);
+            fputs(usage, stderr);
+            return 2;
+        } else {
+            first = i;
+            break;
+        }
+    }
+    if (!first || first >= argc) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    for (int i = first; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
+            cli_error(NULL, 0, 0, "piglit: options go before the files ('%s')",
+                      argv[i]);
+            return 2;
+        }
+    if (strcmp(arch, "functional")) {
+        cli_error(NULL, 0, 0, "piglit: --arch '%s' is not available yet; the "
+                  "only core model so far is 'functional' (cycle models plug "
+                  "into the pipeline's shader backend)", arch);
+        return 2;
+    }
+
+    struct us_math math = us_math_exact;
+    struct us_sfu sfu;
+    bool have_sfu = false;
+    if (!exact) {
+        struct us_sfu_config cfg;
+        struct us_diag diag = { 0 };
+        us_sfu_config_default(&cfg);
+        if (!us_sfu_init(&sfu, &cfg, &diag)) {
+            cli_error(NULL, 0, 0, "piglit: SFU model: %s", diag.msg);
+            return 1;
+        }
+        us_sfu_math(&sfu, &math);
+        have_sfu = true;
+    }
+    struct shtest_env env = { .math = &math,
+                              .backend = &gfx_backend_functional };
+    unsigned count[3] = { 0, 0, 0 };
+    for (int i = first; i < argc; i++)
+        count[run_file(argv[i], &env)]++;
+    printf("%u passed, %u failed, %u skipped\n", count[0], count[1], count[2]);
+    if (have_sfu)
+        us_sfu_free(&sfu);
+    return count[1] ? 1 : 0;
+}

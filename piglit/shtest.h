@@ -1,0 +1,142 @@
+/*
+ * piglit shader_test files with ARB programs, run on the model.
+ *
+ * A shader_test file (piglit's tests/shaders/shader_runner.c reads them)
+ * has sections: [require] (GL version, extensions, window SIZE),
+ * [vertex program] and [fragment program] (ARB assembly) and [test] (one
+ * command per line: clear, draw, set state, probe pixels).  shtest_parse
+ * checks the whole file and turns [test] into commands; shtest_run plays
+ * them on the 3D pipeline (gfx/gfx.h) the way shader_runner plays them on
+ * a GL driver, and compares the probes with piglit's tolerances.
+ *
+ * Files that need something outside ARB programs (GLSL sections, GL ES,
+ * extensions the model lacks, shader_runner commands for GLSL-era state)
+ * parse successfully but carry a skip reason.  Every other defect is an
+ * error with a line and column of the file.
+ */
+#ifndef SHTEST_H
+#define SHTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ushader.h"
+#include "gfx/gfx.h"
+
+enum {
+    SHTEST_DEFAULT_SIZE = 250,    /* shader_runner's window, both sides   */
+    SHTEST_MAX_LINE = 4096,       /* longest [test] or [require] line     */
+    SHTEST_MAX_COMMANDS = 65536,
+};
+
+enum shtest_op {
+    SH_CLEAR_COLOR,      /* f[0..3]                                    */
+    SH_CLEAR_DEPTH,      /* f[0]                                       */
+    SH_CLEAR,            /* glClear with the bits the two above set    */
+    SH_COLOR,            /* current colour f[0..3]                     */
+    SH_TEXCOORD,         /* current texcoord i[0] = f[0..3]            */
+    SH_DRAW_RECT,        /* x y w h = f[0..3]                          */
+    SH_DRAW_RECT_TEX,    /* f[0..3] and texcoords tx ty tw th f[4..7]  */
+    SH_ORTHO,            /* glOrtho(f[0], f[1], f[2], f[3], -1, 1)     */
+    SH_ORTHO_WINDOW,     /* glOrtho(0, W, 0, H, -1, 1)                 */
+    SH_FRUSTUM,          /* glFrustum(f[0..5])                         */
+    SH_PARAMETER,        /* sub = enum shtest_param, i[0] index, f[0..3] */
+    SH_PROBE,            /* i[0], i[1] = x, y; f = expected; n comps   */
+    SH_PROBE_REL,        /* f[4], f[5] = relative x, y; f[0..] expected */
+    SH_PROBE_ALL,        /* f = expected; n comps                      */
+    SH_PROBE_DEPTH,      /* i[0], i[1]; f[0]                           */
+    SH_TEXTURE,          /* sub = enum shtest_tex, i[0] unit, i[1] w, i[2] h */
+    SH_TEXPARAMETER,     /* sub = enum shtest_texparam, i[0] target, i[1] value */
+    SH_ENABLE,           /* sub = enum shtest_cap, i[0] = on/off       */
+    SH_TOLERANCE,        /* f[0..3]                                    */
+    SH_NOP,              /* accepted, no effect on the model           */
+};
+
+enum shtest_param { SH_ENV_VP, SH_LOCAL_VP, SH_ENV_FP, SH_LOCAL_FP };
+enum shtest_tex { SH_TEX_RGBW, SH_TEX_MIPTREE, SH_TEX_SHADOW1D,
+                  SH_TEX_SHADOW2D, SH_TEX_SHADOWRECT };
+enum shtest_texparam { SH_TP_COMPARE_FUNC, SH_TP_DEPTH_MODE, SH_TP_MIN,
+                       SH_TP_MAG, SH_TP_WRAP_S, SH_TP_WRAP_T, SH_TP_WRAP_R };
+/* texparameter values: compare functions are enum gfx_compare, depth
+ * modes enum gfx_depth_mode, wraps enum gfx_wrap; filters below. */
+enum shtest_filter { SH_NEAREST, SH_LINEAR, SH_NEAREST_MIPMAP_NEAREST,
+                     SH_LINEAR_MIPMAP_NEAREST, SH_NEAREST_MIPMAP_LINEAR,
+                     SH_LINEAR_MIPMAP_LINEAR };
+enum shtest_cap { SH_CAP_DEPTH_TEST, SH_CAP_TWO_SIDE };
+
+struct shtest_cmd {
+    uint8_t op;          /* enum shtest_op                              */
+    uint8_t sub;         /* see enum shtest_op                          */
+    uint8_t n;           /* probes: components compared (3 or 4)        */
+    unsigned line, col;  /* of the command in the file                  */
+    int i[3];
+    float f[8];
+};
+
+/* Program text inside the file's buffer: `line` is the file line of its
+ * first character, so assembler positions map back to the file. */
+struct shtest_source {
+    const char *text;    /* NULL: the section is absent                 */
+    size_t len;
+    unsigned line;
+};
+
+struct shtest {
+    unsigned width, height;         /* window (SIZE in [require])       */
+    struct shtest_source vp, fp;
+    struct shtest_cmd *cmds;
+    unsigned ncmds;
+    char skip[192];                 /* non-empty: why the model skips it */
+    unsigned skip_line;             /* where the reason comes from      */
+};
+
+/*
+ * Parse `text` (len bytes, need not be NUL-terminated; it must outlive
+ * *t since the program sources point into it).  On failure *t is empty
+ * and *diag has the file line and column.
+ */
+US_MUST_CHECK bool shtest_parse(struct shtest *t, const char *text,
+                                size_t len, struct us_diag *diag);
+void shtest_free(struct shtest *t);
+
+/* ---------------------------------------------------------------------- */
+/* Running.                                                                */
+
+enum shtest_status { SHTEST_PASS, SHTEST_FAIL, SHTEST_SKIP };
+
+struct shtest_result {
+    enum shtest_status status;
+    unsigned line;          /* FAIL: the first failed probe; SKIP: cause */
+    unsigned probes;        /* probes checked                            */
+    unsigned failed;        /* probes that failed                        */
+    char msg[320];          /* FAIL: that probe and the values seen;
+                               SKIP: the reason                          */
+};
+
+struct shtest_env {
+    const struct us_math *math;                 /* SFU model or exact    */
+    const struct gfx_shader_backend *backend;   /* the core model        */
+};
+
+/*
+ * Run a parsed file.  Returns false (with *diag at the file position) when
+ * the file cannot run: a program does not assemble, a command refers to a
+ * missing texture, a probe lies outside the window, memory runs out.
+ * Otherwise *r says PASS, FAIL or SKIP.
+ */
+US_MUST_CHECK bool shtest_run(const struct shtest *t,
+                              const struct shtest_env *env,
+                              struct shtest_result *r, struct us_diag *diag);
+
+/* Piglit's probe comparisons (tests/util/piglit-util-gl.c), exposed for
+ * the tests.  `observed` are 8-bit framebuffer values.  A single-pixel
+ * probe reads floats (ubyte / 255) and fails when |observed - expected|
+ * > tol; `probe all` reads ubytes and fails when |observed - trunc(expected
+ * * 255)| > ceil(tol * 255). */
+bool shtest_match_pixel(const uint8_t *observed, const float *expected,
+                        const float *tol, unsigned n);
+bool shtest_match_all(const uint8_t *observed, const float *expected,
+                      const float *tol, unsigned n);
+
+#endif

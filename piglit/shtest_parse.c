@@ -1,0 +1,884 @@
+/*
+ * Reading piglit shader_test files (the format of piglit's
+ * tests/shaders/shader_runner.c).
+ *
+ * Sections start with a line whose first character is '['.  Lines before
+ * the first section are ignored, as shader_runner ignores them; a file
+ * without a [require] section is an error, as in shader_runner.  The
+ * [vertex program] and [fragment program] texts run to the next section
+ * line; [test] runs to the end of the file.  [require] lines the model
+ * does not understand are ignored like shader_runner ignores them
+ * ("ARB_vertex_program", "depthbuffer"); the ones it does understand are
+ * checked strictly.
+ *
+ * [test] commands, one per line ('#' starts a comment line):
+ *   clear color R G B A | clear depth D | clear
+ *   color R G B A | texcoord N (S, T, R, Q)
+ *   draw rect X Y W H | draw rect tex X Y W H TX TY TW TH
+ *   ortho [L R B T] | frustum L R B T N F
+ *   parameter env_vp|local_vp|env_fp|local_fp N (X, Y, Z, W)
+ *   probe rgba X Y R G B A | probe rgb X Y R G B | probe depth X Y D
+ *   relative probe rgba (X, Y) (R, G, B, A) | relative probe rgb (X, Y) (R, G, B)
+ *   probe all rgba R G B A | probe all rgb R G B
+ *   texture rgbw N (W, H) | texture miptree N
+ *   texture shadow1D N (W) | texture shadow2D N (W, H) | texture shadowRect N (W, H)
+ *   texparameter 1D|2D|3D|Rect|Cube compare_func|depth_mode|min|mag|wrap_s|wrap_t|wrap_r VALUE
+ *   enable|disable GL_DEPTH_TEST|GL_VERTEX_PROGRAM_TWO_SIDE
+ *   tolerance R G B A | link success | shade model smooth
+ * Trailing ';' and '#' comments after a command are accepted (some piglit
+ * files end probes with ';'; shader_runner's sscanf ignores the rest).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "piglit/shtest.h"
+
+/* The GL version the model stands for: ARB programs in a compatibility
+ * context, with every GL 2.1 feature shader_runner's ARB tests ask for. */
+enum { MODEL_GL_VERSION = 21 };
+
+/* Extensions the model provides (the [require] lines it satisfies). */
+static const char *const extensions[] = {
+    "GL_ARB_vertex_program", "GL_ARB_fragment_program",
+    "GL_ARB_fragment_program_shadow", "GL_ARB_fragment_coord_conventions",
+    "GL_ARB_texture_rectangle", "GL_ARB_multitexture",
+    "GL_ARB_depth_texture", "GL_ARB_shadow", "GL_ARB_texture_cube_map",
+    "GL_ARB_texture_mirrored_repeat", "GL_EXT_texture3D",
+    "GL_NV_texture_rectangle", "GL_EXT_texture_rectangle",
+};
+
+/* shader_runner commands that belong to GLSL-era state: a file using one
+ * is skipped, not rejected (the first word of the command). */
+static const char *const foreign_commands[] = {
+    "uniform", "subuniform", "active", "atomic", "block", "blit",
+    "compute", "depthfunc", "fb", "hint", "image", "light", "memory",
+    "multidraw", "patch", "polygon", "program", "provoking", "resident",
+    "ssbo", "ubo", "verify", "viewport", "xfb", "clip", "bind",
+    "fbfetch", "blend", "query",
+};
+
+struct parser {
+    const char *text;
+    size_t len;
+    struct shtest *t;
+    struct us_diag *diag;
+    size_t cap;
+    /* the current [test] or [require] line, NUL-terminated */
+    char buf[SHTEST_MAX_LINE + 1];
+    size_t pos;                /* cursor in buf                          */
+    unsigned line;
+    bool have_require;
+};
+
+static bool fail(struct parser *p, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static bool fail(struct parser *p, size_t at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->diag->msg, sizeof p->diag->msg, fmt, ap);
+    va_end(ap);
+    p->diag->line = p->line;
+    p->diag->col = (unsigned)at + 1;
+    return false;
+}
+
+static void set_skip(struct parser *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_skip(struct parser *p, const char *fmt, ...)
+{
+    if (p->t->skip[0])
+        return;  /* the first reason stands */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->t->skip, sizeof p->t->skip, fmt, ap);
+    va_end(ap);
+    p->t->skip_line = p->line;
+}
+
+/* ---- the line cursor ------------------------------------------------- */
+
+static void ws(struct parser *p)
+{
+    while (p->buf[p->pos] == ' ' || p->buf[p->pos] == '\t' ||
+           p->buf[p->pos] == '\r' || p->buf[p->pos] == '\v' ||
+           p->buf[p->pos] == '\f')
+        p->pos++;
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Match keyword `w` as a whole word (not a prefix of a longer word). */
+static bool kw(struct parser *p, const char *w)
+{
+    ws(p);
+    size_t n = strlen(w);
+    if (strncmp(p->buf + p->pos, w, n) || ident_char(p->buf[p->pos + n]))
+        return false;
+    p->pos += n;
+    return true;
+}
+
+/* "'c'", "\\xHH" or "end of line", for messages (in buf). */
+static const char *describe(char ch, char buf[8])
+{
+    unsigned char c = (unsigned char)ch;
+    if (!c)
+        return "end of line";
+    if (c < 0x20 || c >= 0x7f)
+        snprintf(buf, 8, "\\x%02x", c);
+    else
+        snprintf(buf, 8, "'%c'", c);
+    return buf;
+}
+
+static const char *what_is_here(const struct parser *p, char buf[8])
+{
+    return describe(p->buf[p->pos], buf);
+}
+
+static bool punct(struct parser *p, char c)
+{
+    char here[8];
+    ws(p);
+    if (p->buf[p->pos] != c)
+        return fail(p, p->pos, "expected '%c', found %s", c,
+                    what_is_here(p, here));
+    p->pos++;
+    return true;
+}
+
+static bool delimiter(char c)
+{
+    return c == 0 || c == ' ' || c == '\t' || c == '\r' || c == ',' ||
+           c == ')' || c == '(' || c == ';' || c == '#';
+}
+
+/* A number as piglit's parse_floats reads it: strtof's syntax (decimal,
+ * INF, NAN), or 0xHHHHHHHH giving the float's bit pattern. */
+static bool number(struct parser *p, float *out, const char *what)
+{
+    char here[8];
+    ws(p);
+    const char *s = p->buf + p->pos;
+    char *e = NULL;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        unsigned long long bits = strtoull(s, &e, 16);
+        if (e <= s + 2 || bits > 0xffffffffull)
+            return fail(p, p->pos, "bad hexadecimal %s", what);
+        uint32_t b = (uint32_t)bits;
+        memcpy(out, &b, sizeof *out);
+    } else {
+        if (!(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+' ||
+              s[0] == '.' || s[0] == 'i' || s[0] == 'I' || s[0] == 'n' ||
+              s[0] == 'N'))
+            return fail(p, p->pos, "expected %s, found %s", what,
+                        what_is_here(p, here));
+        *out = strtof(s, &e);
+        if (e == s)
+            return fail(p, p->pos, "expected %s", what);
+    }
+    if (!delimiter(*e))
+        return fail(p, (size_t)(e - p->buf), "unexpected %s in %s",
+                    describe(*e, here),
+                    what);
+    p->pos = (size_t)(e - p->buf);
+    return true;
+}
+
+static bool numbers(struct parser *p, float *out, unsigned n,
+                    const char *what)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!number(p, &out[i], what))
+            return false;
+    return true;
+}
+
+/* "( a , b , ... )" */
+static bool tuple(struct parser *p, float *out, unsigned n, const char *what)
+{
+    if (!punct(p, '('))
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        if (i && !punct(p, ','))
+            return false;
+        if (!number(p, &out[i], what))
+            return false;
+    }
+    return punct(p, ')');
+}
+
+/* A whole number in [lo, hi]. */
+static bool integer(struct parser *p, int *out, long lo, long hi,
+                    const char *what)
+{
+    char here[8];
+    ws(p);
+    size_t at = p->pos;
+    const char *s = p->buf + at;
+    if (!(isdigit((unsigned char)s[0]) || ((s[0] == '-' || s[0] == '+') &&
+                                           isdigit((unsigned char)s[1]))))
+        return fail(p, at, "expected %s (an integer), found %s", what,
+                    what_is_here(p, here));
+    char *e;
+    long v = strtol(s, &e, 10);
+    if (!delimiter(*e))
+        return fail(p, (size_t)(e - p->buf), "unexpected %s in %s",
+                    describe(*e, here),
+                    what);
+    if (v < lo || v > hi)
+        return fail(p, at, "%s %ld is outside %ld..%ld", what, v, lo, hi);
+    *out = (int)v;
+    p->pos = (size_t)(e - p->buf);
+    return true;
+}
+
+/* Only blanks, ';' and a '#' comment may follow a command. */
+static bool end_of_command(struct parser *p)
+{
+    for (;;) {
+        ws(p);
+        char c = p->buf[p->pos];
+        if (c == 0 || c == '#')
+            return true;
+        if (c != ';')
+            return fail(p, p->pos, "unexpected text after the command");
+        p->pos++;
+    }
+}
+
+/* A probe coordinate given as a number (shader_runner casts floats). */
+static bool pixel(struct parser *p, int *out, const char *what)
+{
+    ws(p);
+    size_t at = p->pos;
+    float f;
+    if (!number(p, &f, what))
+        return false;
+    if (!(f >= 0.0f && f < (float)GFX_MAX_VIEWPORT))
+        return fail(p, at, "%s %g is outside the window", what, (double)f);
+    *out = (int)f;
+    return true;
+}
+
+/* ---- [test] commands ------------------------------------------------- */
+
+static bool keyword_of(struct parser *p, const char *const *names,
+                       unsigned n, int *out, const char *what)
+{
+    ws(p);
+    size_t at = p->pos;
+    for (unsigned i = 0; i < n; i++)
+        if (names[i] && kw(p, names[i])) {
+            *out = (int)i;
+            return true;
+        }
+    size_t e = at;
+    while (ident_char(p->buf[e]))
+        e++;
+    return fail(p, at, "unknown %s '%.*s'", what, (int)(e - at),
+                p->buf + at);
+}
+
+static bool parse_texparameter(struct parser *p, struct shtest_cmd *c)
+{
+    static const char *const targets[] = { "1D", "2D", "3D", "Rect",
+                                           "Cube" };
+    static const char *const foreign_targets[] = { "1DArray", "2DArray",
+                                                   "CubeArray" };
+    static const char *const params[] = {
+        [SH_TP_COMPARE_FUNC] = "compare_func", [SH_TP_DEPTH_MODE] = "depth_mode",
+        [SH_TP_MIN] = "min", [SH_TP_MAG] = "mag", [SH_TP_WRAP_S] = "wrap_s",
+        [SH_TP_WRAP_T] = "wrap_t", [SH_TP_WRAP_R] = "wrap_r",
+    };
+    static const char *const funcs[] = {
+        [GFX_CMP_LEQUAL] = "lequal", [GFX_CMP_GEQUAL] = "gequal",
+        [GFX_CMP_LESS] = "less", [GFX_CMP_GREATER] = "greater",
+        [GFX_CMP_EQUAL] = "equal", [GFX_CMP_NOTEQUAL] = "notequal",
+        [GFX_CMP_ALWAYS] = "always", [GFX_CMP_NEVER] = "never",
+    };
+    static const char *const modes[] = {
+        [GFX_DEPTH_LUMINANCE] = "luminance", [GFX_DEPTH_INTENSITY] = "intensity",
+        [GFX_DEPTH_ALPHA] = "alpha", [GFX_DEPTH_RED] = "red",
+    };
+    static const char *const filters[] = {
+        [SH_NEAREST_MIPMAP_NEAREST] = "nearest_mipmap_nearest",
+        [SH_LINEAR_MIPMAP_NEAREST] = "linear_mipmap_nearest",
+        [SH_NEAREST_MIPMAP_LINEAR] = "nearest_mipmap_linear",
+        [SH_LINEAR_MIPMAP_LINEAR] = "linear_mipmap_linear",
+        [SH_NEAREST] = "nearest", [SH_LINEAR] = "linear",
+    };
+    static const char *const wraps[] = {
+        [GFX_WRAP_REPEAT] = "repeat", [GFX_WRAP_CLAMP] = "clamp_to_edge",
+        [GFX_WRAP_MIRROR] = "mirrored_repeat",
+    };
+    for (size_t i = 0; i < sizeof foreign_targets / sizeof *foreign_targets; i++)
+        if (kw(p, foreign_targets[i])) {
+            set_skip(p, "texparameter on %s textures (array textures are "
+                     "outside ARB programs)", foreign_targets[i]);
+            return true;
+        }
+    int target, param, value = 0;
+    if (!keyword_of(p, targets, 5, &target, "texture target"))
+        return false;
+    ws(p);
+    size_t at = p->pos;
+    if (kw(p, "lod_bias") || kw(p, "max_level") || kw(p, "base_level") ||
+        kw(p, "border_color") || kw(p, "swizzle_r")) {
+        set_skip(p, "texparameter '%.*s' is not modelled", (int)(p->pos - at),
+                 p->buf + at);
+        return true;
+    }
+    if (!keyword_of(p, params, sizeof params / sizeof *params, &param,
+                    "texture parameter"))
+        return false;
+    bool ok;
+    switch (param) {
+    case SH_TP_COMPARE_FUNC:
+        ok = keyword_of(p, funcs, 8, &value, "compare function");
+        break;
+    case SH_TP_DEPTH_MODE:
+        ok = keyword_of(p, modes, 4, &value, "depth texture mode");
+        break;
+    case SH_TP_MIN:
+        ok = keyword_of(p, filters, 6, &value, "minification filter");
+        break;
+    case SH_TP_MAG:
+        ok = keyword_of(p, filters, 2, &value, "magnification filter");
+        break;
+    default:
+        ws(p);
+        if (kw(p, "clamp_to_border")) {
+            set_skip(p, "GL_CLAMP_TO_BORDER is not modelled");
+            return true;
+        }
+        ok = keyword_of(p, wraps, 3, &value, "wrap mode");
+        break;
+    }
+    if (!ok)
+        return false;
+    c->op = SH_TEXPARAMETER;
+    c->sub = (uint8_t)param;
+    c->i[0] = target;
+    c->i[1] = value;
+    return true;
+}
+
+static bool parse_texture(struct parser *p, struct shtest_cmd *c)
+{
+    c->op = SH_TEXTURE;
+    int big = GFX_MAX_TEX_SIZE;
+    float wh[2];
+    if (kw(p, "rgbw")) {
+        c->sub = SH_TEX_RGBW;
+        ws(p);
+        if (kw(p, "1D") || kw(p, "3D") || kw(p, "2DArray") || kw(p, "1DArray")) {
+            set_skip(p, "texture rgbw of a target other than 2D is not modelled");
+            return true;
+        }
+    } else if (kw(p, "miptree")) {
+        c->sub = SH_TEX_MIPTREE;
+    } else if (kw(p, "shadow1D")) {
+        c->sub = SH_TEX_SHADOW1D;
+    } else if (kw(p, "shadow2D")) {
+        c->sub = SH_TEX_SHADOW2D;
+    } else if (kw(p, "shadowRect")) {
+        c->sub = SH_TEX_SHADOWRECT;
+    } else {
+        ws(p);
+        size_t at = p->pos;
+        if (kw(p, "checkerboard") || kw(p, "quads") || kw(p, "integer") ||
+            kw(p, "storage") || kw(p, "junk") || kw(p, "shadow1DArray") ||
+            kw(p, "shadow2DArray")) {
+            set_skip(p, "'texture %.*s' is not modelled", (int)(p->pos - at),
+                     p->buf + at);
+            return true;
+        }
+        return fail(p, at, "unknown texture kind");
+    }
+    if (!integer(p, &c->i[0], 0, US_MAX_TEX_UNITS - 1, "texture unit"))
+        return false;
+    c->i[1] = c->sub == SH_TEX_MIPTREE ? 8 : 1;
+    c->i[2] = c->i[1];
+    if (c->sub == SH_TEX_MIPTREE)
+        return true;
+    unsigned n = c->sub == SH_TEX_SHADOW1D ? 1 : 2;
+    ws(p);
+    size_t at = p->pos;
+    if (!tuple(p, wh, n, "texture size"))
+        return false;
+    for (unsigned k = 0; k < n; k++) {
+        if (!(wh[k] >= 1.0f && wh[k] <= (float)big) || wh[k] != floorf(wh[k]))
+            return fail(p, at, "texture size must be whole numbers in 1..%d",
+                        big);
+        c->i[1 + k] = (int)wh[k];
+    }
+    if (c->sub == SH_TEX_RGBW) {
+        /* an optional internal format: only the default GL_RGBA */
+        ws(p);
+        if (kw(p, "GL_RGBA") || kw(p, "GL_RGBA8"))
+            return true;
+        if (ident_char(p->buf[p->pos])) {
+            set_skip(p, "texture rgbw with another internal format is not "
+                     "modelled");
+            return true;
+        }
+    }
+    return true;
+}
+
+static bool parse_probe(struct parser *p, struct shtest_cmd *c, bool relative)
+{
+    if (kw(p, "rgba"))
+        c->n = 4;
+    else if (kw(p, "rgb"))
+        c->n = 3;
+    else if (!relative && kw(p, "depth")) {
+        c->op = SH_PROBE_DEPTH;
+        return pixel(p, &c->i[0], "x") && pixel(p, &c->i[1], "y") &&
+               number(p, &c->f[0], "depth");
+    } else if (!relative && kw(p, "all")) {
+        c->op = SH_PROBE_ALL;
+        if (kw(p, "rgba"))
+            c->n = 4;
+        else if (kw(p, "rgb"))
+            c->n = 3;
+        else
+            return fail(p, p->pos, "expected 'rgba' or 'rgb'");
+        return numbers(p, c->f, c->n, "colour component");
+    } else {
+        ws(p);
+        size_t at = p->pos;
+        if (kw(p, "rect") || kw(p, "warn") || kw(p, "atomic") || kw(p, "ssbo") ||
+            kw(p, "xfb")) {
+            set_skip(p, "'probe %.*s' is not modelled", (int)(p->pos - at),
+                     p->buf + at);
+            return true;
+        }
+        return fail(p, at, "expected 'rgba' or 'rgb'%s",
+                    relative ? "" : ", 'all' or 'depth'");
+    }
+    if (relative) {
+        c->op = SH_PROBE_REL;
+        ws(p);
+        if (kw(p, "rect")) {
+            set_skip(p, "'relative probe rect' is not modelled");
+            return true;
+        }
+        return tuple(p, &c->f[4], 2, "relative position") &&
+               tuple(p, c->f, c->n, "colour component");
+    }
+    c->op = SH_PROBE;
+    return pixel(p, &c->i[0], "x") && pixel(p, &c->i[1], "y") &&
+           numbers(p, c->f, c->n, "colour component");
+}
+
+static bool parse_command(struct parser *p, struct shtest_cmd *c)
+{
+    memset(c, 0, sizeof *c);
+    c->line = p->line;
+    c->col = (unsigned)p->pos + 1;
+    if (kw(p, "clear")) {
+        if (kw(p, "color")) {
+            c->op = SH_CLEAR_COLOR;
+            return numbers(p, c->f, 4, "colour component");
+        }
+        if (kw(p, "depth")) {
+            c->op = SH_CLEAR_DEPTH;
+            return number(p, &c->f[0], "depth");
+        }
+        c->op = SH_CLEAR;
+        return true;
+    }
+    if (kw(p, "color")) {
+        c->op = SH_COLOR;
+        return numbers(p, c->f, 4, "colour component");
+    }
+    if (kw(p, "texcoord")) {
+        c->op = SH_TEXCOORD;
+        return integer(p, &c->i[0], 0, US_MAX_TEX_COORDS - 1,
+                       "texture coordinate set") &&
+               tuple(p, c->f, 4, "texture coordinate");
+    }
+    if (kw(p, "draw")) {
+        if (!kw(p, "rect")) {
+            set_skip(p, "shader_runner's 'draw' commands other than 'draw "
+                     "rect' need vertex data for GLSL attributes");
+            return true;
+        }
+        if (kw(p, "ortho") || kw(p, "patch")) {
+            set_skip(p, "'draw rect ortho/patch' is not modelled");
+            return true;
+        }
+        if (kw(p, "tex")) {
+            c->op = SH_DRAW_RECT_TEX;
+            return numbers(p, c->f, 8, "rectangle coordinate");
+        }
+        c->op = SH_DRAW_RECT;
+        return numbers(p, c->f, 4, "rectangle coordinate");
+    }
+    if (kw(p, "ortho")) {
+        ws(p);
+        if (!p->buf[p->pos] || p->buf[p->pos] == '#' || p->buf[p->pos] == ';') {
+            c->op = SH_ORTHO_WINDOW;
+            return true;
+        }
+        c->op = SH_ORTHO;
+        return numbers(p, c->f, 4, "ortho bound");
+    }
+    if (kw(p, "frustum")) {
+        c->op = SH_FRUSTUM;
+        return numbers(p, c->f, 6, "frustum bound");
+    }
+    if (kw(p, "parameter")) {
+        static const char *const kinds[] = {
+            [SH_ENV_VP] = "env_vp", [SH_LOCAL_VP] = "local_vp",
+            [SH_ENV_FP] = "env_fp", [SH_LOCAL_FP] = "local_fp",
+        };
+        int k;
+        c->op = SH_PARAMETER;
+        if (!keyword_of(p, kinds, 4, &k, "parameter kind"))
+            return false;
+        c->sub = (uint8_t)k;
+        int max = k == SH_ENV_VP || k == SH_ENV_FP ? US_MAX_ENV_PARAMS
+                                                    : US_MAX_LOCAL_PARAMS;
+        return integer(p, &c->i[0], 0, max - 1, "parameter index") &&
+               tuple(p, c->f, 4, "parameter component");
+    }
+    if (kw(p, "relative")) {
+        if (!kw(p, "probe"))
+            return fail(p, p->pos, "expected 'probe' after 'relative'");
+        return parse_probe(p, c, true);
+    }
+    if (kw(p, "probe"))
+        return parse_probe(p, c, false);
+    if (kw(p, "texture"))
+        return parse_texture(p, c);
+    if (kw(p, "texparameter"))
+        return parse_texparameter(p, c);
+    bool on = kw(p, "enable");
+    if (on || kw(p, "disable")) {
+        c->op = SH_ENABLE;
+        c->i[0] = on;
+        ws(p);
+        size_t at = p->pos;
+        if (kw(p, "GL_DEPTH_TEST"))
+            c->sub = SH_CAP_DEPTH_TEST;
+        else if (kw(p, "GL_VERTEX_PROGRAM_TWO_SIDE"))
+            c->sub = SH_CAP_TWO_SIDE;
+        else if (p->buf[at] == 'G' && p->buf[at + 1] == 'L' &&
+                 p->buf[at + 2] == '_') {
+            while (ident_char(p->buf[p->pos]))
+                p->pos++;
+            set_skip(p, "%s %.*s is not modelled", on ? "enable" : "disable",
+                     (int)(p->pos - at), p->buf + at);
+            return true;
+        } else {
+            return fail(p, at, "expected a GL_ capability name");
+        }
+        return true;
+    }
+    if (kw(p, "tolerance")) {
+        c->op = SH_TOLERANCE;
+        return numbers(p, c->f, 4, "tolerance");
+    }
+    if (kw(p, "link")) {
+        if (kw(p, "success")) {
+            c->op = SH_NOP;  /* ARB programs that assemble are in use */
+            return true;
+        }
+        if (kw(p, "error")) {
+            set_skip(p, "'link error' tests GLSL linking");
+            return true;
+        }
+        return fail(p, p->pos, "expected 'success' or 'error'");
+    }
+    if (kw(p, "shade")) {
+        if (!kw(p, "model"))
+            return fail(p, p->pos, "expected 'model'");
+        if (kw(p, "smooth")) {
+            c->op = SH_NOP;  /* the pipeline interpolates smoothly */
+            return true;
+        }
+        if (kw(p, "flat")) {
+            set_skip(p, "flat shading is not modelled");
+            return true;
+        }
+        return fail(p, p->pos, "expected 'smooth' or 'flat'");
+    }
+    ws(p);
+    size_t at = p->pos, e = at;
+    while (ident_char(p->buf[e]))
+        e++;
+    for (size_t i = 0; i < sizeof foreign_commands / sizeof *foreign_commands; i++)
+        if (e - at == strlen(foreign_commands[i]) &&
+            !strncmp(p->buf + at, foreign_commands[i], e - at)) {
+            set_skip(p, "shader_runner command '%.*s' is outside ARB programs",
+                     (int)(e - at), p->buf + at);
+            return true;
+        }
+    return fail(p, at, "unknown command '%.*s'", (int)(e > at ? e - at : 1),
+                p->buf + at);
+}
+
+/* ---- [require] ------------------------------------------------------- */
+
+static bool have_extension(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++)
+        if (strlen(extensions[i]) == n && !strncmp(extensions[i], name, n))
+            return true;
+    return false;
+}
+
+/* "GL [ES] OP MAJOR.MINOR" (shader_runner's parse_version_comparison). */
+static bool parse_gl_version(struct parser *p)
+{
+    bool es = kw(p, "ES");
+    ws(p);
+    size_t at = p->pos;
+    const char *s = p->buf + at;
+    int op;  /* 0 ==, 1 !=, 2 <, 3 >=, 4 >, 5 <= */
+    if (s[0] == '=' && s[1] == '=') op = 0, p->pos += 2;
+    else if (s[0] == '!' && s[1] == '=') op = 1, p->pos += 2;
+    else if (s[0] == '<' && s[1] == '=') op = 5, p->pos += 2;
+    else if (s[0] == '>' && s[1] == '=') op = 3, p->pos += 2;
+    else if (s[0] == '<') op = 2, p->pos += 1;
+    else if (s[0] == '>') op = 4, p->pos += 1;
+    else
+        return fail(p, at, "expected a comparison (>=, >, ==, !=, <, <=)");
+    ws(p);
+    at = p->pos;
+    s = p->buf + at;
+    char *e;
+    long major = strtol(s, &e, 10);
+    if (e == s || *e != '.' || !isdigit((unsigned char)e[1]) || major < 0 ||
+        major > 99)
+        return fail(p, at, "expected a version MAJOR.MINOR");
+    const char *m = e + 1;
+    long minor = strtol(m, &e, 10);
+    if (minor < 0 || minor > 99 || e - m > 2)
+        return fail(p, (size_t)(m - p->buf), "bad minor version");
+    p->pos = (size_t)(e - p->buf);
+    if (!end_of_command(p))
+        return false;
+    if (es) {
+        set_skip(p, "requires OpenGL ES");
+        return true;
+    }
+    int want = (int)(major * 10 + minor), have = MODEL_GL_VERSION;
+    bool ok = op == 0 ? have == want : op == 1 ? have != want
+            : op == 2 ? have < want : op == 3 ? have >= want
+            : op == 4 ? have > want : have <= want;
+    if (!ok)
+        set_skip(p, "requires GL %ld.%ld; the model stands for GL %d.%d "
+                 "with ARB programs", major, minor, MODEL_GL_VERSION / 10,
+                 MODEL_GL_VERSION % 10);
+    return true;
+}
+
+static bool parse_requirement(struct parser *p)
+{
+    ws(p);
+    size_t at = p->pos;
+    const char *s = p->buf + at;
+    if (!*s || *s == '#')
+        return true;
+    if (!strncmp(s, "GLSL", 4)) {
+        set_skip(p, "requires GLSL");
+        return true;
+    }
+    if (!strncmp(s, "GL_MAX_", 7)) {
+        set_skip(p, "requires a GLSL uniform-component limit");
+        return true;
+    }
+    bool not = *s == '!';
+    if (!strncmp(s + not, "GL_", 3)) {
+        size_t e = at + not;
+        while (ident_char(p->buf[e]))
+            e++;
+        const char *name = p->buf + at + not;
+        size_t n = e - at - not;
+        p->pos = e;
+        if (!end_of_command(p))
+            return false;
+        if (not && have_extension(name, n))
+            set_skip(p, "requires that %.*s be absent", (int)n, name);
+        else if (!not && !have_extension(name, n))
+            set_skip(p, "requires %.*s, which the model does not provide",
+                     (int)n, name);
+        return true;
+    }
+    if (kw(p, "GL"))
+        return parse_gl_version(p);
+    if (kw(p, "SIZE")) {
+        int w, h;
+        if (!integer(p, &w, 1, GFX_MAX_VIEWPORT, "window width") ||
+            !integer(p, &h, 1, GFX_MAX_VIEWPORT, "window height") ||
+            !end_of_command(p))
+            return false;
+        p->t->width = (unsigned)w;
+        p->t->height = (unsigned)h;
+        return true;
+    }
+    return true;  /* shader_runner ignores other lines too */
+}
+
+/* ---- sections -------------------------------------------------------- */
+
+enum section { SEC_NONE, SEC_REQUIRE, SEC_VP, SEC_FP, SEC_TEST, SEC_FOREIGN };
+
+/* Load the current line (without its newline) into p->buf. */
+static bool load_line(struct parser *p, const char *b, size_t n)
+{
+    p->pos = 0;
+    if (n > SHTEST_MAX_LINE)
+        return fail(p, SHTEST_MAX_LINE, "line longer than %d characters",
+                    SHTEST_MAX_LINE);
+    memcpy(p->buf, b, n);
+    p->buf[n] = 0;
+    return true;
+}
+
+static bool contains(const char *s, size_t n, const char *w)
+{
+    size_t k = strlen(w);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(s + i, w, k))
+            return true;
+    return false;
+}
+
+static bool section_header(struct parser *p, const char *b, size_t n,
+                           enum section *sec)
+{
+    const char *close = memchr(b, ']', n);
+    if (!close)
+        return fail(p, n, "section name without a closing ']'");
+    for (const char *c = close + 1; c < b + n; c++)
+        if (!isspace((unsigned char)*c))
+            return fail(p, (size_t)(c - b), "text after the section name");
+    const char *name = b + 1;
+    size_t len = (size_t)(close - name);
+#define IS(s) (len == sizeof(s) - 1 && !memcmp(name, s, len))
+    struct shtest *t = p->t;
+    if (IS("require")) {
+        *sec = SEC_REQUIRE;
+        p->have_require = true;
+    } else if (IS("vertex program") || IS("fragment program")) {
+        bool vp = name[0] == 'v';
+        struct shtest_source *src = vp ? &t->vp : &t->fp;
+        if (src->text)
+            return fail(p, 0, "a second [%.*s] section", (int)len, name);
+        *sec = vp ? SEC_VP : SEC_FP;
+        src->text = b + n < p->text + p->len ? b + n + 1 : b + n;
+        src->len = 0;
+        src->line = p->line + 1;
+    } else if (IS("test")) {
+        *sec = SEC_TEST;
+    } else if (contains(name, len, "shader") || IS("vertex data") ||
+               IS("geometry layout") || IS("elements")) {
+        set_skip(p, "the [%.*s] section needs GLSL, outside ARB programs",
+                 (int)len, name);
+        *sec = SEC_FOREIGN;
+    } else {
+        return fail(p, 1, "unknown section [%.*s]", (int)len, name);
+    }
+#undef IS
+    return true;
+}
+
+void shtest_free(struct shtest *t)
+{
+    free(t->cmds);
+    memset(t, 0, sizeof *t);
+}
+
+bool shtest_parse(struct shtest *t, const char *text, size_t len,
+                  struct us_diag *diag)
+{
+    memset(t, 0, sizeof *t);
+    t->width = t->height = SHTEST_DEFAULT_SIZE;
+    struct parser *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        diag->line = diag->col = 0;
+        return false;
+    }
+    p->text = text;
+    p->len = len;
+    p->t = t;
+    p->diag = diag;
+    enum section sec = SEC_NONE;
+    bool ok = true;
+    size_t at = 0;
+    for (p->line = 1; ok && at < len; p->line++) {
+        const char *b = text + at;
+        const char *nl = memchr(b, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - b) : len - at;
+        const char *nul = memchr(b, 0, n);
+        if (nul) {
+            ok = fail(p, (size_t)(nul - b), "NUL byte in the file");
+            break;
+        }
+        at += n + (nl != NULL);
+        if (sec != SEC_TEST && n && b[0] == '[') {
+            /* a program section ends where the next section starts */
+            if (sec == SEC_VP)
+                t->vp.len = (size_t)(b - t->vp.text);
+            else if (sec == SEC_FP)
+                t->fp.len = (size_t)(b - t->fp.text);
+            ok = section_header(p, b, n, &sec);
+            continue;
+        }
+        if (sec != SEC_REQUIRE && sec != SEC_TEST)
+            continue;
+        if (!(ok = load_line(p, b, n)))
+            break;
+        if (sec == SEC_REQUIRE) {
+            ok = parse_requirement(p);
+            continue;
+        }
+        ws(p);
+        if (!p->buf[p->pos] || p->buf[p->pos] == '#' || t->skip[0])
+            continue;  /* blank, comment, or a skipped file's commands */
+        if (t->ncmds == SHTEST_MAX_COMMANDS) {
+            ok = fail(p, 0, "more than %d commands", SHTEST_MAX_COMMANDS);
+            break;
+        }
+        if (t->ncmds == p->cap) {
+            size_t cap = p->cap ? 2 * p->cap : 64;
+            struct shtest_cmd *c = realloc(t->cmds, cap * sizeof *c);
+            if (!c) {
+                ok = fail(p, 0, "out of memory");
+                break;
+            }
+            t->cmds = c;
+            p->cap = cap;
+        }
+        struct shtest_cmd *c = &t->cmds[t->ncmds];
+        ok = parse_command(p, c) && (t->skip[0] || end_of_command(p));
+        if (ok && !t->skip[0])
+            t->ncmds++;
+    }
+    if (ok && sec == SEC_VP)
+        t->vp.len = (size_t)(text + len - t->vp.text);
+    else if (ok && sec == SEC_FP)
+        t->fp.len = (size_t)(text + len - t->fp.text);
+    if (ok && !p->have_require) {
+        p->line = 1;  /* shader_runner fails such files too */
+        ok = fail(p, 0, "no [require] section");
+    }
+    free(p);
+    if (!ok)
+        shtest_free(t);
+    return ok;
+}

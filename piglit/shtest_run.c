@@ -1,0 +1,675 @@
+/*
+ * Playing a parsed shader_test on the 3D pipeline, as piglit's
+ * shader_runner plays it on a GL driver (tests/shaders/shader_runner.c,
+ * tests/util/piglit-util-gl.c):
+ *
+ * - The window is W x H (250 x 250 unless SIZE says otherwise) with 8-bit
+ *   RGBA and a depth buffer; the viewport covers it.  Projection and
+ *   modelview start as identity (so `draw rect` takes clip coordinates
+ *   until `ortho` loads glOrtho(L, R, B, T, -1, 1); a bare `ortho` loads
+ *   window coordinates glOrtho(0, W, 0, H, -1, 1)).
+ * - `draw rect X Y W H` is piglit_draw_rect: a GL_TRIANGLE_STRIP of
+ *   (X, Y), (X+W, Y), (X, Y+H), (X+W, Y+H) with z = 0, w = 1 from a vertex
+ *   array; every other attribute is GL's current value (`color`,
+ *   `texcoord`).  `draw rect tex` also sends texcoord[0] = (s, t, 0, 1).
+ * - Without a [vertex program] or [fragment program] the fixed-function
+ *   stage runs; the model writes it as the equivalent ARB program.
+ * - `clear` clears the buffers whose clear values were set (shader_runner
+ *   collects the bits of `clear color` and `clear depth`).
+ * - Probes read the 8-bit framebuffer as shader_runner does (see
+ *   shtest_match_pixel / shtest_match_all); `probe depth` passes when
+ *   |depth - expected| < 0.01.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "piglit/shtest.h"
+
+/* piglit_tolerance's initial value (piglit-util-gl.c); shader_runner's
+ * `tolerance` command replaces it. */
+static const float default_tolerance = 0.01f;
+
+struct texunit {
+    struct gfx_texture tex;
+    bool present;
+    bool enabled_2d;     /* glEnable(GL_TEXTURE_2D): fixed-function use  */
+    uint8_t min, mag;    /* enum shtest_filter                           */
+};
+
+struct runner {
+    const struct shtest *t;
+    const struct shtest_env *env;
+    struct shtest_result *r;
+    struct us_diag *diag;
+    const struct shtest_cmd *cmd;   /* being played                       */
+    struct us_glstate gl;
+    struct gfx_state st;
+    struct gfx_framebuffer fb;
+    struct us_program vp, fp;
+    bool have_fp;                   /* fp came from the file              */
+    struct texunit unit[US_MAX_TEX_UNITS];
+    unsigned active;                /* glActiveTexture                    */
+    float clear_color[4], clear_depth;
+    bool clear_color_bit, clear_depth_bit;
+    us_vec4 color, texcoord[US_MAX_TEX_COORDS];
+    float tol[4];
+};
+
+static bool fail_at(struct runner *R, unsigned line, unsigned col,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static bool fail_at(struct runner *R, unsigned line, unsigned col,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(R->diag->msg, sizeof R->diag->msg, fmt, ap);
+    va_end(ap);
+    R->diag->line = line;
+    R->diag->col = col;
+    return false;
+}
+
+static void skip(struct runner *R, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void skip(struct runner *R, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(R->r->msg, sizeof R->r->msg, fmt, ap);
+    va_end(ap);
+    R->r->status = SHTEST_SKIP;
+    R->r->line = R->cmd ? R->cmd->line : 0;
+}
+
+static float clamp01(float x)
+{
+    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;  /* NaN -> 0 */
+}
+
+/* GL 2.1 §2.14.9 / §4.3.2: a colour stored in an 8-bit channel. */
+static uint8_t to_ubyte(float c)
+{
+    return (uint8_t)floorf(clamp01(c) * 255.0f + 0.5f);
+}
+
+/* ---- probes ---------------------------------------------------------- */
+
+bool shtest_match_pixel(const uint8_t *observed, const float *expected,
+                        const float *tol, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (fabsf((float)observed[i] / 255.0f - expected[i]) > tol[i])
+            return false;
+    return true;
+}
+
+bool shtest_match_all(const uint8_t *observed, const float *expected,
+                      const float *tol, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        /* array_float_to_ubyte truncates, the tolerance rounds up */
+        float e = expected[i] * 255.0f;
+        long ei = e >= 0.0f && e < 256.0f ? (long)e : e >= 256.0f ? 255 : 0;
+        long t = (long)ceilf(tol[i] * 255.0f);
+        if (labs((long)observed[i] - ei) > t)
+            return false;
+    }
+    return true;
+}
+
+static void read_pixel(const struct runner *R, int x, int y, uint8_t out[4])
+{
+    const float *c = R->fb.color + 4 * ((size_t)y * R->fb.w + (size_t)x);
+    for (int i = 0; i < 4; i++)
+        out[i] = to_ubyte(c[i]);
+}
+
+static int fmt_values(char *buf, size_t n, const float *v, unsigned k)
+{
+    return snprintf(buf, n, k == 4 ? "(%g, %g, %g, %g)" : "(%g, %g, %g)",
+                    (double)v[0], (double)v[1], (double)v[2],
+                    k == 4 ? (double)v[3] : 0.0);
+}
+
+static void probe_failed(struct runner *R, const char *what, int x, int y,
+                         const float *expected, const uint8_t *seen,
+                         unsigned n)
+{
+    R->r->failed++;
+    if (R->r->status == SHTEST_FAIL)
+        return;  /* the first failure is the one reported */
+    float obs[4];
+    for (unsigned i = 0; i < n; i++)
+        obs[i] = (float)seen[i] / 255.0f;
+    char e[96], o[96];
+    fmt_values(e, sizeof e, expected, n);
+    fmt_values(o, sizeof o, obs, n);
+    snprintf(R->r->msg, sizeof R->r->msg,
+             "%s at (%d, %d): expected %s, observed %s", what, x, y, e, o);
+    R->r->status = SHTEST_FAIL;
+    R->r->line = R->cmd->line;
+}
+
+static bool in_window(struct runner *R, int x, int y)
+{
+    if (x >= 0 && y >= 0 && x < (int)R->fb.w && y < (int)R->fb.h)
+        return true;
+    return fail_at(R, R->cmd->line, R->cmd->col,
+                   "probe at (%d, %d) is outside the %ux%u window", x, y,
+                   R->fb.w, R->fb.h);
+}
+
+static bool probe(struct runner *R, const struct shtest_cmd *c)
+{
+    int x, y;
+    if (c->op == SH_PROBE_REL) {
+        /* shader_runner: x = c * width, truncated, clamped to width - 1 */
+        float fx = c->f[4] * (float)R->fb.w, fy = c->f[5] * (float)R->fb.h;
+        if (!(fx > -1.0f && fx < 1e6f && fy > -1.0f && fy < 1e6f))
+            return fail_at(R, c->line, c->col, "relative probe position "
+                           "(%g, %g) is outside the window",
+                           (double)c->f[4], (double)c->f[5]);
+        x = (int)fx;
+        y = (int)fy;
+        if (x >= (int)R->fb.w)
+            x = (int)R->fb.w - 1;
+        if (y >= (int)R->fb.h)
+            y = (int)R->fb.h - 1;
+    } else {
+        x = c->i[0];
+        y = c->i[1];
+    }
+    if (!in_window(R, x, y))
+        return false;
+    R->r->probes++;
+    uint8_t px[4];
+    read_pixel(R, x, y, px);
+    if (!shtest_match_pixel(px, c->f, R->tol, c->n))
+        probe_failed(R, c->n == 4 ? "probe rgba" : "probe rgb", x, y, c->f,
+                     px, c->n);
+    return true;
+}
+
+static void probe_all(struct runner *R, const struct shtest_cmd *c)
+{
+    R->r->probes++;
+    for (unsigned y = 0; y < R->fb.h; y++)
+        for (unsigned x = 0; x < R->fb.w; x++) {
+            uint8_t px[4];
+            read_pixel(R, (int)x, (int)y, px);
+            if (!shtest_match_all(px, c->f, R->tol, c->n)) {
+                probe_failed(R, c->n == 4 ? "probe all rgba" : "probe all rgb",
+                             (int)x, (int)y, c->f, px, c->n);
+                return;
+            }
+        }
+}
+
+static bool probe_depth(struct runner *R, const struct shtest_cmd *c)
+{
+    if (!in_window(R, c->i[0], c->i[1]))
+        return false;
+    R->r->probes++;
+    float d = R->fb.depth[(size_t)c->i[1] * R->fb.w + (size_t)c->i[0]];
+    if (fabsf(d - c->f[0]) < 0.01f)
+        return true;
+    R->r->failed++;
+    if (R->r->status != SHTEST_FAIL) {
+        snprintf(R->r->msg, sizeof R->r->msg,
+                 "probe depth at (%d, %d): expected %g, observed %g",
+                 c->i[0], c->i[1], (double)c->f[0], (double)d);
+        R->r->status = SHTEST_FAIL;
+        R->r->line = c->line;
+    }
+    return true;
+}
+
+/* ---- programs -------------------------------------------------------- */
+
+/* The fixed-function vertex stage of a rectangle: no lighting, texture
+ * matrices are identity (GL 2.1 §2.10-2.12). */
+static const char ff_vertex[] =
+    "!!ARBvp1.0\n"
+    "OPTION ARB_position_invariant;\n"
+    "MOV result.color, vertex.color;\n"
+    "MOV result.color.secondary, vertex.color.secondary;\n"
+    "MOV result.texcoord[0], vertex.texcoord[0];\n"
+    "MOV result.texcoord[1], vertex.texcoord[1];\n"
+    "MOV result.texcoord[2], vertex.texcoord[2];\n"
+    "MOV result.texcoord[3], vertex.texcoord[3];\n"
+    "MOV result.texcoord[4], vertex.texcoord[4];\n"
+    "MOV result.texcoord[5], vertex.texcoord[5];\n"
+    "MOV result.texcoord[6], vertex.texcoord[6];\n"
+    "MOV result.texcoord[7], vertex.texcoord[7];\n"
+    "END\n";
+
+static bool assemble(struct runner *R, const struct shtest_source *src,
+                     int stage, struct us_program *out)
+{
+    struct us_diag d = { 0 };
+    if (us_assemble(src->text, src->len, stage, out, &d))
+        return true;
+    return fail_at(R, d.line ? src->line + d.line - 1 : src->line, d.col,
+                   "%s program: %s", stage == US_STAGE_VERTEX ? "vertex"
+                                                              : "fragment",
+                   d.msg);
+}
+
+/* The fixed-function fragment stage: GL_MODULATE with every enabled 2D
+ * texture (GL 2.1 §3.8.13, table 3.22), then the colour sum, which
+ * ARB_vertex_program applies whenever a vertex program is enabled (its
+ * changes to §3.9). */
+static bool ff_fragment(struct runner *R)
+{
+    char text[2048];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "!!ARBfp1.0\nTEMP c, t;\nMOV c, fragment.color;\n");
+    for (unsigned u = 0; u < US_MAX_TEX_COORDS; u++)
+        if (R->unit[u].present && R->unit[u].enabled_2d &&
+            R->unit[u].tex.kind == GFX_TEX_2D)
+            n += (size_t)snprintf(text + n, sizeof text - n,
+                                  "TEX t, fragment.texcoord[%u], texture[%u], 2D;\n"
+                                  "MUL c, c, t;\n", u, u);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "ADD_SAT result.color.xyz, c, fragment.color.secondary;\n"
+                          "MOV result.color.w, c;\nEND\n");
+    us_program_free(&R->fp);
+    struct us_diag d = { 0 };
+    if (us_assemble(text, n, US_STAGE_FRAGMENT, &R->fp, &d))
+        return true;
+    return fail_at(R, R->cmd->line, R->cmd->col,
+                   "fixed-function fragment program: %s", d.msg);
+}
+
+/* ---- textures -------------------------------------------------------- */
+
+static enum gfx_tex_kind kind_of_target(enum us_tex_target tg)
+{
+    switch (tg) {
+    case US_TEX_1D: case US_TEX_SHADOW1D: return GFX_TEX_1D;
+    case US_TEX_3D: return GFX_TEX_3D;
+    case US_TEX_CUBE: return GFX_TEX_CUBE;
+    case US_TEX_RECT: case US_TEX_SHADOWRECT: return GFX_TEX_RECT;
+    default: return GFX_TEX_2D;
+    }
+}
+
+static const char *const filter_names[] = {
+    [SH_NEAREST] = "nearest", [SH_LINEAR] = "linear",
+    [SH_NEAREST_MIPMAP_NEAREST] = "nearest_mipmap_nearest",
+    [SH_LINEAR_MIPMAP_NEAREST] = "linear_mipmap_nearest",
+    [SH_NEAREST_MIPMAP_LINEAR] = "nearest_mipmap_linear",
+    [SH_LINEAR_MIPMAP_LINEAR] = "linear_mipmap_linear",
+};
+
+/* The pipeline's filter for a (min, mag) pair; false when it has none. */
+static bool gfx_filter_of(const struct texunit *u, enum gfx_filter *f)
+{
+    if (u->min == SH_NEAREST && u->mag == SH_NEAREST)
+        *f = GFX_FILTER_NEAREST;
+    else if (u->min == SH_LINEAR && u->mag == SH_LINEAR)
+        *f = GFX_FILTER_BILINEAR;
+    else if (u->min == SH_NEAREST_MIPMAP_NEAREST && u->mag == SH_NEAREST)
+        *f = GFX_FILTER_MIP_NEAREST;
+    else if (u->min == SH_LINEAR_MIPMAP_LINEAR && u->mag == SH_LINEAR)
+        *f = GFX_FILTER_TRILINEAR;
+    else
+        return false;
+    return true;
+}
+
+static void fill(struct gfx_level *l, const float rgba[4], unsigned x0,
+                 unsigned x1, unsigned y0, unsigned y1)
+{
+    for (unsigned y = y0; y < y1; y++)
+        for (unsigned x = x0; x < x1; x++)
+            memcpy(gfx_texel(l, x, y, 0), rgba, 4 * sizeof(float));
+}
+
+/* piglit_rgbw_texture, piglit_miptree_texture, piglit_depth_texture. */
+static bool make_texture(struct runner *R, const struct shtest_cmd *c)
+{
+    static const float red[4] = { 1, 0, 0, 1 }, green[4] = { 0, 1, 0, 1 },
+                       blue[4] = { 0, 0, 1, 1 }, white[4] = { 1, 1, 1, 1 };
+    static const float *const wheel[4] = { red, green, blue, white };
+    unsigned u = (unsigned)c->i[0], w = (unsigned)c->i[1], h = (unsigned)c->i[2];
+    struct texunit *tu = &R->unit[u];
+    if (tu->present)
+        gfx_texture_free(&tu->tex);
+    memset(tu, 0, sizeof *tu);
+    R->active = u;
+    enum gfx_tex_kind kind = c->sub == SH_TEX_SHADOW1D ? GFX_TEX_1D
+                           : c->sub == SH_TEX_SHADOWRECT ? GFX_TEX_RECT
+                           : GFX_TEX_2D;
+    struct us_diag d = { 0 };
+    if (!gfx_texture_alloc(&tu->tex, kind, w, h, 1, &d))
+        return fail_at(R, c->line, c->col, "%s", d.msg);
+    tu->present = true;
+    struct gfx_texture *t = &tu->tex;
+    struct gfx_level *l0 = &t->level[0];
+    t->wrap[0] = t->wrap[1] = t->wrap[2] = GFX_WRAP_CLAMP;
+    tu->min = tu->mag = SH_NEAREST;
+    switch (c->sub) {
+    case SH_TEX_RGBW:
+        /* quadrants, row 0 at t = 0: red, green below; blue, white above */
+        fill(l0, red, 0, w / 2, 0, h / 2);
+        fill(l0, green, w / 2, w, 0, h / 2);
+        fill(l0, blue, 0, w / 2, h / 2, h);
+        fill(l0, white, w / 2, w, h / 2, h);
+        tu->enabled_2d = true;
+        break;
+    case SH_TEX_MIPTREE:
+        /* 8x8 with levels 8, 4, 2, 1 of solid red, green, blue, white */
+        fill(l0, red, 0, 8, 0, 8);
+        for (unsigned lv = 1; lv < 4; lv++) {
+            struct gfx_level *l = &t->level[lv];
+            unsigned s = 8u >> lv;
+            l->texels = malloc((size_t)s * s * 4 * sizeof(float));
+            if (!l->texels)
+                return fail_at(R, c->line, c->col, "out of memory");
+            l->w = l->h = s;
+            l->d = 1;
+            t->nlevels = lv + 1;
+            fill(l, wheel[lv], 0, s, 0, s);
+        }
+        tu->min = SH_NEAREST_MIPMAP_NEAREST;
+        tu->enabled_2d = true;
+        break;
+    default:
+        /* depth x / (w - 1), left to right; compare GL_GREATER */
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                float *p = gfx_texel(l0, x, y, 0);
+                p[0] = p[1] = p[2] = w > 1 ? (float)x / (float)(w - 1)
+                                           : NAN;  /* piglit's 0 / 0 */
+                p[3] = 1.0f;
+            }
+        t->depth = true;
+        t->compare = GFX_CMP_GREATER;
+        t->depth_mode = GFX_DEPTH_LUMINANCE;
+        tu->enabled_2d = c->sub == SH_TEX_SHADOW2D;
+        break;
+    }
+    return true;
+}
+
+static void texparameter(struct runner *R, const struct shtest_cmd *c)
+{
+    static const enum gfx_tex_kind kinds[] = { GFX_TEX_1D, GFX_TEX_2D,
+                                               GFX_TEX_3D, GFX_TEX_RECT,
+                                               GFX_TEX_CUBE };
+    struct texunit *tu = &R->unit[R->active];
+    /* glTexParameter changes the texture bound to that target on the
+     * active unit; with none made there it changes GL's default texture,
+     * which no draw of the model samples. */
+    if (!tu->present || tu->tex.kind != kinds[c->i[0]])
+        return;
+    struct gfx_texture *t = &tu->tex;
+    switch (c->sub) {
+    case SH_TP_COMPARE_FUNC: t->compare = (uint8_t)c->i[1]; break;
+    case SH_TP_DEPTH_MODE: t->depth_mode = (uint8_t)c->i[1]; break;
+    case SH_TP_MIN: tu->min = (uint8_t)c->i[1]; break;
+    case SH_TP_MAG: tu->mag = (uint8_t)c->i[1]; break;
+    case SH_TP_WRAP_S: t->wrap[0] = (enum gfx_wrap)c->i[1]; break;
+    case SH_TP_WRAP_T: t->wrap[1] = (enum gfx_wrap)c->i[1]; break;
+    default: t->wrap[2] = (enum gfx_wrap)c->i[1]; break;
+    }
+}
+
+/* Bind the textures the fragment program samples.  A unit whose texture
+ * has another target, or is not mipmap-complete for its filter, samples
+ * as an incomplete texture: (0, 0, 0, 1) (GL 2.1 §3.8.10,
+ * ARB_fragment_program §3.11.6). */
+static bool bind_textures(struct runner *R)
+{
+    memset(R->st.tex, 0, sizeof R->st.tex);
+    for (unsigned i = 0; i < R->fp.ninsts; i++) {
+        const struct us_inst *in = &R->fp.insts[i];
+        if (us_ops[in->op].format != US_FMT_TEX)
+            continue;
+        struct texunit *tu = &R->unit[in->tex_unit];
+        if (!tu->present || tu->tex.kind != kind_of_target(in->tex_target))
+            continue;
+        enum gfx_filter f;
+        if (!gfx_filter_of(tu, &f)) {
+            skip(R, "texture filters min %s, mag %s are not modelled",
+                 filter_names[tu->min], filter_names[tu->mag]);
+            return false;
+        }
+        bool mip = f == GFX_FILTER_MIP_NEAREST || f == GFX_FILTER_TRILINEAR;
+        if (mip && tu->tex.kind != GFX_TEX_RECT) {
+            const struct gfx_level *l = &tu->tex.level[tu->tex.nlevels - 1];
+            if (l->w != 1 || l->h != 1)
+                continue;  /* missing levels: incomplete */
+        }
+        tu->tex.filter = f;
+        R->st.tex[in->tex_unit] = &tu->tex;
+    }
+    return true;
+}
+
+/* ---- drawing --------------------------------------------------------- */
+
+/* piglit_draw_rect(_tex): a triangle strip of four vertices. */
+static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
+{
+    if (!R->have_fp && !ff_fragment(R))
+        return false;
+    if (!bind_textures(R))
+        return true;  /* skipped */
+    struct gfx_mesh m;
+    struct us_diag d = { 0 };
+    if (!gfx_mesh_alloc(&m, 4, 2, &d))
+        return fail_at(R, c->line, c->col, "%s", d.msg);
+    const float *f = c->f;
+    for (unsigned i = 0; i < 4; i++) {
+        struct gfx_vertex *v = &m.verts[i];
+        float *p = v->attr[GFX_ATTR_POSITION];
+        p[0] = i & 1 ? f[0] + f[2] : f[0];
+        p[1] = i & 2 ? f[1] + f[3] : f[1];
+        p[2] = 0.0f;
+        p[3] = 1.0f;
+        memcpy(v->attr[GFX_ATTR_COLOR0], R->color, sizeof(us_vec4));
+        for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
+            memcpy(v->attr[GFX_ATTR_TEXCOORD0 + n], R->texcoord[n],
+                   sizeof(us_vec4));
+        if (c->op == SH_DRAW_RECT_TEX) {
+            /* a 2-component texcoord array: r = 0, q = 1 */
+            float *tc = v->attr[GFX_ATTR_TEXCOORD0];
+            tc[0] = i & 1 ? f[4] + f[6] : f[4];
+            tc[1] = i & 2 ? f[5] + f[7] : f[5];
+            tc[2] = 0.0f;
+            tc[3] = 1.0f;
+        }
+    }
+    /* GL 2.1 §2.6.1: strip triangle i is (i, i+1, i+2), odd ones with
+     * the first two swapped so every triangle keeps the strip's winding */
+    static const uint32_t idx[6] = { 0, 1, 2, 2, 1, 3 };
+    memcpy(m.idx, idx, sizeof idx);
+    m.attr_mask = 1u << GFX_ATTR_POSITION | 1u << GFX_ATTR_COLOR0 |
+                  1u << GFX_ATTR_TEXCOORD0;
+    struct gfx_draw draw = {
+        .mesh = &m, .vp = &R->vp, .fp = &R->fp, .gl = &R->gl,
+        .state = &R->st, .math = R->env->math, .backend = R->env->backend,
+    };
+    struct gfx_stats stats = { 0 };
+    bool ok = gfx_draw_mesh(&R->fb, &draw, &stats, &d);
+    gfx_mesh_free(&m);
+    if (!ok)
+        return fail_at(R, c->line, c->col, "%s", d.msg);
+    return true;
+}
+
+static void clear(struct runner *R)
+{
+    size_t n = (size_t)R->fb.w * R->fb.h;
+    for (size_t i = 0; i < n; i++) {
+        if (R->clear_color_bit)
+            memcpy(R->fb.color + 4 * i, R->clear_color, sizeof R->clear_color);
+        if (R->clear_depth_bit)
+            R->fb.depth[i] = R->clear_depth;
+    }
+}
+
+/* glOrtho / glFrustum on an identity projection (GL 2.1 §2.11.2), computed
+ * in double and rounded once; invalid bounds leave the identity, as
+ * GL_INVALID_VALUE does.  The modelview becomes identity. */
+static void projection(struct runner *R, const struct shtest_cmd *c)
+{
+    float *m = R->gl.projection;
+    us_mat4_identity(m);
+    us_mat4_identity(R->gl.modelview);
+    double l, r, b, t, n, f;
+    if (c->op == SH_ORTHO_WINDOW) {
+        l = 0, r = R->fb.w, b = 0, t = R->fb.h, n = -1, f = 1;
+    } else {
+        l = c->f[0], r = c->f[1], b = c->f[2], t = c->f[3];
+        n = c->op == SH_FRUSTUM ? c->f[4] : -1;
+        f = c->op == SH_FRUSTUM ? c->f[5] : 1;
+    }
+    if (l == r || b == t || n == f)
+        return;
+    if (c->op == SH_FRUSTUM) {
+        if (!(n > 0 && f > 0))
+            return;
+        m[0] = (float)(2 * n / (r - l));
+        m[2] = (float)((r + l) / (r - l));
+        m[5] = (float)(2 * n / (t - b));
+        m[6] = (float)((t + b) / (t - b));
+        m[10] = (float)(-(f + n) / (f - n));
+        m[11] = (float)(-2 * f * n / (f - n));
+        m[14] = -1.0f;
+        m[15] = 0.0f;
+    } else {
+        m[0] = (float)(2 / (r - l));
+        m[3] = (float)(-(r + l) / (r - l));
+        m[5] = (float)(2 / (t - b));
+        m[7] = (float)(-(t + b) / (t - b));
+        m[10] = (float)(-2 / (f - n));
+        m[11] = (float)(-(f + n) / (f - n));
+    }
+}
+
+static bool play(struct runner *R, const struct shtest_cmd *c)
+{
+    R->cmd = c;
+    switch (c->op) {
+    case SH_CLEAR_COLOR:
+        for (int i = 0; i < 4; i++)
+            R->clear_color[i] = clamp01(c->f[i]);  /* glClearColor clamps */
+        R->clear_color_bit = true;
+        return true;
+    case SH_CLEAR_DEPTH:
+        R->clear_depth = clamp01(c->f[0]);
+        R->clear_depth_bit = true;
+        return true;
+    case SH_CLEAR:
+        clear(R);
+        return true;
+    case SH_COLOR:
+        memcpy(R->color, c->f, sizeof(us_vec4));
+        return true;
+    case SH_TEXCOORD:
+        memcpy(R->texcoord[c->i[0]], c->f, sizeof(us_vec4));
+        return true;
+    case SH_DRAW_RECT:
+    case SH_DRAW_RECT_TEX:
+        return draw_rect(R, c);
+    case SH_ORTHO:
+    case SH_ORTHO_WINDOW:
+    case SH_FRUSTUM:
+        projection(R, c);
+        return true;
+    case SH_PARAMETER: {
+        bool vp = c->sub == SH_ENV_VP || c->sub == SH_LOCAL_VP;
+        bool env = c->sub == SH_ENV_VP || c->sub == SH_ENV_FP;
+        unsigned stage = vp ? US_STAGE_VERTEX : US_STAGE_FRAGMENT;
+        float *dst = env ? R->gl.env[stage][c->i[0]]
+                         : R->gl.local[stage][c->i[0]];
+        memcpy(dst, c->f, sizeof(us_vec4));
+        return true;
+    }
+    case SH_PROBE:
+    case SH_PROBE_REL:
+        return probe(R, c);
+    case SH_PROBE_ALL:
+        probe_all(R, c);
+        return true;
+    case SH_PROBE_DEPTH:
+        return probe_depth(R, c);
+    case SH_TEXTURE:
+        return make_texture(R, c);
+    case SH_TEXPARAMETER:
+        texparameter(R, c);
+        return true;
+    case SH_ENABLE:
+        if (c->sub == SH_CAP_DEPTH_TEST)
+            R->st.depth_test = c->i[0] != 0;
+        else
+            R->st.two_side = c->i[0] != 0;
+        return true;
+    case SH_TOLERANCE:
+        memcpy(R->tol, c->f, sizeof R->tol);
+        return true;
+    default:
+        return true;
+    }
+}
+
+bool shtest_run(const struct shtest *t, const struct shtest_env *env,
+                struct shtest_result *r, struct us_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    memset(diag, 0, sizeof *diag);
+    if (t->skip[0]) {
+        r->status = SHTEST_SKIP;
+        r->line = t->skip_line;
+        snprintf(r->msg, sizeof r->msg, "%s", t->skip);
+        return true;
+    }
+    struct runner *R = calloc(1, sizeof *R);
+    if (!R) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    R->t = t;
+    R->env = env;
+    R->r = r;
+    R->diag = diag;
+    us_glstate_init(&R->gl);
+    gfx_state_init(&R->st);
+    R->st.depth_test = false;  /* GL's initial state (table 6.20) */
+    R->st.depth_write = true;
+    for (int i = 0; i < 4; i++) {
+        R->color[i] = 1.0f;    /* current colour (1, 1, 1, 1) */
+        R->tol[i] = default_tolerance;
+    }
+    for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
+        R->texcoord[n][3] = 1.0f;  /* (0, 0, 0, 1) */
+    R->clear_depth = 1.0f;
+    bool ok;
+    struct shtest_source ffvp = { ff_vertex, sizeof ff_vertex - 1, 0 };
+    ok = assemble(R, t->vp.text ? &t->vp : &ffvp, US_STAGE_VERTEX, &R->vp);
+    R->have_fp = t->fp.text != NULL;
+    if (ok && R->have_fp)
+        ok = assemble(R, &t->fp, US_STAGE_FRAGMENT, &R->fp);
+    struct us_diag d = { 0 };
+    if (ok && !gfx_fb_init(&R->fb, t->width, t->height, &d))
+        ok = fail_at(R, 0, 0, "%s", d.msg);
+    for (unsigned i = 0; ok && i < t->ncmds && r->status != SHTEST_SKIP; i++)
+        ok = play(R, &t->cmds[i]);
+    if (ok && r->status == SHTEST_SKIP)
+        r->probes = r->failed = 0;
+    gfx_fb_free(&R->fb);
+    us_program_free(&R->vp);
+    us_program_free(&R->fp);
+    for (unsigned u = 0; u < US_MAX_TEX_UNITS; u++)
+        if (R->unit[u].present)
+            gfx_texture_free(&R->unit[u].tex);
+    free(R);
+    return ok;
+}

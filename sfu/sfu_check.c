@@ -1,0 +1,590 @@
+/*
+ * The accuracy check (method: sfu/sfu_check.h).  Inputs are cut into
+ * chunks that worker threads take in turn; each chunk keeps its own
+ * statistics and the chunks are merged in input order, so the output does
+ * not depend on the thread count or timing (ties go to the first input).
+ */
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ushader.h"
+#include "sfu/sfu_check.h"
+
+enum { CHUNK = 1 << 16 };
+
+#define PI_BITS 0x40490fdbu       /* binary32 pi (just above pi) */
+
+struct range {
+    uint32_t first;
+    uint64_t count;   /* inputs */
+    uint32_t stride;
+};
+
+/* The stated primary-domain sets (see us_sfu_domain_desc). */
+static unsigned domain_ranges(enum us_sfu_func f, struct range *r)
+{
+    switch (f) {
+    case US_SFU_RCP:
+        r[0] = (struct range){ 0x3f800000u, 1u << 23, 1 };
+        return 1;
+    case US_SFU_RSQ:
+    case US_SFU_SQRT:
+        r[0] = (struct range){ 0x3f800000u, 1u << 24, 1 };
+        return 1;
+    case US_SFU_LG2:
+        r[0] = (struct range){ 0x3f000000u, (1u << 24) + 1, 1 };
+        r[1] = (struct range){ 0x3e800000u, 1u << 20, 8 };
+        r[2] = (struct range){ 0x40000008u, (1u << 20) - 1, 8 };
+        r[3] = (struct range){ 0x00800000u, (0x7f800000u - 0x00800000u) / 4096, 4096 };
+        return 4;
+    case US_SFU_EX2:
+        r[0] = (struct range){ 0x3f800000u, 1u << 23, 1 };
+        r[1] = (struct range){ 0xbf800000u, 1u << 23, 1 };
+        r[2] = (struct range){ 0x30800000u, (0x43000000u - 0x30800000u) / 256, 256 };
+        r[3] = (struct range){ 0xb0800000u, (0x43000000u - 0x30800000u) / 256, 256 };
+        return 4;
+    default:
+        r[0] = (struct range){ 0x3f000000u, PI_BITS - 0x3f000000u + 1, 1 };
+        r[1] = (struct range){ 0xbf000000u, (PI_BITS - 0x3f000000u) / 16 + 1, 16 };
+        r[2] = (struct range){ 0x00800000u, (0x3f000000u - 0x00800000u) / 2048, 2048 };
+        r[3] = (struct range){ 0x80800000u, (0x3f000000u - 0x00800000u) / 2048, 2048 };
+        return 4;
+    }
+}
+
+const char *us_sfu_domain_desc(enum us_sfu_func f)
+{
+    switch (f) {
+    case US_SFU_RCP: return "all of [1,2)";
+    case US_SFU_RSQ:
+    case US_SFU_SQRT: return "all of [1,4)";
+    case US_SFU_LG2:
+        return "all of [0.5,2], every 8th of [0.25,0.5) and (2,4), "
+               "every 4096th positive normal";
+    case US_SFU_EX2:
+        return "all of [1,2) and [-2,-1), every 256th pattern of 2^-30 <= |x| < 128";
+    default:
+        return "all of [0.5,pi], every 16th of [-pi,-0.5], "
+               "every 2048th of 2^-126 <= |x| < 0.5";
+    }
+}
+
+static unsigned set_ranges(const struct us_sfu_check_opts *o, struct range *r)
+{
+    unsigned n;
+    if (o->set == US_SFU_SET_RANGE) {
+        r[0] = (struct range){ (uint32_t)o->first, o->count, 1 };
+        n = 1;
+    } else {
+        n = domain_ranges(o->func, r);
+    }
+    unsigned step = o->step ? o->step : 1;
+    for (unsigned i = 0; i < n; i++) {
+        r[i].count = (r[i].count + step - 1) / step;
+        r[i].stride *= step;
+    }
+    return n;
+}
+
+uint64_t us_sfu_set_size(const struct us_sfu_check_opts *o)
+{
+    struct range r[4];
+    unsigned n = set_ranges(o, r);
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n; i++)
+        total += r[i].count;
+    return total;
+}
+
+bool us_sfu_abs_domain(enum us_sfu_func f, uint32_t x)
+{
+    uint32_t a = x & 0x7fffffffu;
+    switch (f) {
+    case US_SFU_LG2: return x >= 0x3f000000u && x <= 0x40000000u;
+    case US_SFU_SIN:
+    case US_SFU_COS: return a <= PI_BITS;
+    default: return false;
+    }
+}
+
+static uint32_t bits_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static float float_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Exponent as LLVM's FPBits: subnormals and zero count as -126. */
+static int fexp(float v)
+{
+    uint32_t b = (bits_of(v) >> 23) & 0xff;
+    return b == 0 ? -126 : (int)b - 127;
+}
+
+/* 2^e for -1022 <= e <= 1023, without a libm call (hot in --full). */
+static inline double pow2(int e)
+{
+    uint64_t b = (uint64_t)(e + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+double us_sfu_ulp_error(float got, double exact)
+{
+    if (isnan(got) || isinf(got))
+        return (double)got == exact ? 0 : INFINITY;
+    if ((double)got == exact)
+        return 0;
+    float er = (float)exact;
+    int ee = fexp(er), ge = fexp(got);
+    if ((got < 0) != (exact < 0) || ee == ge)
+        return fabs((double)got - exact) * pow2(23 - ee);
+    double ag = fabs((double)got), ax = fabs(exact);
+    bool got_small = fabsf(got) < fabsf(er);
+    double mn = got_small ? ag : ax, mx = got_small ? ax : ag;
+    int mne = got_small ? ge : ee, mxe = got_small ? ee : ge;
+    double pivot = pow2(mxe);
+    return (pivot - mn) * pow2(23 - mne) + (mx - pivot) * pow2(23 - mxe);
+}
+
+/* ---- references -------------------------------------------------------- */
+
+struct worker_mpfr {
+    mpfr_t x, y, y24;
+};
+
+static int mpfr_f(enum us_sfu_func f, mpfr_t y, const mpfr_t x)
+{
+    switch (f) {
+    case US_SFU_RCP: return mpfr_ui_div(y, 1, x, MPFR_RNDN);
+    case US_SFU_RSQ: return mpfr_rec_sqrt(y, x, MPFR_RNDN);
+    case US_SFU_SQRT: return mpfr_sqrt(y, x, MPFR_RNDN);
+    case US_SFU_LG2: return mpfr_log2(y, x, MPFR_RNDN);
+    case US_SFU_EX2: return mpfr_exp2(y, x, MPFR_RNDN);
+    case US_SFU_SIN: return mpfr_sin(y, x, MPFR_RNDN);
+    default: return mpfr_cos(y, x, MPFR_RNDN);
+    }
+}
+
+static double libm_f(enum us_sfu_func f, float xf)
+{
+    double x = xf;
+    switch (f) {
+    case US_SFU_RCP: return 1.0 / x;
+    case US_SFU_RSQ: return 1.0 / sqrt(x);
+    case US_SFU_SQRT: return sqrt(x);
+    case US_SFU_LG2: return log2(x);
+    case US_SFU_EX2: return exp2(x);
+    case US_SFU_SIN: return sin(x);
+    default: return cos(x);
+    }
+}
+
+/* The reference for one finite, in-domain, normal input. */
+struct ref {
+    double exact;     /* f(x), within 2^-53 relative (or libm's error) */
+    float cr;         /* correctly rounded binary32                   */
+    float lo, hi;     /* faithful results (lo == hi when exact)       */
+    bool bracketed;   /* lo, hi are set                               */
+};
+
+/* The float after r toward +inf (up) or -inf; r finite. */
+static inline float step(float r, bool up)
+{
+    uint32_t b;
+    memcpy(&b, &r, sizeof b);
+    if ((b & 0x7fffffffu) == 0)
+        b = up ? 1u : 0x80000001u;
+    else if (((b >> 31) == 0) == up)
+        b++;
+    else
+        b--;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* Floats around y: *lo <= y <= *hi, adjacent (or equal when y is one). */
+static inline void bracket(double y, float *lo, float *hi)
+{
+    float r = (float)y;
+    if ((double)r == y) {
+        *lo = *hi = r;
+    } else if ((double)r < y) {
+        *lo = r;
+        *hi = isinf(r) ? r : step(r, true);
+    } else {
+        *hi = r;
+        *lo = isinf(r) ? r : step(r, false);
+    }
+}
+
+static void ref_mpfr(struct worker_mpfr *w, enum us_sfu_func f, float x,
+                     struct ref *r)
+{
+    mpfr_set_flt(w->x, x, MPFR_RNDN);
+    int t = mpfr_f(f, w->y, w->x);
+    double y = mpfr_get_d(w->y, MPFR_RNDN);     /* exact: y has 53 bits */
+    r->exact = y;
+    r->bracketed = true;
+    bracket(y, &r->lo, &r->hi);
+    if (r->lo == r->hi) {
+        r->cr = r->lo;
+        if (t != 0 && !isinf(y)) {              /* f(x) is beside the float */
+            if (t > 0)
+                r->lo = step(r->lo, false);
+            else
+                r->hi = step(r->hi, true);
+        }
+        return;
+    }
+    double mid = ((double)r->lo + (double)r->hi) / 2;
+    if (y != mid && !isinf(r->hi) && !isinf(r->lo)) {
+        r->cr = (float)y;
+        return;
+    }
+    /* y53 on a midpoint (or at the overflow edge): round f(x) itself. */
+    int t24 = mpfr_f(f, w->y24, w->x);
+    t24 = mpfr_subnormalize(w->y24, t24, MPFR_RNDN);
+    r->cr = mpfr_get_flt(w->y24, MPFR_RNDN);
+}
+
+/* libm's value when it decides the case safely, else MPFR's. */
+static bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
+{
+    double y = libm_f(f, x);
+    if (y == 0 || !isfinite(y))
+        return false;
+    double m = fabs(y) * 0x1p-45;
+    float a = (float)(y - m), b = (float)(y + m);
+    if (a != b || fabs((double)a - y) <= m)
+        return false;                 /* near a midpoint or a float */
+    r->exact = y;
+    r->cr = r->lo = r->hi = a;    /* lo, hi: set by bracket() if needed */
+    r->bracketed = false;
+    return true;
+}
+
+/* ---- special cases --------------------------------------------------- */
+
+enum { NAN_ANY = 0x7fc00000u, PINF = 0x7f800000u, NINF = 0xff800000u,
+       FONE = 0x3f800000u };
+
+/* The documented result when the (flushed) input is zero, infinite, NaN
+ * or outside the domain; false when the input is an ordinary one. */
+static bool policy(enum us_sfu_func f, uint32_t x, uint32_t *want)
+{
+    uint32_t a = x & 0x7fffffffu, s = x & 0x80000000u;
+    bool neg = s != 0;
+    if (a > PINF) {
+        *want = NAN_ANY;
+        return true;
+    }
+    if (a == 0) {
+        switch (f) {
+        case US_SFU_RCP: *want = s | PINF; break;
+        case US_SFU_RSQ: *want = neg ? NINF : PINF; break;
+        case US_SFU_SQRT: *want = s; break;
+        case US_SFU_LG2: *want = NINF; break;
+        case US_SFU_EX2: case US_SFU_COS: *want = FONE; break;
+        default: *want = s; break;
+        }
+        return true;
+    }
+    if (a == PINF) {
+        switch (f) {
+        case US_SFU_RCP: *want = s; break;
+        case US_SFU_RSQ: *want = neg ? NAN_ANY : 0; break;
+        case US_SFU_SQRT: case US_SFU_LG2: *want = neg ? NAN_ANY : PINF; break;
+        case US_SFU_EX2: *want = neg ? 0 : PINF; break;
+        default: *want = NAN_ANY; break;
+        }
+        return true;
+    }
+    if (neg && (f == US_SFU_RSQ || f == US_SFU_SQRT || f == US_SFU_LG2)) {
+        *want = NAN_ANY;
+        return true;
+    }
+    return false;
+}
+
+static bool same(uint32_t got, uint32_t want)
+{
+    if ((want & 0x7fffffffu) > PINF)
+        return (got & 0x7fffffffu) > PINF;
+    return got == want;
+}
+
+/* ---- statistics ------------------------------------------------------ */
+
+static void stats_init(struct us_sfu_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->max_ulp = s->max_ulp_out = s->max_abs = s->max_abs_all = -1;
+}
+
+static void merge(struct us_sfu_stats *d, const struct us_sfu_stats *s)
+{
+    d->n += s->n;
+    d->acc += s->acc;
+    d->cr += s->cr;
+    d->faithful += s->faithful;
+    if (!d->special_bad && s->special_bad) {
+        d->bad_x = s->bad_x;
+        d->bad_got = s->bad_got;
+        d->bad_want = s->bad_want;
+    }
+    d->special += s->special;
+    d->special_bad += s->special_bad;
+    d->mpfr_calls += s->mpfr_calls;
+    if (s->max_ulp > d->max_ulp) {
+        d->max_ulp = s->max_ulp;
+        d->max_ulp_x = s->max_ulp_x;
+        d->max_ulp_got = s->max_ulp_got;
+    }
+    if (s->max_ulp_out > d->max_ulp_out) {
+        d->max_ulp_out = s->max_ulp_out;
+        d->max_ulp_out_x = s->max_ulp_out_x;
+    }
+    if (s->max_abs > d->max_abs) {
+        d->max_abs = s->max_abs;
+        d->max_abs_x = s->max_abs_x;
+    }
+    if (s->max_abs_all > d->max_abs_all) {
+        d->max_abs_all = s->max_abs_all;
+        d->max_abs_all_x = s->max_abs_all_x;
+    }
+}
+
+static void check_one(const struct us_sfu_check_opts *o,
+                      struct worker_mpfr *w, uint32_t xb,
+                      struct us_sfu_stats *s)
+{
+    enum us_sfu_func f = o->func;
+    float x = float_of(xb);
+    uint32_t got = bits_of(us_sfu_eval(o->sfu, f, x));
+    uint32_t xf = (xb & 0x7f800000u) ? xb : (xb & 0x80000000u);  /* FTZ */
+    uint32_t want;
+    s->n++;
+    if (policy(f, xf, &want)) {
+        s->special++;
+        goto compare_special;
+    }
+    struct ref r;
+    if (!o->filter || !ref_libm(f, x, &r)) {
+        ref_mpfr(w, f, x, &r);
+        s->mpfr_calls += o->filter;
+    }
+    uint32_t cb = bits_of(r.cr), ca = cb & 0x7fffffffu;
+    if (ca < 0x00800000u || ca >= PINF) {
+        s->special++;
+        want = ca < 0x00800000u ? (cb & 0x80000000u) : cb;   /* FTZ */
+        goto compare_special;
+    }
+    s->acc++;
+    float g = float_of(got);
+    bool is_cr = got == cb, has_abs = f == US_SFU_LG2 || f == US_SFU_SIN ||
+                                      f == US_SFU_COS;
+    s->cr += is_cr;
+    if (!is_cr && !r.bracketed)
+        bracket(r.exact, &r.lo, &r.hi);
+    s->faithful += is_cr || g == r.lo || g == r.hi;
+    /* A correctly rounded result errs by at most 0.5 ulp: once the
+     * maximum is there, it cannot raise it (the hot path of --full). */
+    if (is_cr && !has_abs && s->max_ulp >= 0.5)
+        return;
+    double ulp = us_sfu_ulp_error(g, r.exact);
+    if (ulp > s->max_ulp) {
+        s->max_ulp = ulp;
+        s->max_ulp_x = xb;
+        s->max_ulp_got = got;
+    }
+    if (!has_abs)
+        return;
+    double abs_err = isfinite(g) ? fabs((double)g - r.exact) : INFINITY;
+    if (abs_err > s->max_abs_all) {
+        s->max_abs_all = abs_err;
+        s->max_abs_all_x = xb;
+    }
+    if (us_sfu_abs_domain(f, xb)) {
+        if (abs_err > s->max_abs) {
+            s->max_abs = abs_err;
+            s->max_abs_x = xb;
+        }
+    } else if (ulp > s->max_ulp_out) {
+        s->max_ulp_out = ulp;
+        s->max_ulp_out_x = xb;
+    }
+    return;
+compare_special:
+    if (!same(got, want) && !s->special_bad++) {
+        s->bad_x = xb;
+        s->bad_got = got;
+        s->bad_want = want;
+    }
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+struct job {
+    const struct us_sfu_check_opts *o;
+    struct range r[4];
+    unsigned nr;
+    uint64_t total, nchunks;
+    struct us_sfu_stats *chunk;
+    atomic_uint_fast64_t next, done;
+};
+
+static void run_chunk(struct job *j, struct worker_mpfr *w, uint64_t c)
+{
+    struct us_sfu_stats *s = &j->chunk[c];
+    stats_init(s);
+    uint64_t i = c * CHUNK, end = i + CHUNK < j->total ? i + CHUNK : j->total;
+    unsigned ri = 0;
+    uint64_t base = 0;
+    while (i >= base + j->r[ri].count) {
+        base += j->r[ri].count;
+        ri++;
+    }
+    for (; i < end; i++) {
+        while (i >= base + j->r[ri].count) {
+            base += j->r[ri].count;
+            ri++;
+        }
+        uint32_t xb = j->r[ri].first + (uint32_t)((i - base) * j->r[ri].stride);
+        check_one(j->o, w, xb, s);
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    /* MPFR's exponent range is per thread: binary32's, restored after. */
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(-148);
+    mpfr_set_emax(128);
+    struct worker_mpfr w;
+    mpfr_init2(w.x, 24);
+    mpfr_init2(w.y, 53);
+    mpfr_init2(w.y24, 24);
+    for (;;) {
+        uint64_t c = atomic_fetch_add(&j->next, 1);
+        if (c >= j->nchunks)
+            break;
+        run_chunk(j, &w, c);
+        atomic_fetch_add(&j->done, 1);
+    }
+    mpfr_clears(w.x, w.y, w.y24, (mpfr_ptr)0);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    mpfr_free_cache();
+    return NULL;
+}
+
+bool us_sfu_check(const struct us_sfu_check_opts *o, struct us_sfu_stats *st,
+                  struct us_diag *diag)
+{
+    struct job *j = calloc(1, sizeof *j);
+    if (!j)
+        goto oom;
+    j->o = o;
+    j->nr = set_ranges(o, j->r);
+    j->total = us_sfu_set_size(o);
+    j->nchunks = (j->total + CHUNK - 1) / CHUNK;
+    j->chunk = malloc(sizeof *j->chunk * (j->nchunks ? j->nchunks : 1));
+    unsigned n = o->jobs ? o->jobs : 1;
+    pthread_t *th = malloc(sizeof *th * n);
+    if (!j->chunk || !th) {
+        free(th);
+        free(j->chunk);
+        free(j);
+        goto oom;
+    }
+    atomic_init(&j->next, 0);
+    atomic_init(&j->done, 0);
+    unsigned started = 0;
+    for (; started < n; started++)
+        if (pthread_create(&th[started], NULL, worker, j) != 0)
+            break;
+    if (started == 0)
+        worker(j);
+    while (o->progress && atomic_load(&j->done) < j->nchunks) {
+        uint64_t d = atomic_load(&j->done) * CHUNK;
+        o->progress(o->progress_ctx, d < j->total ? d : j->total, j->total);
+        nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+    }
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    if (o->progress)
+        o->progress(o->progress_ctx, j->total, j->total);
+    stats_init(st);
+    for (uint64_t c = 0; c < j->nchunks; c++)
+        merge(st, &j->chunk[c]);
+    free(th);
+    free(j->chunk);
+    free(j);
+    return true;
+oom:
+    diag->line = diag->col = 0;
+    snprintf(diag->msg, sizeof diag->msg, "out of memory");
+    return false;
+}
+
+bool us_sfu_check_verdict(enum us_sfu_func f, const struct us_sfu_stats *s,
+                          char *why, size_t len)
+{
+    const double abs_bound = 0x1p-22;
+    why[0] = '\0';
+    if (s->special_bad) {
+        snprintf(why, len, "%llu special-value mismatches",
+                 (unsigned long long)s->special_bad);
+        return false;
+    }
+    switch (f) {
+    case US_SFU_LG2:
+        if (s->max_abs > abs_bound) {
+            snprintf(why, len, "absolute error %.3g > 2^-22 on [0.5,2]",
+                     s->max_abs);
+            return false;
+        }
+        if (s->max_ulp_out > 1) {
+            snprintf(why, len, "%.3f ulp > 1 outside [0.5,2]", s->max_ulp_out);
+            return false;
+        }
+        return true;
+    case US_SFU_SIN:
+    case US_SFU_COS:
+        if (s->max_abs > abs_bound) {
+            snprintf(why, len, "absolute error %.3g > 2^-22 on [-pi,pi]",
+                     s->max_abs);
+            return false;
+        }
+        if (s->max_abs_all > abs_bound) {
+            snprintf(why, len, "absolute error %.3g > 2^-22 beyond [-pi,pi]",
+                     s->max_abs_all);
+            return false;
+        }
+        return true;
+    default:
+        if (s->max_ulp > 1) {
+            snprintf(why, len, "%.3f ulp > 1", s->max_ulp);
+            return false;
+        }
+        return true;
+    }
+}
