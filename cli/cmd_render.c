@@ -6,14 +6,18 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gfx/backend_core.h"
 #include "gfx/gfx.h"
 
 static const char usage[] =
     "usage: ushader render SCENE -o OUT.png [--arch A] [--exact-math]\n"
     "                      [--stats] [--size WxH] [--hash]\n"
     "  Render a scene (docs/SCENES.md) to a PNG file, written atomically.\n"
-    "  --arch A      core model that runs the shaders: functional (the\n"
-    "                reference interpreter; the only one so far)\n"
+    "  --arch A      what runs the shaders: functional (the reference\n"
+    "                interpreter, the default) or a core model: scalar,\n"
+    "                simd4, vliw, superscalar, hetero (default\n"
+    "                configuration); --stats then adds \"core\": cycles,\n"
+    "                useful ops and utilization per shader stage\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
     "  --stats       print pipeline counts as JSON on stdout\n"
@@ -39,7 +43,8 @@ static bool parse_size(const char *s, unsigned *w, unsigned *h)
 
 static void print_stats(const char *scene, unsigned w, unsigned h,
                         const char *arch, const char *math,
-                        const struct gfx_stats *st, uint64_t hash)
+                        const struct gfx_stats *st, uint64_t hash,
+                        const char *core)
 {
     printf("{\"scene\": \"");
     for (const char *c = scene; *c; c++) {
@@ -59,7 +64,8 @@ static void print_stats(const char *scene, unsigned w, unsigned h,
            st->fragments, st->helpers, st->killed, st->depth_failed,
            st->written);
     printf(" \"texture_samples\": %" PRIu64 ", \"hash\": \"%016" PRIx64
-           "\"}\n", st->tex_samples, hash);
+           "\"%s%s}\n", st->tex_samples, hash, core ? ",\n " : "",
+           core ? core : "");
 }
 
 int cmd_render(int argc, char **argv)
@@ -104,9 +110,10 @@ int cmd_render(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    if (strcmp(arch, "functional")) {
-        cli_error(NULL, 0, 0, "render: --arch '%s' is not available yet; "
-                  "the only core model so far is 'functional'", arch);
+    const struct us_core_model *model = NULL;
+    if (strcmp(arch, "functional") && !(model = us_model_lookup(arch))) {
+        cli_error(NULL, 0, 0, "render: unknown --arch '%s' (functional, "
+                  "scalar, simd4, vliw, superscalar, hetero)", arch);
         return 2;
     }
 
@@ -143,8 +150,28 @@ int cmd_render(int argc, char **argv)
     struct gfx_framebuffer fb;
     struct gfx_stats st = { 0 };
     int rc = 0;
-    ok = gfx_scene_render(s, w, h, &math, &gfx_backend_functional, &fb, &st,
-                          &diag);
+    struct gfx_core_backend *cb = NULL;
+    const struct gfx_shader_backend *be = &gfx_backend_functional;
+    if (model) {
+        struct us_config ccfg;
+        us_config_default(&ccfg);
+        cb = malloc(sizeof *cb);
+        if (!cb) {
+            cli_error(NULL, 0, 0, "render: out of memory");
+            gfx_scene_free(s);
+            if (have_sfu)
+                us_sfu_free(&sfu);
+            return 1;
+        }
+        gfx_core_backend_init(cb, model, &ccfg);
+        be = &cb->be;
+    }
+    ok = gfx_scene_render(s, w, h, &math, be, &fb, &st, &diag);
+    if (ok && cb && cb->failed) {
+        cli_error(scene, 0, 0, "render: %s: %s", arch, cb->diag.msg);
+        ok = false;
+        gfx_fb_free(&fb);
+    }
     if (!ok) {
         cli_error(scene, diag.line, diag.col, "%s", diag.msg);
         rc = 1;
@@ -170,11 +197,16 @@ int cmd_render(int argc, char **argv)
         }
         if (hash)
             printf("%016" PRIx64 "\n", hv);
-        if (stats)
-            print_stats(scene, w, h, arch, exact ? "exact" : "sfu", &st, hv);
+        if (stats) {
+            char *core = cb ? gfx_core_backend_json(cb) : NULL;
+            print_stats(scene, w, h, arch, exact ? "exact" : "sfu", &st, hv,
+                        core);
+            free(core);
+        }
         free(rgba);
         gfx_fb_free(&fb);
     }
+    free(cb);
     if (have_sfu)
         us_sfu_free(&sfu);
     gfx_scene_free(s);

@@ -1,12 +1,16 @@
 /* ushader run PROG [--param NAME=V] [--attrib NAME=V] [--json]: one thread
- * of a program on the reference interpreter (correctly rounded binary32). */
+ * of a program on the reference interpreter (correctly rounded binary32);
+ * with --arch, N threads on a core model (shader/core.h) and its metrics. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
+#include "isa/scalar.h"
+#include "shader/core.h"
 
 static const char usage[] =
     "usage: ushader run PROG [--param env[N]=x,y,z,w] [--param local[N]=...]\n"
@@ -29,7 +33,26 @@ static const char usage[] =
     "            NaN, which JSON numbers cannot express, as the strings\n"
     "            \"inf\", \"-inf\" and \"nan\"; fragment programs add \"killed\".\n"
     "  Exit status: 0 success, 1 unreadable or invalid program, 2 bad command\n"
-    "  line (unknown option, unknown binding, bad number, index out of range).\n";
+    "  line (unknown option, unknown binding, bad number, index out of range).\n"
+    "\n"
+    "       ushader run PROG --arch A|all [--config F.ini] [--set KEY=V]...\n"
+    "                        [--threads N] [--inputs FILE] [--param ...]\n"
+    "                        [--attrib ...] [--json]\n"
+    "  Run N threads (default 64) on a core model: scalar, simd4, vliw,\n"
+    "  superscalar, hetero, or all of them (a comparison table; every model's\n"
+    "  outputs must be bit-identical, else exit 1).  Prints the first threads'\n"
+    "  outputs and the metrics of docs/METRICS.md (JSON: the statistics\n"
+    "  object, plus \"outputs\", one object per thread; with all, {\"models\":\n"
+    "  [...]}).\n"
+    "  --config  an INI file ([core] knobs, [sfu] SFU keys; configs/*.ini)\n"
+    "  --set     one knob, after --config (ushader config --list)\n"
+    "  --inputs  one line per thread: BINDING=x,y,z,w words separated by\n"
+    "            blanks ('#' starts a comment); thread i takes line i mod the\n"
+    "            line count.  Without it, every input the program reads gets\n"
+    "            deterministic pseudo-random values in [-1, 1) per thread.\n"
+    "            --attrib values apply to every thread, last.\n"
+    "  --time    print each model's host CPU time and simulated useful ops per\n"
+    "            host second on stderr (bench/core_speed.bench.sh)\n";
 
 enum { MAX_SETTINGS = 256 };
 
@@ -41,9 +64,16 @@ struct setting {
     float value[4];
 };
 
+enum { MAX_SETS = 64 };
+
 struct run_args {
     const char *file;
     bool json;
+    const char *arch, *config, *inputs;
+    bool time;
+    const char *sets[MAX_SETS];
+    unsigned nsets;
+    long threads;                  /* 0: not given */
     struct setting params[MAX_SETTINGS], attribs[MAX_SETTINGS];
     unsigned nparams, nattribs;
 };
@@ -106,6 +136,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
             return 0;
         } else if (!strcmp(opt, "--json")) {
             a->json = true;
+        } else if (!strcmp(opt, "--time")) {
+            a->time = true;
         } else if (!strcmp(opt, "--param") || !strcmp(opt, "--attrib")) {
             if (i + 1 == argc) {
                 cli_error(NULL, 0, 0, "run: %s needs NAME=x,y,z,w", opt);
@@ -116,6 +148,37 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 : add_setting(opt, argv[++i], a->attribs, &a->nattribs);
             if (!ok)
                 return 2;
+        } else if (!strcmp(opt, "--arch") || !strcmp(opt, "--config") ||
+                   !strcmp(opt, "--set") || !strcmp(opt, "--threads") ||
+                   !strcmp(opt, "--inputs")) {
+            if (i + 1 == argc) {
+                cli_error(NULL, 0, 0, "run: %s needs a value", opt);
+                return 2;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(opt, "--arch")) {
+                a->arch = v;
+            } else if (!strcmp(opt, "--config")) {
+                a->config = v;
+            } else if (!strcmp(opt, "--inputs")) {
+                a->inputs = v;
+            } else if (!strcmp(opt, "--set")) {
+                if (a->nsets == MAX_SETS) {
+                    cli_error(NULL, 0, 0, "run: more than %d --set", MAX_SETS);
+                    return 2;
+                }
+                a->sets[a->nsets++] = v;
+            } else {
+                char *end;
+                errno = 0;
+                a->threads = strtol(v, &end, 10);
+                if (end == v || *end || errno || a->threads < 1 ||
+                    a->threads > 65536) {
+                    cli_error(NULL, 0, 0, "run: --threads wants 1..65536, "
+                              "not '%s'", v);
+                    return 2;
+                }
+            }
         } else if (opt[0] == '-' && opt[1]) {
             cli_error(NULL, 0, 0, "run: unknown option '%s'", opt);
             fputs(usage, stderr);
@@ -357,6 +420,341 @@ out:
     return rc;
 }
 
+/* ---- --arch: N threads on core models ----------------------------------- */
+
+/* A deterministic value in [-1, 1) for thread i, input slot s, comp c. */
+static float gen_value(unsigned i, unsigned s, unsigned c)
+{
+    struct us_rng r = { 0x9E3779B97F4A7C15ull ^
+                        ((uint64_t)i * 1000003u + s * 31u + c + 1) };
+    us_rng_next(&r);
+    uint64_t v = us_rng_next(&r) >> 40;  /* 24 bits: exact in binary32 */
+    return (float)v / (float)(1u << 23) - 1.0f;
+}
+
+/* The --inputs file's lines that hold settings (comments and blank lines
+ * dropped), as pointers into `text` (modified in place). */
+static bool split_lines(char *text, char ***lines, unsigned *n)
+{
+    unsigned cap = 0;
+    *lines = NULL;
+    *n = 0;
+    for (char *p = text; p && *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        char *hash = strchr(p, '#');
+        if (hash)
+            *hash = '\0';
+        if (p[strspn(p, " \t\r")] != '\0') {
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 64;
+                char **l = realloc(*lines, cap * sizeof *l);
+                if (!l)
+                    return false;
+                *lines = l;
+            }
+            (*lines)[(*n)++] = p;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return true;
+}
+
+/* Apply one --inputs line (BINDING=x,y,z,w words) to a thread. */
+static bool apply_line(const char *line, enum us_stage stage,
+                       struct us_thread *t)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " \t\r", &save); w;
+         w = strtok_r(NULL, " \t\r", &save)) {
+        struct setting st;
+        unsigned count = 0, slot;
+        if (!add_setting("--inputs", w, &st, &count) ||
+            !resolve_input(&st, stage, &slot))
+            return false;
+        memcpy(t->input[slot], st.value, sizeof t->input[slot]);
+    }
+    return true;
+}
+
+static bool outputs_equal(const struct us_program *prog,
+                          const struct us_thread *a, const struct us_thread *b)
+{
+    for (unsigned o = 0; o < US_MAX_OUTPUTS; o++)
+        if (((prog->outputs_written >> o) & 1) &&
+            memcmp(a->output[o], b->output[o], sizeof a->output[o]))
+            return false;
+    return a->killed == b->killed;
+}
+
+/* The statistics as one JSON object in a malloc'd string, without the
+ * closing brace and newline. */
+static char *stats_json(const struct us_stats *st)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    us_stats_print(f, st, true);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    if (len >= 2)
+        buf[len - 2] = '\0';  /* drop "}\n" */
+    return buf;
+}
+
+static void print_thread_outputs(const struct us_program *prog,
+                                 const struct us_thread *t, uint32_t written,
+                                 bool json)
+{
+    unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
+                                                : US_FOUT_COUNT;
+    bool first = true;
+    for (unsigned i = 0; i < n; i++) {
+        if (!((written >> i) & 1))
+            continue;
+        printf(json ? "%s\"%s\": [" : "%s%s = (", first ? "" : json ? ", " : "  ",
+               us_output_name(prog->stage, i));
+        for (int c = 0; c < 4; c++) {
+            if (c)
+                printf(", ");
+            print_number(t->output[i][c], json);
+        }
+        printf(json ? "]" : ")");
+        first = false;
+    }
+    if (prog->stage == US_STAGE_FRAGMENT)
+        printf(json ? "%s\"killed\": %s" : "%skilled: %s", first ? "" : json ? ", " : "  ",
+               t->killed ? "true" : "false");
+}
+
+/* One row of the --arch all table. */
+static void table_row(const struct us_stats *st, double simd4_ad)
+{
+    double stalls = 0;
+    static const char *const causes[] = {
+        "stalls.dependency", "stalls.sfu", "stalls.lut", "stalls.texture",
+        "stalls.fetch",
+    };
+    for (unsigned i = 0; i < 5; i++)
+        stalls += us_stats_get(st, causes[i]);
+    double ad = us_stats_get(st, "area_delay");
+    printf("%-12s %9.0f %7.3f %8.4f %9.0f %10.0f %10.0f %7.3f %12.1f %7.3f\n",
+           st->arch, us_stats_get(st, "cycles"),
+           us_stats_get(st, "utilization"),
+           us_stats_get(st, "threads_per_cycle"), stalls,
+           us_stats_get(st, "instr_bits"), us_stats_get(st, "area"),
+           us_stats_get(st, "area_simd4"),
+           us_stats_get(st, "energy_per_thread"),
+           simd4_ad > 0 ? ad / simd4_ad : 0.0);
+}
+
+static int run_arch(const struct run_args *a)
+{
+    const struct us_core_model *one = NULL;
+    if (strcmp(a->arch, "all") && !(one = us_model_lookup(a->arch))) {
+        cli_error(NULL, 0, 0, "run: unknown --arch '%s' (scalar, simd4, "
+                  "vliw, superscalar, hetero, all)", a->arch);
+        return 2;
+    }
+    struct us_config cfg;
+    struct us_diag diag;
+    us_config_default(&cfg);
+    if (a->config) {
+        char *text;
+        size_t len;
+        if (!cli_read_file(a->config, &text, &len))
+            return 2;
+        bool ok = us_config_load(&cfg, text, &diag);
+        free(text);
+        if (!ok) {
+            cli_error(a->config, diag.line, 0, "%s", diag.msg);
+            return 2;
+        }
+    }
+    for (unsigned i = 0; i < a->nsets; i++)
+        if (!us_config_set(&cfg, a->sets[i], &diag)) {
+            cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
+            return 2;
+        }
+    struct us_program prog;
+    if (!cli_assemble_file(a->file, US_STAGE_ANY, &prog))
+        return 1;
+    int rc = 2;
+    char *itext = NULL, **lines = NULL;
+    unsigned nlines = 0;
+    us_vec4 *params = NULL;
+    struct us_thread *base = NULL, *ref = NULL, *work = NULL;
+    struct us_stats *st = NULL;
+    struct us_glstate *gl = malloc(sizeof *gl);
+    if (!gl)
+        goto oom;
+    us_glstate_init(gl);
+    for (unsigned i = 0; i < a->nparams; i++)
+        if (!apply_param(&a->params[i], prog.stage, gl))
+            goto out;
+    if (a->inputs) {
+        size_t len;
+        if (!cli_read_file(a->inputs, &itext, &len))
+            goto out;
+        if (!split_lines(itext, &lines, &nlines))
+            goto oom;
+        if (nlines == 0) {
+            cli_error(a->inputs, 0, 0, "no input lines");
+            goto out;
+        }
+    }
+    unsigned n = a->threads ? (unsigned)a->threads
+               : a->inputs ? nlines : 64;
+    unsigned nmodels = 0;
+    while (us_models[nmodels])
+        nmodels++;
+    params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
+    base = calloc(n, sizeof *base);
+    ref = calloc(n, sizeof *ref);
+    work = calloc(n, sizeof *work);
+    st = calloc(nmodels, sizeof *st);
+    if (!params || !base || !ref || !work || !st)
+        goto oom;
+    us_resolve_params(&prog, gl, params);
+    unsigned nin = prog.stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
+    for (unsigned i = 0; i < n; i++) {
+        struct us_thread *t = &base[i];
+        us_thread_reset(t);
+        if (lines) {
+            if (!apply_line(lines[i % nlines], prog.stage, t))
+                goto out;
+        } else {
+            for (unsigned s = 0; s < nin; s++)
+                if ((prog.inputs_read >> s) & 1)
+                    for (unsigned c = 0; c < 4; c++)
+                        t->input[s][c] = gen_value(i, s, c);
+        }
+        for (unsigned j = 0; j < a->nattribs; j++) {
+            unsigned slot;
+            if (!resolve_input(&a->attribs[j], prog.stage, &slot))
+                goto out;
+            memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
+        }
+    }
+    struct us_exec_env env = { .params = params, .math = &us_math_exact };
+    memcpy(ref, base, n * sizeof *ref);
+    for (unsigned i = 0; i < n; i++)
+        us_interpret(&prog, &env, &ref[i]);
+    struct us_workload w = { &prog, &env, work, n };
+    unsigned ran = 0;
+    rc = 1;
+    for (unsigned m = 0; m < nmodels; m++) {
+        if (one && us_models[m] != one)
+            continue;
+        memcpy(work, base, n * sizeof *work);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        bool ok = us_core_run(us_models[m], &cfg, &w, &st[ran], &diag);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+        if (ok && a->time) {
+            double sec = (double)(t1.tv_sec - t0.tv_sec) +
+                         (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+            double ops = us_stats_get(&st[ran], "useful_ops");
+            fprintf(stderr, "time: %-12s %9.4f s %12.0f useful ops "
+                    "%8.2f M useful ops/s %8.2f M cycles/s\n",
+                    us_models[m]->name, sec, ops,
+                    sec > 0 ? ops / sec * 1e-6 : 0.0,
+                    sec > 0 ? us_stats_get(&st[ran], "cycles") / sec * 1e-6
+                            : 0.0);
+        }
+        if (!ok) {
+            cli_error(a->file, diag.line, diag.col, "%s: %s",
+                      us_models[m]->name, diag.msg);
+            goto out;
+        }
+        for (unsigned i = 0; i < n; i++)
+            if (!outputs_equal(&prog, &work[i], &ref[i])) {
+                cli_error(a->file, 0, 0, "%s: thread %u's outputs differ "
+                          "from the reference interpreter's",
+                          us_models[m]->name, i);
+                goto out;
+            }
+        ran++;
+    }
+    uint32_t written = prog.outputs_written;
+    if (prog.stage == US_STAGE_VERTEX &&
+        (prog.options & US_OPT_POSITION_INVARIANT)) {
+        for (unsigned i = 0; i < n; i++)
+            us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
+                                  ref[i].output[US_VOUT_POSITION]);
+        written |= 1u << US_VOUT_POSITION;
+    }
+    if (a->json) {
+        if (one) {
+            char *body = stats_json(&st[0]);
+            if (!body)
+                goto oom;
+            printf("%s,\n  \"outputs\": [", body);
+            free(body);
+            for (unsigned i = 0; i < n; i++) {
+                printf("%s\n    {", i ? "," : "");
+                print_thread_outputs(&prog, &ref[i], written, true);
+                printf("}");
+            }
+            printf("\n  ]\n}\n");
+        } else {
+            printf("{\n\"outputs_identical\": true,\n\"models\": [\n");
+            for (unsigned m = 0; m < ran; m++) {
+                if (m)
+                    printf(",\n");
+                us_stats_print(stdout, &st[m], true);
+            }
+            printf("]\n}\n");
+        }
+    } else {
+        unsigned show = n < 4 ? n : 4;
+        for (unsigned i = 0; i < show; i++) {
+            printf("thread %u: ", i);
+            print_thread_outputs(&prog, &ref[i], written, false);
+            printf("\n");
+        }
+        if (show < n)
+            printf("(%u more threads)\n", n - show);
+        if (one) {
+            us_stats_print(stdout, &st[0], false);
+        } else {
+            double simd4_ad = 0;
+            for (unsigned m = 0; m < ran; m++)
+                if (!strcmp(st[m].arch, "simd4"))
+                    simd4_ad = us_stats_get(&st[m], "area_delay");
+            printf("outputs: identical on every model (%u threads)\n", n);
+            printf("%-12s %9s %7s %8s %9s %10s %10s %7s %12s %7s\n", "arch",
+                   "cycles", "util", "thr/cyc", "stalls", "instr_bits",
+                   "area_um2", "area/s4", "pJ/thread", "AxD/s4");
+            for (unsigned m = 0; m < ran; m++)
+                table_row(&st[m], simd4_ad);
+        }
+    }
+    rc = fflush(stdout) == 0 ? 0 : 1;
+    goto out;
+oom:
+    cli_error(a->file, 0, 0, "out of memory");
+    rc = 1;
+out:
+    free(st);
+    free(work);
+    free(ref);
+    free(base);
+    free(params);
+    free(lines);
+    free(itext);
+    free(gl);
+    us_program_free(&prog);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args *a = calloc(1, sizeof *a);
@@ -367,7 +765,7 @@ int cmd_run(int argc, char **argv)
     bool done = false;
     int rc = parse_args(argc, argv, a, &done);
     if (rc == 0 && !done)
-        rc = run(a);
+        rc = a->arch ? run_arch(a) : run(a);
     free(a);
     return rc;
 }

@@ -1,0 +1,119 @@
+/* A shader backend running batches on a core model: gfx/backend_core.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx/backend_core.h"
+
+static bool samples_textures(const struct us_program *prog)
+{
+    for (unsigned i = 0; i < prog->ninsts; i++)
+        if (us_ops[prog->insts[i].op].unit == US_UNIT_TEX)
+            return true;
+    return false;
+}
+
+static void functional(const struct us_program *prog,
+                       const struct us_exec_env *env, struct us_thread *t,
+                       unsigned n, bool quads)
+{
+    if (quads)
+        for (unsigned i = 0; i + 4 <= n; i += 4)
+            us_interpret_quad(prog, env, t + i);
+    else
+        for (unsigned i = 0; i < n; i++)
+            us_interpret(prog, env, &t[i]);
+}
+
+static void core_shade(void *ctx, const struct us_program *prog,
+                       const struct us_exec_env *env,
+                       struct us_thread *threads, unsigned n, bool quads)
+{
+    struct gfx_core_backend *b = ctx;
+    if (n == 0)
+        return;
+    struct us_thread *work = malloc(n * sizeof *work);
+    struct us_stats *st = malloc(sizeof *st);
+    bool ok = work && st;
+    if (ok) {
+        memcpy(work, threads, n * sizeof *work);
+        struct us_workload w = { prog, env, work, n };
+        struct us_diag diag;
+        ok = us_core_run(b->model, &b->cfg, &w, st, &diag);
+        if (!ok && !b->failed)
+            b->diag = diag;
+    } else if (!b->failed) {
+        b->diag = (struct us_diag){ 0 };
+        snprintf(b->diag.msg, sizeof b->diag.msg, "%s backend: out of memory",
+                 b->model->name);
+    }
+    if (!ok) {
+        b->failed = true;
+        functional(prog, env, threads, n, quads);
+    } else {
+        struct gfx_core_totals *t = &b->stage[prog->stage];
+        t->batches++;
+        t->threads += n;
+        t->cycles += (uint64_t)us_stats_get(st, "cycles");
+        t->useful_ops += (uint64_t)us_stats_get(st, "useful_ops");
+        t->energy += us_stats_get(st, "energy");
+        t->lut_accesses += (uint64_t)us_stats_get(st, "lut.accesses");
+        t->lut_merged += (uint64_t)us_stats_get(st, "lut.merged");
+        t->lut_conflicts += (uint64_t)us_stats_get(st, "lut.conflicts");
+        t->lut_stall_cycles += (uint64_t)us_stats_get(st, "lut.stall_cycles");
+        if (quads && samples_textures(prog))
+            functional(prog, env, threads, n, quads);
+        else
+            memcpy(threads, work, n * sizeof *work);
+    }
+    free(st);
+    free(work);
+}
+
+void gfx_core_backend_init(struct gfx_core_backend *b,
+                           const struct us_core_model *model,
+                           const struct us_config *cfg)
+{
+    memset(b, 0, sizeof *b);
+    b->model = model;
+    b->cfg = *cfg;
+    b->be.name = model->name;
+    b->be.ctx = b;
+    b->be.shade = core_shade;
+}
+
+char *gfx_core_backend_json(const struct gfx_core_backend *b)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    static const char *const names[2] = { "vertex", "fragment" };
+    fprintf(f, "\"core\": {\"arch\": \"%s\"", b->model->name);
+    unsigned lanes = (unsigned)b->cfg.v[US_KNOB_alu_lanes];
+    for (unsigned s = 0; s < 2; s++) {
+        const struct gfx_core_totals *t = &b->stage[s];
+        double util = t->cycles ? (double)t->useful_ops /
+                                  ((double)lanes * (double)t->cycles) : 0.0;
+        fprintf(f, ", \"%s\": {\"batches\": %llu, \"threads\": %llu, "
+                "\"cycles\": %llu, \"useful_ops\": %llu, "
+                "\"utilization\": %.6f, \"energy\": %.1f, "
+                "\"lut\": {\"accesses\": %llu, \"merged\": %llu, "
+                "\"conflicts\": %llu, \"stall_cycles\": %llu}}",
+                names[s], (unsigned long long)t->batches,
+                (unsigned long long)t->threads,
+                (unsigned long long)t->cycles,
+                (unsigned long long)t->useful_ops, util, t->energy,
+                (unsigned long long)t->lut_accesses,
+                (unsigned long long)t->lut_merged,
+                (unsigned long long)t->lut_conflicts,
+                (unsigned long long)t->lut_stall_cycles);
+    }
+    fputc('}', f);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}

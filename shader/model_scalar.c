@@ -1,0 +1,686 @@
+/*
+ * The scalar-SP core (SPEC 1, the design under study): alu_lanes scalar
+ * SPs, each keeping threads_per_proc threads in flight and issuing at most
+ * one scalar instruction per cycle from the thread the `sched` policy
+ * picks among the ready ones.
+ *
+ * Timing rules (cycle c = the issue cycle):
+ *   - a compacted instruction issues once and occupies the SP datapath for
+ *     `count` cycles, repetition k in cycle c + k (one component per cycle:
+ *     variable latency 1-4); its result of repetition k is usable at
+ *     c + k + alu_latency.  A repetition that reads what an earlier one of
+ *     the same instruction wrote (the DOT accumulator, aliasing moves) is
+ *     forwarded in place;
+ *   - a source read by repetition k must be usable by c + k (scoreboard
+ *     over scalar registers, shader/timing.h), and a destination's older
+ *     pending write must be done by then (WAW);
+ *   - TEX occupies one cycle; its components are usable at c + tex_latency;
+ *   - SFU, per the `sfu` knob:
+ *       partial  the SP's own multiply-add runs us_sfu_passes passes after
+ *                the coefficient lookup (the shared LUT, shader/lut.c,
+ *                issued at c and needed at c + lookahead: a conflict the
+ *                lookahead does not hide delays the passes); the datapath
+ *                is busy for stall + passes + count - 1 cycles and
+ *                repetition k is usable at
+ *                c + stall + passes - 1 + k + alu_latency;
+ *       full     a private pipelined SFU: count cycles of issue, results at
+ *                c + k + sfu_latency;
+ *       pool     the same with sfu_pool SFUs shared by all SPs: at most
+ *                sfu_pool SFU instructions start per cycle (SPs asked in an
+ *                order rotating each cycle); a refused SP stalls (sfu);
+ *   - fetch: each SP fetches fetch_width words per cycle into per-thread
+ *     buffers of FBUF_WORDS words (the thread with the fewest buffered
+ *     words first, in the scheduler's round-robin order); a word fetched
+ *     in cycle c can issue from c + 1 (a fetch stage before issue, so
+ *     every SP's first cycle is a fetch stall).  Compacted code needs one word
+ *     per up to four cycles of work; uncompacted code one per cycle, so a
+ *     thread switch can find its buffer empty (stalls.fetch).
+ *   - a thread retires at the first cycle at which it has issued
+ *     everything and all its results are usable; its slot takes the next
+ *     thread in that cycle.  `cycles` is the cycle of the last retirement
+ *     (so k dependent single-component MULs on one thread take
+ *     k * alu_latency cycles).
+ * A cycle in which a free SP with threads issues nothing counts one stall,
+ * charged to the cause blocking the first thread the policy tried.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shader/lut.h"
+#include "shader/timing.h"
+
+enum { FBUF_WORDS = 2, MAX_READS = 16, MAX_WRITES = 4 };
+
+/* One scalar instruction, digested at create time. */
+struct sinfo {
+    uint8_t kind, unit, count, nsrc;
+    uint8_t nreads, nwrites;
+    uint8_t span;      /* cycles from the first repetition to the last + 1 */
+    uint8_t rf_reads;  /* register-file reads (PARAM and IMM are constant
+                          stores, not the register file: as us_sched_item) */
+    /* registers read and written, with the cycle offset (from issue) of
+     * the first repetition that reads / the repetition that writes */
+    struct { uint16_t key; uint8_t k; } rd[MAX_READS];
+    struct { uint16_t key; uint8_t k; } wr[MAX_WRITES];
+    int8_t func;       /* enum us_sfu_func, -1: POW-like (LG2 then EX2) */
+    bool lit;          /* LITZ: POW of LIT's clamped operands           */
+    unsigned passes;   /* partial SFU datapath passes                   */
+};
+
+/* A thread slot's large state, apart from the fields read every cycle
+ * (so scanning the slots stays in cache). */
+struct slot_regs {
+    float scratch[US_SCRATCH_REGS];
+    struct us_scoreboard sb;
+    uint8_t producer[US_SB_REGS];  /* unit whose result each register awaits */
+};
+
+struct slot {
+    bool active;
+    uint8_t done_unit;             /* unit of the result done_at waits for */
+    unsigned tid, pc, fbuf;
+    uint64_t start, done_at;
+    struct slot_regs *r;
+};
+
+struct sp {
+    uint64_t free_at;
+    bool fetched_all;   /* every buffer full or at the program's end */
+    struct us_tsched sched;
+    struct slot *slot;
+    struct us_lut *lut;            /* the LUT this SP reads */
+};
+
+struct us_core {
+    struct us_config cfg;
+    const struct us_workload *w;
+    struct us_scode code;
+    struct sinfo *info;
+    struct us_sfu sfu;
+    bool have_sfu;
+    unsigned nsp, nslots, nluts;
+    struct sp *sp;
+    struct slot_regs *regs;
+    struct us_lut *luts;
+    struct us_tqueue queue;
+    uint64_t now;
+    unsigned pool_used;            /* pool SFUs started this cycle */
+    unsigned nactive;              /* slots holding a thread */
+    uint64_t next_retire;          /* earliest done_at of a thread that has
+                                      issued everything */
+    bool finished;
+    struct us_tcounts c;
+    struct us_activity act;
+};
+
+static void add_read(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
+{
+    unsigned key = us_sb_key(file, reg);
+    if (us_sb_index(key) < 0)
+        return;
+    for (unsigned i = 0; i < s->nwrites; i++)
+        if (s->wr[i].key == key && s->wr[i].k < k)
+            return;  /* written by an earlier repetition: forwarded */
+    for (unsigned i = 0; i < s->nreads; i++)
+        if (s->rd[i].key == key)
+            return;  /* an earlier repetition already waits for it */
+    if (s->nreads < MAX_READS) {
+        s->rd[s->nreads].key = (uint16_t)key;
+        s->rd[s->nreads].k = (uint8_t)k;
+        s->nreads++;
+    }
+}
+
+static void add_write(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
+{
+    unsigned key = us_sb_key(file, reg);
+    if (us_sb_index(key) < 0 || s->nwrites == MAX_WRITES)
+        return;
+    s->wr[s->nwrites].key = (uint16_t)key;
+    s->wr[s->nwrites].k = (uint8_t)k;
+    s->nwrites++;
+}
+
+/* Cycle offset of each repetition from the issue cycle: k, unless a
+ * repetition reads what an earlier one of the same instruction wrote
+ * (compaction merges such chains: MUL[3] r0.x+0, r0.x+0, r0.x+0); it then
+ * waits for that result like any other.  The DOT accumulator is the
+ * exception: the multiply-add accumulates in place. */
+static void rep_offsets(const struct us_sinst *in, unsigned lat,
+                        unsigned off[4])
+{
+    const struct us_sopinfo *o = &us_sops[in->op];
+    for (unsigned k = 0; k < in->count; k++) {
+        off[k] = k ? off[k - 1] + 1 : 0;
+        if (o->kind != US_SK_VAL || o->unit != US_UNIT_ALU)
+            continue;
+        for (unsigned j = 0; j < k; j++) {
+            unsigned w = us_sopnd_reg(&in->dst, j);
+            for (unsigned i = 0; i < o->nsrc; i++)
+                if (in->src[i].file == in->dst.file &&
+                    us_sopnd_reg(&in->src[i], k) == w &&
+                    off[j] + lat > off[k])
+                    off[k] = off[j] + lat;
+        }
+    }
+}
+
+static void digest(const struct us_sinst *in, const struct us_config *cfg,
+                   struct sinfo *s)
+{
+    const struct us_sopinfo *o = &us_sops[in->op];
+    const struct us_sfu_config *sfu = &cfg->sfu;
+    memset(s, 0, sizeof *s);
+    s->kind = (uint8_t)o->kind;
+    s->unit = (uint8_t)o->unit;
+    s->count = in->count;
+    s->nsrc = o->nsrc;
+    s->func = -1;
+    unsigned off[4];
+    rep_offsets(in, (unsigned)cfg->v[US_KNOB_alu_latency], off);
+    s->span = (uint8_t)(off[in->count - 1] + 1);
+    /* SFU and TEX read their sources once, at repetition 0. */
+    bool once = o->unit == US_UNIT_SFU || o->kind == US_SK_TEX;
+    for (unsigned k = 0; k < in->count; k++) {
+        if (!once || k == 0)
+            for (unsigned i = 0; i < o->nsrc; i++) {
+                unsigned reads = o->kind == US_SK_TEX ? 4 : 1;
+                unsigned f = in->src[i].file;
+                if (f != US_FILE_NULL && f != US_FILE_PARAM && f != US_FILE_IMM)
+                    s->rf_reads = (uint8_t)(s->rf_reads + reads);
+                for (unsigned j = 0; j < reads; j++)
+                    add_read(s, in->src[i].file,
+                             us_sopnd_reg(&in->src[i],
+                                          o->kind == US_SK_TEX ? j : k),
+                             off[k]);
+            }
+        if (o->kind == US_SK_LDR)
+            add_read(s, US_FILE_ADDRESS, 4u * in->rel_addr, off[k]);
+        if (o->kind != US_SK_KIL && o->kind != US_SK_NOP)
+            add_write(s, in->dst.file, us_sopnd_reg(&in->dst, k), off[k]);
+    }
+    if (o->unit == US_UNIT_SFU) {
+        char name[16];
+        size_t n = strlen(o->name);
+        for (size_t i = 0; i <= n && i < sizeof name; i++)
+            name[i] = (char)tolower((unsigned char)o->name[i]);
+        enum us_sfu_func f;
+        if (n < sizeof name && us_sfu_func_lookup(name, &f)) {
+            s->func = (int8_t)f;
+            s->passes = us_sfu_passes(sfu, f);
+        } else {
+            s->lit = o->from == US_OP_LIT;
+            s->passes = us_sfu_pow_passes(sfu);
+        }
+    }
+}
+
+/* Value of source operand `o` at repetition 0, with its modifiers. */
+static float read_src(const struct us_core *core, const struct slot *sl,
+                      const struct us_sopnd *o)
+{
+    const struct us_thread *t = &core->w->threads[sl->tid];
+    unsigned r = o->reg;
+    float v = 0.0f;
+    switch (o->file) {
+    case US_FILE_TEMP: v = t->temp[r >> 2][r & 3]; break;
+    case US_FILE_INPUT: v = t->input[r >> 2][r & 3]; break;
+    case US_FILE_OUTPUT: v = t->output[r >> 2][r & 3]; break;
+    case US_FILE_PARAM: v = core->w->env->params[r >> 2][r & 3]; break;
+    case US_FILE_IMM: v = us_imm_rom[r % US_IMM_REGS]; break;
+    case US_FILE_SCRATCH: v = sl->r->scratch[r % US_SCRATCH_REGS]; break;
+    default: break;
+    }
+    if (o->abs)
+        v = v < 0.0f ? -v : v;
+    return o->neg ? -v : v;
+}
+
+/* Ask the LUT for the entry `f` reads at x; returns the stall cycles. */
+static unsigned lookup(struct us_core *core, struct sp *p, enum us_sfu_func f,
+                       float x, unsigned slack)
+{
+    enum us_sfu_table t;
+    unsigned seg;
+    if (!us_sfu_segment(&core->sfu, f, x, &t, &seg))
+        return 0;  /* a special-case path: no table read */
+    return us_lut_request(p->lut, core->now, t, seg, slack);
+}
+
+/* The LUT lookups of an SFU instruction issued now; returns the stall. */
+static unsigned sfu_lookups(struct us_core *core, struct sp *p,
+                            const struct slot *sl, const struct us_sinst *in,
+                            const struct sinfo *s)
+{
+    if (s->func >= 0)
+        return lookup(core, p, (enum us_sfu_func)s->func,
+                      read_src(core, sl, &in->src[0]), 0);
+    float base, e;
+    if (s->lit) {  /* micro_lit_z: pow(max(y, 0), clamp(w)) when x > 0 */
+        float x = read_src(core, sl, &in->src[0]);
+        float y = read_src(core, sl, &in->src[1]);
+        float w = read_src(core, sl, &in->src[2]);
+        if (!(x > 0.0f))
+            return 0;
+        base = y > 0.0f ? y : 0.0f;
+        e = w < -128.0f ? -128.0f : w > 128.0f ? 128.0f : w;
+        if (base == 0.0f && e == 0.0f)
+            return 0;
+    } else {
+        base = read_src(core, sl, &in->src[0]);
+        e = read_src(core, sl, &in->src[1]);
+    }
+    unsigned st = lookup(core, p, US_SFU_LG2, base, 0);
+    float arg = e * us_sfu_eval(&core->sfu, US_SFU_LG2, base);
+    /* The EX2 entry is needed after the LG2 passes and the multiply. */
+    unsigned slack = us_sfu_passes(&core->cfg.sfu, US_SFU_LG2) + 1;
+    unsigned st2 = lookup(core, p, US_SFU_EX2, arg, slack);
+    return st > st2 ? st : st2;
+}
+
+static void start_thread(struct us_core *core, struct slot *sl)
+{
+    unsigned tid;
+    bool was = sl->active;
+    sl->active = us_tqueue_take(&core->queue, &tid);
+    core->nactive += (unsigned)sl->active - (unsigned)was;
+    if (!sl->active)
+        return;
+    if (core->code.n == 0)
+        core->next_retire = core->now;  /* nothing to issue */
+    sl->tid = tid;
+    sl->pc = 0;
+    sl->fbuf = 0;
+    sl->start = core->now;
+    sl->done_at = core->now;
+    sl->done_unit = US_UNIT_ALU;
+    memset(sl->r->scratch, 0, sizeof sl->r->scratch);
+    /* The scoreboard is not cleared: the previous thread retired only once
+     * every result it wrote was usable, so each entry is <= now already
+     * (reset clears them, as time restarts at 0). */
+}
+
+/* Why a slot cannot issue now: US_STALL_COUNT when it can. */
+static enum us_stall unit_stall(unsigned unit)
+{
+    return unit == US_UNIT_TEX ? US_STALL_TEXTURE
+         : unit == US_UNIT_SFU ? US_STALL_SFU : US_STALL_DEPENDENCY;
+}
+
+static enum us_stall blocked(const struct us_core *core, const struct slot *sl)
+{
+    if (!sl->active || sl->pc >= core->code.n)
+        return unit_stall(sl->done_unit);  /* draining: results pending */
+    if (sl->fbuf == 0)
+        return US_STALL_FETCH;
+    const struct sinfo *s = &core->info[sl->pc];
+    uint64_t now = core->now;
+    for (unsigned i = 0; i < s->nreads; i++) {
+        int x = us_sb_index(s->rd[i].key);
+        if (sl->r->sb.ready[x] > now + s->rd[i].k)
+            return unit_stall(sl->r->producer[x]);
+    }
+    for (unsigned i = 0; i < s->nwrites; i++) {
+        int x = us_sb_index(s->wr[i].key);
+        if (sl->r->sb.ready[x] > now + s->wr[i].k)
+            return unit_stall(sl->r->producer[x]);
+    }
+    if (s->unit == US_UNIT_SFU && core->cfg.v[US_KNOB_sfu] == 2 &&
+        core->pool_used >= (unsigned)core->cfg.v[US_KNOB_sfu_pool])
+        return US_STALL_SFU;
+    return US_STALL_COUNT;
+}
+
+struct pick_ctx {
+    const struct us_core *core;
+    const struct sp *p;
+    enum us_stall cause;   /* of the first slot tried with work left */
+    bool have_cause, cause_work;
+};
+
+static bool slot_ready(void *ctx, unsigned i)
+{
+    struct pick_ctx *pc = ctx;
+    const struct slot *sl = &pc->p->slot[i];
+    enum us_stall why = blocked(pc->core, sl);
+    if (why == US_STALL_COUNT)
+        return true;
+    /* The first slot with work left names the cause; else the first
+     * draining one. */
+    bool work = sl->active && sl->pc < pc->core->code.n;
+    if (sl->active && (!pc->have_cause || (work && !pc->cause_work))) {
+        pc->cause = why;
+        pc->have_cause = true;
+        pc->cause_work = work;
+    }
+    return false;
+}
+
+static uint64_t slot_age(void *ctx, unsigned i)
+{
+    const struct pick_ctx *pc = ctx;
+    const struct slot *sl = &pc->p->slot[i];
+    return sl->active ? sl->tid : UINT64_MAX - pc->core->nslots + i;
+}
+
+/* Fetch up to fetch_width words into the buffers that hold the fewest,
+ * trying slots in the scheduler's round-robin order. */
+static void fetch(struct us_core *core, struct sp *p)
+{
+    if (p->fetched_all)
+        return;
+    unsigned n = core->nslots;
+    for (int w = 0; w < core->cfg.v[US_KNOB_fetch_width]; w++) {
+        int best = -1;
+        unsigned i = p->sched.last;
+        for (unsigned j = 0; j < n; j++) {
+            if (++i == n)
+                i = 0;
+            struct slot *sl = &p->slot[i];
+            if (!sl->active || sl->fbuf >= FBUF_WORDS ||
+                sl->pc + sl->fbuf >= core->code.n)
+                continue;
+            if (best < 0 || sl->fbuf < p->slot[best].fbuf)
+                best = (int)i;
+        }
+        if (best < 0) {
+            p->fetched_all = true;  /* until an issue or a thread start */
+            return;
+        }
+        p->slot[best].fbuf++;
+        core->c.instr_words++;
+        core->c.instr_bits += us_target_word_bits(US_TARGET_SCALAR);
+        core->act.imem_bits += us_target_word_bits(US_TARGET_SCALAR);
+    }
+}
+
+static void issue(struct us_core *core, struct sp *p, struct slot *sl)
+{
+    const struct us_sinst *in = &core->code.insts[sl->pc];
+    const struct sinfo *s = &core->info[sl->pc];
+    const struct us_config *cfg = &core->cfg;
+    uint64_t now = core->now;
+    unsigned busy = s->count, first = 0, lat = 0;
+    unsigned mode = (unsigned)cfg->v[US_KNOB_sfu];
+    if (s->unit == US_UNIT_SFU) {
+        unsigned stall = sfu_lookups(core, p, sl, in, s);
+        if (mode == 0) {            /* partial: on the SP's own datapath */
+            core->c.stall[US_STALL_LUT] += stall;
+            first = stall + s->passes - 1;
+            busy = first + s->count;
+            lat = (unsigned)cfg->v[US_KNOB_alu_latency];
+            core->act.fmul_ops += s->passes;
+            core->act.fadd_ops += s->passes;
+        } else {                    /* a full SFU, private or pooled */
+            lat = (unsigned)cfg->v[US_KNOB_sfu_latency] + stall;
+            if (mode == 2)
+                core->pool_used++;
+            core->act.sfu_full_ops++;
+        }
+    } else if (s->kind == US_SK_TEX) {
+        busy = 1;
+        lat = (unsigned)cfg->v[US_KNOB_tex_latency];
+    } else {
+        lat = us_unit_latency(cfg, (enum us_unit)s->unit);
+        busy = s->span;  /* bubbles where a repetition awaits an earlier */
+        core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
+        core->act.fmul_ops += s->count;
+        core->act.fadd_ops += s->count;
+    }
+    for (unsigned i = 0; i < s->nwrites; i++) {
+        uint64_t at = s->kind == US_SK_TEX ? now + lat
+                                           : now + first + s->wr[i].k + lat;
+        int x = us_sb_index(s->wr[i].key);
+        if (sl->r->sb.ready[x] < at) {
+            sl->r->sb.ready[x] = at;
+            sl->r->producer[x] = s->unit;
+        }
+        if (at > sl->done_at) {
+            sl->done_at = at;
+            sl->done_unit = s->unit;
+        }
+    }
+    if (now + busy > sl->done_at)
+        sl->done_at = now + busy;
+    p->free_at = now + busy;
+    p->fetched_all = false;
+    core->act.rf_reads += s->rf_reads;
+    core->act.rf_writes += s->nwrites;
+    core->act.issues++;
+    core->c.issued++;
+    us_scalar_step(in, core->w->env, &core->w->threads[sl->tid], sl->r->scratch);
+    sl->pc++;
+    sl->fbuf--;
+    if (sl->pc == core->code.n && sl->done_at < core->next_retire)
+        core->next_retire = sl->done_at;
+}
+
+static void reset(struct us_core *core)
+{
+    core->now = 0;
+    core->finished = false;
+    memset(&core->c, 0, sizeof core->c);
+    memset(&core->act, 0, sizeof core->act);
+    core->c.instr_mem_bits =
+        (uint64_t)core->code.n * us_target_word_bits(US_TARGET_SCALAR);
+    us_tqueue_init(&core->queue, core->w->nthreads);
+    core->nactive = 0;
+    core->next_retire = UINT64_MAX;
+    for (unsigned i = 0; i < core->nsp; i++)
+        for (unsigned j = 0; j < core->nslots; j++)
+            core->sp[i].slot[j].active = false;
+    for (unsigned l = 0; l < core->nluts; l++)
+        us_lut_reset(&core->luts[l]);
+    for (size_t i = 0; i < (size_t)core->nsp * core->nslots; i++)
+        us_sb_clear(&core->regs[i].sb);
+    for (unsigned i = 0; i < core->nsp; i++) {
+        struct sp *p = &core->sp[i];
+        p->free_at = 0;
+        p->fetched_all = false;
+        us_tsched_init(&p->sched, &core->cfg);
+        p->sched.last = core->nslots - 1;  /* RR starts at slot 0 */
+    }
+    /* Threads go round the SPs first, so a few threads spread out. */
+    for (unsigned j = 0; j < core->nslots; j++)
+        for (unsigned i = 0; i < core->nsp; i++)
+            start_thread(core, &core->sp[i].slot[j]);
+}
+
+static bool step(struct us_core *core)
+{
+    if (core->finished)
+        return false;
+    uint64_t now = core->now;
+    /* Retire, then refill slots (only when some thread can retire now). */
+    if (core->next_retire <= now) {
+        core->next_retire = UINT64_MAX;
+        for (unsigned i = 0; i < core->nsp; i++)
+            for (unsigned j = 0; j < core->nslots; j++) {
+                struct slot *sl = &core->sp[i].slot[j];
+                if (!sl->active || sl->pc < core->code.n)
+                    continue;
+                if (sl->done_at <= now) {
+                    core->c.threads++;
+                    core->c.latency_sum += now - sl->start;
+                    core->c.cycles = now;
+                    start_thread(core, sl);
+                    core->sp[i].fetched_all = false;
+                } else if (sl->done_at < core->next_retire) {
+                    core->next_retire = sl->done_at;
+                }
+            }
+    }
+    if (core->nactive == 0) {
+        core->finished = true;
+        return false;
+    }
+    core->pool_used = 0;
+    /* SPs in an order rotating each cycle: fair arbitration of the pool. */
+    unsigned first = (unsigned)(now % core->nsp);
+    for (unsigned n = 0, i = first; n < core->nsp; n++, i = i + 1 == core->nsp ? 0 : i + 1) {
+        struct sp *p = &core->sp[i];
+        if (p->free_at > now) {
+            fetch(core, p);
+            continue;  /* the datapath is busy with an issued instruction */
+        }
+        struct pick_ctx ctx = { core, p, US_STALL_DEPENDENCY, false, false };
+        int s = us_tsched_pick(&p->sched, core->nslots, slot_ready, slot_age,
+                               &ctx);
+        if (s >= 0) {
+            issue(core, p, &p->slot[s]);
+        } else {
+            bool busy = false;
+            for (unsigned j = 0; j < core->nslots; j++)
+                busy |= p->slot[j].active;
+            if (busy)
+                core->c.stall[ctx.cause]++;
+            else
+                core->c.idle++;
+        }
+        fetch(core, p);  /* words fetched now are usable from next cycle */
+    }
+    core->now++;
+    return true;
+}
+
+static void destroy(struct us_core *core)
+{
+    if (!core)
+        return;
+    if (core->sp)
+        for (unsigned i = 0; i < core->nsp; i++)
+            free(core->sp[i].slot);
+    if (core->luts)
+        for (unsigned l = 0; l < core->nluts; l++)
+            us_lut_free(&core->luts[l]);
+    free(core->luts);
+    free(core->regs);
+    free(core->sp);
+    free(core->info);
+    if (core->have_sfu)
+        us_sfu_free(&core->sfu);
+    us_scode_free(&core->code);
+    free(core);
+}
+
+static struct us_core *create(const struct us_config *cfg,
+                              const struct us_workload *w,
+                              struct us_diag *diag)
+{
+    struct us_core *core = calloc(1, sizeof *core);
+    if (!core)
+        goto oom;
+    core->cfg = *cfg;
+    core->w = w;
+    if (!us_lower(w->prog, cfg->v[US_KNOB_compaction] != 0, &core->code,
+                  diag)) {
+        destroy(core);
+        return NULL;
+    }
+    core->info = calloc(core->code.n ? core->code.n : 1, sizeof *core->info);
+    if (!core->info)
+        goto oom;
+    bool need_sfu = false;
+    for (unsigned i = 0; i < core->code.n; i++) {
+        digest(&core->code.insts[i], cfg, &core->info[i]);
+        need_sfu |= core->info[i].unit == US_UNIT_SFU;
+    }
+    if (need_sfu) {
+        if (!us_sfu_init(&core->sfu, &cfg->sfu, diag)) {
+            destroy(core);
+            return NULL;
+        }
+        core->have_sfu = true;
+    }
+    core->nsp = (unsigned)cfg->v[US_KNOB_alu_lanes];
+    core->nslots = (unsigned)cfg->v[US_KNOB_threads_per_proc];
+    bool shared = cfg->v[US_KNOB_lut] == 0 && cfg->v[US_KNOB_sfu] == 0;
+    unsigned share = shared ? (unsigned)cfg->v[US_KNOB_lut_share] : 1;
+    core->nluts = (core->nsp + share - 1) / share;
+    core->sp = calloc(core->nsp, sizeof *core->sp);
+    core->luts = calloc(core->nluts, sizeof *core->luts);
+    if (!core->sp || !core->luts)
+        goto oom;
+    struct us_config lcfg = *cfg;
+    if (!shared)
+        lcfg.v[US_KNOB_lut] = 1;  /* full SFUs read their own tables */
+    for (unsigned l = 0; l < core->nluts; l++)
+        if (!us_lut_init(&core->luts[l], &lcfg, share))
+            goto oom;
+    core->regs = calloc((size_t)core->nsp * core->nslots, sizeof *core->regs);
+    if (!core->regs)
+        goto oom;
+    for (unsigned i = 0; i < core->nsp; i++) {
+        core->sp[i].slot = calloc(core->nslots, sizeof *core->sp[i].slot);
+        if (!core->sp[i].slot)
+            goto oom;
+        for (unsigned j = 0; j < core->nslots; j++)
+            core->sp[i].slot[j].r = &core->regs[i * core->nslots + j];
+        core->sp[i].lut = &core->luts[i / share];
+    }
+    reset(core);
+    return core;
+oom:
+    destroy(core);
+    if (diag) {
+        diag->line = diag->col = 0;
+        snprintf(diag->msg, sizeof diag->msg, "scalar model: out of memory");
+    }
+    return NULL;
+}
+
+static void stats(const struct us_core *core, struct us_stats *st)
+{
+    struct us_tcounts c = core->c;
+    for (unsigned l = 0; l < core->nluts; l++) {
+        c.lut_accesses += core->luts[l].accesses;
+        c.lut_merged += core->luts[l].merged;
+        c.lut_conflicts += core->luts[l].conflicts;
+        c.lut_stall_cycles += core->luts[l].stall_cycles;
+    }
+    us_tcounts_report(&c, &core->cfg, core->w->prog, st);
+
+    const struct us_config *cfg = &core->cfg;
+    unsigned P = core->nsp;
+    struct us_hw hw = { 0 };
+    hw.fmul = hw.fadd = P;                 /* one FP32 multiply-add per SP */
+    hw.rf_count = P;
+    hw.rf_ports = 4;                       /* MAD: 3 reads + 1 write */
+    hw.rf_bits = (uint64_t)P * core->nslots * US_AREA_RF_VEC4_PER_THREAD *
+                 128;
+    hw.issue_slots = P;
+    hw.imem_bits = c.instr_mem_bits;
+    uint64_t lut = us_area_lut_bits(cfg);
+    unsigned mode = (unsigned)cfg->v[US_KNOB_sfu];
+    if (mode == 0) {
+        hw.sfu_partial = P;
+        hw.lut_bits = lut * core->nluts;
+        unsigned banks = cfg->v[US_KNOB_lut] == 0
+                             ? (unsigned)cfg->v[US_KNOB_lut_banks] : 1;
+        hw.lut_ports = core->nluts * banks;
+        /* Each SP selects its entry among the banks: a (banks:1) mux per
+         * entry bit, entries averaged over the tables. */
+        unsigned entries = 0;
+        for (unsigned t = 0; t < US_SFU_NTABLES; t++) {
+            struct us_sfu_lut lay;
+            us_sfu_lut_layout(&cfg->sfu, (enum us_sfu_table)t, &lay);
+            entries += lay.entries;
+        }
+        unsigned entry_bits = entries ? (unsigned)(lut / entries) : 0;
+        hw.lut_xbar = P * (banks - 1) * entry_bits;
+    } else {
+        hw.sfu_full = mode == 1 ? P : (unsigned)cfg->v[US_KNOB_sfu_pool];
+        hw.lut_bits = lut * hw.sfu_full;
+        hw.lut_ports = hw.sfu_full;
+    }
+    /* LUT energy per bank read actually made (merged requests share one);
+     * a full SFU's own table read is part of its evaluation's energy. */
+    struct us_activity act = core->act;
+    act.lut_reads = mode == 0 ? c.lut_accesses : 0;
+    us_area_report(cfg, &hw, &act, c.instr_mem_bits, st);
+}
+
+const struct us_core_model us_model_scalar = {
+    "scalar", create, reset, step, stats, destroy,
+};

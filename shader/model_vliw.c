@@ -1,0 +1,67 @@
+/*
+ * The VLIW baseline (SPEC section 2): alu_lanes / 4 processors issuing one
+ * statically scheduled bundle per cycle -- 4 scalar slots, or 4 + 1 with a
+ * transcendental slot (vliw_tslot, AMD TeraScale) that alone runs SFU
+ * operations.  The compiler (us_vliw_schedule, isa/baseline_vliw.c) packs
+ * the uncompacted scalar code of one thread with the list scheduler; empty
+ * slots are NOPs, counted in the slot occupancy.  Without the t-slot every
+ * slot runs SFU operations too, so each slot has its own full SFU.
+ * A bundle reads all its operands before it writes: the engine runs its
+ * slots readers-first (shader/vec4_timing.c).
+ */
+#include <stdlib.h>
+
+#include "shader/vec4_timing.h"
+
+static struct us_core *vliw_create(const struct us_config *cfg,
+                                   const struct us_workload *w,
+                                   struct us_diag *diag)
+{
+    bool tslot = cfg->v[US_KNOB_vliw_tslot] != 0;
+    unsigned nslots = tslot ? 5 : 4;
+    struct us_scode sc;
+    if (!us_lower(w->prog, false, &sc, diag))
+        return NULL;
+    struct vt_code code = { 0 };
+    unsigned nb = 0;
+    bool ok = us_vliw_schedule(&sc, nslots, tslot, &code.sinsts, &nb);
+    us_scode_free(&sc);
+    if (!ok)
+        return vt_oom("vliw", &code, diag);
+    code.mem_words = nb;
+    for (unsigned b = 0; b < nb; b++) {
+        for (unsigned s = 0; s < nslots; s++) {
+            unsigned i = b * nslots + s;
+            if (code.sinsts[i].op != US_SOP_NOP && !vt_code_add_scalar(&code, i))
+                return vt_oom("vliw", &code, diag);
+        }
+        if (!vt_code_group(&code, 1))
+            return vt_oom("vliw", &code, diag);
+    }
+    struct vt_desc d = { .name = "vliw",
+                         .target = tslot ? US_TARGET_VLIW5 : US_TARGET_VLIW,
+                         .procs = vt_procs(cfg, 4), .lanes_per_proc = nslots,
+                         .nslots = nslots };
+    vt_latencies(cfg, d.latency);
+    /* Per processor: a scalar multiply-add per slot and no dot-product
+     * tree, a full SFU per SFU-capable slot (its LUT with it), one issue
+     * slot per slot.  The register file is banked by component as on
+     * TeraScale (3 reads + 1 write per bank, simd4's ports); the bank
+     * read conflicts that organization imposes on the scheduler are not
+     * modelled. */
+    struct us_hw simd;
+    us_hw_simd4(cfg, code.mem_words * us_target_word_bits(d.target), &simd);
+    d.hw = simd;
+    d.hw.fmul = d.hw.fadd = nslots * d.procs;
+    d.hw.sfu_full = (tslot ? 1 : 4) * d.procs;
+    if (simd.sfu_full) {
+        d.hw.lut_bits = simd.lut_bits / simd.sfu_full * d.hw.sfu_full;
+        d.hw.lut_ports = simd.lut_ports / simd.sfu_full * d.hw.sfu_full;
+    }
+    d.hw.issue_slots = nslots * d.procs;
+    return vt_create(cfg, w, &d, &code, diag);
+}
+
+const struct us_core_model us_model_vliw = {
+    "vliw", vliw_create, vt_reset, vt_step, vt_stats, vt_destroy,
+};

@@ -1,0 +1,186 @@
+/* Helpers shared by the core models: see shader/timing.h. */
+#include <string.h>
+
+#include "shader/timing.h"
+
+const char *const us_stall_names[US_STALL_COUNT] = {
+    "dependency", "sfu", "lut", "texture", "fetch",
+};
+
+void us_tsched_init(struct us_tsched *s, const struct us_config *cfg)
+{
+    s->policy = cfg->v[US_KNOB_sched] == 1 ? US_SCHED_OLDEST : US_SCHED_RR;
+    s->last = 0;
+}
+
+int us_tsched_pick(struct us_tsched *s, unsigned n,
+                   bool (*ready)(void *ctx, unsigned slot),
+                   uint64_t (*age)(void *ctx, unsigned slot), void *ctx)
+{
+    if (n == 0)
+        return -1;
+    if (s->policy == US_SCHED_RR) {
+        for (unsigned i = 1; i <= n; i++) {
+            unsigned slot = (s->last + i) % n;
+            if (ready(ctx, slot)) {
+                s->last = slot;
+                return (int)slot;
+            }
+        }
+        return -1;
+    }
+    /* OLDEST: try slots by increasing age; n is small (threads_per_proc),
+     * so a selection pass per try is cheaper than sorting. */
+    uint64_t prev = 0;
+    bool have_prev = false;
+    for (unsigned tried = 0; tried < n; tried++) {
+        int best = -1;
+        uint64_t best_age = 0;
+        for (unsigned slot = 0; slot < n; slot++) {
+            uint64_t a = age ? age(ctx, slot) : slot;
+            if (have_prev && a <= prev)
+                continue;
+            if (best < 0 || a < best_age) {
+                best = (int)slot;
+                best_age = a;
+            }
+        }
+        if (best < 0)
+            break;
+        if (ready(ctx, (unsigned)best)) {
+            s->last = (unsigned)best;
+            return best;
+        }
+        prev = best_age;
+        have_prev = true;
+    }
+    return -1;
+}
+
+void us_sb_clear(struct us_scoreboard *sb)
+{
+    memset(sb->ready, 0, sizeof sb->ready);
+}
+
+uint64_t us_sb_item_ready(const struct us_scoreboard *sb,
+                          const struct us_sched_item *it)
+{
+    uint64_t at = 0;
+    for (unsigned i = 0; i < it->nreads; i++) {
+        uint64_t r = us_sb_ready(sb, it->reads[i]);
+        if (r > at)
+            at = r;
+    }
+    for (unsigned i = 0; i < it->nwrites; i++) {
+        uint64_t r = us_sb_ready(sb, it->writes[i]);
+        if (r > at)
+            at = r;
+    }
+    return at;
+}
+
+void us_sb_item_write(struct us_scoreboard *sb, const struct us_sched_item *it,
+                      uint64_t cycle)
+{
+    for (unsigned i = 0; i < it->nwrites; i++)
+        us_sb_write(sb, it->writes[i], cycle);
+}
+
+unsigned us_unit_latency(const struct us_config *cfg, enum us_unit unit)
+{
+    switch (unit) {
+    case US_UNIT_SFU: return (unsigned)cfg->v[US_KNOB_sfu_latency];
+    case US_UNIT_TEX: return (unsigned)cfg->v[US_KNOB_tex_latency];
+    case US_UNIT_ALU:
+    case US_UNIT_ADDR:
+    case US_UNIT_COUNT:
+        break;
+    }
+    return (unsigned)cfg->v[US_KNOB_alu_latency];
+}
+
+uint64_t us_program_useful_ops(const struct us_program *prog,
+                               uint64_t width[5])
+{
+    uint64_t ops = 0;
+    if (width)
+        memset(width, 0, 5 * sizeof *width);
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        unsigned wd = us_inst_width(&prog->insts[i]);
+        ops += wd;
+        if (width && wd <= 4)
+            width[wd]++;
+    }
+    return ops;
+}
+
+void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
+                       const struct us_program *prog, struct us_stats *st)
+{
+    uint64_t width[5];
+    uint64_t ops = us_program_useful_ops(prog, width);
+    us_stats_counter(st, "cycles", "cycles until every thread retired",
+                     (double)c->cycles);
+    us_stats_counter(st, "threads", "threads retired", (double)c->threads);
+    us_stats_formula(st, "threads_per_cycle", "throughput",
+                     "threads / cycles");
+    us_stats_counter(st, "latency_sum", "sum over threads of retire - start",
+                     (double)c->latency_sum);
+    us_stats_formula(st, "latency", "mean cycles from a thread's start to "
+                     "its retirement", "latency_sum / threads");
+    us_stats_counter(st, "useful_ops", "components the program asks for "
+                     "(SPEC 3), times threads", (double)(ops * c->threads));
+    us_stats_counter(st, "alu_lanes", "scalar ALU lanes compared",
+                     cfg->v[US_KNOB_alu_lanes]);
+    us_stats_formula(st, "utilization", "datapath utilization",
+                     "useful_ops / (alu_lanes * cycles)");
+    us_stats_counter(st, "issued", "issue events (instructions or bundles)",
+                     (double)c->issued);
+    static const char *const stall_desc[US_STALL_COUNT] = {
+        "processor-cycles waiting for a source register",
+        "processor-cycles waiting for the SFU",
+        "processor-cycles waiting for a shared-LUT bank",
+        "processor-cycles waiting for a texture result",
+        "processor-cycles waiting for instruction fetch",
+    };
+    static const char *const stall_key[US_STALL_COUNT] = {
+        "stalls.dependency", "stalls.sfu", "stalls.lut", "stalls.texture",
+        "stalls.fetch",
+    };
+    for (unsigned i = 0; i < US_STALL_COUNT; i++)
+        us_stats_counter(st, stall_key[i], stall_desc[i], (double)c->stall[i]);
+    us_stats_counter(st, "idle", "processor-cycles with no thread left",
+                     (double)c->idle);
+    if (c->slots_total) {
+        us_stats_counter(st, "slots_filled", "issue slots holding an "
+                         "operation", (double)c->slots_filled);
+        us_stats_counter(st, "slots_total", "issue slots issued",
+                         (double)c->slots_total);
+        us_stats_formula(st, "slot_occupancy", "filled share of issued "
+                         "slots", "slots_filled / slots_total");
+    }
+    us_stats_counter(st, "instr_words", "instruction words fetched",
+                     (double)c->instr_words);
+    us_stats_counter(st, "instr_bits", "instruction bits fetched",
+                     (double)c->instr_bits);
+    us_stats_counter(st, "instr_mem_bits", "program size in the model's "
+                     "encoding", (double)c->instr_mem_bits);
+    us_stats_counter(st, "simd4_instr_mem_bits", "the program's size in "
+                     "simd4 words (area normalization)",
+                     (double)prog->ninsts * us_target_word_bits(US_TARGET_SIMD4));
+    us_stats_counter(st, "lut.accesses", "LUT bank reads",
+                     (double)c->lut_accesses);
+    us_stats_counter(st, "lut.merged", "requests answered by another's read "
+                     "(multi-fetch)", (double)c->lut_merged);
+    us_stats_counter(st, "lut.conflicts", "requests that waited for their "
+                     "bank", (double)c->lut_conflicts);
+    us_stats_counter(st, "lut.stall_cycles", "cycles requesters stalled "
+                     "beyond the lookahead", (double)c->lut_stall_cycles);
+    static const char *const wkey[5] = { NULL, "width.1", "width.2",
+                                         "width.3", "width.4" };
+    uint64_t total = width[1] + width[2] + width[3] + width[4];
+    for (unsigned k = 1; k <= 4; k++)
+        us_stats_counter(st, wkey[k], "share of executed vec4 instructions "
+                         "with this many useful ops",
+                         total ? (double)width[k] / (double)total : 0.0);
+}

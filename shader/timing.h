@@ -1,0 +1,280 @@
+/*
+ * Helpers shared by every core model (shader/model_*.c): thread slots and
+ * the policy that picks a ready thread, a register scoreboard, latency by
+ * unit class, the counters every model keeps and the one function that
+ * turns them into the SPEC section 3 statistics, and the area/energy model
+ * (shader/area.c, parameters in shader/area.def).
+ *
+ * How a model uses them (see shader/model_scalar.c for a complete one):
+ *
+ *   create:  us_tqueue_init(&q, w->nthreads);
+ *            per processor: us_tsched_init(&p->sched, cfg) and, for each of
+ *            its threads_per_proc slots, us_tqueue_take(&q, &tid) to get a
+ *            thread (us_sb_clear its scoreboard, note its start cycle);
+ *   step:    per processor, pick = us_tsched_pick(&p->sched, n, ready, p)
+ *            where ready(p, slot) says whether that slot can issue now
+ *            (typically us_sb_item_ready(&sb, &item) <= cycle, plus the
+ *            model's structural checks); on issue, execute the instruction
+ *            functionally and us_sb_item_write(&sb, &item, cycle + lat)
+ *            with lat = us_unit_latency(cfg, unit); when a thread retires,
+ *            count it in struct us_tcounts and take the next from the queue;
+ *            when no slot issues, count one stall cycle in
+ *            counts.stall[cause] (the cause blocking the slot that would
+ *            have issued first);
+ *   stats:   us_tcounts_report(&counts, cfg, st) then, with the model's own
+ *            component counts, us_area_report(cfg, &hw, &act, counts.cycles,
+ *            counts.threads, st).
+ *
+ * Everything here is deterministic and keeps no global state.
+ */
+#ifndef US_SHADER_TIMING_H
+#define US_SHADER_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "isa/scalar.h"
+#include "shader/core.h"
+
+/* ---- Threads: the global queue and the per-processor pick ---------------- */
+
+/* Threads are handed out in index order to whichever processor slot frees
+ * first: a processor keeps threads_per_proc threads in flight. */
+struct us_tqueue {
+    unsigned next, n;
+};
+
+static inline void us_tqueue_init(struct us_tqueue *q, unsigned nthreads)
+{
+    q->next = 0;
+    q->n = nthreads;
+}
+
+/* The next thread to start, or false when every thread has been handed
+ * out. */
+static inline bool us_tqueue_take(struct us_tqueue *q, unsigned *tid)
+{
+    if (q->next >= q->n)
+        return false;
+    *tid = q->next++;
+    return true;
+}
+
+enum us_sched_policy { US_SCHED_RR, US_SCHED_OLDEST };  /* knob `sched` */
+
+struct us_tsched {
+    enum us_sched_policy policy;
+    unsigned last;       /* slot that issued last (RR starts after it) */
+};
+
+void us_tsched_init(struct us_tsched *s, const struct us_config *cfg);
+
+/*
+ * Pick the slot that issues this cycle among slots 0..n-1: `ready(ctx,
+ * slot)` says whether it can; `age(ctx, slot)` (OLDEST only; NULL = slot
+ * order) is smaller for older threads -- e.g. the thread index.  RR tries
+ * slots starting after the last issuer; OLDEST tries them from the oldest.
+ * Stops at the first ready slot, so `ready` may record why a slot is not
+ * ready.  Returns the slot, or -1 when none is ready (then `last` is kept).
+ */
+int us_tsched_pick(struct us_tsched *s, unsigned n,
+                   bool (*ready)(void *ctx, unsigned slot),
+                   uint64_t (*age)(void *ctx, unsigned slot), void *ctx);
+
+/* ---- Scoreboard over scalar registers ------------------------------------ */
+
+/*
+ * The cycle at which each writable scalar register's pending value becomes
+ * usable (isa/scalar.h's register view: vec4 register n component c is
+ * scalar register 4n + c).  Keys are `file << 12 | reg` as in struct
+ * us_sched_item (isa/scalar.h); read-only files (INPUT, PARAM, IMM) never
+ * wait.  A vec4 model reads and writes component registers too, so
+ * us_sched_item_vec4 gives it the keys of one vec4 instruction.
+ */
+enum {
+    US_SB_TEMP = 0,
+    US_SB_OUTPUT = US_SB_TEMP + 4 * US_MAX_TEMPS,
+    US_SB_ADDRESS = US_SB_OUTPUT + 4 * US_MAX_OUTPUTS,
+    US_SB_SCRATCH = US_SB_ADDRESS + 4 * US_MAX_ADDRESS,
+    US_SB_REGS = US_SB_SCRATCH + US_SCRATCH_REGS,
+};
+
+struct us_scoreboard {
+    uint64_t ready[US_SB_REGS];  /* cycle the value is usable, 0 = now */
+};
+
+/* Index of a key in ready[], or -1 for registers that never wait. */
+static inline int us_sb_index(unsigned key)
+{
+    unsigned file = key >> 12, reg = key & 0xfffu;
+    switch (file) {
+    case US_FILE_TEMP: return reg < 4 * US_MAX_TEMPS ? (int)(US_SB_TEMP + reg) : -1;
+    case US_FILE_OUTPUT: return reg < 4 * US_MAX_OUTPUTS ? (int)(US_SB_OUTPUT + reg) : -1;
+    case US_FILE_ADDRESS: return reg < 4 * US_MAX_ADDRESS ? (int)(US_SB_ADDRESS + reg) : -1;
+    case US_FILE_SCRATCH: return reg < US_SCRATCH_REGS ? (int)(US_SB_SCRATCH + reg) : -1;
+    default: return -1;
+    }
+}
+
+static inline unsigned us_sb_key(unsigned file, unsigned reg)
+{
+    return file << 12 | reg;
+}
+
+void us_sb_clear(struct us_scoreboard *sb);
+
+/* Cycle at which register `key` is usable (0 for read-only registers). */
+static inline uint64_t us_sb_ready(const struct us_scoreboard *sb,
+                                   unsigned key)
+{
+    int i = us_sb_index(key);
+    return i < 0 ? 0 : sb->ready[i];
+}
+
+/* Register `key` becomes usable at `cycle` (a later pending write of the
+ * same register is kept: writes retire in order of their ready cycles). */
+static inline void us_sb_write(struct us_scoreboard *sb, unsigned key,
+                               uint64_t cycle)
+{
+    int i = us_sb_index(key);
+    if (i >= 0 && sb->ready[i] < cycle)
+        sb->ready[i] = cycle;
+}
+
+/* Earliest cycle at which an instruction with these reads and writes may
+ * issue: every source ready (RAW) and no older write to a destination
+ * still pending (WAW). */
+uint64_t us_sb_item_ready(const struct us_scoreboard *sb,
+                          const struct us_sched_item *it);
+
+/* Every destination of the item becomes usable at `cycle`. */
+void us_sb_item_write(struct us_scoreboard *sb, const struct us_sched_item *it,
+                      uint64_t cycle);
+
+/* ---- Latency by unit class ----------------------------------------------- */
+
+/* Cycles from issue to a usable result: ALU and ADDR alu_latency, SFU
+ * sfu_latency (a full, pipelined SFU), TEX tex_latency. */
+unsigned us_unit_latency(const struct us_config *cfg, enum us_unit unit);
+
+/* ---- Counters every model keeps, and their report ------------------------ */
+
+/* Why a processor issued nothing in a cycle (SPEC 3 stall causes). */
+enum us_stall {
+    US_STALL_DEPENDENCY,  /* a source (or destination) still pending    */
+    US_STALL_SFU,         /* the SFU (or the datapath running it) busy  */
+    US_STALL_LUT,         /* waiting for a shared-LUT bank              */
+    US_STALL_TEXTURE,     /* waiting for a texture result               */
+    US_STALL_FETCH,       /* the instruction is not fetched yet         */
+    US_STALL_COUNT
+};
+
+extern const char *const us_stall_names[US_STALL_COUNT];
+
+struct us_tcounts {
+    uint64_t cycles;
+    uint64_t threads;            /* retired                                 */
+    uint64_t latency_sum;        /* sum of (retire - start) cycles          */
+    uint64_t issued;             /* issue events (instructions, bundles)    */
+    uint64_t stall[US_STALL_COUNT];  /* processor-cycles with no issue      */
+    uint64_t idle;               /* processor-cycles with no thread at all  */
+    uint64_t slots_filled, slots_total;  /* issue-slot occupancy (0 = n/a)  */
+    uint64_t instr_words, instr_bits;    /* fetched from instruction memory */
+    uint64_t instr_mem_bits;     /* program size in the model's encoding    */
+    uint64_t lut_accesses, lut_merged, lut_conflicts, lut_stall_cycles;
+};
+
+/* The vec4 program's useful ops per thread (SPEC 3: sum of us_inst_width
+ * over its instructions; ARB 1.0 programs have no branches, so every
+ * thread executes every instruction) and its width histogram (width[1..4],
+ * instructions per width).  The same for every model. */
+uint64_t us_program_useful_ops(const struct us_program *prog,
+                               uint64_t width[5]);
+
+/*
+ * Register the statistics every model reports (docs/METRICS.md):
+ * cycles, threads, threads_per_cycle, latency, useful_ops, alu_lanes,
+ * utilization, issued, stalls.*, idle, slot_occupancy (when slots_total),
+ * instr_words, instr_bits, instr_mem_bits, lut.*, width.1..4 (shares of
+ * executed vec4 instructions).  useful_ops and width come from the
+ * workload's program times c->threads.
+ */
+void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
+                       const struct us_program *prog, struct us_stats *st);
+
+/* ---- Area and energy (shader/area.c, shader/area.def) -------------------- */
+
+/*
+ * The hardware of one modelled machine (all processors of the compared
+ * configuration), in components whose cost shader/area.def gives.
+ */
+struct us_hw {
+    unsigned fmul, fadd;       /* FP32 multipliers and adders (a fused MAD
+                                  counts one of each); dot-product trees
+                                  count their multipliers and adders      */
+    uint64_t rf_bits;          /* register-file storage, all processors    */
+    unsigned rf_ports;         /* read + write ports of each register file */
+    unsigned rf_count;         /* register files                            */
+    uint64_t lut_bits;         /* coefficient-LUT storage, all copies      */
+    unsigned lut_ports;        /* LUT read ports (banks), all copies       */
+    unsigned lut_xbar;         /* (bank, reader) connections of shared
+                                  LUTs, all copies: the crossbar that
+                                  sharing costs; 0 for private LUTs        */
+    uint64_t imem_bits;        /* instruction memory, all copies           */
+    unsigned issue_slots;      /* issue slots, all processors (control)    */
+    unsigned sfu_full;         /* full SFUs: own multipliers and adder,
+                                  range reduction, LUT counted in lut_bits */
+    unsigned sfu_partial;      /* SPs with the partial SFU's added logic   */
+};
+
+/* Register-file capacity every model provisions per thread: 16 vec4
+ * temporaries, ARB_fragment_program's minimum MAX_PROGRAM_TEMPORARIES
+ * (its implementation-dependent minimum). */
+enum { US_AREA_RF_VEC4_PER_THREAD = 16 };
+
+/* What a run did, in events whose energy shader/area.def gives. */
+struct us_activity {
+    uint64_t fmul_ops, fadd_ops;   /* on the datapaths (SFU passes included
+                                      for partial SFUs)                     */
+    uint64_t sfu_full_ops;         /* evaluations on full SFUs (their own
+                                      LUT read included)                    */
+    uint64_t rf_reads, rf_writes;  /* scalar (32-bit) register accesses     */
+    uint64_t lut_reads;            /* reads of LUTs outside full SFUs (the
+                                      partial SFU's shared or private LUT) */
+    uint64_t imem_bits;            /* instruction bits fetched              */
+    uint64_t issues;               /* issue events (control energy)         */
+};
+
+/* Area of a machine in um^2 (45 nm). */
+double us_area_um2(const struct us_hw *hw);
+
+/* Energy of a run in pJ. */
+double us_energy_pj(const struct us_activity *act);
+
+/* The simd4 baseline's hardware at the same configuration (alu_lanes / 4
+ * vec4 units with a dot-product tree and a full SFU each), with
+ * `imem_bits` of program: the normalization reference. */
+void us_hw_simd4(const struct us_config *cfg, uint64_t imem_bits,
+                 struct us_hw *hw);
+
+/* The partial SFU's added logic per SP (range reduction shifters, leading-
+ * zero counter, rounding, coefficient muxing), in um^2; the ratio to one SP
+ * is reported as area.partial_sfu_share. */
+double us_area_partial_sfu_logic(void);
+
+/* The LUT of one SFU configuration, in bits. */
+uint64_t us_area_lut_bits(const struct us_config *cfg);
+
+/*
+ * Register area (um^2), area_simd4 (area over the simd4 machine's at the
+ * same configuration, with the simd4 program size that us_tcounts_report
+ * registered as simd4_instr_mem_bits), energy (pJ), energy_per_thread,
+ * area_delay (area x cycles) and the component breakdown (area.*).
+ * `imem_bits` is the model's own program size.  Call after
+ * us_tcounts_report.
+ */
+void us_area_report(const struct us_config *cfg, const struct us_hw *hw,
+                    const struct us_activity *act, uint64_t imem_bits,
+                    struct us_stats *st);
+
+#endif

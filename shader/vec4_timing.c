@@ -1,0 +1,513 @@
+/* The issue engine of the vec4-family baselines: see shader/vec4_timing.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shader/vec4_timing.h"
+
+/* ---- Code building ------------------------------------------------------- */
+
+void vt_code_free(struct vt_code *c)
+{
+    free(c->ops);
+    free(c->groups);
+    free(c->vinsts_owned);
+    free(c->sinsts);
+    memset(c, 0, sizeof *c);
+}
+
+static bool add_op(struct vt_code *c, const struct vt_op *op)
+{
+    if (c->nops == c->ops_cap) {
+        unsigned cap = c->ops_cap ? 2 * c->ops_cap : 64;
+        struct vt_op *p = realloc(c->ops, cap * sizeof *p);
+        if (!p)
+            return false;
+        c->ops = p;
+        c->ops_cap = cap;
+    }
+    c->ops[c->nops++] = *op;
+    return true;
+}
+
+bool vt_code_add_vec4(struct vt_code *c, unsigned ref)
+{
+    const struct us_inst *in = &c->vinsts[ref];
+    struct vt_op op = { .unit = (uint8_t)us_ops[in->op].unit,
+                        .width = (uint8_t)us_inst_width(in), .ref = ref };
+    us_sched_item_vec4(in, &op.item);
+    return add_op(c, &op);
+}
+
+bool vt_code_add_scalar(struct vt_code *c, unsigned ref)
+{
+    const struct us_sinst *in = &c->sinsts[ref];
+    struct vt_op op = { .unit = (uint8_t)us_sops[in->op].unit, .width = 1,
+                        .ref = ref };
+    us_sched_item_scalar(in, &op.item);
+    return add_op(c, &op);
+}
+
+static bool item_writes(const struct us_sched_item *it, uint16_t key)
+{
+    for (unsigned i = 0; i < it->nwrites; i++)
+        if (it->writes[i] == key)
+            return true;
+    return false;
+}
+
+/* Must `a` run before `b`: does a read a register that b writes? */
+static bool reads_what_writes(const struct vt_op *a, const struct vt_op *b)
+{
+    for (unsigned i = 0; i < a->item.nreads; i++)
+        if (item_writes(&b->item, a->item.reads[i]))
+            return true;
+    return false;
+}
+
+bool vt_code_group(struct vt_code *c, unsigned issues)
+{
+    unsigned first = c->ngroups ? c->groups[c->ngroups - 1].first +
+                                  c->groups[c->ngroups - 1].nops : 0;
+    unsigned n = c->nops - first;
+    struct vt_op *g = c->ops + first;
+    /* Selection: place first an op no later op of the group must precede
+     * (only WAR pairs share a group, so one always exists). */
+    for (unsigned i = 0; i < n; i++) {
+        unsigned pick = i;
+        for (unsigned j = i; j < n; j++) {
+            bool free_ = true;
+            for (unsigned k = i; k < n && free_; k++)
+                if (k != j && reads_what_writes(&g[k], &g[j]))
+                    free_ = false;
+            if (free_) {
+                pick = j;
+                break;
+            }
+        }
+        struct vt_op t = g[i];
+        g[i] = g[pick];
+        g[pick] = t;
+    }
+    if (c->ngroups == c->groups_cap) {
+        unsigned cap = c->groups_cap ? 2 * c->groups_cap : 64;
+        struct vt_group *p = realloc(c->groups, cap * sizeof *p);
+        if (!p)
+            return false;
+        c->groups = p;
+        c->groups_cap = cap;
+    }
+    c->groups[c->ngroups++] = (struct vt_group){ first, n, (uint8_t)issues };
+    return true;
+}
+
+/* ---- The engine ---------------------------------------------------------- */
+
+/* A thread's fetch buffer holds this many issue widths of words (as on
+ * the scalar model). */
+enum { FBUF_GROUPS = 2 };
+
+/* One thread slot of a processor. */
+struct slot {
+    bool busy;                  /* holds a thread                          */
+    unsigned tid;
+    unsigned g;                 /* next group                              */
+    unsigned fbuf;              /* fetched words not yet issued            */
+    uint64_t start, done;       /* arrival; all results usable             */
+    struct us_scoreboard sb;
+    uint8_t unit[US_SB_REGS];   /* unit of each register's pending write   */
+    float scratch[US_SCRATCH_REGS];
+};
+
+struct proc {
+    struct us_tsched sched;
+    struct slot *slots;
+    uint64_t busy_until;        /* issue stage busy (multi-cycle issue)    */
+};
+
+struct vt_core {
+    struct us_config cfg;
+    const struct us_workload *w;
+    struct vt_desc desc;
+    struct vt_code code;
+    struct us_program xprog;    /* *w->prog with the reordered instructions */
+    const struct us_program *vprog;  /* what vec4 ops index                */
+    unsigned tpp;               /* threads per processor                   */
+    unsigned fetch_words;       /* words fetched per cycle per processor   */
+    unsigned fbuf_words;        /* capacity of a thread's fetch buffer     */
+    struct proc *procs;
+    struct slot *slot_mem;
+    struct us_tqueue queue;
+    uint64_t now;
+    bool finished;
+    struct us_tcounts counts;
+    struct us_activity act;
+    uint64_t dual_issued;       /* superscalar: second instructions        */
+};
+
+static struct vt_core *vt(struct us_core *c) { return (struct vt_core *)c; }
+static const struct vt_core *cvt(const struct us_core *c)
+{
+    return (const struct vt_core *)c;
+}
+
+struct us_core *vt_oom(const char *name, struct vt_code *code,
+                       struct us_diag *diag)
+{
+    vt_code_free(code);
+    diag->line = diag->col = 0;
+    snprintf(diag->msg, sizeof diag->msg, "%s: out of memory", name);
+    return NULL;
+}
+
+void vt_latencies(const struct us_config *cfg, unsigned lat[US_UNIT_COUNT])
+{
+    for (unsigned u = 0; u < US_UNIT_COUNT; u++)
+        lat[u] = us_unit_latency(cfg, (enum us_unit)u);
+}
+
+unsigned vt_procs(const struct us_config *cfg, unsigned lanes_per_proc)
+{
+    unsigned p = (unsigned)cfg->v[US_KNOB_alu_lanes] / lanes_per_proc;
+    return p ? p : 1;
+}
+
+static void start_thread(struct vt_core *c, struct slot *s)
+{
+    unsigned tid;
+    s->busy = us_tqueue_take(&c->queue, &tid);
+    if (!s->busy)
+        return;
+    s->tid = tid;
+    s->g = 0;
+    s->fbuf = 0;
+    s->start = s->done = c->now;
+    us_sb_clear(&s->sb);
+    memset(s->unit, 0, sizeof s->unit);
+    memset(s->scratch, 0, sizeof s->scratch);
+}
+
+void vt_reset(struct us_core *core)
+{
+    struct vt_core *c = vt(core);
+    c->now = 0;
+    c->finished = false;
+    memset(&c->counts, 0, sizeof c->counts);
+    memset(&c->act, 0, sizeof c->act);
+    c->dual_issued = 0;
+    us_tqueue_init(&c->queue, c->w->nthreads);
+    for (unsigned p = 0; p < c->desc.procs; p++) {
+        struct proc *pr = &c->procs[p];
+        us_tsched_init(&pr->sched, &c->cfg);
+        pr->sched.last = c->tpp - 1;  /* RR starts at slot 0 */
+        pr->busy_until = 0;
+    }
+    /* Threads go round the processors first, as on the scalar model. */
+    for (unsigned i = 0; i < c->tpp; i++)
+        for (unsigned p = 0; p < c->desc.procs; p++)
+            start_thread(c, &c->procs[p].slots[i]);
+    c->counts.instr_mem_bits =
+        c->code.mem_words * us_target_word_bits(c->desc.target);
+}
+
+struct us_core *vt_create(const struct us_config *cfg,
+                          const struct us_workload *w,
+                          const struct vt_desc *desc, struct vt_code *code,
+                          struct us_diag *diag)
+{
+    struct vt_core *c = calloc(1, sizeof *c);
+    unsigned tpp = (unsigned)cfg->v[US_KNOB_threads_per_proc];
+    if (c) {
+        c->procs = calloc(desc->procs, sizeof *c->procs);
+        c->slot_mem = calloc((size_t)desc->procs * tpp, sizeof *c->slot_mem);
+    }
+    if (!c || !c->procs || !c->slot_mem) {
+        if (c) {
+            free(c->procs);
+            free(c->slot_mem);
+        }
+        free(c);
+        return vt_oom(desc->name, code, diag);
+    }
+    c->cfg = *cfg;
+    c->w = w;
+    c->desc = *desc;
+    c->code = *code;
+    memset(code, 0, sizeof *code);
+    c->xprog = *w->prog;
+    c->vprog = w->prog;
+    if (c->code.vinsts_owned) {
+        c->xprog.insts = c->code.vinsts_owned;
+        c->vprog = &c->xprog;
+    }
+    c->tpp = tpp;
+    unsigned width = desc->dual ? 2 : 1;   /* words issued per cycle, at most */
+    c->fetch_words = width * (unsigned)cfg->v[US_KNOB_fetch_width];
+    c->fbuf_words = width * FBUF_GROUPS;
+    for (unsigned p = 0; p < desc->procs; p++)
+        c->procs[p].slots = c->slot_mem + (size_t)p * tpp;
+    vt_reset((struct us_core *)c);
+    return (struct us_core *)c;
+}
+
+void vt_destroy(struct us_core *core)
+{
+    struct vt_core *c = vt(core);
+    if (!c)
+        return;
+    vt_code_free(&c->code);
+    free(c->procs);
+    free(c->slot_mem);
+    free(c);
+}
+
+static enum us_stall stall_of(unsigned unit)
+{
+    switch (unit) {
+    case US_UNIT_SFU: return US_STALL_SFU;
+    case US_UNIT_TEX: return US_STALL_TEXTURE;
+    default: return US_STALL_DEPENDENCY;
+    }
+}
+
+/* Cycle at which op's registers are all usable, and the unit producing the
+ * last of them. */
+static uint64_t op_ready(const struct slot *s, const struct vt_op *op,
+                         unsigned *unit)
+{
+    uint64_t at = 0;
+    const struct us_sched_item *it = &op->item;
+    for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
+        unsigned key = k < it->nreads ? it->reads[k] : it->writes[k - it->nreads];
+        int i = us_sb_index(key);
+        if (i >= 0 && s->sb.ready[i] > at) {
+            at = s->sb.ready[i];
+            *unit = s->unit[i];
+        }
+    }
+    return at;
+}
+
+static uint64_t group_ready(const struct vt_core *c, const struct slot *s,
+                            const struct vt_group *g, unsigned *unit)
+{
+    uint64_t at = 0;
+    for (unsigned i = 0; i < g->nops; i++) {
+        unsigned u = US_UNIT_ALU;
+        uint64_t r = op_ready(s, &c->code.ops[g->first + i], &u);
+        if (r > at) {
+            at = r;
+            *unit = u;
+        }
+    }
+    return at;
+}
+
+struct pick_ctx {
+    const struct vt_core *c;
+    struct proc *p;
+    bool cause_set;
+    enum us_stall cause;
+};
+
+static bool slot_ready(void *ctx, unsigned i)
+{
+    struct pick_ctx *x = ctx;
+    const struct slot *s = &x->p->slots[i];
+    if (!s->busy || s->g >= x->c->code.ngroups)
+        return false;   /* empty, or draining: no cause of its own */
+    enum us_stall why = US_STALL_FETCH;
+    if (s->fbuf > 0) {
+        unsigned unit = US_UNIT_ALU;
+        if (group_ready(x->c, s, &x->c->code.groups[s->g], &unit) <= x->c->now)
+            return true;
+        why = stall_of(unit);
+    }
+    /* The first thread with work left that could not issue names the
+     * stall's cause (shader/timing.h). */
+    if (!x->cause_set) {
+        x->cause_set = true;
+        x->cause = why;
+    }
+    return false;
+}
+
+static uint64_t slot_age(void *ctx, unsigned i)
+{
+    const struct pick_ctx *x = ctx;
+    const struct slot *s = &x->p->slots[i];
+    return s->busy ? s->tid : UINT64_MAX - x->c->tpp + i;
+}
+
+/* Run and time one group: results usable `issues - 1 + latency` after now. */
+static void issue_group(struct vt_core *c, struct slot *s,
+                        const struct vt_group *g)
+{
+    struct us_thread *t = &c->w->threads[s->tid];
+    for (unsigned i = 0; i < g->nops; i++) {
+        const struct vt_op *op = &c->code.ops[g->first + i];
+        if (c->code.sinsts)
+            us_scalar_step(&c->code.sinsts[op->ref], c->w->env, t, s->scratch);
+        else
+            us_interpret_inst(c->vprog, c->w->env, t, op->ref);
+    }
+    for (unsigned i = 0; i < g->nops; i++) {
+        const struct vt_op *op = &c->code.ops[g->first + i];
+        uint64_t at = c->now + g->issues - 1 + c->desc.latency[op->unit];
+        us_sb_item_write(&s->sb, &op->item, at);
+        for (unsigned k = 0; k < op->item.nwrites; k++) {
+            int r = us_sb_index(op->item.writes[k]);
+            if (r >= 0)
+                s->unit[r] = op->unit;
+        }
+        if (at > s->done)
+            s->done = at;
+        /* Energy events: a MAD-datapath pass (multiply and add) per ALU
+         * component, an evaluation per SFU op, a 32-bit access per
+         * register read or written. */
+        if (op->unit == US_UNIT_ALU) {
+            c->act.fmul_ops += op->width;
+            c->act.fadd_ops += op->width;
+        } else if (op->unit == US_UNIT_SFU) {
+            c->act.sfu_full_ops++;
+        }
+        c->act.rf_reads += op->item.nreads;
+        c->act.rf_writes += op->item.nwrites;
+    }
+    if (s->done < c->now + g->issues)
+        s->done = c->now + g->issues;
+    s->fbuf--;
+    c->counts.slots_filled += g->nops;
+    c->counts.slots_total += c->desc.nslots;
+    s->g++;
+}
+
+/* Superscalar: may group s->g (one instruction) issue beside `prev`, the
+ * group just issued?  Independent of it (no RAW or WAW on its writes; a
+ * WAR is fine, reads come first), its registers usable now, their
+ * components fit the datapath, and no single-ported unit (SFU, texture,
+ * address) asked for twice. */
+static bool can_pair(const struct vt_core *c, const struct slot *s,
+                     const struct vt_group *prev)
+{
+    if (s->g >= c->code.ngroups)
+        return false;
+    const struct vt_group *g = &c->code.groups[s->g];
+    if (g->nops != 1 || prev->nops != 1 || s->fbuf == 0)
+        return false;
+    const struct vt_op *a = &c->code.ops[prev->first];
+    const struct vt_op *b = &c->code.ops[g->first];
+    if (a->width + b->width > c->desc.lanes_per_proc)
+        return false;
+    if (a->unit == b->unit && a->unit != US_UNIT_ALU)
+        return false;
+    for (unsigned k = 0; k < b->item.nreads; k++)
+        if (item_writes(&a->item, b->item.reads[k]))
+            return false;
+    for (unsigned k = 0; k < b->item.nwrites; k++)
+        if (item_writes(&a->item, b->item.writes[k]))
+            return false;
+    unsigned unit;
+    return group_ready(c, s, g, &unit) <= c->now;
+}
+
+/* Fetch up to fetch_words words into the buffers that hold the fewest,
+ * trying slots in the round-robin order (as the scalar model does). */
+static void fetch(struct vt_core *c, struct proc *p)
+{
+    unsigned n = c->tpp, bits = us_target_word_bits(c->desc.target);
+    for (unsigned k = 0; k < c->fetch_words; k++) {
+        int best = -1;
+        for (unsigned j = 1; j <= n; j++) {
+            unsigned i = (p->sched.last + j) % n;
+            const struct slot *s = &p->slots[i];
+            if (!s->busy || s->fbuf >= c->fbuf_words ||
+                s->g + s->fbuf >= c->code.ngroups)
+                continue;
+            if (best < 0 || s->fbuf < p->slots[best].fbuf)
+                best = (int)i;
+        }
+        if (best < 0)
+            return;
+        p->slots[best].fbuf++;
+        c->counts.instr_words++;
+        c->counts.instr_bits += bits;
+    }
+}
+
+static void step_proc(struct vt_core *c, struct proc *p)
+{
+    bool any = false;
+    for (unsigned i = 0; i < c->tpp; i++)
+        any = any || p->slots[i].busy;
+    if (!any) {
+        c->counts.idle++;
+        return;
+    }
+    fetch(c, p);
+    if (p->busy_until > c->now)
+        return;   /* still issuing a multi-cycle group */
+    struct pick_ctx x = { c, p, false, US_STALL_DEPENDENCY };
+    int pick = us_tsched_pick(&p->sched, c->tpp, slot_ready, slot_age, &x);
+    if (pick < 0) {
+        c->counts.stall[x.cause]++;
+        return;
+    }
+    struct slot *s = &p->slots[pick];
+    const struct vt_group *g = &c->code.groups[s->g];
+    issue_group(c, s, g);
+    p->busy_until = c->now + g->issues;
+    if (c->desc.dual && can_pair(c, s, g)) {
+        issue_group(c, s, &c->code.groups[s->g]);
+        c->dual_issued++;
+    }
+    c->counts.issued++;
+    c->act.issues++;
+}
+
+bool vt_step(struct us_core *core)
+{
+    struct vt_core *c = vt(core);
+    if (c->finished)
+        return false;
+    /* Retire threads whose last result is usable; refill their slots. */
+    bool live = false;
+    for (unsigned p = 0; p < c->desc.procs; p++)
+        for (unsigned i = 0; i < c->tpp; i++) {
+            struct slot *s = &c->procs[p].slots[i];
+            if (s->busy && s->g == c->code.ngroups && s->done <= c->now) {
+                c->counts.threads++;
+                c->counts.latency_sum += c->now - s->start;
+                start_thread(c, s);
+            }
+            live = live || s->busy;
+        }
+    if (!live) {
+        c->finished = true;
+        c->counts.cycles = c->now;
+        return false;
+    }
+    for (unsigned p = 0; p < c->desc.procs; p++)
+        step_proc(c, &c->procs[p]);
+    c->now++;
+    c->counts.cycles = c->now;
+    return true;
+}
+
+void vt_stats(const struct us_core *core, struct us_stats *st)
+{
+    const struct vt_core *c = cvt(core);
+    us_tcounts_report(&c->counts, &c->cfg, c->w->prog, st);
+    unsigned lanes = c->desc.procs * c->desc.lanes_per_proc;
+    if (lanes != (unsigned)c->cfg.v[US_KNOB_alu_lanes])
+        us_stats_counter(st, "alu_lanes", "scalar ALU lanes of the machine "
+                         "(processors x lanes per processor)",
+                         lanes);
+    if (c->desc.dual)
+        us_stats_counter(st, "dual_issued", "second instructions co-issued "
+                         "with the first (superscalar)",
+                         (double)c->dual_issued);
+    struct us_activity act = c->act;
+    act.imem_bits = c->counts.instr_bits;
+    us_area_report(&c->cfg, &c->desc.hw, &act, c->counts.instr_mem_bits, st);
+}
