@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gfx/backend_core.h"
 #include "gfx/gfx.h"
 #include "piglit/shtest.h"
 
@@ -17,8 +18,9 @@ static const char usage[] =
     "usage: ushader piglit [--arch A] [--exact-math] FILE...\n"
     "  Run piglit shader_test files with ARB vertex/fragment programs\n"
     "  through the 3D pipeline as piglit's shader_runner does.\n"
-    "  --arch A      core model that runs the programs: functional (the\n"
-    "                reference interpreter; the only one so far)\n"
+    "  --arch A      what runs the programs: functional (the reference\n"
+    "                interpreter, the default) or a core model: scalar,\n"
+    "                simd4, vliw, superscalar, hetero (default configuration)\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
     "  Prints PASS, FAIL or SKIP per file and a closing count; exits 1 when\n"
@@ -97,10 +99,10 @@ int cmd_piglit(int argc, char **argv)
                       argv[i]);
             return 2;
         }
-    if (strcmp(arch, "functional")) {
-        cli_error(NULL, 0, 0, "piglit: --arch '%s' is not available yet; the "
-                  "only core model so far is 'functional' (cycle models plug "
-                  "into the pipeline's shader backend)", arch);
+    const struct us_core_model *model = NULL;
+    if (strcmp(arch, "functional") && !(model = us_model_lookup(arch))) {
+        cli_error(NULL, 0, 0, "piglit: unknown --arch '%s' (functional, "
+                  "scalar, simd4, vliw, superscalar, hetero)", arch);
         return 2;
     }
 
@@ -120,11 +122,30 @@ int cmd_piglit(int argc, char **argv)
     }
     struct shtest_env env = { .math = &math,
                               .backend = &gfx_backend_functional };
+    struct gfx_core_backend *cb = NULL;
+    if (model) {
+        struct us_config ccfg;
+        us_config_default(&ccfg);
+        if (!(cb = malloc(sizeof *cb))) {
+            cli_error(NULL, 0, 0, "piglit: out of memory");
+            if (have_sfu)
+                us_sfu_free(&sfu);
+            return 1;
+        }
+        gfx_core_backend_init(cb, model, &ccfg);
+        env.backend = &cb->be;
+    }
     unsigned count[3] = { 0, 0, 0 };
     for (int i = first; i < argc; i++)
         count[run_file(argv[i], &env)]++;
+    int rc = count[1] ? 1 : 0;
+    if (cb && cb->failed) {
+        cli_error(NULL, 0, 0, "piglit: %s: %s", arch, cb->diag.msg);
+        rc = 1;
+    }
     printf("%u passed, %u failed, %u skipped\n", count[0], count[1], count[2]);
+    free(cb);
     if (have_sfu)
         us_sfu_free(&sfu);
-    return count[1] ? 1 : 0;
+    return rc;
 }

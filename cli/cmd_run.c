@@ -22,7 +22,7 @@ static const char usage[] =
     "  Values: 1 to 4 numbers separated by commas; missing ones are taken\n"
     "  from (0, 0, 0, 1).  Inputs not given are (0, 0, 0, 1).\n"
     "  --param   program.env[N] or program.local[N] of the program's stage\n"
-    "            (the 'program.' prefix is optional), N < 256\n"
+    "            (the 'program.' prefix is optional), env N < 256, local N < 1024\n"
     "  --attrib  an input binding: vertex.position, vertex.normal,\n"
     "            vertex.color[.primary|.secondary], vertex.texcoord[N],\n"
     "            vertex.attrib[N], fragment.color[.primary|.secondary],\n"

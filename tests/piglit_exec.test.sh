@@ -1,10 +1,11 @@
 #!/bin/sh
 # piglit's execution tests for ARB programs (Debian package `piglit`): every
 # tests/spec/**/*.shader_test containing "!!ARB" runs through
-# `ushader piglit` with the default SFU math; a file may fail only if
+# `ushader piglit` on the scalar core model with the default SFU math (and
+# on the functional interpreter with --exact-math); a file may fail only if
 # tests/piglit_exec.xfail lists it (with a reason), and a listed file that
-# passes is an error too.  The same files with --exact-math must give the
-# same results; both counts are printed.  Then the hand-written files in
+# passes is an error too.  Both runs must give the same results; both
+# counts are printed.  Then the hand-written files in
 # tests/shtest/: the valid ones pass/skip/fail as named, every bad_*.shader_test
 # gives the `ushader: FILE:LINE:COL: error: MSG` its first line announces,
 # and CRLF line endings change nothing.
@@ -30,14 +31,14 @@ n=$(wc -l < "$tmp/files")
 grep -v '^#' tests/piglit_exec.xfail | awk 'NF { print $1 }' | sort > "$tmp/xfail"
 
 for mode in sfu exact; do
-    opt=""
+    opt="--arch scalar"
     [ $mode = exact ] && opt="--exact-math"
     # shellcheck disable=SC2046  # the paths have no blanks
     (cd "$SPEC" && "$UABS" piglit $opt $(cat "$tmp/files")) \
         > "$tmp/$mode.out" 2> "$tmp/$mode.err"
     rc=$?
     [ $rc -le 1 ] || problem "$mode: ushader piglit exited with $rc: $(head -n 3 "$tmp/$mode.err")"
-    tail -n 1 "$tmp/$mode.out" | sed "s/^/piglit_exec ($mode math, $n files): /"
+    tail -n 1 "$tmp/$mode.out" | sed "s/^/piglit_exec ($opt, $n files): /"
     sed -n 's/^FAIL \([^: ]*\).*/\1/p' "$tmp/$mode.out" | sort > "$tmp/$mode.failed"
     comm -23 "$tmp/$mode.failed" "$tmp/xfail" > "$tmp/unexpected"
     while read -r f; do
@@ -88,8 +89,8 @@ for f in tests/shtest/*.shader_test; do
     esac
 done
 # Usage errors.
-"$U" piglit --arch simd4 tests/shtest/ff_fixed_function.shader_test 2> "$tmp/err" >/dev/null
-[ $? -eq 2 ] && grep -q "not available yet" "$tmp/err" || problem "--arch simd4 is not refused clearly"
+"$U" piglit --arch gpu tests/shtest/ff_fixed_function.shader_test 2> "$tmp/err" >/dev/null
+[ $? -eq 2 ] && grep -q "unknown --arch 'gpu'" "$tmp/err" || problem "--arch gpu is not refused clearly"
 "$U" piglit > /dev/null 2>&1
 [ $? -eq 2 ] || problem "no FILE is not a usage error"
 
