@@ -14,3 +14,10 @@ for b in bench/*.bench.sh; do
     echo "== $(basename "$b" .bench.sh)"
     BUILD=$BUILD sh "$b"
 done
+
+echo
+echo "== ushader bench: every suite program on every core model (--jobs 2)"
+t0=$(date +%s%N)
+"$BUILD/ushader" bench --jobs 2 | tail -n 4
+t1=$(date +%s%N)
+echo "host wall-clock: $(( (t1 - t0) / 1000000 )) ms"

@@ -516,6 +516,12 @@ struct us_code_stats {
  * 4, a replicated SFU result 1, KIL the distinct components it tests. */
 unsigned us_inst_width(const struct us_inst *in);
 
+/* The useful ALU ops of a vec4 instruction, what datapath utilization
+ * counts: its width, except texture fetches, which the texture unit does
+ * (0) -- counting their components would let a model that issues a TEX in
+ * one cycle exceed 100% of its ALU lanes. */
+unsigned us_inst_useful_ops(const struct us_inst *in);
+
 US_MUST_CHECK bool us_code_stats(const struct us_program *prog,
                                  struct us_code_stats *st,
                                  struct us_diag *diag);

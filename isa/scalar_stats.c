@@ -28,6 +28,11 @@ unsigned us_inst_width(const struct us_inst *in)
     return (unsigned)__builtin_popcount(micro_written_mask(in->op, in->dst.mask));
 }
 
+unsigned us_inst_useful_ops(const struct us_inst *in)
+{
+    return us_ops[in->op].unit == US_UNIT_TEX ? 0 : us_inst_width(in);
+}
+
 bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
                    struct us_diag *diag)
 {

@@ -107,7 +107,7 @@ uint64_t us_program_useful_ops(const struct us_program *prog,
         memset(width, 0, 5 * sizeof *width);
     for (unsigned i = 0; i < prog->ninsts; i++) {
         unsigned wd = us_inst_width(&prog->insts[i]);
-        ops += wd;
+        ops += us_inst_useful_ops(&prog->insts[i]);
         if (width && wd <= 4)
             width[wd]++;
     }

@@ -184,8 +184,8 @@ struct us_tcounts {
     uint64_t lut_accesses, lut_merged, lut_conflicts, lut_stall_cycles;
 };
 
-/* The vec4 program's useful ops per thread (SPEC 3: sum of us_inst_width
- * over its instructions; ARB 1.0 programs have no branches, so every
+/* The vec4 program's useful ops per thread (SPEC 3: sum of
+ * us_inst_useful_ops over its instructions; ARB 1.0 programs have no branches, so every
  * thread executes every instruction) and its width histogram (width[1..4],
  * instructions per width).  The same for every model. */
 uint64_t us_program_useful_ops(const struct us_program *prog,

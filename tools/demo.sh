@@ -27,3 +27,10 @@ done
 
 echo
 BUILD=$BUILD sh tools/demo_render.sh
+
+# The main job (SPEC 3): every benchmark program on every core model, and
+# the architecture-comparison report with its plots (suite/, bench/).
+echo
+echo "== ushader demo: benchmark suite on every core model (bench/suite.list)"
+"$U" bench --jobs 2 --out "${OUT:-out}/bench"
+echo "  report: ${OUT:-out}/bench/report.md (tables, plots, results.csv, results.json)"

@@ -5,7 +5,7 @@
 # weights (ITU-R BT.709).
 ATTRIB tc = fragment.texcoord[0];
 PARAM luma = { 0.2126, 0.7152, 0.0722, 0.0 };
-PARAM exposure = program.local[0];
+PARAM exposure = { 1.5, 0.0, 0.0, 0.0 };  # exposure key
 PARAM invGamma = 0.454545468;
 TEMP c, t;
 

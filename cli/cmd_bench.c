@@ -1,0 +1,356 @@
+/* ushader bench: every benchmark program on every core model, the
+ * comparison table, and with --out the report (suite/suite.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "suite/suite.h"
+
+static const char usage[] =
+    "usage: ushader bench [--arch A[,B...]] [--set KEY=V]... [--config F.ini]\n"
+    "                     [--jobs N] [--json] [--out DIR] [--threads N]\n"
+    "                     [--only NAME[,NAME...]] [--suite FILE] [--no-plots]\n"
+    "  Runs every program of the suite (bench/suite.list) on every core\n"
+    "  model at equal ALU lanes, plus the scalar SP's compaction, SFU and\n"
+    "  shared-LUT variants, on inputs captured from the test scenes.\n"
+    "  --arch      models to compare (default: all)\n"
+    "  --set       a knob for every run (`ushader config --list`)\n"
+    "  --jobs N    host threads (results do not depend on N; default 1)\n"
+    "  --json      print results.json instead of the table\n"
+    "  --out DIR   write results.csv, results.json, report.md and PNG plots\n"
+    "              (through gnuplot) into DIR\n"
+    "  --threads N threads per program (default 512)\n"
+    "  --only      programs whose name contains one of these strings\n";
+
+struct progress {
+    bool tty, shown;
+    struct timespec start, last;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) +
+           (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+/* A bar on stderr, only on a terminal and only once a run has taken more
+ * than a second. */
+static void show_progress(void *ctx, const char *phase, unsigned done,
+                          unsigned total)
+{
+    struct progress *p = ctx;
+    if (!p->tty || total == 0)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double el = since(&p->start, &now);
+    if (el < 1.0 || (done < total && p->shown && since(&p->last, &now) < 0.1))
+        return;
+    enum { WIDTH = 30 };
+    unsigned fill = (unsigned)((unsigned long long)done * WIDTH / total);
+    char bar[WIDTH + 1];
+    for (unsigned i = 0; i < WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[WIDTH] = '\0';
+    fprintf(stderr, "\r%-8s [%s] %u/%u  %.0f s ", phase, bar, done, total, el);
+    if (done == total)
+        fputc('\n', stderr);
+    p->shown = done < total;
+    p->last = now;
+}
+
+/* Run argv[0] with `dir` as working directory and stdout/stderr discarded
+ * when `quiet`; true if it exited with status 0. */
+static bool run_tool(const char *dir, char *const argv[], bool quiet)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        if (dir && chdir(dir) != 0)
+            _exit(127);
+        if (quiet) {
+            int fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+                close(fd);
+            }
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static bool make_dirs(const char *path)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return false;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+static bool write_in(const char *dir, const char *name, const void *data,
+                     size_t len)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        cli_error(dir, 0, 0, "path too long");
+        return false;
+    }
+    return cli_write_file(path, data, len);
+}
+
+/* Fill a buffer through a FILE *. */
+static bool render(void (*fn)(FILE *, const struct us_bench *),
+                   const struct us_bench *b, char **data, size_t *len)
+{
+    *data = NULL;
+    FILE *f = open_memstream(data, len);
+    if (!f)
+        return false;
+    fn(f, b);
+    if (fclose(f)) {
+        free(*data);
+        return false;
+    }
+    return true;
+}
+
+/* Plots through gnuplot; on failure *note says why. */
+static bool plots(const char *dir, const struct us_bench *b,
+                  const char **note)
+{
+    char *probe_cairo[] = { "gnuplot", "-e", "set terminal pngcairo", NULL };
+    char *probe_png[] = { "gnuplot", "-e", "set terminal png", NULL };
+    const char *term = run_tool(NULL, probe_cairo, true) ? "pngcairo"
+                     : run_tool(NULL, probe_png, true) ? "png" : NULL;
+    if (!term) {
+        *note = "gnuplot with a PNG terminal was not found (Debian: "
+                "gnuplot-nox), so this report has no plots.";
+        return false;
+    }
+    struct us_bench_file *files;
+    unsigned n;
+    if (!us_bench_plot_files(b, term, &files, &n)) {
+        *note = "out of memory while writing the plot data.";
+        return false;
+    }
+    bool ok = true;
+    for (unsigned i = 0; ok && i < n; i++)
+        ok = write_in(dir, files[i].name, files[i].data, files[i].len);
+    us_bench_files_free(files, n);
+    char *cmd[] = { "gnuplot", "plots.gp", NULL };
+    if (ok && !run_tool(dir, cmd, false)) {
+        *note = "gnuplot failed on plots.gp, so this report has no plots.";
+        ok = false;
+    }
+    /* Publish each PNG by rename, so none is ever seen half written. */
+    for (unsigned i = 0; us_bench_plot_names[i]; i++) {
+        char tmp[4096], dst[4096];
+        snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, us_bench_plot_names[i]);
+        snprintf(dst, sizeof dst, "%s/%s", dir, us_bench_plot_names[i]);
+        if (ok && rename(tmp, dst) != 0) {
+            *note = "gnuplot did not write every plot.";
+            ok = false;
+        }
+        unlink(tmp);
+    }
+    return ok;
+}
+
+/* One output file from a us_bench_* writer. */
+static bool emit(const char *dir, const char *name,
+                 void (*fn)(FILE *, const struct us_bench *),
+                 const struct us_bench *b)
+{
+    char *data;
+    size_t len;
+    if (!render(fn, b, &data, &len)) {
+        cli_error(dir, 0, 0, "%s: out of memory", name);
+        return false;
+    }
+    bool ok = write_in(dir, name, data, len);
+    free(data);
+    return ok;
+}
+
+static bool write_outputs(const char *dir, const struct us_bench *b,
+                          bool want_plots)
+{
+    if (!make_dirs(dir)) {
+        cli_error(dir, 0, 0, "cannot create the directory: %s",
+                  strerror(errno));
+        return false;
+    }
+    if (!emit(dir, "results.csv", us_bench_csv, b) ||
+        !emit(dir, "results.json", us_bench_json, b))
+        return false;
+    const char *note = "plots were not requested (--no-plots).";
+    bool have = want_plots && plots(dir, b, &note);
+    char *data = NULL;
+    size_t len;
+    FILE *f = open_memstream(&data, &len);
+    if (!f)
+        return false;
+    us_bench_report(f, b, have, note);
+    bool ok = fclose(f) == 0 && write_in(dir, "report.md", data, len);
+    free(data);
+    if (ok)
+        fprintf(stderr, "bench: wrote %s/report.md, results.csv, "
+                "results.json%s\n", dir, have ? " and plots" : "");
+    return ok;
+}
+
+struct bench_args {
+    struct us_bench_opts o;
+    const char *out, *config;
+    unsigned jobs;
+    bool json, no_plots;
+};
+
+static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *s == '-' || *end || end == s || v < lo || v > hi)
+        return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, struct bench_args *a)
+{
+    a->o.list = "bench/suite.list";
+    a->jobs = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if (!strcmp(opt, "--json")) {
+            a->json = true;
+            continue;
+        }
+        if (!strcmp(opt, "--no-plots")) {
+            a->no_plots = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            cli_error(NULL, 0, 0, "bench: unknown option or missing value: "
+                      "'%s'", opt);
+            fputs(usage, stderr);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(opt, "--arch")) {
+            a->o.archs = strcmp(v, "all") ? v : NULL;
+        } else if (!strcmp(opt, "--set")) {
+            if (a->o.nsets == US_BENCH_MAX_SETS) {
+                cli_error(NULL, 0, 0, "bench: too many --set");
+                return 2;
+            }
+            a->o.sets[a->o.nsets++] = v;
+        } else if (!strcmp(opt, "--config")) {
+            a->config = v;
+        } else if (!strcmp(opt, "--jobs")) {
+            if (!parse_uint(v, 1, 256, &a->jobs)) {
+                cli_error(NULL, 0, 0, "bench: --jobs wants 1..256");
+                return 2;
+            }
+        } else if (!strcmp(opt, "--threads")) {
+            if (!parse_uint(v, 1, US_BENCH_CAPTURE, &a->o.threads)) {
+                cli_error(NULL, 0, 0, "bench: --threads wants 1..%d",
+                          US_BENCH_CAPTURE);
+                return 2;
+            }
+        } else if (!strcmp(opt, "--out")) {
+            a->out = v;
+        } else if (!strcmp(opt, "--only")) {
+            a->o.only = v;
+        } else if (!strcmp(opt, "--suite")) {
+            a->o.list = v;
+        } else {
+            cli_error(NULL, 0, 0, "bench: unknown option '%s'", opt);
+            fputs(usage, stderr);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    struct bench_args a = { 0 };
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    char *config = NULL;
+    size_t len;
+    if (a.config && !cli_read_file(a.config, &config, &len))
+        return 2;
+    a.o.config_text = config;
+    struct progress prog = { .tty = isatty(2) };
+    clock_gettime(CLOCK_MONOTONIC, &prog.start);
+    struct us_bench *b = calloc(1, sizeof *b);
+    struct us_diag diag = { 0 };
+    if (!b) {
+        free(config);
+        cli_error(NULL, 0, 0, "out of memory");
+        return 1;
+    }
+    rc = 2;
+    if (!us_bench_load(b, &a.o, show_progress, &prog, &diag)) {
+        cli_error(NULL, 0, 0, "bench: %s", diag.msg);
+        goto out;
+    }
+    if (!us_bench_variants(b, a.o.archs, &diag)) {
+        cli_error(NULL, 0, 0, "bench: %s", diag.msg);
+        goto out;
+    }
+    rc = 1;
+    if (!us_bench_run(b, a.jobs, show_progress, &prog, &diag)) {
+        cli_error(NULL, 0, 0, "bench: %s", diag.msg);
+        goto out;
+    }
+    for (unsigned j = 0; j < b->nprogs * b->nvars; j++)
+        if (!b->res[j].ok || !b->res[j].identical)
+            cli_error(b->progs[j / b->nvars].path, 0, 0, "%s: %s",
+                      b->vars[j % b->nvars].name, b->res[j].err);
+    if (a.json)
+        us_bench_json(stdout, b);
+    else
+        us_bench_table(stdout, b);
+    if (fflush(stdout) != 0)
+        goto out;
+    if (a.out && !write_outputs(a.out, b, !a.no_plots))
+        goto out;
+    rc = b->failures ? 1 : 0;
+out:
+    us_bench_free(b);
+    free(b);
+    free(config);
+    return rc;
+}

@@ -1,0 +1,215 @@
+/*
+ * The benchmark suite behind `ushader bench` (SPEC sections 2-4): every
+ * program of bench/suite.list on every core model and configuration, and
+ * the architecture-comparison report built from the results.
+ *
+ *   load     (suite/load.c)     read the list; assemble each program; render
+ *                               its scene with the program in place of one
+ *                               of the scene's programs and capture the
+ *                               inputs it shades (gfx/capture.h): mesh
+ *                               vertices or interpolated fragments, with
+ *                               the scene's GL state and textures;
+ *   variants (suite/variants.c) the (model, configuration) pairs to run;
+ *   run      (suite/run.c)      one job per (program, variant), on host
+ *                               threads; each job is independent and
+ *                               deterministic, so results do not depend on
+ *                               the number of host threads;
+ *   summary  (suite/summary.c)  the aggregates the report and plots share;
+ *   report   (suite/report.c)   report.md, results.csv, results.json and
+ *                               the stdout table;
+ *   plots    (suite/plots.c)    gnuplot script and data files.
+ *
+ * Nothing here writes files or prints except to a FILE * it is given; the
+ * command line (cli/cmd_bench.c) writes them atomically.
+ */
+#ifndef US_SUITE_H
+#define US_SUITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gfx/gfx.h"
+#include "isa/scalar.h"
+#include "shader/core.h"
+
+enum {
+    US_BENCH_MAX_PROGRAMS = 128,
+    US_BENCH_MAX_VARIANTS = 64,
+    US_BENCH_MAX_SETS = 32,        /* user --set pairs                    */
+    US_BENCH_CAPTURE = 16384,      /* threads captured per program at most */
+    US_BENCH_DEFAULT_THREADS = 512,
+};
+
+/* Threads' expected results, from the reference interpreter. */
+struct us_bench_ref {
+    us_vec4 out[US_MAX_OUTPUTS];
+    bool killed;
+};
+
+struct us_bench_prog {
+    char name[128];          /* PROGRAM as listed, "programs/" dropped   */
+    char path[1024];         /* PROGRAM relative to the working directory */
+    char scene[1024];        /* SCENE likewise                           */
+    char scene_name[128];    /* SCENE as listed                          */
+    char slot[US_MAX_NAME];  /* the scene program it replaces            */
+    char desc[128];          /* first phrase of its leading comment      */
+    struct us_program prog;
+    struct us_code_stats code;
+    unsigned sfu_insts;      /* instructions on the SFU unit class       */
+    struct gfx_scene *scn;   /* kept: the sampler points at its textures */
+    struct gfx_sampler sampler;
+    us_vec4 *params;
+    us_vec4 (*inputs)[US_MAX_INPUTS];
+    struct us_bench_ref *ref;
+    unsigned n;              /* workload threads                         */
+    uint64_t shaded;         /* threads the scene shaded with it         */
+    unsigned window;         /* first captured thread of the workload    */
+};
+
+/* What a variant studies; the report has a section per group. */
+enum us_bench_group {
+    US_BG_ARCH,              /* each model at its defaults               */
+    US_BG_ARCH_EXTRA,        /* vliw 4+1, hetero 4+1                     */
+    US_BG_COMPACTION,        /* scalar without compaction                */
+    US_BG_SFU,               /* scalar with full SFUs                    */
+    US_BG_LUT,               /* scalar LUT: private, or banks x
+                                multi-fetch x lookahead                  */
+};
+
+struct us_bench_variant {
+    char name[48];
+    const struct us_core_model *model;
+    enum us_bench_group group;
+    int banks, multifetch, lookahead;   /* US_BG_LUT; banks 0 = private */
+    struct us_config cfg;
+};
+
+struct us_bench_result {
+    bool ok;                 /* the model ran the workload              */
+    bool identical;          /* every thread's outputs equal the reference's */
+    char err[256];
+    struct us_stats st;
+};
+
+struct us_bench_opts {
+    const char *list;        /* bench/suite.list                         */
+    const char *only;        /* comma-separated substrings of program
+                                names, or NULL for all                   */
+    const char *archs;       /* comma-separated models, or NULL for all  */
+    const char *config_text; /* an INI configuration, or NULL            */
+    const char *sets[US_BENCH_MAX_SETS];
+    unsigned nsets;
+    unsigned threads;        /* workload threads per program             */
+};
+
+/* Progress of a long phase ("capture", "run"): `done` of `total`. */
+typedef void (*us_bench_progress_fn)(void *ctx, const char *phase,
+                                     unsigned done, unsigned total);
+
+struct us_bench {
+    struct us_config base;   /* defaults, the INI file, then --set       */
+    struct us_sfu sfu;       /* the base configuration's SFU             */
+    struct us_math math;     /* its arithmetic: every run's us_math       */
+    unsigned threads;
+    struct us_bench_prog *progs;
+    unsigned nprogs;
+    struct us_bench_variant vars[US_BENCH_MAX_VARIANTS];
+    unsigned nvars;
+    struct us_bench_result *res;   /* [p * nvars + v] after us_bench_run */
+    unsigned failures;             /* jobs not ok or not identical       */
+};
+
+/* Load the suite and capture every program's workload. */
+US_MUST_CHECK bool us_bench_load(struct us_bench *b,
+                                 const struct us_bench_opts *o,
+                                 us_bench_progress_fn progress, void *ctx,
+                                 struct us_diag *diag);
+void us_bench_free(struct us_bench *b);
+
+/* Fill b->vars for the models named in `archs` (NULL: all). */
+US_MUST_CHECK bool us_bench_variants(struct us_bench *b, const char *archs,
+                                     struct us_diag *diag);
+
+/* Run every (program, variant) job on `jobs` host threads. */
+US_MUST_CHECK bool us_bench_run(struct us_bench *b, unsigned jobs,
+                                us_bench_progress_fn progress, void *ctx,
+                                struct us_diag *diag);
+
+/* ---- Summary (suite/summary.c) ------------------------------------------ */
+
+enum { US_BENCH_VERTEX, US_BENCH_FRAGMENT, US_BENCH_ALL, US_BENCH_NCLASS };
+extern const char *const us_bench_class_names[US_BENCH_NCLASS];
+
+/* Does program p belong to class c? */
+bool us_bench_in_class(const struct us_bench *b, unsigned p, unsigned c);
+
+/* Index of the variant with this name, or -1. */
+int us_bench_var(const struct us_bench *b, const char *name);
+
+/* A statistic of one job (NaN when the job failed or the name is
+ * unknown). */
+double us_bench_stat(const struct us_bench *b, unsigned p, int v,
+                     const char *name);
+
+/* Arithmetic mean of a statistic of variant v over the programs of class
+ * c; NaN when v < 0 or there are none. */
+double us_bench_mean(const struct us_bench *b, int v, unsigned c,
+                     const char *name);
+
+/* Geometric mean over class c of stat(v) / stat(ref). */
+double us_bench_geo_ratio(const struct us_bench *b, int v, int ref,
+                          unsigned c, const char *name);
+
+/* Sum of a statistic of variant v over class c (programs with SFU
+ * instructions only when `sfu_only`). */
+double us_bench_sum(const struct us_bench *b, int v, unsigned c,
+                    const char *name, bool sfu_only);
+
+/* Static code figures of class c, averaged over its programs: the share
+ * of vec4 instructions of each width (w[1..4]), the SIMD utilization
+ * bound (useful ops / (4 x instructions)), and instruction-count ratios of
+ * scalar code to vec4 code without and with compaction. */
+struct us_bench_code {
+    double w[5];
+    double simd_bound;
+    double scalar_ratio, compact_ratio;
+    double scalar_bits_ratio, compact_bits_ratio;
+    unsigned programs;
+};
+void us_bench_code_summary(const struct us_bench *b, unsigned c,
+                           struct us_bench_code *out);
+
+/* ---- Outputs (suite/report.c, suite/plots.c) ---------------------------- */
+
+/* The stdout table: utilization and cycles per program and model. */
+void us_bench_table(FILE *f, const struct us_bench *b);
+
+void us_bench_csv(FILE *f, const struct us_bench *b);
+void us_bench_json(FILE *f, const struct us_bench *b);
+
+/* report.md; `plots` says whether the PNGs of us_bench_plot_files exist,
+ * `note` (or NULL) is printed when they do not. */
+void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
+                     const char *note);
+
+/* A file to write into the output directory. */
+struct us_bench_file {
+    char name[64];
+    char *data;
+    size_t len;
+};
+
+/* Gnuplot's data files and plots.gp, whose `terminal` is pngcairo or png;
+ * the script writes NAME.png.tmp for every NAME.png (the caller renames
+ * them once gnuplot succeeded).  Files and their data are malloc'd. */
+US_MUST_CHECK bool us_bench_plot_files(const struct us_bench *b,
+                                       const char *terminal,
+                                       struct us_bench_file **files,
+                                       unsigned *nfiles);
+void us_bench_files_free(struct us_bench_file *files, unsigned nfiles);
+
+/* The PNG plots the script writes, NULL-terminated. */
+extern const char *const us_bench_plot_names[];
+
+#endif

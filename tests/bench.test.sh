@@ -1,0 +1,67 @@
+#!/bin/sh
+# `ushader bench` (suite/): on a small subset of the suite, the results and
+# the report do not depend on --jobs (1 vs 2 host threads give identical
+# files), every run's outputs equal the reference interpreter's (exit 0),
+# the report has every section (a-g), the plots exist when gnuplot does,
+# and bad options are usage errors (exit 2).
+set -u
+BUILD=${BUILD:-build}
+U="$BUILD/ushader"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $1"; fail=$((fail + 1)); }
+
+ONLY=transform.vp,scenes/eyespace.vp,noise.fp,blur.fp,scenes/phong.fp
+if "$U" bench --only "$ONLY" --threads 32 --jobs 1 --out "$tmp/j1" \
+        > "$tmp/j1.txt" 2> "$tmp/j1.err"; then ok
+else bad "bench --jobs 1 exited $?"; head -n 5 "$tmp/j1.err"; fi
+if "$U" bench --only "$ONLY" --threads 32 --jobs 2 --out "$tmp/j2" \
+        --no-plots > "$tmp/j2.txt" 2> "$tmp/j2.err"; then ok
+else bad "bench --jobs 2 exited $?"; head -n 5 "$tmp/j2.err"; fi
+
+for f in results.csv results.json; do
+    if cmp -s "$tmp/j1/$f" "$tmp/j2/$f"; then ok
+    else bad "$f differs between --jobs 1 and --jobs 2"; fi
+done
+if cmp -s "$tmp/j1.txt" "$tmp/j2.txt"; then ok
+else bad "the table differs between --jobs 1 and --jobs 2"; fi
+# The reports differ only in the plot links (j2 ran with --no-plots).
+grep -v -e '^!\[' -e '^\*Plots:' -e '^$' "$tmp/j1/report.md" > "$tmp/r1"
+grep -v -e '^!\[' -e '^\*Plots:' -e '^$' "$tmp/j2/report.md" > "$tmp/r2"
+if cmp -s "$tmp/r1" "$tmp/r2"; then ok
+else bad "report.md differs between --jobs 1 and --jobs 2"; fi
+
+for s in '## a. Vector width' '## b. Datapath utilization' \
+         '## c. Cycles and throughput' '## d. Instruction memory' \
+         '## e. SFU and shared LUT' '## f. Area, energy and area x delay' \
+         '## g. Paper vs measured' '## Programs and their inputs'; do
+    if grep -qF "$s" "$tmp/j1/report.md"; then ok
+    else bad "report.md lacks '$s'"; fi
+done
+if [ "$(grep -c '^| ' "$tmp/j1/report.md")" -gt 40 ]; then ok
+else bad "report.md has too few table rows"; fi
+rows=$(($(wc -l < "$tmp/j1/results.csv") - 1))
+runs=$(grep -c '^5 programs x [0-9]* variants' "$tmp/j1.txt")
+if [ "$rows" -gt 5 ] && [ "$runs" -eq 1 ]; then ok
+else bad "results.csv has $rows rows"; fi
+if command -v gnuplot > /dev/null; then
+    for p in width utilization programs imem lut area_energy; do
+        if [ -s "$tmp/j1/$p.png" ] && grep -qF "($p.png)" "$tmp/j1/report.md"
+        then ok; else bad "no $p.png"; fi
+    done
+fi
+if ! ls "$tmp/j1" | grep -q 'tmp'; then ok
+else bad "temporary files left in the output directory"; fi
+
+"$U" bench --arch nosuch --only blur.fp > /dev/null 2>&1
+if [ $? -eq 2 ]; then ok; else bad "--arch nosuch is not a usage error"; fi
+"$U" bench --jobs 0 > /dev/null 2>&1
+if [ $? -eq 2 ]; then ok; else bad "--jobs 0 is not a usage error"; fi
+"$U" bench --only no-such-program > /dev/null 2>&1
+if [ $? -eq 2 ]; then ok; else bad "an empty selection is not an error"; fi
+
+echo "bench: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
