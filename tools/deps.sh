@@ -1,10 +1,12 @@
 #!/bin/sh
 # Install the Debian packages ushader needs (`make deps`).
+# libosmesa6-dev is for bench/softpipe.bench.sh only (Mesa softpipe side).
 #   --if-missing   do nothing, quietly, when every package is present
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
-libinih-dev libcjson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev"
+libinih-dev libcjson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
+libosmesa6-dev"
 
 missing=""
 for p in $PACKAGES; do
