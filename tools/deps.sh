@@ -5,7 +5,7 @@
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
-libinih-dev libcjson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
+libinih-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
 libosmesa6-dev"
 
 missing=""
