@@ -264,11 +264,66 @@ static void ref_mpfr(struct worker_mpfr *w, enum us_sfu_func f, float x,
     r->cr = mpfr_get_flt(w->y24, MPFR_RNDN);
 }
 
+/*
+ * Tiny arguments, where f(x) lies within the filter's margin of a float
+ * (so the general filter would send every one of them to MPFR) but
+ * provably on a known side of it and far from any rounding midpoint:
+ *   ex2, |x| < 2^-30: 2^x = 1 + x ln2 + O(x^2), |x ln2| < 2^-30.5, well
+ *       inside (1 - 2^-25, 1 + 2^-24): rounds to 1, above 1 iff x > 0.
+ *   sin, |x| < 2^-12: 0 < x - sin x < x^3/6 < half an ulp of x (also when
+ *       x is a power of two): rounds to x, lies toward zero from it.
+ *   cos, |x| < 2^-12: 0 < 1 - cos x < x^2/2 < 2^-25: rounds to 1, below.
+ * None of these values is a float or a midpoint (x != 0; 2^x and sin x are
+ * irrational there), so MPFR has nothing to decide.
+ */
+static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
+{
+    double d = x;
+    switch (f) {
+    case US_SFU_EX2:
+        if (!(fabs(d) < 0x1p-30))
+            return false;
+        r->exact = 1 + d * 0.693147180559945309417;
+        r->cr = 1.0f;
+        r->lo = d > 0 ? 1.0f : 1.0f - 0x1p-24f;
+        r->hi = d > 0 ? 1.0f + 0x1p-23f : 1.0f;
+        break;
+    case US_SFU_SIN:
+        if (!(fabs(d) < 0x1p-12))
+            return false;
+        r->exact = d - d * d * d / 6;
+        r->cr = x;
+        r->lo = d > 0 ? step(x, false) : x;
+        r->hi = d > 0 ? x : step(x, true);
+        break;
+    case US_SFU_COS:
+        if (!(fabs(d) < 0x1p-12))
+            return false;
+        r->exact = 1 - d * d / 2;
+        r->cr = 1.0f;
+        r->lo = 1.0f - 0x1p-24f;
+        r->hi = 1.0f;
+        break;
+    default:
+        return false;
+    }
+    r->bracketed = true;
+    return true;
+}
+
 /* libm's value when it decides the case safely, else MPFR's. */
 static bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
 {
     double y = libm_f(f, x);
-    if (y == 0 || !isfinite(y))
+    if (y == 0 || isinf(y)) {
+        /* Exact (lg2(1)) or beyond the double range, hence far beyond the
+         * float one: ex2 of |x| >= 1024 is +inf or +0 in binary32. */
+        r->exact = y;
+        r->cr = r->lo = r->hi = (float)y;
+        r->bracketed = true;
+        return true;
+    }
+    if (!isfinite(y))
         return false;
     double m = fabs(y) * 0x1p-45;
     float a = (float)(y - m), b = (float)(y + m);
@@ -386,7 +441,7 @@ static void check_one(const struct us_sfu_check_opts *o,
         goto compare_special;
     }
     struct ref r;
-    if (!o->filter || !ref_libm(f, x, &r)) {
+    if (!o->filter || (!ref_tiny(f, x, &r) && !ref_libm(f, x, &r))) {
         ref_mpfr(w, f, x, &r);
         s->mpfr_calls += o->filter;
     }

@@ -22,7 +22,10 @@
  * unless it lies within 2^-45 (relative) of a binary32 value or of a
  * midpoint between two: glibc's exp2, log2, sin, cos are accurate to
  * about 1 double ulp (2^-52) and 1/sqrt(x) to 1.5, so 2^-45 is a
- * margin of >= 2^6 times their error; those cases go to MPFR.
+ * margin of >= 2^6 times their error; those cases go to MPFR.  Tiny
+ * arguments of ex2, sin and cos, whose results are that close to 1 or to
+ * x, are decided analytically instead (sfu/sfu_check.c, ref_tiny).
+ * tests/sfu_filter.test.sh compares the filter with pure MPFR.
  */
 #ifndef US_SFU_CHECK_H
 #define US_SFU_CHECK_H
