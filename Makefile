@@ -69,7 +69,7 @@ deps:
 check: 
 	@tools/deps.sh --if-missing
 	@$(MAKE) --no-print-directory all $(TEST_BIN)
-	@BUILD=$(BUILD) tests/run.sh
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run.sh
 
 demo:
 	@tools/deps.sh --if-missing

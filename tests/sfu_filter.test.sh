@@ -20,6 +20,9 @@ for case in rcp:3f800000:3fffffff rsq:40000000:407fffff \
             ex2:44800000:44ffffff; do
     f=${case%%:*}
     r=${case#*:}
+    # Sanitizer builds: the first 2^16 patterns of each binade (see
+    # sfu_check.test.sh); the plain build compares whole binades.
+    [ -n "${SANITIZE:-}" ] && r="${r%%:*}:$(printf '%x' $((0x${r%%:*} + 0xffff)))"
     "$U" sfu check --func "$f" --range "$r" --json > "$tmp/filter.json"
     "$U" sfu check --func "$f" --range "$r" --json --no-filter > "$tmp/mpfr.json"
     # Error maxima come from libm's double or from MPFR's 53-bit value:
