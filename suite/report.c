@@ -302,9 +302,9 @@ static void section_util(FILE *f, const struct us_bench *b,
             "+48%% over hetero, SIMD at most about 68%%, pixel shaders gain "
             "more than vertex shaders.\n\n", g[2], g[0], g[1], g[5], g[3],
             g[4], best * 100);
-    fprintf(f, "Texture fetches count as useful ops (SPEC 3: their written "
-            "components) but take one issue cycle on the scalar SP, so a "
-            "texture-heavy program can exceed 100%% there.\n\n");
+    fprintf(f, "Texture fetches are not useful ALU ops: the texture unit "
+            "does them (us_inst_useful_ops), though they take an issue slot "
+            "on every model.\n\n");
     if (plots)
         fprintf(f, "![utilization](utilization.png)\n\n"
                 "![utilization per program](programs.png)\n\n");
