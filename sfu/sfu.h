@@ -126,8 +126,24 @@
 #define US_SFU_SFU_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "ushader.h"
+
+/* A binary32's bit pattern and back. */
+static inline uint32_t bits_of(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline float float_of(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
 
 enum {
     US_SFU_MAX_K = 8,          /* at most 256 segments per table          */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "ushader.h"
+#include "sfu/sfu.h"
 #include "sfu/sfu_check.h"
 
 enum { CHUNK = 1 << 16 };
@@ -112,20 +113,6 @@ bool us_sfu_abs_domain(enum us_sfu_func f, uint32_t x)
     case US_SFU_COS: return a <= PI_BITS;
     default: return false;
     }
-}
-
-static uint32_t bits_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-static float float_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
 }
 
 /* Exponent as LLVM's FPBits: subnormals and zero count as -126. */

@@ -27,20 +27,6 @@ const uint32_t us_sfu_inv2pi[9] = {
     0x4f10e410, 0x7f9458ea, 0xf7aef158, 0x6dc91b8e,
 };
 
-static uint32_t bits_of(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
-static float float_of(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
 /* Arithmetic shift right (floor), written out so it does not depend on
  * the implementation-defined >> of negative values. */
 static int64_t asr(int64_t v, unsigned sh)
