@@ -107,9 +107,6 @@ FUZZ_FLAGS   := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
                 -fno-sanitize-recover=all
 FUZZ_BIN     := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard fuzz/fuzz_*.c))
 .PHONY: fuzz fuzz-build fuzz-bins
-# clang warns about things gcc does not; a clang-only warning in a library
-# file must not stop the fuzzers (the harnesses themselves keep -Werror).
-$(FUZZ_BUILD)/obj/%.o: CFLAGS += -Wno-error
 $(FUZZ_BUILD)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_BUILD)/libushader.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(FUZZ_BUILD)/libushader.a $(LDLIBS) -o $@
 fuzz-bins: $(FUZZ_BIN)

@@ -1,17 +1,18 @@
 #!/bin/sh
 # Run the libFuzzer harnesses (`make fuzz`): fuzz/run.sh SECONDS [NAME...]
-# FUZZ_RUNS=N also stops each harness after N executions (whichever of the
-# two limits comes first).
-# NAME is a harness without the fuzz_ prefix (asm decode binary target scene
-# obj png ...); default all of build/fuzz/fuzz_*.  Two run at a time (the
-# machine's two cores).  Per harness: the corpus grows in
-# $FUZZ_BUILD/corpus/NAME, crashes go to $FUZZ_BUILD/artifacts/NAME-*, the
-# log to $FUZZ_BUILD/NAME.log, and one summary line (executions, cov, ft) is
-# printed.  Exit status 1 if any harness found something.
+# NAME is a harness without the fuzz_ prefix (asm target decode binary
+# scene obj png shader_test config sfu); default every $FUZZ_BUILD/fuzz_*.
+# FUZZ_JOBS harnesses run at a time (default 2, the machine's two cores);
+# FUZZ_RUNS=N also stops each after N executions (whichever limit comes
+# first).  Per harness: the corpus grows in $FUZZ_BUILD/corpus/NAME,
+# crashes go to $FUZZ_BUILD/artifacts/NAME-*, the log to
+# $FUZZ_BUILD/NAME.log, and one summary line (seconds, executions, cov, ft)
+# is printed.  Exit status 1 if any harness found something.
 #
-# Seeds come from the repository (bench/programs, bench/scenes, tests/) and
-# from Debian's piglit and glmark2-data, read in place and never copied into
-# the repository.  `ushader asm -o` binaries for the decoders are made with
+# Seeds are copied into $FUZZ_BUILD/seeds/NAME at run time from the
+# repository (bench/programs, bench/scenes, tests/, configs/) and from
+# Debian's piglit and glmark2-data; nothing is ever copied into the
+# repository.  `ushader asm -o` binaries for the decoders are made with
 # $USHADER (default build/ushader) when it exists.
 set -u
 cd "$(dirname "$0")/.."
@@ -82,6 +83,8 @@ make_seeds() {
         # shellcheck disable=SC2046
         seed png bench/scenes/tex/*.png $(find tests -name '*.png' 2>/dev/null) \
             $(find "$GLMARK/textures" -name '*.png' -size -20k 2>/dev/null) ;;
+    config)
+        seed config configs/*.ini ;;
     shader_test)
         # shellcheck disable=SC2046
         seed shader_test $(find "$PIGLIT/spec" -name '*.shader_test' \

@@ -116,7 +116,7 @@ static bool parse_index(struct obj_ctx *c, size_t count, int32_t *out,
     long v = strtol(s, &e, 10);
     if (e == s)
         return err(c, s, "expected a vertex index");
-    if (errno || v == 0 || v > (long)count || -v > (long)count)
+    if (errno || v == 0 || v > (long)count || v < -(long)count)
         return err(c, s, v == 0 ? "index 0 is not valid (OBJ counts from 1)"
                                 : "index out of range");
     *out = (int32_t)(v > 0 ? v - 1 : (long)count + v);

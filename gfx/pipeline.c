@@ -221,7 +221,7 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
             qi->cover = cover;
             for (unsigned i = 0; i < 4; i++) {
                 struct us_thread *th = &c->threads[4 * c->nquads + i];
-                us_thread_reset(th);
+                us_thread_reset_for(th, c->d->fp);
                 interpolate(c, t, e[i], qx + (int)(i & 1), qy + 1 - (int)(i >> 1),
                             th, &qi->z[i]);
                 if (cover >> i & 1)
@@ -290,7 +290,7 @@ static void shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
         unsigned n = m->nverts - base < VERTEX_BATCH ? m->nverts - base
                                                      : VERTEX_BATCH;
         for (unsigned i = 0; i < n; i++) {
-            us_thread_reset(&threads[i]);
+            us_thread_reset_for(&threads[i], d->vp);
             fetch_vertex(&m->verts[base + i], &threads[i]);
         }
         d->backend->shade(d->backend->ctx, d->vp, &env, threads, n, false);

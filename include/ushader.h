@@ -413,6 +413,11 @@ struct us_thread {
 /* Clear registers: temps, addresses and outputs to 0, inputs to (0,0,0,1). */
 void us_thread_reset(struct us_thread *t);
 
+/* The same for the temps `prog` declares only (the rest of the thread's
+ * US_MAX_TEMPS are left as they are, and the program cannot read them):
+ * what a pipeline shading millions of threads needs. */
+void us_thread_reset_for(struct us_thread *t, const struct us_program *prog);
+
 /* Run the program to the end (KIL marks the thread, execution goes on). */
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
                   struct us_thread *t);

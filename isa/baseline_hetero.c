@@ -5,8 +5,8 @@
  * SFU operations (RCP ... POW, EXP LOG LIT SCS) go to the scalar slot,
  * one-component ALU operations to either slot, everything else (wider
  * ALU operations, dot products, TEX, KIL, ARL) to the vector slot.  A
- * bundle is two vec4 words (2 x 128 bits); an empty slot is a word with
- * bit 127 set.
+ * bundle is two vec4 words (2 x 128 bits); an empty slot is a word whose
+ * OP field is all ones (no opcode), every other bit zero.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -400,9 +400,6 @@ static void build_mixed(struct build *b)
     const struct us_inst *in = b->in;
     bool sat = in->sat;
     load_relative(b, false);
-    unsigned wmask = 0;
-    for (unsigned p = 0; p < b->norder; p++)
-        wmask |= 1u << b->order[p];
     if (in->op == US_OP_XPD) {
         for (unsigned p = 0; p < b->norder; p++) {
             unsigned c = b->order[p];

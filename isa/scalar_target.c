@@ -21,8 +21,12 @@ static const struct {
     [US_TARGET_HETERO] = { "hetero", 2 * US_VW_BITS },
 };
 
-/* Hetero's empty slot: a vec4 word with only this bit set. */
-enum { HETERO_EMPTY_BIT = US_VW_BITS - 1 };
+/* Hetero's empty slot: a vec4 word whose OP field holds a value no opcode
+ * uses, every other bit zero (the vec4 word has no spare bit: SRC2's NEG
+ * is bit 127). */
+enum { HETERO_EMPTY_OP = (1 << SIZE_VW_OP) - 1 };
+_Static_assert((int)US_OP_COUNT <= (int)HETERO_EMPTY_OP,
+               "hetero's empty-slot OP is free");
 
 const char *us_target_name(enum us_target t)
 {
@@ -193,7 +197,7 @@ bool us_encode_target(const struct us_program *prog, enum us_target t,
         for (unsigned i = 0; ok && i < 2 * nb; i++) {
             uint32_t *w = word(out, i / 2) + 4 * (i % 2);
             if (empty[i])
-                us_bits_set(w, HETERO_EMPTY_BIT, 1, 1);
+                us_bits_set(w, POS_VW_OP, SIZE_VW_OP, HETERO_EMPTY_OP);
             else
                 ok = encode_vec4(&slots[i], w, diag);
         }
@@ -248,10 +252,10 @@ static bool dis_scalar(const uint32_t *w, char *line, size_t size)
 static bool dis_vec4(const uint32_t *w, bool hetero, char *line, size_t size)
 {
     struct us_inst in;
-    if (hetero && us_bits_get(w, HETERO_EMPTY_BIT, 1)) {
+    if (hetero && us_bits_get(w, POS_VW_OP, SIZE_VW_OP) == HETERO_EMPTY_OP) {
         uint32_t rest[4];
         memcpy(rest, w, sizeof rest);
-        us_bits_set(rest, HETERO_EMPTY_BIT, 1, 0);
+        us_bits_set(rest, POS_VW_OP, SIZE_VW_OP, 0);
         if (rest[0] || rest[1] || rest[2] || rest[3])
             return false;
         snprintf(line, size, "NOP");

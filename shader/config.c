@@ -5,7 +5,7 @@
  * INI format (configs/ *.ini):
  *   [core]            knobs of shader/knobs.def, e.g.  lut_banks = 4
  *   [sfu]             keys of the SFU configuration (us_sfu_config_help),
- *                     e.g.  k.rcp = 7
+ *                     e.g.  rcp.k = 7
  *   ; and # start comments.  Values: INT decimal; BOOL 0/1, true/false,
  *   on/off, yes/no; ENUM one of the knob's choices.
  */

@@ -25,11 +25,27 @@
 
 static const float zero4[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
 
-void us_thread_reset(struct us_thread *t)
+static void reset_io(struct us_thread *t)
 {
-    memset(t, 0, sizeof *t);
+    memset(t->input, 0, sizeof t->input);
     for (unsigned i = 0; i < US_MAX_INPUTS; i++)
         t->input[i][3] = 1.0f;
+    memset(t->output, 0, sizeof t->output);
+    memset(t->addr, 0, sizeof t->addr);
+    t->killed = false;
+}
+
+void us_thread_reset(struct us_thread *t)
+{
+    memset(t->temp, 0, sizeof t->temp);
+    reset_io(t);
+}
+
+void us_thread_reset_for(struct us_thread *t, const struct us_program *prog)
+{
+    assert(prog->ntemps <= US_MAX_TEMPS);
+    memset(t->temp, 0, prog->ntemps * sizeof t->temp[0]);
+    reset_io(t);
 }
 
 /* The register a source operand names (before swizzle and negation). */
@@ -67,6 +83,12 @@ static void load_src(const struct us_src *s, const struct us_exec_env *env,
                      const struct us_thread *t, float out[4])
 {
     const float *reg = src_register(s, env, t);
+    static const uint8_t identity[4] = { US_SWZ_X, US_SWZ_Y, US_SWZ_Z,
+                                         US_SWZ_W };
+    if (!s->negate && !memcmp(s->swz, identity, sizeof identity)) {
+        memcpy(out, reg, 4 * sizeof *out);  /* the common case, made fast */
+        return;
+    }
     for (int c = 0; c < 4; c++) {
         float v;
         switch (s->swz[c]) {
