@@ -95,7 +95,7 @@
  * AMD's v_exp_f32 / v_log_f32 are 1 ulp; quadratic interpolation needs
  * about k = 7 for rcp and k = 6 for the others.  The default configuration
  * (degree 2, widths 32/24/18) is chosen to meet, measured exhaustively by
- * `ushader sfu check` (tests/sfu_check.test.sh, bench/sfu_full.sh):
+ * `ushader sfu check` (tests/sfu_check.test.sh, bench/sfu_full.bench.sh):
  *   rcp, rsq, sqrt, ex2: <= 1 ulp for every normal input with a normal
  *        result (primary domains: 0.75, 0.59, 0.60, 0.81 ulp; 95-98%
  *        correctly rounded, 100% faithful); RCP(1) = RSQ(1) = 1 exactly,
