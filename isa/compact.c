@@ -10,6 +10,10 @@
  *   SFU d0, ...; MOV d1, d0; ...          -> the SFU operation, repeated:
  *                                            it computes once and every
  *                                            repetition writes the result.
+ * Otherwise a repetition may not read what an earlier one writes: the
+ * repeat counter is for independent components, which the SP issues back
+ * to back; a dependent chain (MUL r.x, r.x, r.x twice) stays separate
+ * instructions, so the SP can run another thread while it waits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +73,18 @@ static bool combine_replicate(const struct us_sinst *ops, unsigned n,
     return fit(ops, n, -1, false, &m.dst) && (*out = m, true);
 }
 
+/* Does some ops[k] read a register that an earlier ops[j] writes? */
+static bool dependent(const struct us_sinst *ops, unsigned n)
+{
+    for (unsigned k = 1; k < n; k++)
+        for (unsigned i = 0; i < us_sops[ops[k].op].nsrc; i++)
+            for (unsigned j = 0; j < k; j++)
+                if (ops[k].src[i].file == ops[j].dst.file &&
+                    ops[k].src[i].reg == ops[j].dst.reg)
+                    return true;
+    return false;
+}
+
 bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
                       struct us_sinst *out)
 {
@@ -86,7 +102,8 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
         return combine_dot(ops, n, out);
     if (info->kind == US_SK_VAL && info->unit == US_UNIT_SFU)
         return combine_replicate(ops, n, out);
-    if (info->kind == US_SK_NOP || info->kind == US_SK_DOT)
+    if (info->kind == US_SK_NOP || info->kind == US_SK_DOT ||
+        dependent(ops, n))
         return false;
     for (unsigned k = 1; k < n; k++) {
         const struct us_sinst *a = &ops[0], *b = &ops[k];

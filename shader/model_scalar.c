@@ -144,8 +144,9 @@ static void add_write(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
 
 /* Cycle offset of each repetition from the issue cycle: k, unless a
  * repetition reads what an earlier one of the same instruction wrote
- * (compaction merges such chains: MUL[3] r0.x+0, r0.x+0, r0.x+0); it then
- * waits for that result like any other.  The DOT accumulator is the
+ * (MUL[3] r0.x+0, r0.x+0, r0.x+0: isa/compact.c never forms such a chain,
+ * but the ISA can express it); it then waits for that result like any
+ * other.  The DOT accumulator is the
  * exception: the multiply-add accumulates in place. */
 static void rep_offsets(const struct us_sinst *in, unsigned lat,
                         unsigned off[4])

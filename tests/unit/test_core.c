@@ -112,27 +112,24 @@ static const char mul_chain[] =
 START_TEST(dependent_scalar_muls)
 {
     struct run r;
-    /* Compaction merges the three MUL r.x, r.x, r.x into one MUL with
-     * count 3 whose repetitions each read the previous one's result: they
-     * wait for it like separate instructions.  One thread: the first MUL
-     * issues at 0, the repetitions run at 4, 8, 12, the MOV at 16, whose
-     * result is usable at 16 + 4 = 20, when the thread retires.  Every
-     * cycle but the 5 issue cycles is a dependency stall. */
+    /* Compaction leaves the three MUL r.x, r.x, r.x apart (each reads the
+     * previous one's result; isa/compact.c merges independent repetitions
+     * only).  One thread: the MULs issue at 0, 4, 8, 12, the MOV at 16,
+     * whose result is usable at 16 + 4 = 20, when the thread retires.
+     * Every cycle but the 5 issue cycles is a dependency stall. */
     run_prog(&r, mul_chain, 1, one_sp);
     ck_assert_double_eq(stat(&r, "cycles"), FETCH + 20);
     ck_assert_double_eq(stat(&r, "useful_ops"), 5);
     ck_assert_double_eq(stat(&r, "stalls.dependency"), 15);  /* 20 - 5 issues */
     free_run(&r);
-    /* Four threads on the SP (round robin): the first MULs issue at 0,
-     * 1, 2, 3.  A MUL[3] keeps the datapath for its whole span, bubbles
-     * included (repetitions at +0, +4, +8: 9 cycles), so the four run
-     * back to back from cycle 4: 4, 13, 22, 31 (thread 3's last
-     * repetition at 39, usable at 43).  The MOVs issue at 40, 41, 42 and
-     * 43 (thread 3's just in time); the last is usable at 47.  20 useful
-     * ops in 47 cycles: compaction of a dependent chain serializes it. */
+    /* Four threads on the SP (round robin) hide the latency: each of the
+     * five instructions issues for threads 0..3 on four consecutive
+     * cycles (MULs at 0-3, 4-7, 8-11, 12-15, MOVs at 16-19), each ready
+     * just when its thread's turn comes; the last MOV is usable at 23.
+     * 20 useful ops in 24 cycles. */
     run_prog(&r, mul_chain, 4, one_sp_4t);
-    ck_assert_double_eq(stat(&r, "cycles"), FETCH + 47);
-    ck_assert_double_eq_tol(stat(&r, "utilization"), 20.0 / 48.0, 1e-12);
+    ck_assert_double_eq(stat(&r, "cycles"), FETCH + 23);
+    ck_assert_double_eq_tol(stat(&r, "utilization"), 20.0 / 24.0, 1e-12);
     ck_assert_double_eq(stat(&r, "threads"), 4);
     free_run(&r);
 }
