@@ -89,13 +89,11 @@ static void load_src(const struct us_src *s, const struct us_exec_env *env,
         memcpy(out, reg, 4 * sizeof *out);  /* the common case, made fast */
         return;
     }
+    /* selectors index the register extended with SWZ's 0 and 1 */
+    const float ext[6] = { reg[0], reg[1], reg[2], reg[3], 0.0f, 1.0f };
     for (int c = 0; c < 4; c++) {
-        float v;
-        switch (s->swz[c]) {
-        case US_SWZ_ZERO: v = 0.0f; break;
-        case US_SWZ_ONE: v = 1.0f; break;
-        default: v = reg[s->swz[c] & 3]; break;
-        }
+        assert(s->swz[c] <= US_SWZ_ONE);
+        float v = ext[s->swz[c]];
         out[c] = (s->negate >> c) & 1 ? micro_neg(v) : v;
     }
 }
