@@ -124,6 +124,10 @@ US_MUST_CHECK bool asm_float_value(struct asm_ctx *c, const struct token *t,
 
 /* Declaration index of a name, or -1. */
 int asm_sym_find(const struct asm_ctx *c, const char *name, size_t len);
+/* Declaration the identifier `at` names, or -1 after reporting "expected
+ * <what>, found ..." (not an identifier) or "undeclared identifier". */
+int asm_sym_lookup(struct asm_ctx *c, const struct token *at,
+                   const char *what);
 /* Bind a new name to declaration `decl` (the caller checked it is new). */
 US_MUST_CHECK bool asm_sym_add(struct asm_ctx *c, const struct token *name,
                                int decl);

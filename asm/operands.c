@@ -72,13 +72,9 @@ bool parse_dst(struct asm_ctx *c, struct us_dst *dst)
         dst->file = US_FILE_OUTPUT;
         dst->index = (uint16_t)slot;
     } else {
-        if (at.kind != TOK_IDENT)
-            return asm_error(c, &at, "expected a destination register, found %s",
-                             asm_describe(&at, buf, sizeof buf));
-        int d = asm_sym_find(c, at.text, at.len);
+        int d = asm_sym_lookup(c, &at, "a destination register");
         if (d < 0)
-            return asm_error(c, &at, "undeclared identifier %s",
-                             asm_describe(&at, buf, sizeof buf));
+            return false;
         const struct us_decl *decl = &c->prog.decls[d];
         if (decl->kind == US_DECL_TEMP)
             dst->file = US_FILE_TEMP;
@@ -102,13 +98,9 @@ bool parse_addr_reg(struct asm_ctx *c, unsigned *index)
 {
     struct token at = c->tok;
     char buf[64];
-    if (at.kind != TOK_IDENT)
-        return asm_error(c, &at, "expected an address register, found %s",
-                         asm_describe(&at, buf, sizeof buf));
-    int d = asm_sym_find(c, at.text, at.len);
+    int d = asm_sym_lookup(c, &at, "an address register");
     if (d < 0)
-        return asm_error(c, &at, "undeclared identifier %s",
-                         asm_describe(&at, buf, sizeof buf));
+        return false;
     if (c->prog.decls[d].kind != US_DECL_ADDRESS)
         return asm_error(c, &at, "%s is not an address register",
                          asm_describe(&at, buf, sizeof buf));
@@ -209,14 +201,8 @@ bool parse_src_reg(struct asm_ctx *c, struct us_src *src)
         src->index = (uint16_t)c->last_param;
         return true;
     }
-    if (at.kind != TOK_IDENT)
-        return asm_error(c, &at, "expected a source operand, found %s",
-                         asm_describe(&at, buf, sizeof buf));
-    int d = asm_sym_find(c, at.text, at.len);
-    if (d < 0)
-        return asm_error(c, &at, "undeclared identifier %s",
-                         asm_describe(&at, buf, sizeof buf));
-    if (!asm_next(c))
+    int d = asm_sym_lookup(c, &at, "a source operand");
+    if (d < 0 || !asm_next(c))
         return false;
     const struct us_decl *decl = &c->prog.decls[d];
     bool indexed = asm_is_punct(&c->tok, '[');

@@ -128,15 +128,8 @@ static bool parse_alias_stmt(struct asm_ctx *c)
     if (!asm_next(c) || !parse_new_name(c, &name) || !asm_expect(c, '='))
         return false;
     struct token target = c->tok;
-    char buf[64];
-    if (target.kind != TOK_IDENT)
-        return asm_error(c, &target, "expected a declared name, found %s",
-                         asm_describe(&target, buf, sizeof buf));
-    int d = asm_sym_find(c, target.text, target.len);
-    if (d < 0)
-        return asm_error(c, &target, "undeclared identifier %s",
-                         asm_describe(&target, buf, sizeof buf));
-    return asm_next(c) && asm_sym_add(c, &name, d);
+    int d = asm_sym_lookup(c, &target, "a declared name");
+    return d >= 0 && asm_next(c) && asm_sym_add(c, &name, d);
 }
 
 /*

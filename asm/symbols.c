@@ -17,6 +17,22 @@ static uint32_t name_hash(const char *name, size_t len)
     return h;
 }
 
+int asm_sym_lookup(struct asm_ctx *c, const struct token *at,
+                   const char *what)
+{
+    char buf[64];
+    if (at->kind != TOK_IDENT) {
+        asm_error(c, at, "expected %s, found %s", what,
+                  asm_describe(at, buf, sizeof buf));
+        return -1;
+    }
+    int d = asm_sym_find(c, at->text, at->len);
+    if (d < 0)
+        asm_error(c, at, "undeclared identifier %s",
+                  asm_describe(at, buf, sizeof buf));
+    return d;
+}
+
 int asm_sym_find(const struct asm_ctx *c, const char *name, size_t len)
 {
     if (!c->cap_syms)
