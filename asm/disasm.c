@@ -82,6 +82,7 @@ static const char *const option_names[] = {
     "ARB_fragment_program_shadow",  /* US_OPT_FRAGMENT_SHADOW        */
     "ARB_fragment_coord_origin_upper_left",    /* ORIGIN_UPPER_LEFT    */
     "ARB_fragment_coord_pixel_center_integer", /* PIXEL_CENTER_INTEGER */
+    "USHADER_extensions",                      /* USHADER_EXTENSIONS */
 };
 
 static const char *const target_names[US_TEX_TARGET_COUNT] = {
@@ -514,7 +515,11 @@ static void put_inst(struct out *o, const struct dis *x,
     }
     const struct us_opinfo *info = &us_ops[in->op];
     put(o, "%s%s", info->name, in->sat ? "_SAT" : "");
-    if (info->format == US_FMT_KIL) {
+    if (info->format == US_FMT_FLOW) {
+        put(o, ";\n");
+        return;
+    }
+    if (info->format == US_FMT_KIL || info->format == US_FMT_COND) {
         put(o, " ");
         put_src(o, x, &in->src[0]);
         put(o, ";\n");

@@ -225,10 +225,16 @@ static bool parse_instruction(struct asm_ctx *c)
         return asm_error(c, &mn, "unknown instruction %s",
                          asm_describe(&mn, buf, sizeof buf));
     const struct us_opinfo *info = &us_ops[op];
-    if (!(info->stages & (asm_is_vp(c) ? US_VP : US_FP)))
+    bool ext = c->prog.options & US_OPT_USHADER_EXTENSIONS;
+    if ((info->stages & US_EXT) && !ext)
+        return asm_error(c, &mn, "%s needs OPTION USHADER_extensions",
+                         info->name);
+    /* a unified shader runs every datapath opcode in both stages */
+    bool unified = ext && op != US_OP_KIL;
+    if (!unified && !(info->stages & (asm_is_vp(c) ? US_VP : US_FP)))
         return asm_error(c, &mn, "%s is not an ARB_%s_program instruction",
                          info->name, asm_is_vp(c) ? "vertex" : "fragment");
-    if (sat && (asm_is_vp(c) || info->format == US_FMT_KIL))
+    if (sat && (asm_is_vp(c) || info->shape == US_SHAPE_NONE))
         return asm_error(c, &mn, "%s has no _SAT form%s", info->name,
                          asm_is_vp(c) ? " in vertex programs" : "");
     struct us_inst *inst = asm_add_inst(c, &mn);
@@ -243,6 +249,12 @@ static bool parse_instruction(struct asm_ctx *c)
     case US_FMT_KIL:
         inst->dst.file = US_FILE_NULL;
         return parse_src(c, SRC_VECTOR, &inst->src[0]);
+    case US_FMT_COND:
+        inst->dst.file = US_FILE_NULL;
+        return parse_src(c, SRC_SCALAR, &inst->src[0]);
+    case US_FMT_FLOW:
+        inst->dst.file = US_FILE_NULL;
+        return true;
     case US_FMT_ARL: {
         unsigned addr;
         if (!parse_addr_reg(c, &addr) || !parse_addr_x(c))
@@ -338,6 +350,7 @@ static const struct option_def options[] = {
     { "ARB_fragment_coord_origin_upper_left", US_OPT_ORIGIN_UPPER_LEFT, US_FP, 0 },
     { "ARB_fragment_coord_pixel_center_integer", US_OPT_PIXEL_CENTER_INTEGER,
       US_FP, 0 },
+    { "USHADER_extensions", US_OPT_USHADER_EXTENSIONS, US_VP | US_FP, 0 },
 };
 
 /* option ::= "OPTION" identifier ";" */
@@ -427,7 +440,7 @@ static bool parse_program(struct asm_ctx *c, int want)
             return false;
     }
     /* Text after END is ignored (2.14.2, 3.11.2). */
-    return true;
+    return us_flow_build(&c->prog, &c->prog.flow, c->diag);
 }
 
 bool us_assemble(const char *text, size_t len, int stage,

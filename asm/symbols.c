@@ -104,7 +104,11 @@ bool asm_is_reserved(const struct asm_ctx *c, const struct token *t)
     int op = us_op_lookup(t->text, len);
     if (op < 0 || !(us_ops[op].stages & (fp ? US_FP : US_VP)))
         return false;
-    return !sat || us_ops[op].format != US_FMT_KIL;
+    /* extension mnemonics stay free names in plain ARB programs */
+    if ((us_ops[op].stages & US_EXT) &&
+        !(c->prog.options & US_OPT_USHADER_EXTENSIONS))
+        return false;
+    return !sat || us_ops[op].shape != US_SHAPE_NONE;
 }
 
 /* Grow an array to hold n + 1 elements of `size` bytes. */

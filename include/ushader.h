@@ -54,12 +54,13 @@ enum us_opcode {
 };
 
 enum us_op_format { US_FMT_VEC, US_FMT_SCL, US_FMT_ARL, US_FMT_SWZ,
-                    US_FMT_TEX, US_FMT_KIL };
+                    US_FMT_TEX, US_FMT_KIL, US_FMT_COND, US_FMT_FLOW };
 enum us_unit { US_UNIT_ALU, US_UNIT_SFU, US_UNIT_TEX, US_UNIT_ADDR,
-               US_UNIT_COUNT };
+               US_UNIT_BRANCH, US_UNIT_COUNT };
 enum us_shape { US_SHAPE_COMP, US_SHAPE_REPL, US_SHAPE_DOT, US_SHAPE_MIXED,
                 US_SHAPE_NONE };
-enum { US_VP = 1, US_FP = 2 };  /* stage bits of an opcode */
+/* Stage bits of an opcode; US_EXT: only under OPTION USHADER_extensions. */
+enum { US_VP = 1, US_FP = 2, US_EXT = 4 };
 
 struct us_opinfo {
     const char *name;
@@ -255,6 +256,10 @@ enum us_option {
     US_OPT_FRAGMENT_SHADOW = 1u << 6,
     US_OPT_ORIGIN_UPPER_LEFT = 1u << 7,
     US_OPT_PIXEL_CENTER_INTEGER = 1u << 8,
+    /* The opcodes marked EXT in isa/ops.def (comparisons, SSG, TRC, flow
+     * control); vertex programs may then also use CMP LRP SIN COS SCS and
+     * the texture instructions, as a unified shader runs them anywhere. */
+    US_OPT_USHADER_EXTENSIONS = 1u << 9,
 };
 
 struct us_program {
@@ -270,12 +275,15 @@ struct us_program {
     unsigned naddrs;              /* ADDRESS registers declared          */
     uint32_t inputs_read;         /* bit per enum us_vin / us_fin        */
     uint32_t outputs_written;     /* bit per enum us_vout / us_fout      */
+    struct us_flow *flow;         /* derived by us_flow_build from insts;
+                                     NULL: no flow control              */
 };
 
+/* Frees everything the program owns, flow included. */
 void us_program_free(struct us_program *prog);
 
 /* Same program: instructions, parameters, declarations and options;
- * source line numbers are ignored. */
+ * source line numbers (and the derived flow links) are ignored. */
 bool us_program_equal(const struct us_program *a, const struct us_program *b);
 
 /* Canonical binding names: "vertex.texcoord[3]", "result.color", ... */
@@ -432,6 +440,71 @@ void us_interpret_inst(const struct us_program *prog,
 void us_interpret_quad(const struct us_program *prog,
                        const struct us_exec_env *env, struct us_thread t[4]);
 
+/* The condition of the IF at `pc` for thread t: its scalar source (after
+ * swizzle and negation) is not 0.0. */
+bool us_interpret_cond(const struct us_program *prog,
+                       const struct us_exec_env *env,
+                       const struct us_thread *t, unsigned pc);
+
+/* ---------------------------------------------------------------------- */
+/* Structured flow control (shader/flow.c): one semantics for a thread    */
+/* alone and for lanes in lockstep (active mask + reconvergence stack).   */
+
+enum us_flow_kind { US_FLOW_NONE, US_FLOW_IF, US_FLOW_ELSE, US_FLOW_ENDIF,
+                    US_FLOW_LOOP, US_FLOW_ENDLOOP, US_FLOW_BRK,
+                    US_FLOW_CONT };
+
+enum {
+    US_FLOW_DEPTH = 32,          /* nested IFs and loops                 */
+    US_FLOW_MAX_ITER = 1 << 16,  /* iterations of one loop visit         */
+    US_FLOW_MAX_LANES = 32,      /* lanes of one lockstep group          */
+};
+
+/* Code of any ISA seen by the sequencer: a kind per instruction and the
+ * partner it jumps to (IF: its ELSE or ENDIF; ELSE: ENDIF; BGNLOOP and
+ * ENDLOOP: each other; BRK, CONT: the loop's ENDLOOP). */
+struct us_flow {
+    unsigned n;
+    uint8_t *kind;               /* enum us_flow_kind per instruction    */
+    uint32_t *partner;
+};
+
+/* Fill partner[] from kind[], checking the nesting; `lines` (or NULL)
+ * gives diag's line. */
+US_MUST_CHECK bool us_flow_link(const uint8_t *kind, uint32_t *partner,
+                                unsigned n, const uint32_t *lines,
+                                struct us_diag *diag);
+/* The flow links of a vec4 program: *out = NULL when it has no flow
+ * control; otherwise free with us_flow_free (us_program_free does). */
+US_MUST_CHECK bool us_flow_build(const struct us_program *prog,
+                                 struct us_flow **out, struct us_diag *diag);
+void us_flow_free(struct us_flow *f);
+
+struct us_flow_frame {
+    uint8_t kind;                /* US_FLOW_IF or US_FLOW_LOOP           */
+    uint32_t outer;              /* lanes active when the frame opened   */
+    uint32_t other;              /* IF: lanes waiting for ELSE; loop:
+                                    lanes waiting after CONT            */
+    uint32_t iter;               /* loop iterations so far               */
+};
+
+/* A lockstep group's sequencer: it issues instruction `pc` on `active`. */
+struct us_flow_state {
+    unsigned pc;
+    uint32_t active;
+    unsigned depth;
+    bool overrun;                /* a loop hit US_FLOW_MAX_ITER          */
+    struct us_flow_frame stack[US_FLOW_DEPTH];
+};
+
+void us_flow_start(struct us_flow_state *s, uint32_t lanes);
+/* After the group issued s->pc (`cond`: active lanes whose IF condition
+ * held), move to the next instruction some lane executes.  f == NULL
+ * (straight-line code) just steps. */
+void us_flow_advance(struct us_flow_state *s, const struct us_flow *f,
+                     uint32_t cond);
+bool us_flow_done(const struct us_flow_state *s, unsigned n);
+
 /* ---------------------------------------------------------------------- */
 /* 4x4 matrices (row-major us_mat4, shader/matrix.c).                      */
 
@@ -534,5 +607,207 @@ uint64_t us_sfu_lut_total_bits(const struct us_sfu_config *cfg);
  * goes to bank g % banks, row g / banks (see sfu/sfu.h). */
 void us_sfu_lut_map(const struct us_sfu_config *cfg, enum us_sfu_table t,
                     unsigned segment, unsigned *bank, unsigned *row);
+
+/* ---------------------------------------------------------------------- */
+/* GLSL through SPIR-V (glsl/, issue 10): legacy built-ins, translation.   */
+
+/* How a legacy built-in binds (glsl/builtins.def). */
+enum us_glsl_bind {
+    US_GLSL_IN,        /* user-declared input: needs layout(location=N) */
+    US_GLSL_OUT,       /* user-declared output: needs layout(location=N) */
+    US_GLSL_CORE_IN,   /* glslang's own BuiltIn (gl_FragCoord)          */
+    US_GLSL_CORE_OUT,  /* gl_Position gl_PointSize gl_FragDepth         */
+    US_GLSL_MATRIX,    /* uniform matN: one state.matrix row per column */
+    US_GLSL_STATE,     /* uniform vec4 (array): one state.* per element */
+    US_GLSL_STRUCT,    /* uniform struct (array): members below         */
+};
+
+/* Struct types of the built-in uniforms, declared by the front step as
+ * us_glsl_struct_text() writes them. */
+enum us_glsl_struct {
+    US_GLSL_S_NONE, US_GLSL_S_DEPTH_RANGE, US_GLSL_S_POINT,
+    US_GLSL_S_MATERIAL, US_GLSL_S_LIGHT_SOURCE, US_GLSL_S_LIGHT_MODEL,
+    US_GLSL_S_LIGHT_MODEL_PRODUCTS, US_GLSL_S_LIGHT_PRODUCTS, US_GLSL_S_FOG,
+    US_GLSL_S_COUNT
+};
+
+/* Placeholders in a us_glsl_builtin/us_glsl_member state reference. */
+enum { US_GLSL_ELEM = 0xfe,      /* the array element being read         */
+       US_GLSL_FACE = 0xfd,      /* the built-in's face (front/back)     */
+       US_GLSL_NO_STATE = 0xff   /* item: no ARB state holds the value   */ };
+
+struct us_glsl_builtin {
+    const char *name;        /* "us_gl_Vertex"; core ones "gl_Position"  */
+    uint8_t stages;          /* US_VP, US_FP                             */
+    const char *decl;        /* "in vec4", "uniform mat4", "uniform
+                                us_gl_LightSourceParameters"; NULL: core */
+    uint8_t array;           /* elements; 0 = not an array               */
+    uint8_t bind;            /* enum us_glsl_bind                        */
+    int16_t spv_builtin;     /* CORE: SpvBuiltIn value, else -1          */
+    uint16_t slot;           /* IN/OUT/CORE: enum us_vin/us_fin/us_vout/
+                                us_fout by stage                         */
+    uint8_t comp;            /* first component used of that vec4        */
+    uint8_t struct_type;     /* STRUCT: enum us_glsl_struct              */
+    uint8_t face;            /* STRUCT: enum us_face for F placeholders  */
+    struct us_state_ref ref; /* MATRIX: a = enum us_matrix, c = the ARB
+                                modifier whose rows are the GLSL columns;
+                                STATE: the reference (a may be ELEM)     */
+};
+
+struct us_glsl_member {
+    uint8_t struct_type;     /* enum us_glsl_struct                      */
+    const char *name;        /* "diffuse"                                */
+    const char *type;        /* "vec4", "vec3", "float"                  */
+    uint8_t comp;            /* first component of the state vec4        */
+    struct us_state_ref ref; /* item NO_STATE: unavailable               */
+};
+
+/* The built-in `name` for `stage`, or NULL. */
+const struct us_glsl_builtin *us_glsl_builtin_lookup(const char *name,
+                                                     enum us_stage stage);
+/* The whole table (every stage); *count entries. */
+const struct us_glsl_builtin *us_glsl_builtins(size_t *count);
+/* The built-in bound to SPIR-V BuiltIn `spv` in `stage`, or NULL. */
+const struct us_glsl_builtin *us_glsl_builtin_core(int spv,
+                                                   enum us_stage stage);
+/* Member `name` of a built-in struct type, or NULL. */
+const struct us_glsl_member *us_glsl_member_lookup(unsigned struct_type,
+                                                   const char *name);
+/* GLSL type name of a struct ("us_gl_LightSourceParameters"). */
+const char *us_glsl_struct_name(unsigned struct_type);
+/* "struct us_gl_X { vec4 a; float b; };\n" into buf (snprintf rules:
+ * returns the length the whole text needs). */
+size_t us_glsl_struct_text(unsigned struct_type, char *buf, size_t size);
+/* The state vec4 holding `element` (array index), column `column` (matrix)
+ * of a MATRIX/STATE built-in, or member `m` of a STRUCT one; false when no
+ * ARB state holds it or the element is out of range. */
+US_MUST_CHECK bool us_glsl_state_of(const struct us_glsl_builtin *b,
+                                    const struct us_glsl_member *m,
+                                    unsigned element, unsigned column,
+                                    struct us_state_ref *ref);
+
+/* A sampler uniform and the texture unit it was given. */
+struct us_glsl_sampler {
+    char name[US_MAX_NAME];
+    uint8_t unit;
+    uint8_t target;          /* enum us_tex_target                        */
+};
+
+/* What a translation reports besides the program. */
+struct us_glsl_info {
+    struct us_glsl_sampler samplers[US_MAX_TEX_UNITS];
+    unsigned nsamplers;
+    unsigned nvalues;        /* virtual vec4 registers before allocation */
+};
+
+struct us_glsl_options {
+    bool optimize;           /* run spirv-opt -O (default on)            */
+    const char *glslang;     /* NULL: "glslangValidator" from PATH       */
+    const char *spirv_opt;   /* NULL: "spirv-opt" from PATH              */
+};
+
+/* Defaults: optimize on, tools from PATH. */
+void us_glsl_options_init(struct us_glsl_options *opt);
+
+/*
+ * Compile GLSL source for `stage` (legacy sources go through the front
+ * step's rewrite first) with glslangValidator (and spirv-opt), then
+ * translate.  Errors name `path_for_messages` and the source line.
+ * `info` may be NULL.
+ */
+US_MUST_CHECK bool us_glsl_compile(const char *path_for_messages,
+                                   const char *text, size_t len,
+                                   enum us_stage stage,
+                                   const struct us_glsl_options *opt,
+                                   struct us_program *out,
+                                   struct us_glsl_info *info,
+                                   struct us_diag *diag);
+
+/* Translate the entry point of a SPIR-V module for `stage`. */
+US_MUST_CHECK bool us_spirv_translate(const uint32_t *words, size_t nwords,
+                                      enum us_stage stage,
+                                      struct us_program *out,
+                                      struct us_glsl_info *info,
+                                      struct us_diag *diag);
+/* ---- end of the GLSL section ------------------------------------------ */
+
+/* ---------------------------------------------------------------------- */
+/* GLSL front step (glsl/front.c, docs/GLSL.md): GLSL ES 1.00 / 1.10 /    */
+/* 1.20 rewritten into the GLSL 3.30 that glslang's SPIR-V path accepts,  */
+/* line for line.                                                          */
+
+enum {
+    US_GLSL_VARYING_SLOTS = 8,   /* vec4 varyings: texcoord[0..7]          */
+    US_GLSL_ATTRIB_SLOTS = 16,   /* generic vertex attributes              */
+};
+
+/* A user varying or vertex attribute and the vec4 slots it occupies. */
+struct us_glsl_slot {
+    char name[US_MAX_NAME];
+    uint8_t first, count;
+};
+
+/*
+ * The interface of one program pair, shared by its two front steps (the
+ * vertex shader's first).  A user varying named in either stage gets
+ * `layout(location=K)` with K its first slot: slot K is texcoord[K] of
+ * the vec4 IR.  gl_TexCoord[i] is texcoord[i] too, so user varyings are
+ * given slots from the top down and must stay above the gl_TexCoord
+ * elements used.  Vertex attributes get generic attributes that do not
+ * alias the conventional ones the vertex shader reads (piglit_vertex is
+ * attribute 0, where draw commands put the position).
+ */
+struct us_glsl_link {
+    struct us_glsl_slot varying[US_GLSL_VARYING_SLOTS];
+    unsigned nvaryings;
+    unsigned floor;              /* lowest varying slot taken; 8 = none   */
+    unsigned texcoords;          /* gl_TexCoord[0 .. texcoords) used      */
+    struct us_glsl_slot attrib[US_GLSL_ATTRIB_SLOTS];
+    unsigned nattribs;
+    uint32_t attribs_taken;      /* generic attributes assigned or aliased */
+};
+
+void us_glsl_link_init(struct us_glsl_link *link);
+
+/* The slot record of a varying / attribute `name`, or NULL. */
+const struct us_glsl_slot *us_glsl_link_varying(const struct us_glsl_link *l,
+                                                const char *name);
+const struct us_glsl_slot *us_glsl_link_attrib(const struct us_glsl_link *l,
+                                               const char *name);
+
+/* True when `text` needs the front step: no #version, or one below 330. */
+bool us_glsl_is_legacy(const char *text, size_t len);
+
+/*
+ * Rewrite a legacy shader of `stage` (see docs/GLSL.md).  `link` may be
+ * NULL for a shader compiled alone.  *out (malloc'd, NUL-terminated) keeps
+ * every source line on its own line number; errors have the line and
+ * column of the offending token.
+ */
+US_MUST_CHECK bool us_glsl_front(const char *text, size_t len,
+                                 enum us_stage stage,
+                                 struct us_glsl_link *link, char **out,
+                                 size_t *out_len, struct us_diag *diag);
+/* ---- end of the GLSL front step section ------------------------------- */
+
+/* ---------------------------------------------------------------------- */
+/* Pre-decoded programs (shader/decode.c, shader/interp.c): the           */
+/* interpreter's fast path for a program run on many threads.             */
+
+/* Operand lookups resolved once; `prog` must outlive the result.  NULL
+ * when out of memory (the us_interpret* entry points above still work). */
+struct us_decoded;
+US_MUST_CHECK struct us_decoded *us_decode(const struct us_program *prog);
+void us_decoded_free(struct us_decoded *d);
+
+/* us_interpret on a decoded program: the same registers bit for bit. */
+void us_interpret_decoded(const struct us_decoded *d,
+                          const struct us_exec_env *env, struct us_thread *t);
+
+/* us_interpret_quad on quads t[4i .. 4i+3], i < nquads, one after the
+ * other: the same registers bit for bit. */
+void us_interpret_quads(const struct us_decoded *d,
+                        const struct us_exec_env *env, struct us_thread *t,
+                        unsigned nquads);
 
 #endif

@@ -10,6 +10,7 @@ void us_program_free(struct us_program *prog)
     free(prog->insts);
     free(prog->params);
     free(prog->decls);
+    us_flow_free(prog->flow);
     memset(prog, 0, sizeof *prog);
 }
 

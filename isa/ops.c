@@ -6,6 +6,7 @@
 /* ops.def writes stage sets as VP | FP. */
 #define VP US_VP
 #define FP US_FP
+#define EXT US_EXT
 const struct us_opinfo us_ops[US_OP_COUNT] = {
 #define OP(name, fmt, nsrc, unit, shape, stages) \
     [US_OP_##name] = { #name, US_FMT_##fmt, nsrc, US_UNIT_##unit, \
@@ -15,6 +16,7 @@ const struct us_opinfo us_ops[US_OP_COUNT] = {
 };
 #undef VP
 #undef FP
+#undef EXT
 
 int us_op_lookup(const char *name, size_t len)
 {

@@ -80,6 +80,21 @@ static inline float micro_min(float a, float b) { return a > b ? b : a; }
 
 static inline float micro_sge(float a, float b) { return a >= b ? 1.0f : 0.0f; }
 static inline float micro_slt(float a, float b) { return a < b ? 1.0f : 0.0f; }
+/* NV_vertex_program2's set-on comparisons: NaN compares unordered, so only
+ * SNE is 1.0 when an operand is NaN (IEEE 754 5.11). */
+static inline float micro_seq(float a, float b) { return a == b ? 1.0f : 0.0f; }
+static inline float micro_sne(float a, float b) { return a != b ? 1.0f : 0.0f; }
+static inline float micro_sgt(float a, float b) { return a > b ? 1.0f : 0.0f; }
+static inline float micro_sle(float a, float b) { return a <= b ? 1.0f : 0.0f; }
+
+/* GLSL sign(): -1, 0 or 1; zero keeps its sign, NaN stays NaN. */
+static inline float micro_ssg(float a)
+{
+    return a > 0.0f ? 1.0f : a < 0.0f ? -1.0f : a;
+}
+
+/* Round toward zero: GLSL trunc() and float-to-int conversion. */
+static inline float micro_trc(float a) { return truncf(a); }
 
 /* ARB_fragment_program 3.11.5.3: (a < 0) ? b : c; -0 and NaN select c. */
 static inline float micro_cmp(float a, float b, float c)
@@ -301,14 +316,15 @@ static inline bool micro_kil(const float a[4])
 
 /* The destination components `op` really writes under write mask `mask`:
  * XPD has no .w and SCS no .z .w (undefined in the specs, left unwritten),
- * ARL writes the address register's .x, KIL writes nothing. */
+ * ARL writes the address register's .x, KIL and flow control nothing. */
 static inline unsigned micro_written_mask(enum us_opcode op, unsigned mask)
 {
+    if (us_ops[op].shape == US_SHAPE_NONE)
+        return 0;
     switch (op) {
     case US_OP_XPD: return mask & 0x7u;
     case US_OP_SCS: return mask & 0x3u;
     case US_OP_ARL: return mask & 0x1u;
-    case US_OP_KIL: return 0;
     default: return mask & 0xfu;
     }
 }

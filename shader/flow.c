@@ -1,0 +1,268 @@
+/*
+ * Structured flow control (OPTION USHADER_extensions): IF/ELSE/ENDIF and
+ * BGNLOOP/ENDLOOP with BRK and CONT, written once for every executor.
+ *
+ * us_flow_build checks the nesting and links each flow instruction to its
+ * partner.  us_flow_state then runs a group of lanes in lockstep the way a
+ * SIMD sequencer does: an active mask and a reconvergence stack, one frame
+ * per open IF or loop.
+ *
+ *   IF      push {outer = active, other = active & ~cond}; active &= cond
+ *   ELSE    active = other (the IF lanes wait in outer)
+ *   ENDIF   active = outer; pop
+ *   BGNLOOP push {outer = active, cont = 0}
+ *   BRK     the active lanes leave every frame above the loop and wait in
+ *           the loop's outer mask; active = 0
+ *   CONT    the same, but they wait in the loop's cont mask
+ *   ENDLOOP active |= cont; if any lane is active, back to the top of the
+ *           body, else active = outer (every lane has left); pop
+ *
+ * When no lane is active the sequencer does not issue: it walks forward,
+ * jumping over whole IFs and loops (nothing inside can wake a lane), and
+ * stops at the ELSE, ENDIF or ENDLOOP that reactivates lanes.  A single
+ * thread is a group of one lane, so independent threads (the scalar SPs)
+ * and lockstep groups (simd4, a 2x2 quad) run the same semantics and leave
+ * the same registers.
+ *
+ * A loop that iterates US_FLOW_MAX_ITER times in one visit is left, and the
+ * group records the overrun: hardware would hang, a model must not.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ushader.h"
+
+static enum us_flow_kind kind_of(enum us_opcode op)
+{
+    switch (op) {
+    case US_OP_IF: return US_FLOW_IF;
+    case US_OP_ELSE: return US_FLOW_ELSE;
+    case US_OP_ENDIF: return US_FLOW_ENDIF;
+    case US_OP_BGNLOOP: return US_FLOW_LOOP;
+    case US_OP_ENDLOOP: return US_FLOW_ENDLOOP;
+    case US_OP_BRK: return US_FLOW_BRK;
+    case US_OP_CONT: return US_FLOW_CONT;
+    default: return US_FLOW_NONE;
+    }
+}
+
+void us_flow_free(struct us_flow *f)
+{
+    if (!f)
+        return;
+    free(f->kind);
+    free(f->partner);
+    free(f);
+}
+
+static bool fail(struct us_diag *d, unsigned line, const char *msg)
+{
+    d->line = line;
+    d->col = 1;
+    snprintf(d->msg, sizeof d->msg, "%s", msg);
+    return false;
+}
+
+bool us_flow_link(const uint8_t *kind, uint32_t *partner, unsigned n,
+                  const uint32_t *lines, struct us_diag *diag)
+{
+    uint32_t open[US_FLOW_DEPTH];  /* pcs of the open IF/ELSE/BGNLOOP */
+    unsigned depth = 0;
+    for (unsigned pc = 0; pc < n; pc++) {
+        unsigned line = lines ? lines[pc] : 0;
+        partner[pc] = UINT32_MAX;
+        switch ((enum us_flow_kind)kind[pc]) {
+        case US_FLOW_NONE:
+            break;
+        case US_FLOW_IF:
+        case US_FLOW_LOOP:
+            if (depth == US_FLOW_DEPTH)
+                return fail(diag, line, "flow control nested too deeply");
+            open[depth++] = pc;
+            break;
+        case US_FLOW_ELSE:
+            if (!depth || kind[open[depth - 1]] != US_FLOW_IF)
+                return fail(diag, line, "ELSE without IF");
+            partner[open[depth - 1]] = pc;
+            open[depth - 1] = pc;
+            break;
+        case US_FLOW_ENDIF:
+            if (!depth || kind[open[depth - 1]] == US_FLOW_LOOP)
+                return fail(diag, line, "ENDIF without IF");
+            partner[open[depth - 1]] = pc;
+            partner[pc] = open[--depth];
+            break;
+        case US_FLOW_ENDLOOP:
+            if (!depth || kind[open[depth - 1]] != US_FLOW_LOOP)
+                return fail(diag, line, "ENDLOOP without BGNLOOP");
+            partner[open[depth - 1]] = pc;
+            partner[pc] = open[--depth];
+            break;
+        case US_FLOW_BRK:
+        case US_FLOW_CONT: {
+            unsigned d = depth;
+            while (d && kind[open[d - 1]] != US_FLOW_LOOP)
+                d--;
+            if (!d)
+                return fail(diag, line, kind[pc] == US_FLOW_BRK
+                                            ? "BRK outside a loop"
+                                            : "CONT outside a loop");
+            partner[pc] = open[d - 1];  /* the BGNLOOP until ENDLOOP is known */
+            break;
+        }
+        }
+    }
+    if (depth)
+        return fail(diag, lines ? lines[open[depth - 1]] : 0,
+                    kind[open[depth - 1]] == US_FLOW_LOOP
+                        ? "BGNLOOP without ENDLOOP" : "IF without ENDIF");
+    for (unsigned pc = 0; pc < n; pc++)
+        if (kind[pc] == US_FLOW_BRK || kind[pc] == US_FLOW_CONT)
+            partner[pc] = partner[partner[pc]];  /* BGNLOOP -> its ENDLOOP */
+    return true;
+}
+
+bool us_flow_build(const struct us_program *prog, struct us_flow **out,
+                   struct us_diag *diag)
+{
+    *out = NULL;
+    bool any = false;
+    for (unsigned pc = 0; pc < prog->ninsts; pc++)
+        any |= kind_of(prog->insts[pc].op) != US_FLOW_NONE;
+    if (!any)
+        return true;
+    unsigned n = prog->ninsts;
+    struct us_flow *f = calloc(1, sizeof *f);
+    uint32_t *lines = malloc(n * sizeof *lines);
+    if (f) {
+        f->n = n;
+        f->kind = malloc(n);
+        f->partner = malloc(n * sizeof *f->partner);
+    }
+    if (!f || !lines || !f->kind || !f->partner) {
+        free(lines);
+        us_flow_free(f);
+        return fail(diag, 0, "out of memory");
+    }
+    for (unsigned pc = 0; pc < n; pc++) {
+        f->kind[pc] = (uint8_t)kind_of(prog->insts[pc].op);
+        lines[pc] = prog->insts[pc].line;
+    }
+    bool ok = us_flow_link(f->kind, f->partner, n, lines, diag);
+    free(lines);
+    if (!ok) {
+        us_flow_free(f);
+        return false;
+    }
+    *out = f;
+    return true;
+}
+
+void us_flow_start(struct us_flow_state *s, uint32_t lanes)
+{
+    s->pc = 0;
+    s->active = lanes;
+    s->depth = 0;
+    s->overrun = false;
+}
+
+/* The innermost loop frame (one exists: us_flow_link checked). */
+static unsigned loop_frame(const struct us_flow_state *s)
+{
+    unsigned d = s->depth;
+    while (s->stack[d - 1].kind != US_FLOW_LOOP)
+        d--;
+    return d - 1;
+}
+
+/* BRK and CONT: the active lanes leave the frames above their loop. */
+static void leave(struct us_flow_state *s, bool cont)
+{
+    unsigned l = loop_frame(s);
+    for (unsigned d = l + 1; d < s->depth; d++) {
+        s->stack[d].outer &= ~s->active;
+        s->stack[d].other &= ~s->active;
+    }
+    if (cont)
+        s->stack[l].other |= s->active;
+    s->active = 0;
+}
+
+/* One step of the sequencer at s->pc: an instruction that lanes execute
+ * (issued), or flow bookkeeping while no lane is active. */
+static void step(struct us_flow_state *s, const struct us_flow *f,
+                 uint32_t cond)
+{
+    unsigned pc = s->pc;
+    struct us_flow_frame *top = s->depth ? &s->stack[s->depth - 1] : NULL;
+    switch ((enum us_flow_kind)f->kind[pc]) {
+    case US_FLOW_NONE:
+        s->pc = pc + 1;
+        return;
+    case US_FLOW_IF:
+    case US_FLOW_LOOP:
+        if (!s->active) {  /* nothing inside can wake a lane */
+            unsigned end = f->partner[pc];
+            if (f->kind[end] == US_FLOW_ELSE)
+                end = f->partner[end];
+            s->pc = end + 1;
+            return;
+        }
+        top = &s->stack[s->depth++];
+        top->kind = f->kind[pc];
+        top->outer = s->active;
+        top->iter = 0;
+        if (f->kind[pc] == US_FLOW_IF) {
+            top->other = s->active & ~cond;
+            s->active &= cond;
+        } else {
+            top->other = 0;
+        }
+        s->pc = pc + 1;
+        return;
+    case US_FLOW_ELSE:
+        s->active = top->other;
+        top->other = 0;
+        s->pc = s->active ? pc + 1 : f->partner[pc];
+        return;
+    case US_FLOW_ENDIF:
+        s->active = top->outer;
+        s->depth--;
+        s->pc = pc + 1;
+        return;
+    case US_FLOW_BRK:
+    case US_FLOW_CONT:
+        leave(s, f->kind[pc] == US_FLOW_CONT);
+        s->pc = pc + 1;
+        return;
+    case US_FLOW_ENDLOOP:
+        s->active |= top->other;
+        top->other = 0;
+        if (s->active && ++top->iter < US_FLOW_MAX_ITER) {
+            s->pc = f->partner[pc] + 1;
+            return;
+        }
+        s->overrun |= s->active != 0;
+        s->active = top->outer;
+        s->depth--;
+        s->pc = pc + 1;
+        return;
+    }
+}
+
+void us_flow_advance(struct us_flow_state *s, const struct us_flow *f,
+                     uint32_t cond)
+{
+    if (!f) {
+        s->pc++;
+        return;
+    }
+    step(s, f, cond);
+    while (!s->active && s->pc < f->n)
+        step(s, f, 0);
+}
+
+bool us_flow_done(const struct us_flow_state *s, unsigned n)
+{
+    return s->pc >= n;
+}
