@@ -4,7 +4,9 @@
  * SFU co-issue (4+1).  The compiler pairs vec4 instructions statically:
  * SFU operations (RCP ... POW, EXP LOG LIT SCS) go to the scalar slot,
  * one-component ALU operations to either slot, everything else (wider
- * ALU operations, dot products, TEX, KIL, ARL) to the vector slot.  A
+ * ALU operations, dot products, TEX, KIL, ARL) to the vector slot, and
+ * each flow instruction to the vector slot of a bundle of its own (no
+ * instruction moves across it).  A
  * bundle is two vec4 words (2 x 128 bits); an empty slot is a word whose
  * OP field is all ones (no opcode), every other bit zero.
  */
@@ -49,10 +51,14 @@ bool us_hetero_schedule(const struct us_program *prog, struct us_inst **slots,
     struct us_sched_item *items = malloc(n * sizeof *items);
     unsigned *bundle = malloc(n * sizeof *bundle);
     unsigned *slot = malloc(n * sizeof *slot);
-    bool ok = items && bundle && slot;
-    for (unsigned i = 0; ok && i < n; i++)
+    bool *barrier = malloc(n * sizeof *barrier);
+    bool ok = items && bundle && slot && barrier;
+    for (unsigned i = 0; ok && i < n; i++) {
         us_sched_item_vec4(&prog->insts[i], &items[i]);
-    unsigned nb = ok ? us_list_schedule(items, n, 2, bundle, slot) : 0;
+        barrier[i] = us_ops[prog->insts[i].op].unit == US_UNIT_BRANCH;
+    }
+    unsigned nb = ok ? us_list_schedule_blocks(items, barrier, n, 2, bundle,
+                                               slot) : 0;
     ok = ok && nb > 0;
     struct us_inst *s = ok ? calloc(2 * (size_t)nb, sizeof *s) : NULL;
     bool *e = ok ? malloc(2 * (size_t)nb * sizeof *e) : NULL;
@@ -74,5 +80,6 @@ bool us_hetero_schedule(const struct us_program *prog, struct us_inst **slots,
     free(items);
     free(bundle);
     free(slot);
+    free(barrier);
     return ok;
 }

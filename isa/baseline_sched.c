@@ -181,3 +181,32 @@ out:
     free(done);
     return bundles;
 }
+
+unsigned us_list_schedule_blocks(const struct us_sched_item *items,
+                                 const bool *barrier, unsigned n,
+                                 unsigned nslots, unsigned *bundle_of,
+                                 unsigned *slot_of)
+{
+    unsigned total = 0;
+    for (unsigned a = 0; a < n;) {
+        unsigned b = a;
+        while (b < n && !barrier[b])
+            b++;
+        if (b > a) {   /* the basic block a .. b-1 */
+            unsigned nb = us_list_schedule(items + a, b - a, nslots,
+                                           bundle_of + a, slot_of + a);
+            if (!nb)
+                return 0;
+            for (unsigned i = a; i < b; i++)
+                bundle_of[i] += total;
+            total += nb;
+        }
+        if (b < n) {   /* the flow instruction alone */
+            bundle_of[b] = total++;
+            slot_of[b] = 0;
+            b++;
+        }
+        a = b;
+    }
+    return total;
+}

@@ -32,16 +32,20 @@ void us_sched_item_scalar(const struct us_sinst *in, struct us_sched_item *it)
 }
 
 bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
-                      struct us_sinst **slots, unsigned *nbundles)
+                      struct us_sinst **slots, uint32_t **origin,
+                      unsigned *nbundles)
 {
     *slots = NULL;
+    if (origin)
+        *origin = NULL;
     *nbundles = 0;
     if (code->n == 0)
         return true;
     struct us_sched_item *items = malloc(code->n * sizeof *items);
     unsigned *bundle = malloc(code->n * sizeof *bundle);
     unsigned *slot = malloc(code->n * sizeof *slot);
-    bool ok = items && bundle && slot;
+    bool *barrier = malloc(code->n * sizeof *barrier);
+    bool ok = items && bundle && slot && barrier;
     unsigned all = (1u << nslots) - 1, t = 1u << (nslots - 1);
     for (unsigned i = 0; ok && i < code->n; i++) {
         us_sched_item_scalar(&code->insts[i], &items[i]);
@@ -50,23 +54,41 @@ bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
                                            ? t : all);
         else
             items[i].slots = (uint8_t)all;
+        barrier[i] = us_sops[code->insts[i].op].kind == US_SK_FLOW;
     }
-    unsigned nb = ok ? us_list_schedule(items, code->n, nslots, bundle, slot) : 0;
+    unsigned nb = ok ? us_list_schedule_blocks(items, barrier, code->n,
+                                               nslots, bundle, slot) : 0;
     ok = ok && nb > 0;
     struct us_sinst *s = ok ? calloc((size_t)nb * nslots, sizeof *s) : NULL;
-    ok = ok && s;
+    uint32_t *org = ok && origin ? malloc((size_t)nb * nslots * sizeof *org)
+                                 : NULL;
+    ok = ok && s && (org || !origin);
     if (ok) {
         for (unsigned i = 0; i < (size_t)nb * nslots; i++) {
             s[i].op = US_SOP_NOP;
             s[i].count = 1;
+            if (org)
+                org[i] = UINT32_MAX;
         }
-        for (unsigned i = 0; i < code->n; i++)
-            s[bundle[i] * nslots + slot[i]] = code->insts[i];
+        for (unsigned i = 0; i < code->n; i++) {
+            struct us_sinst *x = &s[bundle[i] * nslots + slot[i]];
+            *x = code->insts[i];
+            if (barrier[i])   /* flow words are alone: bundle = pc */
+                x->target = bundle[x->target];
+            if (org)
+                org[bundle[i] * nslots + slot[i]] = i;
+        }
         *slots = s;
+        if (origin)
+            *origin = org;
         *nbundles = nb;
+    } else {
+        free(s);
+        free(org);
     }
     free(items);
     free(bundle);
     free(slot);
+    free(barrier);
     return ok;
 }

@@ -91,8 +91,8 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
     if (n < 1 || n > 4)
         return false;
     for (unsigned k = 0; k < n; k++)
-        if (ops[k].count != 1)
-            return false;
+        if (ops[k].count != 1 || (n > 1 && us_sops[ops[k].op].kind == US_SK_FLOW))
+            return false;   /* a flow word ends a basic block: no merge */
     if (n == 1) {
         *out = ops[0];
         return true;
@@ -135,14 +135,26 @@ void us_compact(struct us_scode *c)
         struct us_sinst merged;
         while (!us_sinst_combine(c->insts + i, m, &merged))
             m--;   /* m == 1 always combines */
+        if (c->vbegin)
+            c->vbegin[out] = c->vbegin[i];
         c->insts[out++] = merged;
         i += m;
     }
+    if (c->vbegin)
+        c->vbegin[out] = c->vbegin[c->n];
     c->n = out;
+    if (c->flow) {   /* same nesting, fewer words: cannot fail */
+        struct us_diag d;
+        bool ok = us_scode_link(c->insts, c->n, c->flow, &d);
+        assert(ok);
+        (void)ok;
+    }
 }
 
 void us_scode_free(struct us_scode *c)
 {
     free(c->insts);
+    free(c->vbegin);
+    us_flow_free(c->flow);
     memset(c, 0, sizeof *c);
 }

@@ -188,7 +188,8 @@ static void copy_out(struct build *b, unsigned n)
 static unsigned used_components(const struct us_inst *in, unsigned i)
 {
     const struct us_opinfo *o = &us_ops[in->op];
-    if (o->format == US_FMT_SCL || o->format == US_FMT_ARL)
+    if (o->format == US_FMT_SCL || o->format == US_FMT_ARL ||
+        o->format == US_FMT_COND)
         return 1;
     switch (o->shape) {
     case US_SHAPE_COMP:
@@ -254,6 +255,12 @@ static enum us_sop comp_sop(enum us_opcode op)
     case US_OP_MAX: return US_SOP_MAX;
     case US_OP_SGE: return US_SOP_SGE;
     case US_OP_SLT: return US_SOP_SLT;
+    case US_OP_SEQ: return US_SOP_SEQ;
+    case US_OP_SNE: return US_SOP_SNE;
+    case US_OP_SGT: return US_SOP_SGT;
+    case US_OP_SLE: return US_SOP_SLE;
+    case US_OP_SSG: return US_SOP_SSG;
+    case US_OP_TRC: return US_SOP_TRC;
     case US_OP_CMP: return US_SOP_CMP;
     case US_OP_FLR: return US_SOP_FLR;
     case US_OP_FRC: return US_SOP_FRC;
@@ -474,10 +481,32 @@ static unsigned kil_items(const struct us_inst *in, uint8_t *items)
     return n;
 }
 
+/* The flow word of a vec4 flow instruction (its target is set when the
+ * whole code is linked); IF tests its source's first component. */
+static void build_flow(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    enum us_sop op = US_SOP_NOP;
+    for (unsigned k = 0; k < US_SOP_COUNT; k++)
+        if (us_sops[k].kind == US_SK_FLOW && us_sops[k].from == in->op)
+            op = (enum us_sop)k;
+    assert(op != US_SOP_NOP);
+    if (us_ops[in->op].nsrc) {
+        load_relative(b, false);
+        OP(b, op, opnd(0, 0), false, A(0, 0));
+    } else {
+        emit(b, op, opnd(0, 0), 0);
+    }
+}
+
 static void build(struct build *b)
 {
     const struct us_inst *in = b->in;
     b->s->n = 0;
+    if (us_ops[in->op].unit == US_UNIT_BRANCH) {
+        build_flow(b);
+        return;
+    }
     if (in->op == US_OP_KIL) {
         load_relative(b, false);
         for (unsigned p = 0; p < b->norder; p++)
@@ -608,6 +637,11 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
         return false;
     uint8_t items[4];
     unsigned n;
+    if (us_ops[in->op].unit == US_UNIT_BRANCH) {
+        struct build b = { in, NULL, 0, false, &L->best };
+        build(&b);
+        return append(L, &L->best);
+    }
     if (in->op == US_OP_KIL) {
         n = kil_items(in, items);
     } else if (in->op == US_OP_ARL) {
@@ -642,6 +676,55 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
     return append(L, &L->best);
 }
 
+/* vbegin from the scalar start of each vec4 instruction (struct
+ * us_scode): instruction s carries the vec4 instructions starting at s. */
+static bool attribute(struct us_scode *c, const uint32_t *start,
+                      unsigned ninsts, struct us_diag *diag)
+{
+    c->vbegin = malloc((c->n + 1) * sizeof *c->vbegin);
+    if (!c->vbegin) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    unsigned v = 0;
+    for (unsigned s = 0; s < c->n; s++) {
+        while (v < ninsts && start[v] < s)
+            v++;
+        c->vbegin[s] = v;
+    }
+    c->vbegin[c->n] = ninsts;
+    return true;
+}
+
+/* The scalar code's own flow links and the flow words' targets. */
+static bool link_flow(struct us_scode *c, struct us_diag *diag)
+{
+    c->flow = calloc(1, sizeof *c->flow);
+    if (c->flow) {
+        c->flow->kind = malloc(c->n ? c->n : 1);
+        c->flow->partner = malloc((c->n ? c->n : 1) * sizeof *c->flow->partner);
+    }
+    if (!c->flow || !c->flow->kind || !c->flow->partner) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    return us_scode_link(c->insts, c->n, c->flow, diag);
+}
+
+bool us_scode_link(struct us_sinst *insts, unsigned n, struct us_flow *f,
+                   struct us_diag *diag)
+{
+    f->n = n;
+    for (unsigned i = 0; i < n; i++)
+        f->kind[i] = (uint8_t)us_sop_flow_kind((enum us_sop)insts[i].op);
+    if (!us_flow_link(f->kind, f->partner, n, NULL, diag))
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        if (f->kind[i] != US_FLOW_NONE)
+            insts[i].target = f->partner[i];
+    return true;
+}
+
 bool us_lower(const struct us_program *prog, bool compact,
               struct us_scode *out, struct us_diag *diag)
 {
@@ -654,13 +737,23 @@ bool us_lower(const struct us_program *prog, bool compact,
     }
     L->out = out;
     L->diag = diag;
-    bool ok = true;
+    /* start[v]: the scalar instruction where vec4 instruction v begins */
+    uint32_t *start = malloc((prog->ninsts + 1) * sizeof *start);
+    bool ok = start != NULL, flow = false;
+    if (!ok)
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
     for (unsigned i = 0; i < prog->ninsts && ok; i++) {
+        start[i] = out->n;
+        flow |= us_ops[prog->insts[i].op].unit == US_UNIT_BRANCH;
         ok = lower_inst(L, &prog->insts[i]);
         if (!ok)
             diag->line = prog->insts[i].line;
     }
     free(L);
+    if (ok)
+        ok = attribute(out, start, prog->ninsts, diag) &&
+             (!flow || link_flow(out, diag));
+    free(start);
     if (!ok) {
         us_scode_free(out);
         return false;

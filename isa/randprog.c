@@ -5,6 +5,7 @@
  * that are also sources, arbitrary swizzles and masks, negation, _SAT,
  * SWZ's 0/1, relative addressing inside and outside its array, and special
  * values (+-0, +-inf, NaN, subnormals) in the inputs and constants.
+ * us_random_flow_program adds structured flow control around them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -139,7 +140,8 @@ static void random_inst(struct gen *g, struct us_inst *in)
     unsigned stage_bit = g->stage == US_STAGE_VERTEX ? US_VP : US_FP;
     do
         in->op = (uint8_t)us_rng_below(g->r, US_OP_COUNT);
-    while (!(us_ops[in->op].stages & stage_bit));
+    while (!(us_ops[in->op].stages & stage_bit) ||
+           us_ops[in->op].unit == US_UNIT_BRANCH);
     const struct us_opinfo *o = &us_ops[in->op];
     in->line = (uint32_t)(g->p->ninsts + 2);
     if (in->op == US_OP_KIL) {
@@ -204,6 +206,171 @@ bool us_random_program(struct us_rng *r, enum us_stage stage, unsigned ninsts,
     for (unsigned i = 0; i < ninsts; i++) {
         random_inst(&g, &out->insts[i]);
         out->ninsts++;
+    }
+    return true;
+}
+
+/* ---- Programs with flow control ---------------------------------------- */
+
+/*
+ * Loops are bounded by construction: loop d (nesting depth d) counts in
+ * TEMP RP_TEMPS + 2d, which no random instruction writes (their
+ * destinations are TEMPs below RP_TEMPS), and starts its body with
+ *
+ *     ADD   cnt.x, cnt.x, lim.x      counter += 1
+ *     SGE   brk.x, cnt.x, lim.y      brk = counter >= bound (0..4)
+ *     IF    brk.x;  BRK;  ENDIF
+ *
+ * (cnt reset by a MOV from lim.z = 0 before BGNLOOP; lim a parameter slot
+ * of its own), so CONT and BRK under random conditions anywhere after it
+ * cannot make it run forever.  IF conditions are random sources (per
+ * thread random inputs and temporaries: lanes diverge).
+ */
+enum { RF_DEPTH = 3, RF_LOOP_TEMPS = 2 * RF_DEPTH, RF_MAX_LOOPS = 16 };
+
+struct fgen {
+    struct gen g;
+    unsigned cap, budget, loops;
+};
+
+static struct us_inst *fnew(struct fgen *f)
+{
+    assert(f->g.p->ninsts < f->cap);
+    struct us_inst *in = &f->g.p->insts[f->g.p->ninsts++];
+    memset(in, 0, sizeof *in);
+    in->line = f->g.p->ninsts + 1;
+    for (unsigned i = 0; i < 3; i++)
+        for (unsigned c = 0; c < 4; c++)
+            in->src[i].swz[c] = (uint8_t)c;
+    return in;
+}
+
+static void fflow(struct fgen *f, enum us_opcode op)
+{
+    fnew(f)->op = (uint8_t)op;
+}
+
+/* IF on a random scalar source. */
+static void fif(struct fgen *f)
+{
+    struct us_inst *in = fnew(f);
+    in->op = US_OP_IF;
+    random_src(&f->g, &in->src[0], in, true);
+}
+
+static struct us_src reg_src(unsigned file, unsigned index, unsigned comp)
+{
+    struct us_src s = { .file = (uint8_t)file, .index = (uint16_t)index };
+    for (unsigned c = 0; c < 4; c++)
+        s.swz[c] = (uint8_t)comp;
+    return s;
+}
+
+static void fop(struct fgen *f, enum us_opcode op, unsigned dst,
+                struct us_src a, struct us_src b)
+{
+    struct us_inst *in = fnew(f);
+    in->op = (uint8_t)op;
+    in->dst = (struct us_dst){ .file = US_FILE_TEMP, .mask = 1,
+                               .index = (uint16_t)dst };
+    in->src[0] = a;
+    in->src[1] = b;
+}
+
+static void fbody(struct fgen *f, unsigned depth, bool in_loop);
+
+static void floop(struct fgen *f, unsigned depth)
+{
+    struct us_program *p = f->g.p;
+    unsigned lim = RP_CONSTS + f->loops++;
+    struct us_param *par = &p->params[lim];
+    par->kind = US_PARAM_CONST;
+    par->decl = -1;
+    par->value[0] = 1.0f;
+    par->value[1] = (float)us_rng_below(f->g.r, 5);
+    par->value[2] = 0.0f;
+    par->value[3] = 0.0f;
+    p->nparams = lim + 1;
+    unsigned cnt = RP_TEMPS + 2 * depth, brk = cnt + 1;
+    fop(f, US_OP_MOV, cnt, reg_src(US_FILE_PARAM, lim, 2), reg_src(0, 0, 0));
+    fflow(f, US_OP_BGNLOOP);
+    fop(f, US_OP_ADD, cnt, reg_src(US_FILE_TEMP, cnt, 0),
+        reg_src(US_FILE_PARAM, lim, 0));
+    fop(f, US_OP_SGE, brk, reg_src(US_FILE_TEMP, cnt, 0),
+        reg_src(US_FILE_PARAM, lim, 1));
+    struct us_inst *in = fnew(f);
+    in->op = US_OP_IF;
+    in->src[0] = reg_src(US_FILE_TEMP, brk, 0);
+    fflow(f, US_OP_BRK);
+    fflow(f, US_OP_ENDIF);
+    fbody(f, depth + 1, true);
+    fflow(f, US_OP_ENDLOOP);
+}
+
+/* A random run of statements: instructions, IF[/ELSE]/ENDIF, loops, and
+ * inside loops BRK / CONT under a random IF. */
+static void fbody(struct fgen *f, unsigned depth, bool in_loop)
+{
+    unsigned n = 1 + us_rng_below(f->g.r, 4);
+    for (unsigned k = 0; k < n && f->budget; k++) {
+        /* room for the longest statement: a loop's fixed part and a body */
+        if (f->g.p->ninsts + 16 + 10 * (RF_DEPTH - depth) >= f->cap)
+            return;
+        unsigned pick = us_rng_below(f->g.r, 10);
+        if (pick < 5 || depth >= RF_DEPTH) {
+            random_inst(&f->g, fnew(f));
+            f->budget--;
+        } else if (pick < 8) {
+            fif(f);
+            fbody(f, depth + 1, in_loop);
+            if (us_rng_below(f->g.r, 2)) {
+                fflow(f, US_OP_ELSE);
+                fbody(f, depth + 1, in_loop);
+            }
+            fflow(f, US_OP_ENDIF);
+        } else if (pick < 9 && f->loops < RF_MAX_LOOPS) {
+            floop(f, depth);
+        } else if (in_loop) {
+            fif(f);
+            fflow(f, us_rng_below(f->g.r, 2) ? US_OP_BRK : US_OP_CONT);
+            fflow(f, US_OP_ENDIF);
+        }
+    }
+}
+
+bool us_random_flow_program(struct us_rng *r, enum us_stage stage,
+                            unsigned ninsts, struct us_program *out)
+{
+    memset(out, 0, sizeof *out);
+    out->stage = stage;
+    out->options = US_OPT_USHADER_EXTENSIONS;
+    unsigned cap = 8 * ninsts + 64 + 16 * RF_DEPTH;
+    out->insts = calloc(cap, sizeof *out->insts);
+    out->params = calloc(RP_CONSTS + RF_MAX_LOOPS, sizeof *out->params);
+    if (!out->insts || !out->params) {
+        us_program_free(out);
+        return false;
+    }
+    out->nparams = RP_CONSTS;
+    out->ntemps = RP_TEMPS + RF_LOOP_TEMPS;
+    out->naddrs = stage == US_STAGE_VERTEX;
+    for (unsigned i = 0; i < RP_CONSTS; i++) {
+        struct us_param *p = &out->params[i];
+        p->kind = US_PARAM_CONST;
+        p->decl = -1;
+        for (unsigned c = 0; c < 4; c++)
+            p->value[c] = i == 0 ? (float)((int)c * 2 - 3) + 0.5f : us_random_float(r);
+    }
+    struct fgen f = { { r, stage, out, { 0 } }, cap, ninsts ? ninsts : 1, 0 };
+    unsigned nin = stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
+    for (unsigned i = 0; i < RP_INPUTS; i++)
+        f.g.inputs[i] = (uint8_t)us_rng_below(r, nin);
+    while (f.budget && out->ninsts + 64 < cap)
+        fbody(&f, 0, false);
+    struct us_diag d;
+    if (!us_flow_build(out, &out->flow, &d)) {
+        us_program_free(out);
+        return false;
     }
     return true;
 }

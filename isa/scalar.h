@@ -93,6 +93,23 @@
  *  LDR    SRC1.REG = array size, SRC2.REG = offset (12-bit two's
  *         complement), SRC1.STEP = address register; SRC1/2.FILE = 0
  *  Bits 29..31 are zero; unused operands are all zero.
+ *
+ *  Flow-control words (IF ELSE ENDIF BGNLOOP ENDLOOP BRK CONT, kind FLOW)
+ *  reuse the SRC1/SRC2 bits for the branch target, as a sequencer reads
+ *  its jump address from the word instead of searching for it:
+ *
+ *   95    89 88    75 74             51 50        32 31         6 5    0
+ *  +--------+--------+-----------------+------------+------------+------+
+ *  |  (0)   |  (0)   |     TARGET      | SRC0 (IF)  |    (0)     |  OP  |
+ *  +--------+--------+-----------------+------------+------------+------+
+ *
+ *  TARGET the partner pc in the same code (us_flow_link's partner): IF its
+ *         ELSE or ENDIF, ELSE its ENDIF, ENDIF its IF or ELSE, BGNLOOP and
+ *         ENDLOOP each other, BRK and CONT the loop's ENDLOOP.  24 bits:
+ *         a binary holds at most 2^24 words (us_binary_parse).
+ *  SRC0   IF only: the scalar register tested (STEP 0, no ROT); the branch
+ *         is taken -- the IF body runs -- when its value (after NEG/ABS)
+ *         is not 0.0.  CNT is 0 (one issue), every other field zero.
  */
 #ifndef US_ISA_SCALAR_H
 #define US_ISA_SCALAR_H
@@ -114,7 +131,7 @@ enum us_sop {
 };
 
 enum us_sop_kind { US_SK_VAL, US_SK_DOT, US_SK_ARL, US_SK_LDR, US_SK_TEX,
-                   US_SK_KIL, US_SK_NOP };
+                   US_SK_KIL, US_SK_NOP, US_SK_FLOW };
 
 struct us_sopinfo {
     const char *name;
@@ -125,6 +142,11 @@ struct us_sopinfo {
 };
 
 extern const struct us_sopinfo us_sops[US_SOP_COUNT];
+
+/* The sequencer's view of an opcode (US_FLOW_NONE for every operation
+ * that is not flow control), for vec4 and scalar code alike. */
+enum us_flow_kind us_op_flow_kind(enum us_opcode op);
+enum us_flow_kind us_sop_flow_kind(enum us_sop op);
 
 /* ---- Register files ----------------------------------------------------- */
 
@@ -157,6 +179,7 @@ struct us_sinst {
     uint8_t rel_addr;  /* LDR: address register                          */
     int16_t rel_offset;/* LDR: A.x + rel_offset indexes the array        */
     uint16_t rel_size; /* LDR: array length, 1..4095                     */
+    uint32_t target;   /* FLOW: the partner pc (TARGET field), else 0   */
     struct us_sopnd dst;
     struct us_sopnd src[3];
 };
@@ -198,6 +221,11 @@ enum {
     SIZE_SW_SRC = POS_SO_ABS + SIZE_SO_ABS,             /* 19 */
     SIZE_SW_TEXU = 4,   POS_SW_TEXU = POS_SW_SRC0 + 3 * SIZE_SW_SRC, /* 89 */
     SIZE_SW_TEXT = 3,   POS_SW_TEXT = POS_SW_TEXU + SIZE_SW_TEXU,
+    /* flow-control words: the target over SRC1 and SRC2 */
+    POS_SW_TARGET = POS_SW_SRC0 + SIZE_SW_SRC,                   /* 51 */
+    SIZE_SW_TARGET = 24,
+    POS_SW_TPAD = POS_SW_TARGET + SIZE_SW_TARGET,                /* 75 */
+    SIZE_SW_TPAD = POS_SW_TEXU - POS_SW_TPAD,                    /* 14 */
 };
 _Static_assert(POS_SW_SRC0 == 32, "sources start at word 1");
 _Static_assert(POS_SW_TEXT + SIZE_SW_TEXT == US_SW_BITS, "96 bits exactly");
@@ -246,6 +274,8 @@ US_SW_FIELD(rot, POS_SW_ROT, SIZE_SW_ROT)
 US_SW_FIELD(rsvd, POS_SW_RSVD, SIZE_SW_RSVD)
 US_SW_FIELD(texu, POS_SW_TEXU, SIZE_SW_TEXU)
 US_SW_FIELD(textgt, POS_SW_TEXT, SIZE_SW_TEXT)
+US_SW_FIELD(target, POS_SW_TARGET, SIZE_SW_TARGET)
+US_SW_FIELD(tpad, POS_SW_TPAD, SIZE_SW_TPAD)
 #undef US_SW_FIELD
 
 #define US_SO_FIELD(name, POS, SIZE)                                        \
@@ -286,22 +316,42 @@ int us_sinst_format(const struct us_sinst *in, char *buf, size_t size);
 
 /* ---- Lowering and compaction ------------------------------------------- */
 
+/*
+ * Scalar code.  `flow` links its flow-control words (us_flow_link over
+ * their kinds; NULL when there are none), and every flow word's `target`
+ * is its partner there.  vbegin[i] .. vbegin[i + 1] are the vec4
+ * instructions whose lowering starts in instruction i: a thread that
+ * executes instruction i executes them (a basic block runs whole and no
+ * merge crosses a flow word), so a model counts the vec4 program's useful
+ * ops from the scalar instructions it issues.
+ */
 struct us_scode {
     struct us_sinst *insts;
     unsigned n, cap;
+    struct us_flow *flow;
+    uint32_t *vbegin;            /* n + 1 entries                          */
 };
 
 void us_scode_free(struct us_scode *c);
 
 /* Lower vec4 IR to scalar code: one repetition per instruction unless
- * `compact`, in which case us_compact runs on the result. */
+ * `compact`, in which case us_compact runs on the result.  Each vec4 flow
+ * instruction becomes one flow word (an IF on a relative source first
+ * loads it into SCRATCH with an LDR). */
 US_MUST_CHECK bool us_lower(const struct us_program *prog, bool compact,
                             struct us_scode *out, struct us_diag *diag);
 
 /* Merge consecutive instructions that one instruction with a repeat
  * counter and per-operand offsets expresses exactly (in place; greedy
- * longest runs from the front). */
+ * longest runs from the front; never across a flow word).  The flow links,
+ * targets and vbegin follow the merge. */
 void us_compact(struct us_scode *c);
+
+/* Link the flow words of insts[0..n): f->kind and f->partner (n entries
+ * each, allocated by the caller) from the opcodes, then every flow word's
+ * target.  False when the nesting is broken. */
+US_MUST_CHECK bool us_scode_link(struct us_sinst *insts, unsigned n,
+                                 struct us_flow *f, struct us_diag *diag);
 
 /* Can the n (<= 4) single-repetition instructions ops[0..n) run as the
  * repetitions of one instruction?  On success *out is that instruction. */
@@ -311,18 +361,37 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
 /* ---- Scalar executor (shader/scalar_exec.c) ---------------------------- */
 
 /* Run decoded scalar code for one thread (same registers, parameters and
- * us_math as us_interpret). */
-void us_scalar_exec(const struct us_sinst *code, unsigned n,
+ * us_math as us_interpret), following the flow words' targets.  False
+ * only when code with flow control has inconsistent targets or its links
+ * cannot be allocated (then the thread is left part-way). */
+bool us_scalar_exec(const struct us_sinst *code, unsigned n,
                     const struct us_exec_env *env, struct us_thread *t);
 
 /* Execute one instruction, all its repetitions, for one thread: the entry
  * timing models call at issue.  `scratch` holds the thread's SCRATCH file,
  * which lives across the scalar instructions of one vec4 instruction, so a
- * model that interleaves threads keeps one per thread. */
+ * model that interleaves threads keeps one per thread.  A flow word
+ * changes no register: the caller's sequencer (struct us_flow_state over
+ * the code's us_flow) moves on with us_scalar_cond as the IF condition. */
 void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
                     struct us_thread *t, float scratch[US_SCRATCH_REGS]);
 
-/* Decode and run encoded words; false if a word does not decode. */
+/* The IF condition of a thread: its SRC0 (after NEG/ABS) is not 0.0;
+ * false for any other instruction. */
+bool us_scalar_cond(const struct us_sinst *in, const struct us_exec_env *env,
+                    const struct us_thread *t,
+                    const float scratch[US_SCRATCH_REGS]);
+
+/* One thread's step through code with flow links `f` (NULL: straight
+ * line): execute instruction fs->pc and move the thread's one-lane
+ * sequencer to the next instruction it executes. */
+void us_scalar_issue(const struct us_sinst *code, const struct us_flow *f,
+                     const struct us_exec_env *env, struct us_thread *t,
+                     float scratch[US_SCRATCH_REGS],
+                     struct us_flow_state *fs);
+
+/* Decode and run encoded words; false if a word does not decode or the
+ * flow words' targets are not their partners. */
 US_MUST_CHECK bool us_scalar_run(const us_sword *words, unsigned n,
                                  const struct us_exec_env *env,
                                  struct us_thread *t);
@@ -453,18 +522,30 @@ unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
                           unsigned nslots, unsigned *bundle_of,
                           unsigned *slot_of);
 
+/* us_list_schedule over basic blocks: an item with barrier[i] set (a flow
+ * instruction) gets a bundle of its own, in slot 0, and no item moves
+ * across it.  Returns the number of bundles, 0 on allocation failure. */
+unsigned us_list_schedule_blocks(const struct us_sched_item *items,
+                                 const bool *barrier, unsigned n,
+                                 unsigned nslots, unsigned *bundle_of,
+                                 unsigned *slot_of);
+
 /* VLIW (isa/baseline_vliw.c): pack uncompacted scalar code into bundles of
  * `nslots` slots; with `tslot`, the last slot is the transcendental slot,
  * the only one that runs SFU operations (it also runs ALU ones).  *slots
- * receives nbundles * nslots instructions, NOP in empty slots (malloc'd). */
+ * receives nbundles * nslots instructions, NOP in empty slots, and (when
+ * `origin` is not NULL) *origin the index in `code` of each slot's
+ * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word has a
+ * bundle of its own, and its target becomes its partner's bundle. */
 US_MUST_CHECK bool us_vliw_schedule(const struct us_scode *code,
                                     unsigned nslots, bool tslot,
                                     struct us_sinst **slots,
-                                    unsigned *nbundles);
+                                    uint32_t **origin, unsigned *nbundles);
 
 /* Hetero (isa/baseline_hetero.c): pair vec4 instructions into bundles of a
- * vector slot (ALU, texture, KIL, ARL) and a scalar slot (SFU operations
- * and one-component ALU operations).  *slots receives 2 * nbundles
+ * vector slot (ALU, texture, KIL, ARL, flow control) and a scalar slot (SFU
+ * operations and one-component ALU operations); a flow instruction has a
+ * bundle of its own.  *slots receives 2 * nbundles
  * instructions and *empty flags the empty slots (both malloc'd). */
 US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
                                       struct us_inst **slots, bool **empty,
@@ -491,6 +572,16 @@ unsigned us_rng_below(struct us_rng *r, unsigned n);
  * and sources, relative addressing (vertex) and constant parameters. */
 US_MUST_CHECK bool us_random_program(struct us_rng *r, enum us_stage stage,
                                      unsigned ninsts, struct us_program *out);
+
+/* The same with structured flow control (OPTION USHADER_extensions):
+ * nested IF/ELSE/ENDIF on random per-thread conditions and loops bounded
+ * by a counter (0-4 iterations) with BRK and CONT under random IFs, about
+ * `ninsts` random instructions in all; out->flow is built.  A generator of
+ * its own, so us_random_program's programs stay what they were per seed. */
+US_MUST_CHECK bool us_random_flow_program(struct us_rng *r,
+                                          enum us_stage stage,
+                                          unsigned ninsts,
+                                          struct us_program *out);
 
 /* Random register contents with special values (+-0, +-inf, NaN, tiny). */
 void us_random_thread(struct us_rng *r, struct us_thread *t);

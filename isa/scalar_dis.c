@@ -52,6 +52,14 @@ int us_sinst_format(const struct us_sinst *in, char *buf, size_t size)
         put(&o, "[%u]", in->count);
     if (info->kind == US_SK_NOP)
         return (int)o.len;
+    if (info->kind == US_SK_FLOW) {   /* "IF r0.x -> 7", "ELSE -> 9" */
+        if (info->nsrc) {
+            put(&o, " ");
+            put_src(&o, &in->src[0], in->count);
+        }
+        put(&o, " -> %u", (unsigned)in->target);
+        return (int)o.len;
+    }
     const char *sep = " ";
     if (info->kind != US_SK_KIL) {
         put(&o, " ");

@@ -14,6 +14,27 @@ const struct us_sopinfo us_sops[US_SOP_COUNT] = {
 
 const float us_imm_rom[US_IMM_REGS] = { 0.0f, 1.0f, 0.0f, 1.0f };
 
+enum us_flow_kind us_op_flow_kind(enum us_opcode op)
+{
+    switch (op) {
+    case US_OP_IF: return US_FLOW_IF;
+    case US_OP_ELSE: return US_FLOW_ELSE;
+    case US_OP_ENDIF: return US_FLOW_ENDIF;
+    case US_OP_BGNLOOP: return US_FLOW_LOOP;
+    case US_OP_ENDLOOP: return US_FLOW_ENDLOOP;
+    case US_OP_BRK: return US_FLOW_BRK;
+    case US_OP_CONT: return US_FLOW_CONT;
+    default: return US_FLOW_NONE;
+    }
+}
+
+enum us_flow_kind us_sop_flow_kind(enum us_sop op)
+{
+    const struct us_sopinfo *o = &us_sops[op];
+    return o->kind == US_SK_FLOW ? us_op_flow_kind((enum us_opcode)o->from)
+                                 : US_FLOW_NONE;
+}
+
 unsigned us_sfile_size(unsigned file)
 {
     switch (file) {
@@ -99,6 +120,18 @@ bool us_sinst_valid(const struct us_sinst *in)
         struct us_sinst nop = { .op = US_SOP_NOP, .count = 1 };
         return us_sinst_equal(in, &nop);
     }
+    if (o->kind == US_SK_FLOW) {   /* TARGET and, for IF, SRC0 alone */
+        struct us_sinst bare = { .op = in->op, .count = 1,
+                                 .target = in->target };
+        if (o->nsrc)
+            bare.src[0] = in->src[0];
+        return us_sinst_equal(in, &bare) &&
+               in->target < (1u << SIZE_SW_TARGET) &&
+               (!o->nsrc || (src_file_ok(&in->src[0]) && !in->src[0].step &&
+                             !in->src[0].rot));
+    }
+    if (in->target)
+        return false;
     if (in->count == 1) {   /* steps mean nothing without repetition */
         if (in->dst.step)
             return false;
@@ -159,7 +192,8 @@ bool us_sinst_equal(const struct us_sinst *a, const struct us_sinst *b)
     if (a->op != b->op || a->count != b->count || a->sat != b->sat ||
         a->tex_unit != b->tex_unit || a->tex_target != b->tex_target ||
         a->rel_addr != b->rel_addr || a->rel_offset != b->rel_offset ||
-        a->rel_size != b->rel_size || !opnd_equal(&a->dst, &b->dst))
+        a->rel_size != b->rel_size || a->target != b->target ||
+        !opnd_equal(&a->dst, &b->dst))
         return false;
     for (int i = 0; i < 3; i++)
         if (!opnd_equal(&a->src[i], &b->src[i]))
@@ -190,6 +224,8 @@ us_sword us_sencode(const struct us_sinst *in)
         us_sw_set_sstep(&w, 1, in->rel_addr);
         us_sw_set_sreg(&w, 2, (unsigned)in->rel_offset & ((1u << SIZE_SW_REG) - 1));
     }
+    if (us_sops[in->op].kind == US_SK_FLOW)   /* SRC1 and SRC2 are zero */
+        us_sw_set_target(&w, in->target);
     us_sw_set_texu(&w, in->tex_unit);
     us_sw_set_textgt(&w, in->tex_target);
     return w;
@@ -226,6 +262,13 @@ bool us_sdecode(us_sword w, struct us_sinst *out)
         unsigned off = in.src[2].reg;
         in.rel_offset = (int16_t)(off >= (1u << (SIZE_SW_REG - 1))
                                       ? (int)off - (1 << SIZE_SW_REG) : (int)off);
+        memset(&in.src[1], 0, sizeof in.src[1]);
+        memset(&in.src[2], 0, sizeof in.src[2]);
+    }
+    if (us_sops[in.op].kind == US_SK_FLOW) {
+        if (us_sw_get_tpad(&w) || (us_sw_get_rot(&w) & 6u))
+            return false;
+        in.target = us_sw_get_target(&w);
         memset(&in.src[1], 0, sizeof in.src[1]);
         memset(&in.src[2], 0, sizeof in.src[2]);
     }

@@ -49,6 +49,14 @@ bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
         one.ninsts = 1;
         unsigned op = prog->insts[i].op;
         st->op_count[op]++;
+        if (us_ops[op].unit == US_UNIT_BRANCH) {
+            /* one flow word (after an LDR for a relative IF source); it
+             * cannot be lowered alone: its partner is elsewhere */
+            unsigned n = 1u + (us_ops[op].nsrc && prog->insts[i].src[0].rel);
+            st->op_scalar[op] += n;
+            st->op_compacted[op] += n;
+            continue;
+        }
         for (int compact = 0; compact < 2; compact++) {
             if (!us_lower(&one, compact, &c, diag))
                 return false;

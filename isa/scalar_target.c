@@ -171,7 +171,8 @@ bool us_encode_target(const struct us_program *prog, enum us_target t,
         if (!us_lower(prog, false, &code, diag))
             return false;
         slots = NULL;
-        ok = us_vliw_schedule(&code, nslots, t == US_TARGET_VLIW5, &slots, &nb) ||
+        ok = us_vliw_schedule(&code, nslots, t == US_TARGET_VLIW5, &slots,
+                              NULL, &nb) ||
              fail(diag, 0, "out of memory");
         us_scode_free(&code);
         ok = ok && alloc_words(out, t, nb, diag);

@@ -42,6 +42,30 @@
  *     k * alu_latency cycles).
  * A cycle in which a free SP with threads issues nothing counts one stall,
  * charged to the cause blocking the first thread the policy tried.
+ *
+ * Flow control (shader/flow.c, the scalar words of isa/scalar.h):
+ *   - independent SPs (lockstep 0 or 1, the default): every thread has its
+ *     own one-lane sequencer (struct us_flow_state over the code's
+ *     us_flow), so each thread of an SP follows its own path.  Fetch is
+ *     unchanged: the SP fetches for each thread, from the one instruction
+ *     memory the threads share, into that thread's buffer, so threads on
+ *     different paths cost only their own words; a taken branch (the
+ *     thread's next pc is not pc + 1) empties its buffer, and the target's
+ *     words are fetched again.  A flow word takes the SP's issue slot for
+ *     one cycle and no datapath work;
+ *   - lockstep = L > 1: SPs gL .. gL+L-1 share one sequencer.  Slot j of
+ *     each is lane i of warp j: one pc, one fetch buffer (fetch_width
+ *     words per cycle for the group, counted once per warp), one active
+ *     mask and reconvergence stack.  The group issues a warp's word when
+ *     every active lane's registers are ready and the group's datapaths
+ *     are free; each active lane runs it on its SP as above, masked lanes
+ *     sit idle for as long as the word occupies the others
+ *     (masked_lane_slots); an IF whose active lanes disagree counts a
+ *     divergent branch.  A warp's lanes retire one by one, and the warp
+ *     takes new threads only when all have (they share one pc).  With
+ *     sfu=pool a warp could need more SFUs than the pool has in one
+ *     cycle, so lockstep needs sfu=partial or full.  A group without an
+ *     issue counts a stall (or idle) per SP, as independent SPs do.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -66,12 +90,15 @@ struct sinfo {
     int8_t func;       /* enum us_sfu_func, -1: POW-like (LG2 then EX2) */
     bool lit;          /* LITZ: POW of LIT's clamped operands           */
     unsigned passes;   /* partial SFU datapath passes                   */
+    struct us_opcount w;  /* the vec4 work it carries (us_scode vbegin)  */
 };
 
 /* A thread slot's large state, apart from the fields read every cycle
  * (so scanning the slots stays in cache). */
 struct slot_regs {
     float scratch[US_SCRATCH_REGS];
+    struct us_flow_state fs;       /* the thread's own sequencer (pc
+                                      mirrored in slot.pc)               */
     struct us_scoreboard sb;
     uint8_t producer[US_SB_REGS];  /* unit whose result each register awaits */
 };
@@ -92,6 +119,22 @@ struct sp {
     struct us_lut *lut;            /* the LUT this SP reads */
 };
 
+/* lockstep: slot j of the SPs of a group is one warp of threads with one
+ * instruction stream (pc, fetch buffer) and one flow-control mask; lane i
+ * of the warp is the group's SP i. */
+struct warp {
+    struct us_flow_state fs;
+    unsigned fbuf;
+    uint32_t present;              /* lanes whose thread has not retired */
+};
+
+struct group {
+    unsigned first, n;             /* SPs first .. first + n - 1         */
+    uint64_t free_at;              /* the issuing lanes' datapaths busy  */
+    struct us_tsched sched;
+    struct warp *warp;             /* nslots                             */
+};
+
 struct us_core {
     struct us_config cfg;
     const struct us_workload *w;
@@ -104,6 +147,10 @@ struct us_core {
     struct slot_regs *regs;
     struct us_lut *luts;
     struct us_tqueue queue;
+    unsigned lockstep;             /* SPs per lockstep group; 0: none   */
+    unsigned ngroups;
+    struct group *groups;
+    struct warp *warps;            /* ngroups * nslots                  */
     uint64_t now;
     unsigned pool_used;            /* pool SFUs started this cycle */
     unsigned nactive;              /* slots holding a thread */
@@ -198,7 +245,8 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
             }
         if (o->kind == US_SK_LDR)
             add_read(s, US_FILE_ADDRESS, 4u * in->rel_addr, off[k]);
-        if (o->kind != US_SK_KIL && o->kind != US_SK_NOP)
+        if (o->kind != US_SK_KIL && o->kind != US_SK_NOP &&
+            o->kind != US_SK_FLOW)
             add_write(s, in->dst.file, us_sopnd_reg(&in->dst, k), off[k]);
     }
     if (o->unit == US_UNIT_SFU) {
@@ -292,6 +340,7 @@ static void start_thread(struct us_core *core, struct slot *sl)
         core->next_retire = core->now;  /* nothing to issue */
     sl->tid = tid;
     sl->pc = 0;
+    us_flow_start(&sl->r->fs, 1);
     sl->fbuf = 0;
     sl->start = core->now;
     sl->done_at = core->now;
@@ -309,12 +358,11 @@ static enum us_stall unit_stall(unsigned unit)
          : unit == US_UNIT_SFU ? US_STALL_SFU : US_STALL_DEPENDENCY;
 }
 
-static enum us_stall blocked(const struct us_core *core, const struct slot *sl)
+/* Can the thread of slot sl issue instruction sl->pc now, registers and
+ * SFU pool considered? */
+static enum us_stall regs_blocked(const struct us_core *core,
+                                  const struct slot *sl)
 {
-    if (!sl->active || sl->pc >= core->code.n)
-        return unit_stall(sl->done_unit);  /* draining: results pending */
-    if (sl->fbuf == 0)
-        return US_STALL_FETCH;
     const struct sinfo *s = &core->info[sl->pc];
     uint64_t now = core->now;
     for (unsigned i = 0; i < s->nreads; i++) {
@@ -331,6 +379,15 @@ static enum us_stall blocked(const struct us_core *core, const struct slot *sl)
         core->pool_used >= (unsigned)core->cfg.v[US_KNOB_sfu_pool])
         return US_STALL_SFU;
     return US_STALL_COUNT;
+}
+
+static enum us_stall blocked(const struct us_core *core, const struct slot *sl)
+{
+    if (!sl->active || sl->pc >= core->code.n)
+        return unit_stall(sl->done_unit);  /* draining: results pending */
+    if (sl->fbuf == 0)
+        return US_STALL_FETCH;
+    return regs_blocked(core, sl);
 }
 
 struct pick_ctx {
@@ -396,7 +453,10 @@ static void fetch(struct us_core *core, struct sp *p)
     }
 }
 
-static void issue(struct us_core *core, struct sp *p, struct slot *sl)
+/* Time and execute instruction sl->pc for the thread of slot sl on SP p
+ * (the sequencer's part is the caller's); returns the cycles the SP's
+ * datapath is busy. */
+static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
@@ -422,6 +482,9 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     } else if (s->kind == US_SK_TEX) {
         busy = 1;
         lat = (unsigned)cfg->v[US_KNOB_tex_latency];
+    } else if (s->kind == US_SK_FLOW) {
+        busy = 1;   /* an issue slot; the sequencer, not the datapath */
+        lat = us_unit_latency(cfg, US_UNIT_BRANCH);
     } else {
         lat = us_unit_latency(cfg, (enum us_unit)s->unit);
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
@@ -448,14 +511,208 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     p->fetched_all = false;
     core->act.rf_reads += s->rf_reads;
     core->act.rf_writes += s->nwrites;
+    us_scalar_step(in, core->w->env, &core->w->threads[sl->tid],
+                   sl->r->scratch);
+    return busy;
+}
+
+/* Independent SPs: the thread's own one-lane sequencer moves on. */
+static void issue(struct us_core *core, struct sp *p, struct slot *sl)
+{
+    const struct us_sinst *in = &core->code.insts[sl->pc];
+    const struct sinfo *s = &core->info[sl->pc];
+    exec_inst(core, p, sl);
     core->act.issues++;
     core->c.issued++;
-    us_scalar_step(in, core->w->env, &core->w->threads[sl->tid], sl->r->scratch);
-    sl->pc++;
+    us_tcounts_exec(&core->c, &s->w, 1);
+    core->c.branches += s->kind == US_SK_FLOW;
+    struct us_thread *t = &core->w->threads[sl->tid];
+    us_flow_advance(&sl->r->fs, core->code.flow,
+                    us_scalar_cond(in, core->w->env, t, sl->r->scratch));
     sl->fbuf--;
-    if (sl->pc == core->code.n && sl->done_at < core->next_retire)
+    if (sl->r->fs.pc != sl->pc + 1)
+        sl->fbuf = 0;   /* a taken branch: refetch from the target */
+    sl->pc = sl->r->fs.pc;
+    if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
         core->next_retire = sl->done_at;
 }
+
+/* ---- Lockstep groups ------------------------------------------------------ */
+
+static struct slot *lane(const struct us_core *core, const struct group *gr,
+                         unsigned i, unsigned j)
+{
+    return &core->sp[gr->first + i].slot[j];
+}
+
+/* Warp j takes the threads its lanes hold (after start_thread). */
+static void warp_start(struct us_core *core, struct group *gr, unsigned j)
+{
+    struct warp *wp = &gr->warp[j];
+    wp->present = 0;
+    for (unsigned i = 0; i < gr->n; i++)
+        wp->present |= (uint32_t)lane(core, gr, i, j)->active << i;
+    us_flow_start(&wp->fs, wp->present);
+    wp->fbuf = 0;
+}
+
+struct warp_ctx {
+    struct us_core *core;
+    struct group *gr;
+    enum us_stall cause;
+    bool have_cause, cause_work;
+};
+
+/* A warp issues when its next word is fetched and every active lane's
+ * registers are ready; a draining warp (at the end, results pending)
+ * names the cause only when no warp with work does. */
+static bool warp_ready(void *ctx, unsigned j)
+{
+    struct warp_ctx *x = ctx;
+    const struct warp *wp = &x->gr->warp[j];
+    if (!wp->present)
+        return false;
+    enum us_stall why = US_STALL_COUNT;
+    if (wp->fs.pc >= x->core->code.n)
+        why = unit_stall(lane(x->core, x->gr,
+                              (unsigned)__builtin_ctz(wp->present), j)->done_unit);
+    else if (!wp->fbuf)
+        why = US_STALL_FETCH;
+    for (unsigned i = 0; i < x->gr->n && why == US_STALL_COUNT; i++)
+        if ((wp->fs.active >> i) & 1)
+            why = regs_blocked(x->core, lane(x->core, x->gr, i, j));
+    if (why == US_STALL_COUNT)
+        return true;
+    bool work = wp->fs.pc < x->core->code.n;
+    if (!x->have_cause || (work && !x->cause_work)) {
+        x->cause = why;
+        x->have_cause = true;
+        x->cause_work = work;
+    }
+    return false;
+}
+
+static uint64_t warp_age(void *ctx, unsigned j)
+{
+    const struct warp_ctx *x = ctx;
+    const struct warp *wp = &x->gr->warp[j];
+    if (!wp->present)
+        return UINT64_MAX - x->core->nslots + j;
+    return lane(x->core, x->gr, (unsigned)__builtin_ctz(wp->present), j)->tid;
+}
+
+/* Issue warp j's next word on its active lanes; lanes the flow masks off
+ * sit idle on their SPs for as long as the word occupies the others. */
+static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
+{
+    struct warp *wp = &gr->warp[j];
+    unsigned pc = wp->fs.pc;
+    const struct us_sinst *in = &core->code.insts[pc];
+    const struct sinfo *s = &core->info[pc];
+    uint32_t active = wp->fs.active, cond = 0;
+    unsigned busy = 0;
+    for (unsigned i = 0; i < gr->n; i++) {
+        if (!((active >> i) & 1))
+            continue;
+        struct slot *sl = lane(core, gr, i, j);
+        unsigned b = exec_inst(core, &core->sp[gr->first + i], sl);
+        busy = b > busy ? b : busy;
+        if (us_scalar_cond(in, core->w->env, &core->w->threads[sl->tid],
+                           sl->r->scratch))
+            cond |= 1u << i;
+    }
+    unsigned nactive = (unsigned)__builtin_popcount(active);
+    core->act.issues++;
+    core->c.issued++;
+    us_tcounts_exec(&core->c, &s->w, nactive);
+    core->c.branches += s->kind == US_SK_FLOW;
+    core->c.divergent += us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_IF &&
+                         cond != 0 && cond != active;
+    core->c.masked_lane_slots +=
+        (uint64_t)__builtin_popcount(wp->present & ~active) * busy;
+    gr->free_at = core->now + busy;
+    us_flow_advance(&wp->fs, core->code.flow, cond);
+    wp->fbuf--;
+    if (wp->fs.pc != pc + 1)
+        wp->fbuf = 0;   /* a taken branch: refetch from the target */
+    for (unsigned i = 0; i < gr->n; i++) {
+        if (!((wp->present >> i) & 1))
+            continue;
+        struct slot *sl = lane(core, gr, i, j);
+        sl->pc = wp->fs.pc;
+        if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
+            core->next_retire = sl->done_at;
+    }
+}
+
+/* One instruction stream per warp: fetch_width words per cycle for the
+ * group, into the warp buffers holding the fewest (round robin). */
+static void warp_fetch(struct us_core *core, struct group *gr)
+{
+    unsigned n = core->nslots;
+    for (int w = 0; w < core->cfg.v[US_KNOB_fetch_width]; w++) {
+        int best = -1;
+        for (unsigned k = 1; k <= n; k++) {
+            unsigned j = (gr->sched.last + k) % n;
+            const struct warp *wp = &gr->warp[j];
+            if (!wp->present || wp->fbuf >= FBUF_WORDS ||
+                wp->fs.pc + wp->fbuf >= core->code.n)
+                continue;
+            if (best < 0 || wp->fbuf < gr->warp[best].fbuf)
+                best = (int)j;
+        }
+        if (best < 0)
+            return;
+        gr->warp[best].fbuf++;
+        core->c.instr_words++;
+        core->c.instr_bits += us_target_word_bits(US_TARGET_SCALAR);
+        core->act.imem_bits += us_target_word_bits(US_TARGET_SCALAR);
+    }
+}
+
+static void group_step(struct us_core *core, struct group *gr)
+{
+    if (gr->free_at > core->now) {
+        warp_fetch(core, gr);
+        return;
+    }
+    struct warp_ctx x = { core, gr, US_STALL_DEPENDENCY, false, false };
+    int j = us_tsched_pick(&gr->sched, core->nslots, warp_ready, warp_age, &x);
+    if (j >= 0) {
+        warp_issue(core, gr, (unsigned)j);
+    } else {
+        for (unsigned i = 0; i < gr->n; i++) {
+            bool busy = false;
+            for (unsigned k = 0; k < core->nslots; k++)
+                busy |= lane(core, gr, i, k)->active;
+            if (busy)
+                core->c.stall[x.cause]++;
+            else
+                core->c.idle++;
+        }
+    }
+    warp_fetch(core, gr);
+}
+
+/* Retirement in lockstep: a lane's slot frees, and the warp takes new
+ * threads only when every lane has retired (they share one pc). */
+static void retire_lane(struct us_core *core, unsigned sp, unsigned j)
+{
+    struct group *gr = &core->groups[sp / core->lockstep];
+    struct warp *wp = &gr->warp[j];
+    struct slot *sl = &core->sp[sp].slot[j];
+    sl->active = false;
+    core->nactive--;
+    wp->present &= ~(1u << (sp - gr->first));
+    if (wp->present)
+        return;
+    core->c.loop_overruns += wp->fs.overrun;
+    for (unsigned i = 0; i < gr->n; i++)
+        start_thread(core, lane(core, gr, i, j));
+    warp_start(core, gr, j);
+}
+
+/* ---- Run ------------------------------------------------------------------ */
 
 static void reset(struct us_core *core)
 {
@@ -482,10 +739,19 @@ static void reset(struct us_core *core)
         us_tsched_init(&p->sched, &core->cfg);
         p->sched.last = core->nslots - 1;  /* RR starts at slot 0 */
     }
-    /* Threads go round the SPs first, so a few threads spread out. */
+    /* Threads go round the SPs first, so a few threads spread out (and
+     * a warp's lanes hold consecutive threads). */
     for (unsigned j = 0; j < core->nslots; j++)
         for (unsigned i = 0; i < core->nsp; i++)
             start_thread(core, &core->sp[i].slot[j]);
+    for (unsigned g = 0; g < core->ngroups; g++) {
+        struct group *gr = &core->groups[g];
+        gr->free_at = 0;
+        us_tsched_init(&gr->sched, &core->cfg);
+        gr->sched.last = core->nslots - 1;
+        for (unsigned j = 0; j < core->nslots; j++)
+            warp_start(core, gr, j);
+    }
 }
 
 static bool step(struct us_core *core)
@@ -505,6 +771,11 @@ static bool step(struct us_core *core)
                     core->c.threads++;
                     core->c.latency_sum += now - sl->start;
                     core->c.cycles = now;
+                    if (core->lockstep) {
+                        retire_lane(core, i, j);
+                        continue;
+                    }
+                    core->c.loop_overruns += sl->r->fs.overrun;
                     start_thread(core, sl);
                     core->sp[i].fetched_all = false;
                 } else if (sl->done_at < core->next_retire) {
@@ -517,6 +788,12 @@ static bool step(struct us_core *core)
         return false;
     }
     core->pool_used = 0;
+    if (core->lockstep) {
+        for (unsigned g = 0; g < core->ngroups; g++)
+            group_step(core, &core->groups[g]);
+        core->now++;
+        return true;
+    }
     /* SPs in an order rotating each cycle: fair arbitration of the pool. */
     unsigned first = (unsigned)(now % core->nsp);
     for (unsigned n = 0, i = first; n < core->nsp; n++, i = i + 1 == core->nsp ? 0 : i + 1) {
@@ -556,6 +833,8 @@ static void destroy(struct us_core *core)
         for (unsigned l = 0; l < core->nluts; l++)
             us_lut_free(&core->luts[l]);
     free(core->luts);
+    free(core->groups);
+    free(core->warps);
     free(core->regs);
     free(core->sp);
     free(core->info);
@@ -585,6 +864,8 @@ static struct us_core *create(const struct us_config *cfg,
     bool need_sfu = false;
     for (unsigned i = 0; i < core->code.n; i++) {
         digest(&core->code.insts[i], cfg, &core->info[i]);
+        us_opcount_add(&core->info[i].w, w->prog->insts, core->code.vbegin[i],
+                       core->code.vbegin[i + 1]);
         need_sfu |= core->info[i].unit == US_UNIT_SFU;
     }
     if (need_sfu) {
@@ -619,6 +900,29 @@ static struct us_core *create(const struct us_config *cfg,
         for (unsigned j = 0; j < core->nslots; j++)
             core->sp[i].slot[j].r = &core->regs[i * core->nslots + j];
         core->sp[i].lut = &core->luts[i / share];
+    }
+    unsigned L = (unsigned)cfg->v[US_KNOB_lockstep];
+    if (L > 1) {
+        if (cfg->v[US_KNOB_sfu] == 2) {   /* see the header comment */
+            destroy(core);
+            diag->line = diag->col = 0;
+            snprintf(diag->msg, sizeof diag->msg,
+                     "scalar model: lockstep needs sfu=partial or sfu=full");
+            return NULL;
+        }
+        core->lockstep = L;
+        core->ngroups = (core->nsp + L - 1) / L;
+        core->groups = calloc(core->ngroups, sizeof *core->groups);
+        core->warps = calloc((size_t)core->ngroups * core->nslots,
+                             sizeof *core->warps);
+        if (!core->groups || !core->warps)
+            goto oom;
+        for (unsigned g = 0; g < core->ngroups; g++) {
+            struct group *gr = &core->groups[g];
+            gr->first = g * L;
+            gr->n = core->nsp - gr->first < L ? core->nsp - gr->first : L;
+            gr->warp = &core->warps[(size_t)g * core->nslots];
+        }
     }
     reset(core);
     return core;

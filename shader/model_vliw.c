@@ -24,20 +24,26 @@ static struct us_core *vliw_create(const struct us_config *cfg,
         return NULL;
     struct vt_code code = { 0 };
     unsigned nb = 0;
-    bool ok = us_vliw_schedule(&sc, nslots, tslot, &code.sinsts, &nb);
+    uint32_t *origin = NULL;
+    bool ok = us_vliw_schedule(&sc, nslots, tslot, &code.sinsts, &origin, &nb);
+    code.mem_words = nb;
+    for (unsigned b = 0; ok && b < nb; b++) {
+        for (unsigned s = 0; ok && s < nslots; s++) {
+            unsigned i = b * nslots + s;
+            if (code.sinsts[i].op == US_SOP_NOP)
+                continue;
+            /* the vec4 work the slot's scalar operation carries */
+            struct us_opcount oc = { 0 };
+            uint32_t o = origin[i];
+            us_opcount_add(&oc, w->prog->insts, sc.vbegin[o], sc.vbegin[o + 1]);
+            ok = vt_code_add_scalar(&code, i, &oc);
+        }
+        ok = ok && vt_code_group(&code, 1);
+    }
     us_scode_free(&sc);
+    free(origin);
     if (!ok)
         return vt_oom("vliw", &code, diag);
-    code.mem_words = nb;
-    for (unsigned b = 0; b < nb; b++) {
-        for (unsigned s = 0; s < nslots; s++) {
-            unsigned i = b * nslots + s;
-            if (code.sinsts[i].op != US_SOP_NOP && !vt_code_add_scalar(&code, i))
-                return vt_oom("vliw", &code, diag);
-        }
-        if (!vt_code_group(&code, 1))
-            return vt_oom("vliw", &code, diag);
-    }
     struct vt_desc d = { .name = "vliw",
                          .target = tslot ? US_TARGET_VLIW5 : US_TARGET_VLIW,
                          .procs = vt_procs(cfg, 4), .lanes_per_proc = nslots,

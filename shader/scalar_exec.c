@@ -3,6 +3,7 @@
  * one thread, one repetition at a time, with the micro-operations of
  * shader/micro.h, so its results are the interpreter's bits.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/scalar.h"
@@ -154,6 +155,7 @@ static void step(struct sp *sp, const struct us_sinst *in)
         }
         break;
     case US_SK_NOP:
+    case US_SK_FLOW:   /* the sequencer's business (us_scalar_issue) */
         break;
     }
 }
@@ -165,25 +167,77 @@ void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
     step(&sp, in);
 }
 
-void us_scalar_exec(const struct us_sinst *code, unsigned n,
+bool us_scalar_cond(const struct us_sinst *in, const struct us_exec_env *env,
+                    const struct us_thread *t,
+                    const float scratch[US_SCRATCH_REGS])
+{
+    if (us_sop_flow_kind((enum us_sop)in->op) != US_FLOW_IF)
+        return false;
+    /* read() writes through nothing: the casts only share its code */
+    struct sp sp = { .env = env, .t = (struct us_thread *)t,
+                     .scratch = (float *)scratch };
+    return read(&sp, &in->src[0], 0) != 0.0f;
+}
+
+void us_scalar_issue(const struct us_sinst *code, const struct us_flow *f,
+                     const struct us_exec_env *env, struct us_thread *t,
+                     float scratch[US_SCRATCH_REGS],
+                     struct us_flow_state *fs)
+{
+    const struct us_sinst *in = &code[fs->pc];
+    us_scalar_step(in, env, t, scratch);
+    us_flow_advance(fs, f, us_scalar_cond(in, env, t, scratch));
+}
+
+/* The links a sequencer reads from the words: the partner of each flow
+ * word is its TARGET, checked against the nesting. */
+static bool links_from_targets(const struct us_sinst *code, unsigned n,
+                               struct us_flow *f)
+{
+    f->n = n;
+    f->kind = malloc(n);
+    f->partner = malloc(n * sizeof *f->partner);
+    if (!f->kind || !f->partner)
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        f->kind[i] = (uint8_t)us_sop_flow_kind((enum us_sop)code[i].op);
+    struct us_diag d;
+    if (!us_flow_link(f->kind, f->partner, n, NULL, &d))
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        if (f->kind[i] != US_FLOW_NONE && f->partner[i] != code[i].target)
+            return false;
+    return true;
+}
+
+bool us_scalar_exec(const struct us_sinst *code, unsigned n,
                     const struct us_exec_env *env, struct us_thread *t)
 {
     float scratch[US_SCRATCH_REGS] = { 0 };
-    struct sp sp = { .env = env, .t = t, .scratch = scratch };
-    for (unsigned i = 0; i < n; i++)
-        step(&sp, &code[i]);
+    bool flow = false;
+    for (unsigned i = 0; i < n && !flow; i++)
+        flow = us_sops[code[i].op].kind == US_SK_FLOW;
+    struct us_flow links = { 0, NULL, NULL };
+    bool ok = !flow || links_from_targets(code, n, &links);
+    if (ok) {
+        struct us_flow_state fs;
+        us_flow_start(&fs, 1);
+        while (!us_flow_done(&fs, n))
+            us_scalar_issue(code, flow ? &links : NULL, env, t, scratch, &fs);
+    }
+    free(links.kind);
+    free(links.partner);
+    return ok;
 }
 
 bool us_scalar_run(const us_sword *words, unsigned n,
                    const struct us_exec_env *env, struct us_thread *t)
 {
-    float scratch[US_SCRATCH_REGS] = { 0 };
-    struct sp sp = { .env = env, .t = t, .scratch = scratch };
-    for (unsigned i = 0; i < n; i++) {
-        struct us_sinst in;
-        if (!us_sdecode(words[i], &in))
-            return false;
-        step(&sp, &in);
-    }
-    return true;
+    struct us_sinst *code = malloc((n ? n : 1) * sizeof *code);
+    bool ok = code != NULL;
+    for (unsigned i = 0; i < n && ok; i++)
+        ok = us_sdecode(words[i], &code[i]);
+    ok = ok && us_scalar_exec(code, n, env, t);
+    free(code);
+    return ok;
 }

@@ -91,6 +91,7 @@ unsigned us_unit_latency(const struct us_config *cfg, enum us_unit unit)
     switch (unit) {
     case US_UNIT_SFU: return (unsigned)cfg->v[US_KNOB_sfu_latency];
     case US_UNIT_TEX: return (unsigned)cfg->v[US_KNOB_tex_latency];
+    case US_UNIT_BRANCH: return 1;  /* the sequencer decides next cycle */
     case US_UNIT_ALU:
     case US_UNIT_ADDR:
     case US_UNIT_COUNT:
@@ -114,11 +115,21 @@ uint64_t us_program_useful_ops(const struct us_program *prog,
     return ops;
 }
 
+void us_opcount_add(struct us_opcount *oc, const struct us_inst *insts,
+                    unsigned first, unsigned end)
+{
+    for (unsigned i = first; i < end; i++) {
+        unsigned wd = us_inst_width(&insts[i]);
+        oc->ops += us_inst_useful_ops(&insts[i]);
+        oc->n[wd <= 4 ? wd : 4]++;
+    }
+}
+
 void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
                        const struct us_program *prog, struct us_stats *st)
 {
-    uint64_t width[5];
-    uint64_t ops = us_program_useful_ops(prog, width);
+    const uint64_t *width = c->width;
+    uint64_t ops = c->useful_ops;
     us_stats_counter(st, "cycles", "cycles until every thread retired",
                      (double)c->cycles);
     us_stats_counter(st, "threads", "threads retired", (double)c->threads);
@@ -129,7 +140,8 @@ void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
     us_stats_formula(st, "latency", "mean cycles from a thread's start to "
                      "its retirement", "latency_sum / threads");
     us_stats_counter(st, "useful_ops", "components the program asks for "
-                     "(SPEC 3), times threads", (double)(ops * c->threads));
+                     "(SPEC 3) in the instructions the threads executed",
+                     (double)ops);
     us_stats_counter(st, "alu_lanes", "scalar ALU lanes compared",
                      cfg->v[US_KNOB_alu_lanes]);
     us_stats_formula(st, "utilization", "datapath utilization",
@@ -183,4 +195,16 @@ void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
         us_stats_counter(st, wkey[k], "share of executed vec4 instructions "
                          "with this many useful ops",
                          total ? (double)width[k] / (double)total : 0.0);
+    if (!prog->flow)
+        return;   /* straight-line code: the four below are 0 */
+    us_stats_counter(st, "branch_instructions", "flow-control instructions "
+                     "issued (once per lockstep group)", (double)c->branches);
+    us_stats_counter(st, "divergent_branches", "IFs issued whose active "
+                     "lanes disagreed", (double)c->divergent);
+    us_stats_counter(st, "masked_lane_slots", "lane-cycles of issued "
+                     "instructions on lanes that flow control masked off",
+                     (double)c->masked_lane_slots);
+    us_stats_counter(st, "loop_overruns", "lockstep groups that left a loop "
+                     "after US_FLOW_MAX_ITER iterations",
+                     (double)c->loop_overruns);
 }

@@ -182,12 +182,45 @@ struct us_tcounts {
     uint64_t instr_words, instr_bits;    /* fetched from instruction memory */
     uint64_t instr_mem_bits;     /* program size in the model's encoding    */
     uint64_t lut_accesses, lut_merged, lut_conflicts, lut_stall_cycles;
+    /* What the threads executed (us_tcounts_exec), so that threads taking
+     * different paths through flow control count what they ran. */
+    uint64_t useful_ops;         /* SPEC 3 useful ops, all threads          */
+    uint64_t width[5];           /* vec4 instructions executed, by width    */
+    /* Flow control (docs/METRICS.md) */
+    uint64_t branches;           /* flow instructions issued, per group     */
+    uint64_t divergent;          /* IFs whose active lanes disagreed        */
+    uint64_t masked_lane_slots;  /* lane-cycles of issued instructions
+                                    spent on lanes masked off by flow      */
+    uint64_t loop_overruns;      /* groups that left a loop at
+                                    US_FLOW_MAX_ITER                        */
 };
 
-/* The vec4 program's useful ops per thread (SPEC 3: sum of
- * us_inst_useful_ops over its instructions; ARB 1.0 programs have no branches, so every
- * thread executes every instruction) and its width histogram (width[1..4],
- * instructions per width).  The same for every model. */
+/* The useful ops and the vec4 instructions by width that executing some
+ * instructions of the vec4 program amounts to: a model's issue unit (a
+ * vec4 instruction, a scalar word, a bundle) carries one. */
+struct us_opcount {
+    uint32_t ops;
+    uint16_t n[5];               /* vec4 instructions per width 0..4        */
+};
+
+/* Add vec4 instructions insts[first .. end) to *oc. */
+void us_opcount_add(struct us_opcount *oc, const struct us_inst *insts,
+                    unsigned first, unsigned end);
+
+/* `lanes` threads executed an issue unit worth *oc. */
+static inline void us_tcounts_exec(struct us_tcounts *c,
+                                   const struct us_opcount *oc,
+                                   unsigned lanes)
+{
+    c->useful_ops += (uint64_t)oc->ops * lanes;
+    for (unsigned w = 1; w <= 4; w++)
+        c->width[w] += (uint64_t)oc->n[w] * lanes;
+}
+
+/* The vec4 program's useful ops for a thread that executes every
+ * instruction once (SPEC 3: sum of us_inst_useful_ops) and its width
+ * histogram (width[1..4], instructions per width): the static figures,
+ * which equal a thread's executed ones in straight-line code. */
 uint64_t us_program_useful_ops(const struct us_program *prog,
                                uint64_t width[5]);
 
@@ -196,8 +229,10 @@ uint64_t us_program_useful_ops(const struct us_program *prog,
  * cycles, threads, threads_per_cycle, latency, useful_ops, alu_lanes,
  * utilization, issued, stalls.*, idle, slot_occupancy (when slots_total),
  * instr_words, instr_bits, instr_mem_bits, lut.*, width.1..4 (shares of
- * executed vec4 instructions).  useful_ops and width come from the
- * workload's program times c->threads.
+ * executed vec4 instructions), and for programs with flow control
+ * branch_instructions, divergent_branches, masked_lane_slots,
+ * loop_overruns.  useful_ops and width are what the threads executed
+ * (c->useful_ops, c->width).
  */
 void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
                        const struct us_program *prog, struct us_stats *st);

@@ -13,6 +13,7 @@ void vt_code_free(struct vt_code *c)
     free(c->groups);
     free(c->vinsts_owned);
     free(c->sinsts);
+    us_flow_free(c->flow);
     memset(c, 0, sizeof *c);
 }
 
@@ -34,16 +35,21 @@ bool vt_code_add_vec4(struct vt_code *c, unsigned ref)
 {
     const struct us_inst *in = &c->vinsts[ref];
     struct vt_op op = { .unit = (uint8_t)us_ops[in->op].unit,
-                        .width = (uint8_t)us_inst_width(in), .ref = ref };
+                        .width = (uint8_t)us_inst_width(in),
+                        .flow = (uint8_t)us_op_flow_kind(in->op),
+                        .ref = ref };
+    us_opcount_add(&op.w, c->vinsts, ref, ref + 1);
     us_sched_item_vec4(in, &op.item);
     return add_op(c, &op);
 }
 
-bool vt_code_add_scalar(struct vt_code *c, unsigned ref)
+bool vt_code_add_scalar(struct vt_code *c, unsigned ref,
+                        const struct us_opcount *w)
 {
     const struct us_sinst *in = &c->sinsts[ref];
     struct vt_op op = { .unit = (uint8_t)us_sops[in->op].unit, .width = 1,
-                        .ref = ref };
+                        .flow = (uint8_t)us_sop_flow_kind(in->op),
+                        .ref = ref, .w = *w };
     us_sched_item_scalar(in, &op.item);
     return add_op(c, &op);
 }
@@ -97,7 +103,16 @@ bool vt_code_group(struct vt_code *c, unsigned issues)
         c->groups = p;
         c->groups_cap = cap;
     }
-    c->groups[c->ngroups++] = (struct vt_group){ first, n, (uint8_t)issues };
+    struct vt_group grp = { first, n, (uint8_t)issues, US_FLOW_NONE, { 0 } };
+    for (unsigned i = 0; i < n; i++) {
+        grp.w.ops += g[i].w.ops;
+        for (unsigned k = 0; k < 5; k++)
+            grp.w.n[k] = (uint16_t)(grp.w.n[k] + g[i].w.n[k]);
+        if (g[i].flow != US_FLOW_NONE)
+            grp.flow = g[i].flow;   /* alone in its group (the compilers') */
+    }
+    assert(grp.flow == US_FLOW_NONE || n == 1);
+    c->groups[c->ngroups++] = grp;
     return true;
 }
 
@@ -111,7 +126,7 @@ enum { FBUF_GROUPS = 2 };
 struct slot {
     bool busy;                  /* holds a thread                          */
     unsigned tid;
-    unsigned g;                 /* next group                              */
+    struct us_flow_state fs;    /* fs.pc: the next group                   */
     unsigned fbuf;              /* fetched words not yet issued            */
     uint64_t start, done;       /* arrival; all results usable             */
     struct us_scoreboard sb;
@@ -179,7 +194,7 @@ static void start_thread(struct vt_core *c, struct slot *s)
     if (!s->busy)
         return;
     s->tid = tid;
-    s->g = 0;
+    us_flow_start(&s->fs, 1);
     s->fbuf = 0;
     s->start = s->done = c->now;
     us_sb_clear(&s->sb);
@@ -210,6 +225,32 @@ void vt_reset(struct us_core *core)
         c->code.mem_words * us_target_word_bits(c->desc.target);
 }
 
+/* The code's flow control over its groups (struct vt_group). */
+static bool link_groups(struct vt_code *code, struct us_diag *diag)
+{
+    bool any = false;
+    for (unsigned g = 0; g < code->ngroups; g++)
+        any |= code->groups[g].flow != US_FLOW_NONE;
+    if (!any)
+        return true;
+    unsigned n = code->ngroups;
+    struct us_flow *f = calloc(1, sizeof *f);
+    if (f) {
+        f->n = n;
+        f->kind = malloc(n);
+        f->partner = malloc(n * sizeof *f->partner);
+    }
+    code->flow = f;
+    if (!f || !f->kind || !f->partner) {
+        diag->line = diag->col = 0;
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    for (unsigned g = 0; g < n; g++)
+        f->kind[g] = code->groups[g].flow;
+    return us_flow_link(f->kind, f->partner, n, NULL, diag);
+}
+
 struct us_core *vt_create(const struct us_config *cfg,
                           const struct us_workload *w,
                           const struct vt_desc *desc, struct vt_code *code,
@@ -234,6 +275,10 @@ struct us_core *vt_create(const struct us_config *cfg,
     c->desc = *desc;
     c->code = *code;
     memset(code, 0, sizeof *code);
+    if (!link_groups(&c->code, diag)) {
+        vt_destroy((struct us_core *)c);
+        return NULL;
+    }
     c->xprog = *w->prog;
     c->vprog = w->prog;
     if (c->code.vinsts_owned) {
@@ -314,12 +359,13 @@ static bool slot_ready(void *ctx, unsigned i)
 {
     struct pick_ctx *x = ctx;
     const struct slot *s = &x->p->slots[i];
-    if (!s->busy || s->g >= x->c->code.ngroups)
+    if (!s->busy || s->fs.pc >= x->c->code.ngroups)
         return false;   /* empty, or draining: no cause of its own */
     enum us_stall why = US_STALL_FETCH;
     if (s->fbuf > 0) {
         unsigned unit = US_UNIT_ALU;
-        if (group_ready(x->c, s, &x->c->code.groups[s->g], &unit) <= x->c->now)
+        if (group_ready(x->c, s, &x->c->code.groups[s->fs.pc], &unit) <=
+            x->c->now)
             return true;
         why = stall_of(unit);
     }
@@ -344,9 +390,17 @@ static void issue_group(struct vt_core *c, struct slot *s,
                         const struct vt_group *g)
 {
     struct us_thread *t = &c->w->threads[s->tid];
+    bool cond = false;
     for (unsigned i = 0; i < g->nops; i++) {
         const struct vt_op *op = &c->code.ops[g->first + i];
-        if (c->code.sinsts)
+        if (op->flow == US_FLOW_IF)
+            cond = c->code.sinsts
+                ? us_scalar_cond(&c->code.sinsts[op->ref], c->w->env, t,
+                                 s->scratch)
+                : us_interpret_cond(c->vprog, c->w->env, t, op->ref);
+        else if (op->flow != US_FLOW_NONE)
+            continue;   /* the sequencer's alone */
+        else if (c->code.sinsts)
             us_scalar_step(&c->code.sinsts[op->ref], c->w->env, t, s->scratch);
         else
             us_interpret_inst(c->vprog, c->w->env, t, op->ref);
@@ -379,10 +433,15 @@ static void issue_group(struct vt_core *c, struct slot *s,
     s->fbuf--;
     c->counts.slots_filled += g->nops;
     c->counts.slots_total += c->desc.nslots;
-    s->g++;
+    us_tcounts_exec(&c->counts, &g->w, 1);
+    c->counts.branches += g->flow != US_FLOW_NONE;
+    unsigned pc = s->fs.pc;
+    us_flow_advance(&s->fs, c->code.flow, cond);
+    if (s->fs.pc != pc + 1)
+        s->fbuf = 0;   /* a taken branch: refetch from the target */
 }
 
-/* Superscalar: may group s->g (one instruction) issue beside `prev`, the
+/* Superscalar: may group s->fs.pc (one instruction) issue beside `prev`, the
  * group just issued?  Independent of it (no RAW or WAW on its writes; a
  * WAR is fine, reads come first), its registers usable now, their
  * components fit the datapath, and no single-ported unit (SFU, texture,
@@ -390,10 +449,11 @@ static void issue_group(struct vt_core *c, struct slot *s,
 static bool can_pair(const struct vt_core *c, const struct slot *s,
                      const struct vt_group *prev)
 {
-    if (s->g >= c->code.ngroups)
+    if (s->fs.pc >= c->code.ngroups)
         return false;
-    const struct vt_group *g = &c->code.groups[s->g];
-    if (g->nops != 1 || prev->nops != 1 || s->fbuf == 0)
+    const struct vt_group *g = &c->code.groups[s->fs.pc];
+    if (g->nops != 1 || prev->nops != 1 || s->fbuf == 0 ||
+        g->flow != US_FLOW_NONE || prev->flow != US_FLOW_NONE)
         return false;
     const struct vt_op *a = &c->code.ops[prev->first];
     const struct vt_op *b = &c->code.ops[g->first];
@@ -422,7 +482,7 @@ static void fetch(struct vt_core *c, struct proc *p)
             unsigned i = (p->sched.last + j) % n;
             const struct slot *s = &p->slots[i];
             if (!s->busy || s->fbuf >= c->fbuf_words ||
-                s->g + s->fbuf >= c->code.ngroups)
+                s->fs.pc + s->fbuf >= c->code.ngroups)
                 continue;
             if (best < 0 || s->fbuf < p->slots[best].fbuf)
                 best = (int)i;
@@ -454,11 +514,11 @@ static void step_proc(struct vt_core *c, struct proc *p)
         return;
     }
     struct slot *s = &p->slots[pick];
-    const struct vt_group *g = &c->code.groups[s->g];
+    const struct vt_group *g = &c->code.groups[s->fs.pc];
     issue_group(c, s, g);
     p->busy_until = c->now + g->issues;
     if (c->desc.dual && can_pair(c, s, g)) {
-        issue_group(c, s, &c->code.groups[s->g]);
+        issue_group(c, s, &c->code.groups[s->fs.pc]);
         c->dual_issued++;
     }
     c->counts.issued++;
@@ -475,8 +535,10 @@ bool vt_step(struct us_core *core)
     for (unsigned p = 0; p < c->desc.procs; p++)
         for (unsigned i = 0; i < c->tpp; i++) {
             struct slot *s = &c->procs[p].slots[i];
-            if (s->busy && s->g == c->code.ngroups && s->done <= c->now) {
+            if (s->busy && us_flow_done(&s->fs, c->code.ngroups) &&
+                s->done <= c->now) {
                 c->counts.threads++;
+                c->counts.loop_overruns += s->fs.overrun;
                 c->counts.latency_sum += c->now - s->start;
                 start_thread(c, s);
             }

@@ -35,6 +35,12 @@
  * many into buffers twice as large (fetch_width counts issue widths), else
  * a one-word fetch would forbid its co-issue by construction.
  *
+ * Flow control: a thread's sequencer (a one-lane struct us_flow_state over
+ * the groups) picks its next group; a flow group issues like any other
+ * (one issue slot, no useful op, no datapath work) and, when the thread's
+ * next group is not the following one, empties its fetch buffer: the words
+ * after a taken branch are refetched from the target.
+ *
  * Stalls, as on the scalar model: a cycle in which a processor holding
  * threads issues nothing counts one stall, charged to the first thread
  * with work left that the policy tried -- fetch, or the unit class whose
@@ -57,14 +63,22 @@ struct vt_op {
     struct us_sched_item item;  /* registers read and written */
     uint8_t unit;               /* enum us_unit, from us_ops / us_sops    */
     uint8_t width;              /* datapath components it occupies        */
+    uint8_t flow;               /* enum us_flow_kind                      */
     unsigned ref;               /* index into the code's vec4 or scalar
                                    instructions (functional execution)    */
+    struct us_opcount w;        /* the vec4 program's work it stands for  */
 };
 
-/* One issue group. */
+/* One issue group.  A flow instruction is a group of its own (the
+ * compilers never bundle it), and the groups' flow kinds, linked, are the
+ * code's flow control: each thread is a one-lane us_flow_state over the
+ * groups (a vec4 processor runs one thread's instruction stream; threads
+ * share nothing, so none is ever masked). */
 struct vt_group {
     unsigned first, nops;       /* ops[first .. first + nops)              */
     uint8_t issues;             /* cycles the issue stage spends on it     */
+    uint8_t flow;               /* enum us_flow_kind of its one op, or NONE */
+    struct us_opcount w;        /* the sum of its ops'                     */
 };
 
 /* A model's code: groups over ops, and the instructions the ops run.
@@ -79,14 +93,18 @@ struct vt_code {
     struct us_inst *vinsts_owned;  /* a reordered copy (hetero)          */
     struct us_sinst *sinsts;    /* owned                                   */
     uint64_t mem_words;         /* instruction-memory words of the program */
+    struct us_flow *flow;       /* over the groups (vt_create links it);
+                                   NULL: straight-line code                */
 };
 
 void vt_code_free(struct vt_code *c);
 
 /* Append a vec4 op (instruction `ref` of c->vinsts) or a scalar op
- * (c->sinsts[ref]) to the code; false when out of memory. */
+ * (c->sinsts[ref], standing for the vec4 work *w) to the code; false when
+ * out of memory. */
 US_MUST_CHECK bool vt_code_add_vec4(struct vt_code *c, unsigned ref);
-US_MUST_CHECK bool vt_code_add_scalar(struct vt_code *c, unsigned ref);
+US_MUST_CHECK bool vt_code_add_scalar(struct vt_code *c, unsigned ref,
+                                      const struct us_opcount *w);
 
 /* Close a group over the ops appended since the last group, putting each
  * op that reads a register before the op of the group that writes it.

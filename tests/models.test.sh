@@ -39,5 +39,40 @@ if [ -d "$DIR" ]; then
 else
     echo "models: piglit not installed; bench programs only"
 fi
+# Flow control (OPTION USHADER_extensions): a loop whose trip count and
+# an IF whose side depend on each thread's inputs, on all five models and
+# on scalar SPs in lockstep, where the lanes diverge.
+cat > "$tmp/flow.fp" <<'EOF'
+!!ARBfp1.0
+OPTION USHADER_extensions;
+TEMP i, k, acc;
+MOV i.x, 0;
+MOV acc, 0;
+BGNLOOP;
+  SGE k.x, i.x, fragment.texcoord[0].x;
+  IF k.x; BRK; ENDIF;
+  MAD acc, fragment.color, fragment.texcoord[0], acc;
+  ADD i.x, i.x, 0.125;
+ENDLOOP;
+SLT k.y, acc.y, 0;
+IF k.y;
+  RCP acc.x, acc.y;
+ELSE;
+  MUL acc.x, acc.x, acc.y;
+ENDIF;
+MOV result.color, acc;
+END
+EOF
+check "$tmp/flow.fp"
+if "$U" run "$tmp/flow.fp" --arch scalar --threads 16 --set lockstep=8 \
+        --json > "$tmp/j" 2> "$tmp/err" &&
+    grep -q '"divergent_branches": [1-9]' "$tmp/j" &&
+    grep -q '"masked_lane_slots": [1-9]' "$tmp/j"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL: lockstep run of a divergent loop reports no divergence"
+    head -n 5 "$tmp/err"
+    fail=$((fail + 1))
+fi
 echo "models: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -34,8 +34,20 @@ struct run {
     struct us_stats st;
 };
 
+static void run_prog_on(struct run *r, const struct us_core_model *m,
+                        const char *text, unsigned nthreads,
+                        const char *const *sets);
+
 static void run_prog(struct run *r, const char *text, unsigned nthreads,
                      const char *const *sets)
+{
+    run_prog_on(r, &us_model_scalar, text, nthreads, sets);
+}
+
+/* The same on any model. */
+static void run_prog_on(struct run *r, const struct us_core_model *m,
+                        const char *text, unsigned nthreads,
+                        const char *const *sets)
 {
     struct us_diag diag;
     memset(r, 0, sizeof *r);
@@ -63,7 +75,7 @@ static void run_prog(struct run *r, const char *text, unsigned nthreads,
     for (unsigned i = 0; sets && sets[i]; i++)
         ck_assert_msg(us_config_set(&cfg, sets[i], &diag), "%s", diag.msg);
     struct us_workload w = { &r->prog, &r->env, r->t, nthreads };
-    ck_assert_msg(us_core_run(&us_model_scalar, &cfg, &w, &r->st, &diag),
+    ck_assert_msg(us_core_run(m, &cfg, &w, &r->st, &diag),
                   "%s", diag.msg);
     /* Every model leaves the reference interpreter's bits. */
     for (unsigned i = 0; i < nthreads; i++) {
@@ -579,6 +591,160 @@ START_TEST(area_partial_sfu_from_components)
 }
 END_TEST
 
+/* ---- Flow control: divergence ------------------------------------------- */
+
+/* Thread 0 (texcoord[0].x = 0.25) takes the IF side, thread 1 (0.5) the
+ * longer ELSE side.  pcs: 0 SLT, 1 IF, 2 MUL, 3 ELSE, 4 ADD, 5 MUL,
+ * 6 ENDIF, 7 MOV (no compaction merges: one component each). */
+static const char diverge[] =
+    "!!ARBfp1.0\n"
+    "OPTION USHADER_extensions;\n"
+    "TEMP r, c;\n"
+    "SLT c.x, fragment.texcoord[0].x, 0.375;\n"
+    "IF c.x;\n"
+    "  MUL r.x, fragment.color.x, fragment.color.y;\n"
+    "ELSE;\n"
+    "  ADD r.x, fragment.color.x, fragment.color.y;\n"
+    "  MUL r.x, r.x, r.x;\n"
+    "ENDIF;\n"
+    "MOV result.color.x, r.x;\n"
+    "END\n";
+
+START_TEST(flow_divergence_scalar)
+{
+    struct run r;
+    /* Two independent SPs, one thread each; each thread follows its own
+     * path (its own sequencer), and a taken branch empties its fetch
+     * buffer.  Thread 0: fetch 0, SLT 1 (c.x usable 5), IF 5, MUL 6
+     * (r.x at 10), ELSE 7 jumps past ENDIF to 7 (refetch), MOV waits for
+     * r.x: 10, usable 14.  Thread 1: SLT 1, IF 5 false -> ADD 6 (refetch
+     * at 5; r.x at 10), MUL 10 (r.x at 14), ENDIF 11, MOV 14, usable 18.
+     * SP 0 has no thread from 14 to 17: 4 idle cycles. */
+    static const char *const indep[] = {
+        "alu_lanes=2", "threads_per_proc=1", "alu_latency=4", "lut=private",
+        NULL,
+    };
+    run_prog(&r, diverge, 2, indep);
+    ck_assert_double_eq(stat(&r, "cycles"), FETCH + 17);
+    ck_assert_double_eq(stat(&r, "idle"), 4);
+    ck_assert_double_eq(stat(&r, "issued"), 5 + 6);
+    ck_assert_double_eq(stat(&r, "stalls.fetch"), 2);
+    /* SP 0: 2-4, 8-9, 11-13; SP 1: 2-4, 7-9, 12-13, 15-17 */
+    ck_assert_double_eq(stat(&r, "stalls.dependency"), 8 + 11);
+    ck_assert_double_eq(stat(&r, "useful_ops"), 3 + 4);
+    ck_assert_double_eq(stat(&r, "branch_instructions"), 2 + 2);
+    ck_assert_double_eq(stat(&r, "divergent_branches"), 0);
+    ck_assert_double_eq(stat(&r, "masked_lane_slots"), 0);
+    ck_assert_double_eq(stat(&r, "loop_overruns"), 0);
+    free_run(&r);
+    /* lockstep=2: one warp, one pc.  SLT 1, IF 5 (lanes disagree: a
+     * divergent branch), MUL 6 on lane 0, ELSE 7, ADD 8 on lane 1 (r.x at
+     * 12), MUL 12 (r.x at 16), ENDIF 13, MOV waits for lane 1: 16, usable
+     * 20.  MUL, ELSE, ADD, MUL, ENDIF each leave one lane masked for one
+     * cycle: 5 masked lane slots.  Stalls per SP: 2-4, 9-11, 14-15,
+     * 17-19. */
+    static const char *const lock[] = {
+        "alu_lanes=2", "threads_per_proc=1", "alu_latency=4", "lut=private",
+        "lockstep=2", NULL,
+    };
+    run_prog(&r, diverge, 2, lock);
+    ck_assert_double_eq(stat(&r, "cycles"), FETCH + 19);
+    ck_assert_double_eq(stat(&r, "idle"), 0);
+    ck_assert_double_eq(stat(&r, "issued"), 8);
+    ck_assert_double_eq(stat(&r, "stalls.fetch"), 2);
+    ck_assert_double_eq(stat(&r, "stalls.dependency"), 2 * 11);
+    ck_assert_double_eq(stat(&r, "useful_ops"), 7);
+    ck_assert_double_eq(stat(&r, "branch_instructions"), 3);
+    ck_assert_double_eq(stat(&r, "divergent_branches"), 1);
+    ck_assert_double_eq(stat(&r, "masked_lane_slots"), 5);
+    ck_assert_double_eq(stat(&r, "instr_words"), 8);
+    free_run(&r);
+}
+END_TEST
+
+START_TEST(flow_divergence_simd4)
+{
+    struct run r;
+    /* simd4, two vec4 processors with a thread each (a vec4 unit runs one
+     * thread's instruction stream: nothing to mask).  The engine fetches
+     * and issues in the same cycle.  Thread 0: SLT 0 (c.x at 4), IF 4,
+     * MUL 5 (r.x at 9), ELSE 6 jumps to the MOV (refetch), MOV 9, usable
+     * 13.  Thread 1: SLT 0, IF 4 false -> ADD 5 (r.x at 9), MUL 9 (r.x at
+     * 13), ENDIF 10, MOV 13, usable 17.  Processor 0 idles 13-16. */
+    static const char *const two[] = {
+        "alu_lanes=8", "threads_per_proc=1", "alu_latency=4", NULL,
+    };
+    run_prog_on(&r, &us_model_simd4, diverge, 2, two);
+    ck_assert_double_eq(stat(&r, "cycles"), 17);
+    ck_assert_double_eq(stat(&r, "idle"), 4);
+    ck_assert_double_eq(stat(&r, "issued"), 5 + 6);
+    /* processor 0: 1-3, 7-8, 10-12; processor 1: 1-3, 6-8, 11-12, 14-16 */
+    ck_assert_double_eq(stat(&r, "stalls.dependency"), 8 + 11);
+    ck_assert_double_eq(stat(&r, "useful_ops"), 7);
+    ck_assert_double_eq(stat(&r, "branch_instructions"), 4);
+    ck_assert_double_eq(stat(&r, "divergent_branches"), 0);
+    ck_assert_double_eq(stat(&r, "masked_lane_slots"), 0);
+    ck_assert_double_eq(stat(&r, "utilization"), 7.0 / (8 * 17));
+    free_run(&r);
+}
+END_TEST
+
+/* Loops: each thread runs its own trip count on independent SPs; in
+ * lockstep the warp runs the longest and the others wait masked. */
+static const char loop_prog[] =
+    "!!ARBfp1.0\n"
+    "OPTION USHADER_extensions;\n"
+    "TEMP i, k, acc;\n"
+    "MOV i.x, 0;\n"
+    "MOV acc.x, 0;\n"
+    "BGNLOOP;\n"
+    "  SGE k.x, i.x, fragment.texcoord[0].w;\n"
+    "  IF k.x; BRK; ENDIF;\n"
+    "  ADD acc.x, acc.x, fragment.color.x;\n"
+    "  ADD i.x, i.x, 0.25;\n"
+    "ENDLOOP;\n"
+    "MOV result.color.x, acc.x;\n"
+    "END\n";
+
+START_TEST(flow_divergent_loop)
+{
+    /* texcoord[0].w = (i + 4) / 4: thread i iterates 4 + i times. */
+    static const char *const indep[] = {
+        "alu_lanes=8", "threads_per_proc=1", NULL,
+    };
+    static const char *const lock[] = {
+        "alu_lanes=8", "threads_per_proc=1", "lockstep=8", NULL,
+    };
+    struct run a, b, c;
+    run_prog(&a, loop_prog, 8, indep);
+    run_prog(&b, loop_prog, 8, lock);
+    run_prog_on(&c, &us_model_simd4, loop_prog, 8, indep);
+    /* the same work: sum over threads of (4 + i) iterations x 2 ADDs,
+     * plus 3 MOVs and one SGE per test (5 + i tests) */
+    double ops = 0;
+    for (unsigned t = 0; t < 8; t++)
+        ops += 3 + 2 * (4 + t) + (5 + t);
+    ck_assert_double_eq(stat(&a, "useful_ops"), ops);
+    ck_assert_double_eq(stat(&b, "useful_ops"), ops);
+    ck_assert_double_eq(stat(&c, "useful_ops"), ops);
+    /* lockstep: thread i leaves after 4 + i iterations and waits masked
+     * while the warp runs the 11th: masked slots appear, the SGE-IF of
+     * every test is one divergent branch until the last lane leaves */
+    ck_assert_double_gt(stat(&b, "masked_lane_slots"), 0);
+    ck_assert_double_eq(stat(&b, "divergent_branches"), 7);
+    ck_assert_double_eq(stat(&a, "masked_lane_slots"), 0);
+    ck_assert_double_eq(stat(&a, "loop_overruns"), 0);
+    printf("divergent loop, 8 threads of 4..11 iterations: utilization "
+           "scalar %.3f, scalar lockstep=8 %.3f, simd4 %.3f; masked lane "
+           "slots (lockstep) %.0f\n", stat(&a, "utilization"),
+           stat(&b, "utilization"), stat(&c, "utilization"),
+           stat(&b, "masked_lane_slots"));
+    free_run(&a);
+    free_run(&b);
+    free_run(&c);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("core");
@@ -592,6 +758,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, full_utilization_scalar_and_vec4_code);
     tcase_add_test(tc, uncompacted_code_fetches_more);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, flow_divergence_scalar);
+    tcase_add_test(tc, flow_divergence_simd4);
+    tcase_add_test(tc, flow_divergent_loop);
     suite_add_tcase(s, tc);
     TCase *tl = tcase_create("lut");
     tcase_add_test(tl, lut_multifetch_merges);

@@ -149,6 +149,107 @@ START_TEST(random_programs)
 }
 END_TEST
 
+/* Every model, the scalar SP included, on random programs with flow
+ * control: each keeps a sequencer per thread (or lockstep group) over its
+ * own code (vec4 instructions, scalar words, bundles), and all must leave
+ * the interpreter's registers. */
+static const struct variant flow_variants[] = {
+    { &us_model_scalar, NULL },
+    { &us_model_scalar, "compaction=0" },
+    { &us_model_scalar, "lockstep=4" },
+    { &us_model_scalar, "lockstep=8" },
+    { &us_model_simd4, NULL },
+    { &us_model_vliw, NULL },
+    { &us_model_vliw, "vliw_tslot=1" },
+    { &us_model_superscalar, NULL },
+    { &us_model_hetero, NULL },
+    { &us_model_hetero, "hetero_vec_width=4" },
+};
+enum { NFLOW_VARIANTS = sizeof flow_variants / sizeof flow_variants[0] };
+
+static bool check_flow_program(const struct us_program *prog, struct us_rng *r,
+                               unsigned nthreads, const char *what,
+                               uint64_t *branches)
+{
+    us_vec4 *params = calloc(prog->nparams + 1, sizeof *params);
+    struct us_thread *init = calloc(nthreads, sizeof *init);
+    struct us_thread *ref = calloc(nthreads, sizeof *ref);
+    struct us_thread *t = calloc(nthreads, sizeof *t);
+    ck_assert(params && init && ref && t);
+    for (unsigned i = 0; i < prog->nparams; i++)
+        memcpy(params[i], prog->params[i].value, sizeof params[i]);
+    struct us_exec_env env = { .params = (const us_vec4 *)params,
+                               .math = &us_math_exact, .sample = fake_sample };
+    for (unsigned k = 0; k < nthreads; k++) {
+        us_random_thread(r, &init[k]);
+        ref[k] = init[k];
+        us_interpret(prog, &env, &ref[k]);
+    }
+    bool ok = true;
+    double ops0 = -1;
+    for (unsigned v = 0; v < NFLOW_VARIANTS && ok; v++) {
+        struct us_config cfg;
+        config(&cfg, flow_variants[v].set, "threads_per_proc=2");
+        memcpy(t, init, nthreads * sizeof *t);
+        struct us_workload w = { prog, &env, t, nthreads };
+        struct us_stats st;
+        run(flow_variants[v].m, &cfg, &w, &st);
+        ck_assert_uint_eq((unsigned)us_stats_get(&st, "threads"), nthreads);
+        /* the same work, whichever path and datapath ran it */
+        double ops = us_stats_get(&st, "useful_ops");
+        if (ops0 < 0)
+            ops0 = ops;
+        ck_assert_msg(ops == ops0, "%s: %s useful_ops %g, scalar %g", what,
+                      flow_variants[v].m->name, ops, ops0);
+        /* (NaN: a program the generator gave no flow control) */
+        ck_assert(!(us_stats_get(&st, "loop_overruns") > 0));
+        double br = us_stats_get(&st, "branch_instructions");
+        *branches += br > 0 ? (uint64_t)br : 0;
+        for (unsigned k = 0; k < nthreads && ok; k++)
+            if (!same_thread(&ref[k], &t[k])) {
+                fprintf(stderr, "%s: %s%s%s differs from the interpreter "
+                        "(thread %u)\n", what, flow_variants[v].m->name,
+                        flow_variants[v].set ? " " : "",
+                        flow_variants[v].set ? flow_variants[v].set : "", k);
+                ok = false;
+            }
+    }
+    free(params);
+    free(init);
+    free(ref);
+    free(t);
+    return ok;
+}
+
+START_TEST(random_flow_programs)
+{
+    struct us_rng r = { 0xd1ffe4e + (uint64_t)_i };
+    enum us_stage stage = _i ? US_STAGE_FRAGMENT : US_STAGE_VERTEX;
+    unsigned n = 60, failed = 0;
+    uint64_t branches = 0;
+    for (unsigned k = 0; k < n && failed < 3; k++) {
+        struct us_program p;
+        ck_assert(us_random_flow_program(&r, stage, 1 + us_rng_below(&r, 16), &p));
+        char what[64];
+        snprintf(what, sizeof what, "random %s flow program %u",
+                 stage == US_STAGE_VERTEX ? "vertex" : "fragment", k);
+        if (!check_flow_program(&p, &r, 9, what, &branches)) {
+            failed++;
+            char *text = us_disassemble(&p);
+            fprintf(stderr, "%s", text ? text : "");
+            free(text);
+        }
+        us_program_free(&p);
+    }
+    printf("random %s flow programs on all five models: %u checked, "
+           "%llu branch instructions issued, %u failed\n",
+           stage == US_STAGE_VERTEX ? "vertex" : "fragment", n,
+           (unsigned long long)branches, failed);
+    ck_assert_uint_gt(branches, 0);
+    ck_assert_uint_eq(failed, 0);
+}
+END_TEST
+
 static char *read_whole(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -553,6 +654,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(eq, 600);
     tcase_add_loop_test(eq, random_programs, 0, 2);
     tcase_add_test(eq, piglit_programs);
+    tcase_add_loop_test(eq, random_flow_programs, 0, 2);
     suite_add_tcase(s, eq);
     TCase *tm = tcase_create("timing");
     tcase_add_test(tm, timing_mul_chain);

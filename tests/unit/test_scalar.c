@@ -101,6 +101,16 @@ START_TEST(every_opcode_round_trips)
         memset(&in, 0, sizeof in);
         in.op = (uint8_t)op;
         in.count = o->kind == US_SK_NOP ? 1 : 4;
+        if (o->kind == US_SK_FLOW) {   /* one issue, SRC0 (IF) and TARGET */
+            in.count = 1;
+            in.target = (1u << SIZE_SW_TARGET) - 1 - op;
+            if (o->nsrc)
+                in.src[0] = (struct us_sopnd){ .file = US_FILE_SCRATCH,
+                                               .reg = 31, .neg = true,
+                                               .abs = true };
+            round_trip(&in);
+            continue;
+        }
         if (o->kind == US_SK_ARL)
             in.dst = (struct us_sopnd){ .file = US_FILE_ADDRESS };
         else if (o->kind != US_SK_KIL && o->kind != US_SK_NOP)
@@ -393,6 +403,162 @@ START_TEST(binaries_serialize_and_disassemble)
 }
 END_TEST
 
+/* ---- flow control --------------------------------------------------------- */
+
+static const char flow_text[] =
+    "!!ARBvp1.0\n"
+    "OPTION USHADER_extensions;\n"
+    "TEMP r, c;\n"
+    "ADDRESS a;\n"
+    "PARAM k[4] = { {1, 2, 3, 4}, {0, 0, 0, 0}, {5, 6, 7, 8}, {1, 1, 1, 1} };\n"
+    "MOV r, vertex.position;\n"
+    "ARL a.x, vertex.color.x;\n"
+    "IF k[a.x + 1].y;\n"                       /* relative: LDR, then IF */
+    "  MUL r, r, r;\n"
+    "ELSE;\n"
+    "  BGNLOOP;\n"
+    "    SGE c.x, r.x, 4.0;\n"
+    "    IF c.x; BRK; ENDIF;\n"
+    "    ADD r, r, k[0];\n"
+    "    IF -r.y; CONT; ENDIF;\n"
+    "  ENDLOOP;\n"
+    "ENDIF;\n"
+    "MOV result.position, r;\n"
+    "END\n";
+
+START_TEST(flow_words_lower_link_and_round_trip)
+{
+    struct us_program p;
+    struct us_diag d;
+    ck_assert_msg(us_assemble(flow_text, strlen(flow_text), US_STAGE_ANY, &p,
+                              &d), "%u: %s", d.line, d.msg);
+    unsigned vflow = 0;
+    for (unsigned i = 0; i < p.ninsts; i++)
+        vflow += us_ops[p.insts[i].op].unit == US_UNIT_BRANCH;
+    for (int compact = 0; compact < 2; compact++) {
+        struct us_scode c;
+        ck_assert(us_lower(&p, compact, &c, &d));
+        ck_assert_ptr_nonnull(c.flow);
+        ck_assert_ptr_nonnull(c.vbegin);
+        ck_assert_uint_eq(c.vbegin[c.n], p.ninsts);
+        unsigned sflow = 0, ldr_before_if = 0;
+        for (unsigned i = 0; i < c.n; i++) {
+            const struct us_sinst *x = &c.insts[i];
+            if (us_sops[x->op].kind != US_SK_FLOW) {
+                ck_assert_uint_eq(c.flow->kind[i], US_FLOW_NONE);
+                continue;
+            }
+            sflow++;
+            /* one word per vec4 flow instruction, never merged, its
+             * target the partner of the code's own links */
+            ck_assert_uint_eq(x->count, 1);
+            ck_assert_uint_eq(x->target, c.flow->partner[i]);
+            ck_assert_uint_eq(c.flow->kind[i], us_sop_flow_kind(x->op));
+            ck_assert_uint_ne(c.flow->kind[i], US_FLOW_NONE);
+            ldr_before_if += x->op == US_SOP_IF && i > 0 &&
+                             c.insts[i - 1].op == US_SOP_LDR &&
+                             x->src[0].file == US_FILE_SCRATCH;
+            us_sword w = us_sencode(x);
+            struct us_sinst y;
+            ck_assert(us_sdecode(w, &y));
+            ck_assert(us_sinst_equal(x, &y));
+            us_sword bad = w;              /* bits beyond the target */
+            us_sw_set_tpad(&bad, 1);
+            ck_assert(!us_sdecode(bad, &y));
+            bad = w;
+            us_sw_set_rot(&bad, 2);       /* ROT of an operand it lacks */
+            ck_assert(!us_sdecode(bad, &y));
+            bad = w;
+            us_sw_set_cnt(&bad, 1);       /* a flow word issues once */
+            ck_assert(!us_sdecode(bad, &y));
+            char text[96];
+            us_sinst_format(x, text, sizeof text);
+            char want[16];
+            snprintf(want, sizeof want, "-> %u", (unsigned)x->target);
+            ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+        }
+        ck_assert_uint_eq(sflow, vflow);
+        ck_assert_uint_eq(ldr_before_if, 1);
+        /* BRK and CONT jump to their loop's ENDLOOP */
+        for (unsigned i = 0; i < c.n; i++)
+            if (c.insts[i].op == US_SOP_BRK || c.insts[i].op == US_SOP_CONT)
+                ck_assert_uint_eq(c.insts[c.insts[i].target].op, US_SOP_ENDLOOP);
+        us_scode_free(&c);
+    }
+    /* every target's binary round-trips, and the VLIW bundles' flow
+     * words point at bundles */
+    for (int t = 0; t < US_TARGET_COUNT; t++) {
+        struct us_binary b, c;
+        ck_assert(us_encode_target(&p, (enum us_target)t, &b, &d));
+        uint8_t *data;
+        size_t len;
+        ck_assert(us_binary_serialize(&b, &data, &len));
+        ck_assert(us_binary_parse(data, len, &c, &d));
+        ck_assert(!memcmp(c.data, b.data,
+                          b.nwords * us_binary_units(b.word_bits) * 4));
+        char *text;
+        ck_assert(us_binary_disassemble(&c, &text, &d));
+        if (t == US_TARGET_VLIW) {
+            for (unsigned i = 0; i < b.nwords; i++) {
+                us_sword w;
+                struct us_sinst x;
+                memcpy(w.w, b.data + (size_t)i * 12, sizeof w.w);
+                ck_assert(us_sdecode(w, &x));
+                if (us_sops[x.op].kind == US_SK_FLOW)
+                    ck_assert_uint_lt(x.target, b.nwords);
+            }
+            ck_assert_ptr_nonnull(strstr(text, "BGNLOOP -> "));
+        }
+        free(text);
+        free(data);
+        us_binary_free(&b);
+        us_binary_free(&c);
+    }
+    us_program_free(&p);
+}
+END_TEST
+
+/* us_scalar_run follows the words' targets and rejects words whose target
+ * is not the partner. */
+START_TEST(flow_targets_are_checked)
+{
+    struct us_program p;
+    struct us_diag d;
+    ck_assert(us_assemble(flow_text, strlen(flow_text), US_STAGE_ANY, &p, &d));
+    struct us_scode c;
+    ck_assert(us_lower(&p, true, &c, &d));
+    us_sword *w = malloc(c.n * sizeof *w);
+    ck_assert_ptr_nonnull(w);
+    for (unsigned i = 0; i < c.n; i++)
+        w[i] = us_sencode(&c.insts[i]);
+    us_vec4 params[8];
+    memset(params, 0, sizeof params);
+    us_resolve_params(&p, NULL, params);
+    struct us_exec_env env = { .params = (const us_vec4 *)params,
+                               .math = &us_math_exact };
+    static struct us_thread a, b;
+    us_thread_reset(&a);
+    a.input[US_VIN_POSITION][0] = 0.5f;
+    a.input[US_VIN_POSITION][1] = -1.0f;
+    a.input[US_VIN_COLOR0][0] = 0.0f;   /* k[1].y = 0: ELSE, the loop:
+                                           r.x 0.5 + 4 x 1 = 4.5 */
+    b = a;
+    us_interpret(&p, &env, &a);
+    ck_assert(us_scalar_run(w, c.n, &env, &b));
+    ck_assert(!memcmp(a.output, b.output, sizeof a.output));
+    ck_assert_float_eq(b.output[US_VOUT_POSITION][0], 4.5f);
+    for (unsigned i = 0; i < c.n; i++)
+        if (c.insts[i].op == US_SOP_ENDIF) {
+            us_sw_set_target(&w[i], c.insts[i].target + 1);
+            break;
+        }
+    ck_assert(!us_scalar_run(w, c.n, &env, &b));
+    free(w);
+    us_scode_free(&c);
+    us_program_free(&p);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("scalar");
@@ -407,6 +573,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, compacting_uncompacted_code_gives_compacted_code);
     tcase_add_test(tc, vec4_words_round_trip);
     tcase_add_test(tc, binaries_serialize_and_disassemble);
+    tcase_add_test(tc, flow_words_lower_link_and_round_trip);
+    tcase_add_test(tc, flow_targets_are_checked);
     suite_add_tcase(s, tc);
     return s;
 }

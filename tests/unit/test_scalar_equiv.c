@@ -259,6 +259,32 @@ START_TEST(random_programs)
 }
 END_TEST
 
+/* Structured flow control: each thread follows its own path through the
+ * scalar code's flow words (their targets), as through the vec4 IR. */
+START_TEST(random_flow_programs)
+{
+    struct us_rng r = { 0xf10c0de + (uint64_t)_i };
+    enum us_stage stage = _i ? US_STAGE_FRAGMENT : US_STAGE_VERTEX;
+    unsigned n = random_count() / 2, failed = 0, flow_words = 0;
+    for (unsigned k = 0; k < n && failed < 3; k++) {
+        struct us_program p;
+        ck_assert(us_random_flow_program(&r, stage, 1 + us_rng_below(&r, 24), &p));
+        char what[64];
+        snprintf(what, sizeof what, "random %s flow program %u",
+                 stage == US_STAGE_VERTEX ? "vertex" : "fragment", k);
+        failed += !check_program(&p, &r, 6, what);
+        for (unsigned i = 0; i < p.ninsts; i++)
+            flow_words += us_ops[p.insts[i].op].unit == US_UNIT_BRANCH;
+        us_program_free(&p);
+    }
+    printf("random %s flow programs: %u checked (%u flow instructions), "
+           "%u failed\n", stage == US_STAGE_VERTEX ? "vertex" : "fragment",
+           n, flow_words, failed);
+    ck_assert_uint_gt(flow_words, n);
+    ck_assert_uint_eq(failed, 0);
+}
+END_TEST
+
 static char *read_whole(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -323,6 +349,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("equivalence");
     tcase_set_timeout(tc, 3600);
     tcase_add_loop_test(tc, random_programs, 0, 2);
+    tcase_add_loop_test(tc, random_flow_programs, 0, 2);
     tcase_add_test(tc, piglit_programs);
     tcase_add_test(tc, schedules_keep_results);
     suite_add_tcase(s, tc);
