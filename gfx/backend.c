@@ -1,6 +1,10 @@
 /* The functional shader backend: the reference interpreter, one thread at
  * a time for vertices and one 2x2 quad in lockstep for fragments.  Cycle
- * models plug in through the same struct gfx_shader_backend. */
+ * models plug in through the same struct gfx_shader_backend.
+ *
+ * Each batch decodes the program once (shader/decode.h) and runs every
+ * thread on the decoded form: decoding costs about as much as running the
+ * program on one quad, and a batch holds up to 64 quads or 32 vertices. */
 #include "gfx/gfx.h"
 
 static void functional_shade(void *ctx, const struct us_program *prog,
@@ -9,6 +13,18 @@ static void functional_shade(void *ctx, const struct us_program *prog,
                              bool quads)
 {
     (void)ctx;
+    struct us_decoded *dec = us_decode(prog);
+    if (dec) {
+        if (quads) {
+            us_interpret_quads(dec, env, threads, n / 4);
+        } else {
+            for (unsigned i = 0; i < n; i++)
+                us_interpret_decoded(dec, env, &threads[i]);
+        }
+        us_decoded_free(dec);
+        return;
+    }
+    /* out of memory: the same results without the decoded form */
     if (quads) {
         for (unsigned i = 0; i + 4 <= n; i += 4)
             us_interpret_quad(prog, env, threads + i);

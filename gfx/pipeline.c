@@ -176,9 +176,11 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
     th->input[US_FIN_POSITION][3] = (float)iw;
 
     bool back = t->s.back && c->d->state->two_side;
-    for (unsigned in = US_FIN_COLOR0; in < US_FIN_COUNT; in++) {
-        if (!(c->fin_mask >> in & 1))
-            continue;
+    /* the interpolated inputs' bits, lowest first */
+    uint32_t todo = c->fin_mask & (((1u << US_FIN_COUNT) - 1) &
+                                   ~((1u << US_FIN_COLOR0) - 1));
+    for (; todo; todo &= todo - 1) {
+        unsigned in = (unsigned)__builtin_ctz(todo);
         unsigned src;
         if (in == US_FIN_COLOR0)
             src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;

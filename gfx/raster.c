@@ -14,8 +14,8 @@
 
 enum { ONE = 1 << GFX_SUBPIXEL_BITS, HALF = ONE / 2 };
 
-static int64_t edge(const struct gfx_tri_setup *s, int i, int64_t px,
-                    int64_t py)
+static inline int64_t edge(const struct gfx_tri_setup *s, int i,
+                           int64_t px, int64_t py)
 {
     int a = (i + 1) % 3, b = (i + 2) % 3;
     return (s->x[b] - s->x[a]) * (py - s->y[a]) -
@@ -81,11 +81,14 @@ bool gfx_tri_edges(const struct gfx_tri_setup *s, int px, int py,
                    int64_t e[3])
 {
     int64_t cx = (int64_t)px * ONE + HALF, cy = (int64_t)py * ONE + HALF;
+    /* the three edges spelled out, so edge()'s vertex indices are
+     * constants: this runs for every pixel of every bounding box */
+    e[0] = edge(s, 0, cx, cy);
+    e[1] = edge(s, 1, cx, cy);
+    e[2] = edge(s, 2, cx, cy);
     bool in = true;
-    for (int i = 0; i < 3; i++) {
-        e[i] = edge(s, i, cx, cy);
+    for (int i = 0; i < 3; i++)
         if (!(e[i] > 0 || (e[i] == 0 && s->owned[i])))
             in = false;
-    }
     return in;
 }

@@ -4,14 +4,20 @@
  * ARB_fragment_program 1.0 sections 3.11.5-3.11.6, arithmetic from the
  * per-lane micro-operations of shader/micro.h.
  *
- * Each instruction goes through the same three steps:
- *   1. load every source (swizzle incl. SWZ's 0 and 1, per-component
- *      negation, relative addressing) -- all reads happen before any write,
- *      so a destination that is also a source (XPD r0, r0, r1) is safe;
- *   2. compute the result vector, dispatched on the opcode table's shape:
- *      COMP through one component-wise wrapper, REPL once from the scalar
- *      operand (.x after the swizzle) and replicated, DOT, MIXED;
- *   3. saturate (_SAT) and write the components micro_written_mask allows.
+ * An instruction is first decoded (shader/decode.h: operand locations,
+ * swizzle class, written components), once per program for the
+ * us_decode entry points and on the fly for the others; then it runs on a
+ * group of lanes -- one thread, or a 2x2 quad in lockstep -- in three
+ * steps:
+ *   1. load every source of every lane (swizzle incl. SWZ's 0 and 1,
+ *      per-component negation, relative addressing) -- all reads happen
+ *      before any write, so a destination that is also a source
+ *      (XPD r0, r0, r1) is safe;
+ *   2. compute the result vectors, dispatched once per instruction on the
+ *      opcode: COMP component-wise, REPL once from the scalar operand (.x
+ *      after the swizzle) and replicated, DOT, MIXED;
+ *   3. saturate (_SAT) and write the components micro_written_mask allows,
+ *      in the lanes the flow state (shader/flow.c) has active.
  *
  * Relative addressing (2.14.4.2) reads params[index + A.x + offset] when
  * A.x + offset lies in [0, rel_size); outside the array the spec leaves the
@@ -21,15 +27,31 @@
 #include <string.h>
 
 #include "ushader.h"
+#include "shader/decode.h"
 #include "shader/micro.h"
+
+/* The lane loops below are written once and instantiated for one lane and
+ * for a quad; inlining them is what makes the constants fold. */
+#define US_INLINE static inline __attribute__((always_inline))
+
+/* ... and so is unrolling the loops over a quad's lanes. */
+#define LANES _Pragma("GCC unroll 4")
+
+enum { QUAD = 4 };
 
 static const float zero4[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
 
+/* Inputs' initial value (0, 0, 0, 1), copied rather than built per thread. */
+#define V0001 { 0.0f, 0.0f, 0.0f, 1.0f }
+#define V0001x4 V0001, V0001, V0001, V0001
+static const us_vec4 input_init[] = { V0001x4, V0001x4, V0001x4, V0001x4,
+                                      V0001x4, V0001x4, V0001x4, V0001x4 };
+_Static_assert(sizeof input_init >= sizeof ((struct us_thread *)0)->input,
+               "input_init covers every input");
+
 static void reset_io(struct us_thread *t)
 {
-    memset(t->input, 0, sizeof t->input);
-    for (unsigned i = 0; i < US_MAX_INPUTS; i++)
-        t->input[i][3] = 1.0f;
+    memcpy(t->input, input_init, sizeof t->input);
     memset(t->output, 0, sizeof t->output);
     memset(t->addr, 0, sizeof t->addr);
     t->killed = false;
@@ -48,30 +70,24 @@ void us_thread_reset_for(struct us_thread *t, const struct us_program *prog)
     reset_io(t);
 }
 
-/* The register a source operand names (before swizzle and negation). */
-static const float *src_register(const struct us_src *s,
-                                 const struct us_exec_env *env,
-                                 const struct us_thread *t)
+/* ---- Step 1: operands --------------------------------------------------- */
+
+/* The register a decoded source names (before swizzle and negation). */
+US_INLINE const float *src_register(const struct us_dsrc *s,
+                                    const struct us_exec_env *env,
+                                    const struct us_thread *t)
 {
-    switch (s->file) {
-    case US_FILE_TEMP:
-        assert(s->index < US_MAX_TEMPS);
-        return t->temp[s->index];
-    case US_FILE_INPUT:
-        assert(s->index < US_MAX_INPUTS);
-        return t->input[s->index];
-    case US_FILE_OUTPUT:
-        assert(s->index < US_MAX_OUTPUTS);
-        return t->output[s->index];
-    case US_FILE_PARAM:
-        if (s->rel) {
-            assert(s->rel_addr < US_MAX_ADDRESS);
-            int64_t i = (int64_t)t->addr[s->rel_addr][0] + s->rel_offset;
-            if (i < 0 || i >= s->rel_size)
-                return zero4;
-            return env->params[s->index + i];
-        }
-        return env->params[s->index];
+    switch (s->kind) {
+    case US_DSRC_THREAD:
+        return (const float *)((const char *)t + s->off);
+    case US_DSRC_PARAM:
+        return env->params[s->off];
+    case US_DSRC_PARAM_REL: {
+        int64_t i = (int64_t)t->addr[s->rel_addr][0] + s->rel_offset;
+        if (i < 0 || i >= s->rel_size)
+            return zero4;
+        return env->params[s->off + i];
+    }
     default:
         return zero4;
     }
@@ -79,93 +95,149 @@ static const float *src_register(const struct us_src *s,
 
 /* VectorLoad (2.14.4.1) extended with SWZ's per-component selectors and
  * signs (2.14.5.26): a negated ZERO is -0.0, as the pseudo-code gives. */
-static void load_src(const struct us_src *s, const struct us_exec_env *env,
-                     const struct us_thread *t, float out[4])
+US_INLINE void load_src(const struct us_dsrc *s, const struct us_exec_env *env,
+                        const struct us_thread *t, float out[4])
 {
     const float *reg = src_register(s, env, t);
-    static const uint8_t identity[4] = { US_SWZ_X, US_SWZ_Y, US_SWZ_Z,
-                                         US_SWZ_W };
-    if (!s->negate && !memcmp(s->swz, identity, sizeof identity)) {
-        memcpy(out, reg, 4 * sizeof *out);  /* the common case, made fast */
+    if (s->swz_kind == US_DSWZ_PLAIN) {
+        memcpy(out, reg, 4 * sizeof *out);
         return;
     }
-    /* selectors index the register extended with SWZ's 0 and 1 */
-    const float ext[6] = { reg[0], reg[1], reg[2], reg[3], 0.0f, 1.0f };
-    for (int c = 0; c < 4; c++) {
-        assert(s->swz[c] <= US_SWZ_ONE);
-        float v = ext[s->swz[c]];
-        out[c] = (s->negate >> c) & 1 ? micro_neg(v) : v;
+    float v[4];
+    if (s->swz_kind == US_DSWZ_PERM) {
+        for (int c = 0; c < 4; c++)
+            v[c] = reg[s->swz[c]];
+    } else {
+        /* selectors index the register extended with SWZ's 0 and 1 */
+        const float ext[6] = { reg[0], reg[1], reg[2], reg[3], 0.0f, 1.0f };
+        for (int c = 0; c < 4; c++)
+            v[c] = ext[s->swz[c]];
     }
+    for (int c = 0; c < 4; c++)
+        out[c] = (s->negate >> c) & 1 ? micro_neg(v[c]) : v[c];
 }
 
-static void load_sources(const struct us_inst *in,
-                         const struct us_exec_env *env,
-                         const struct us_thread *t, float src[3][4])
-{
-    unsigned n = us_ops[in->op].nsrc;
-    for (unsigned i = 0; i < 3; i++) {
-        if (i < n)
-            load_src(&in->src[i], env, t, src[i]);
-        else
-            memcpy(src[i], zero4, sizeof zero4);
-    }
-}
+/* src[lane][source][component]; r[lane][component]. */
+typedef float lane_srcs[3][4];
 
-/* COMP: one component. */
-static float comp_op(enum us_opcode op, float a, float b, float c)
+/* Source i of lanes t[0 .. n): load_src, with the common cases taken
+ * apart (decode.h's load classes) so the per-lane work is copies only. */
+US_INLINE void load_lanes(const struct us_dsrc *s, unsigned i,
+                          const struct us_exec_env *env,
+                          const struct us_thread *t, unsigned n,
+                          lane_srcs *out)
 {
-    switch (op) {
-    case US_OP_ABS: return micro_abs(a);
-    case US_OP_ADD: return micro_add(a, b);
-    case US_OP_CMP: return micro_cmp(a, b, c);
-    case US_OP_FLR: return micro_flr(a);
-    case US_OP_FRC: return micro_frc(a);
-    case US_OP_LRP: return micro_lrp(a, b, c);
-    case US_OP_MAD: return micro_mad(a, b, c);
-    case US_OP_MAX: return micro_max(a, b);
-    case US_OP_MIN: return micro_min(a, b);
-    case US_OP_MUL: return micro_mul(a, b);
-    case US_OP_SGE: return micro_sge(a, b);
-    case US_OP_SLT: return micro_slt(a, b);
-    case US_OP_SUB: return micro_sub(a, b);
-    case US_OP_MOV:
-    case US_OP_SWZ: /* the extended swizzle was applied by load_src */
-        return micro_mov(a);
+    switch (s->load) {
+    case US_DLOAD_THREAD_PLAIN:
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            memcpy(out[q][i], (const char *)&t[q] + s->off, 4 * sizeof(float));
+        return;
+    case US_DLOAD_THREAD_PERM: {
+        unsigned x = s->swz[0], y = s->swz[1], z = s->swz[2], w = s->swz[3];
+        LANES
+        for (unsigned q = 0; q < n; q++) {
+            const float *reg = (const float *)((const char *)&t[q] + s->off);
+            out[q][i][0] = reg[x];
+            out[q][i][1] = reg[y];
+            out[q][i][2] = reg[z];
+            out[q][i][3] = reg[w];
+        }
+        return;
+    }
+    case US_DLOAD_UNIFORM: {
+        float v[4];
+        load_src(s, env, t, v);
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            memcpy(out[q][i], v, sizeof v);
+        return;
+    }
     default:
-        assert(!"not a component-wise ALU opcode");
-        return a;
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            load_src(s, env, &t[q], out[q][i]);
+        return;
     }
 }
 
-/* REPL: one scalar result from the scalar operands. */
-static float repl_op(enum us_opcode op, const struct us_math *m, float a,
-                     float b)
+US_INLINE void lanes_comp1(unsigned n, float r[][4], lane_srcs *s,
+                           float (*f)(float))
 {
-    switch (op) {
-    case US_OP_COS: return micro_cos(m, a);
-    case US_OP_EX2: return micro_ex2(m, a);
-    case US_OP_LG2: return micro_lg2(m, a);
-    case US_OP_POW: return micro_pow(m, a, b);
-    case US_OP_RCP: return micro_rcp(m, a);
-    case US_OP_RSQ: return micro_rsq(m, a);
-    case US_OP_SIN: return micro_sin(m, a);
-    default:
-        assert(!"not a replicated-scalar opcode");
-        return a;
-    }
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++)
+            r[q][c] = f(s[q][0][c]);
 }
 
-static float dot_op(enum us_opcode op, const float a[4], const float b[4])
+US_INLINE void lanes_comp2(unsigned n, float r[][4], lane_srcs *s,
+                           float (*f)(float, float))
 {
-    switch (op) {
-    case US_OP_DP3: return micro_dp3(a, b);
-    case US_OP_DP4: return micro_dp4(a, b);
-    case US_OP_DPH: return micro_dph(a, b);
-    default:
-        assert(!"not a dot-product opcode");
-        return 0.0f;
-    }
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++)
+            r[q][c] = f(s[q][0][c], s[q][1][c]);
 }
+
+US_INLINE void lanes_comp3(unsigned n, float r[][4], lane_srcs *s,
+                           float (*f)(float, float, float))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++)
+            r[q][c] = f(s[q][0][c], s[q][1][c], s[q][2][c]);
+}
+
+US_INLINE void replicate(float r[4], float v)
+{
+    r[0] = r[1] = r[2] = r[3] = v;
+}
+
+/* Elementary functions cost far more than a branch: active lanes only. */
+US_INLINE void lanes_repl1(unsigned n, uint32_t active, float r[][4],
+                           lane_srcs *s, const struct us_math *m,
+                           float (*f)(const struct us_math *, float))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        if ((active >> q) & 1)
+            replicate(r[q], f(m, s[q][0][0]));
+}
+
+US_INLINE void lanes_repl2(unsigned n, uint32_t active, float r[][4],
+                           lane_srcs *s, const struct us_math *m,
+                           float (*f)(const struct us_math *, float, float))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        if ((active >> q) & 1)
+            replicate(r[q], f(m, s[q][0][0], s[q][1][0]));
+}
+
+US_INLINE void lanes_dot(unsigned n, float r[][4], lane_srcs *s,
+                         float (*f)(const float *, const float *))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        replicate(r[q], f(s[q][0], s[q][1]));
+}
+
+/* The opcodes each lane loop serves, with their micro-operation. */
+#define COMP1_OPS(X)                                                       \
+    X(ABS, micro_abs) X(FLR, micro_flr) X(FRC, micro_frc)                  \
+    X(MOV, micro_mov) X(SSG, micro_ssg) X(TRC, micro_trc)                  \
+    X(SWZ, micro_mov) /* the extended swizzle was applied by load_src */
+#define COMP2_OPS(X)                                                       \
+    X(ADD, micro_add) X(MAX, micro_max) X(MIN, micro_min)                  \
+    X(MUL, micro_mul) X(SEQ, micro_seq) X(SGE, micro_sge)                  \
+    X(SGT, micro_sgt) X(SLE, micro_sle) X(SLT, micro_slt)                  \
+    X(SNE, micro_sne) X(SUB, micro_sub)
+#define COMP3_OPS(X) X(CMP, micro_cmp) X(LRP, micro_lrp) X(MAD, micro_mad)
+#define REPL1_OPS(X)                                                       \
+    X(COS, micro_cos) X(EX2, micro_ex2) X(LG2, micro_lg2)                  \
+    X(RCP, micro_rcp) X(RSQ, micro_rsq) X(SIN, micro_sin)
+#define REPL2_OPS(X) X(POW, micro_pow)
+#define DOT_OPS(X) X(DP3, micro_dp3) X(DP4, micro_dp4) X(DPH, micro_dph)
 
 /* MIXED: each component its own formula (ARL is handled by the caller).
  * Components micro_written_mask excludes are left as 0 and never written. */
@@ -216,148 +288,252 @@ static void mixed_op(enum us_opcode op, const struct us_math *m,
     }
 }
 
-/* Step 2 for every unit but TEX. */
-static void compute(const struct us_inst *in, const struct us_math *m,
-                    float src[3][4], float r[4])
-{
-    enum us_opcode op = in->op;
-    switch (us_ops[op].shape) {
-    case US_SHAPE_COMP:
-        for (int c = 0; c < 4; c++)
-            r[c] = comp_op(op, src[0][c], src[1][c], src[2][c]);
-        break;
-    case US_SHAPE_REPL: {
-        float s = repl_op(op, m, src[0][0], src[1][0]);
-        r[0] = r[1] = r[2] = r[3] = s;
-        break;
-    }
-    case US_SHAPE_DOT: {
-        float s = dot_op(op, src[0], src[1]);
-        r[0] = r[1] = r[2] = r[3] = s;
-        break;
-    }
-    case US_SHAPE_MIXED:
-        mixed_op(op, m, src, r);
-        break;
-    default:
-        memcpy(r, zero4, sizeof zero4);
-        break;
-    }
-}
-
 /* TEX / TXB / TXP (3.11.6.1-3): the coordinates and LOD bias handed to the
  * sampler. */
-static void tex_coord(const struct us_inst *in, const float src[4],
-                      float coord[4], float *lod_bias)
+static void tex_coord(enum us_opcode op, const float src[4], float coord[4],
+                      float *lod_bias)
 {
     memcpy(coord, src, 4 * sizeof(float));
     *lod_bias = 0.0f;
-    if (in->op == US_OP_TXP) {
+    if (op == US_OP_TXP) {
         for (int c = 0; c < 3; c++)
             coord[c] = micro_txp_div(src[c], src[3]);
-    } else if (in->op == US_OP_TXB) {
+    } else if (op == US_OP_TXB) {
         *lod_bias = src[3];
     }
 }
 
-static void tex_single(const struct us_inst *in, const struct us_exec_env *env,
-                       const float src[4], float r[4])
+/* Every lane samples, active or not: a quad's inactive lanes still feed
+ * the derivatives (which GLSL leaves undefined in non-uniform control
+ * flow), and a one-lane sampler sees the same calls as before. */
+static void lanes_tex(const struct us_dinst *d, const struct us_exec_env *env,
+                      unsigned n, lane_srcs *s, float r[][4])
 {
-    float coord[4], bias;
-    tex_coord(in, src, coord, &bias);
-    if (env->sample) {
-        env->sample(env->sample_ctx, in->tex_unit, in->tex_target, coord,
-                    bias, r);
-    } else {
-        r[0] = r[1] = r[2] = 0.0f;
-        r[3] = 1.0f;
+    float coord[QUAD][4], bias[QUAD];
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        tex_coord(d->op, s[q][0], coord[q], &bias[q]);
+    if (n == QUAD && env->sample_quad) {
+        env->sample_quad(env->sample_ctx, d->tex_unit, d->tex_target,
+                         (const float (*)[4])coord, bias, r);
+        return;
+    }
+    LANES
+    for (unsigned q = 0; q < n; q++) {
+        if (env->sample) {
+            env->sample(env->sample_ctx, d->tex_unit, d->tex_target,
+                        coord[q], bias[q], r[q]);
+        } else {
+            r[q][0] = r[q][1] = r[q][2] = 0.0f;
+            r[q][3] = 1.0f;
+        }
     }
 }
 
-/* Step 3: saturate and write under the write mask (2.14.4.3). */
-static void write_result(const struct us_inst *in, struct us_thread *t,
-                         const float src0[4], float r[4])
+/* ---- Step 3: saturate and write under the write mask (2.14.4.3) --------- */
+
+/* Component by component (the mask's bits), lane by lane. */
+US_INLINE void write_lanes(const struct us_dinst *d, struct us_thread *t,
+                           unsigned n, uint32_t active, float r[][4])
 {
-    unsigned mask = micro_written_mask(in->op, in->dst.mask);
-    if (in->op == US_OP_ARL) {
-        assert(in->dst.index < US_MAX_ADDRESS);
-        if (mask & 1)
-            t->addr[in->dst.index][0] = micro_arl(src0[0]);
-        return;
+    char *base = (char *)t + d->dst_off;
+    for (unsigned mask = d->mask; mask; mask &= mask - 1) {
+        unsigned c = (unsigned)__builtin_ctz(mask);
+        if (d->sat) {
+            LANES
+            for (unsigned q = 0; q < n; q++)
+                if ((active >> q) & 1)
+                    ((float *)(base + q * sizeof *t))[c] = micro_sat(r[q][c]);
+        } else {
+            LANES
+            for (unsigned q = 0; q < n; q++)
+                if ((active >> q) & 1)
+                    ((float *)(base + q * sizeof *t))[c] = micro_canon(r[q][c]);
+        }
     }
-    if (in->op == US_OP_KIL) {
-        t->killed = t->killed || micro_kil(src0);
-        return;
-    }
-    float *dst;
-    switch (in->dst.file) {
-    case US_FILE_TEMP:
-        assert(in->dst.index < US_MAX_TEMPS);
-        dst = t->temp[in->dst.index];
-        break;
-    case US_FILE_OUTPUT:
-        assert(in->dst.index < US_MAX_OUTPUTS);
-        dst = t->output[in->dst.index];
-        break;
-    default:
-        return;
-    }
-    for (int c = 0; c < 4; c++)
-        if ((mask >> c) & 1)
-            dst[c] = in->sat ? micro_sat(r[c]) : micro_canon(r[c]);
 }
 
-static bool is_alu(const struct us_inst *in)
+/* ---- One instruction on n lanes ------------------------------------------- */
+
+/* Run `d` on lanes t[0 .. n), writing the `active` ones; the result is the
+ * IF condition of each active lane (0 for every other instruction). */
+US_INLINE uint32_t exec(const struct us_dinst *d,
+                        const struct us_exec_env *env, struct us_thread *t,
+                        unsigned n, uint32_t active)
 {
-    return us_ops[in->op].unit != US_UNIT_TEX && in->op != US_OP_ARL &&
-           in->op != US_OP_KIL;
+    lane_srcs s[QUAD];
+    float r[QUAD][4];
+    for (unsigned i = 0; i < d->nsrc; i++)
+        load_lanes(&d->src[i], i, env, t, n, s);
+    const struct us_math *m = env->math;
+    switch ((enum us_opcode)d->op) {
+#define X(name, f) case US_OP_##name: lanes_comp1(n, r, s, f); break;
+    COMP1_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_comp2(n, r, s, f); break;
+    COMP2_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_comp3(n, r, s, f); break;
+    COMP3_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_repl1(n, active, r, s, m, f); break;
+    REPL1_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_repl2(n, active, r, s, m, f); break;
+    REPL2_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_dot(n, r, s, f); break;
+    DOT_OPS(X)
+#undef X
+    case US_OP_XPD: case US_OP_DST: case US_OP_LIT:
+    case US_OP_EXP: case US_OP_LOG: case US_OP_SCS:
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            if ((active >> q) & 1)
+                mixed_op(d->op, m, s[q], r[q]);
+        break;
+    case US_OP_TEX: case US_OP_TXB: case US_OP_TXP:
+        lanes_tex(d, env, n, s, r);
+        break;
+    case US_OP_ARL:
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            if (((active >> q) & 1) && (d->mask & 1))
+                t[q].addr[d->dst_off][0] = micro_arl(s[q][0][0]);
+        return 0;
+    case US_OP_KIL:
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            if ((active >> q) & 1)
+                t[q].killed = t[q].killed || micro_kil(s[q][0]);
+        return 0;
+    case US_OP_IF: {
+        /* taken when the scalar source is not 0.0 */
+        uint32_t cond = 0;
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            if (((active >> q) & 1) && s[q][0][0] != 0.0f)
+                cond |= 1u << q;
+        return cond;
+    }
+    case US_OP_ELSE: case US_OP_ENDIF: case US_OP_BGNLOOP:
+    case US_OP_ENDLOOP: case US_OP_BRK: case US_OP_CONT:
+        return 0;  /* the sequencer's business (shader/flow.c) */
+    case US_OP_COUNT:
+        assert(!"not an opcode");
+        return 0;
+    }
+    if (d->dst_kind == US_DDST_THREAD)
+        write_lanes(d, t, n, active, r);
+    return 0;
+}
+
+/* The instances: a quad with every lane active (straight-line code), a
+ * quad under flow control, and one lane (a lone thread is active whenever
+ * the sequencer issues). */
+US_INLINE void exec_quad_all(const struct us_dinst *d,
+                            const struct us_exec_env *env, struct us_thread *t)
+{
+    exec(d, env, t, QUAD, 0xF);
+}
+
+static uint32_t exec_quad(const struct us_dinst *d,
+                          const struct us_exec_env *env, struct us_thread *t,
+                          uint32_t active)
+{
+    return exec(d, env, t, QUAD, active);
+}
+
+static uint32_t exec_one(const struct us_dinst *d,
+                         const struct us_exec_env *env, struct us_thread *t)
+{
+    return exec(d, env, t, 1, 1);
+}
+
+/* ---- Programs --------------------------------------------------------- */
+
+/* Instruction pc, decoded: from the pre-decoded program, else into *tmp. */
+US_INLINE const struct us_dinst *fetch(const struct us_program *prog,
+                                       const struct us_dinst *code,
+                                       unsigned pc, struct us_dinst *tmp)
+{
+    if (code)
+        return &code[pc];
+    us_decode_inst(&prog->insts[pc], tmp);
+    return tmp;
+}
+
+/* Run the program on one thread or one quad.  Straight-line code (no
+ * flow links) needs no sequencer: every instruction on every lane. */
+US_INLINE void run(const struct us_program *prog, const struct us_dinst *code,
+                   const struct us_exec_env *env, struct us_thread *t,
+                   unsigned n)
+{
+    struct us_dinst tmp;
+    if (!prog->flow) {
+        for (unsigned pc = 0; pc < prog->ninsts; pc++) {
+            const struct us_dinst *d = fetch(prog, code, pc, &tmp);
+            if (n == QUAD)
+                exec_quad_all(d, env, t);
+            else
+                exec_one(d, env, t);
+        }
+        return;
+    }
+    struct us_flow_state fs;
+    us_flow_start(&fs, n == QUAD ? 0xFu : 1u);
+    while (!us_flow_done(&fs, prog->ninsts)) {
+        const struct us_dinst *d = fetch(prog, code, fs.pc, &tmp);
+        uint32_t cond = n == QUAD ? exec_quad(d, env, t, fs.active)
+                                  : exec_one(d, env, t);
+        us_flow_advance(&fs, prog->flow, cond);
+    }
 }
 
 void us_interpret_inst(const struct us_program *prog,
                        const struct us_exec_env *env, struct us_thread *t,
                        unsigned pc)
 {
-    const struct us_inst *in = &prog->insts[pc];
-    float src[3][4], r[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-    load_sources(in, env, t, src);
-    if (us_ops[in->op].unit == US_UNIT_TEX)
-        tex_single(in, env, src[0], r);
-    else if (is_alu(in))
-        compute(in, env->math, src, r);
-    write_result(in, t, src[0], r);
+    struct us_dinst d;
+    us_decode_inst(&prog->insts[pc], &d);
+    exec_one(&d, env, t);
+}
+
+bool us_interpret_cond(const struct us_program *prog,
+                       const struct us_exec_env *env,
+                       const struct us_thread *t, unsigned pc)
+{
+    struct us_dinst d;
+    us_decode_inst(&prog->insts[pc], &d);
+    float v[4];
+    load_src(&d.src[0], env, t, v);
+    return v[0] != 0.0f;
 }
 
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
                   struct us_thread *t)
 {
-    for (unsigned i = 0; i < prog->ninsts; i++)
-        us_interpret_inst(prog, env, t, i);
+    run(prog, NULL, env, t, 1);
 }
 
+/* The four threads of a quad in lockstep; lanes a branch disabled keep
+ * their registers. */
 void us_interpret_quad(const struct us_program *prog,
                        const struct us_exec_env *env, struct us_thread t[4])
 {
-    for (unsigned i = 0; i < prog->ninsts; i++) {
-        const struct us_inst *in = &prog->insts[i];
-        float src[4][3][4], r[4][4];
-        memset(r, 0, sizeof r);
-        for (int q = 0; q < 4; q++)
-            load_sources(in, env, &t[q], src[q]);
-        if (us_ops[in->op].unit == US_UNIT_TEX && env->sample_quad) {
-            float coord[4][4], bias[4];
-            for (int q = 0; q < 4; q++)
-                tex_coord(in, src[q][0], coord[q], &bias[q]);
-            env->sample_quad(env->sample_ctx, in->tex_unit, in->tex_target,
-                             (const float (*)[4])coord, bias, r);
-        } else {
-            for (int q = 0; q < 4; q++) {
-                if (us_ops[in->op].unit == US_UNIT_TEX)
-                    tex_single(in, env, src[q][0], r[q]);
-                else if (is_alu(in))
-                    compute(in, env->math, src[q], r[q]);
-            }
-        }
-        for (int q = 0; q < 4; q++)
-            write_result(in, &t[q], src[q][0], r[q]);
-    }
+    run(prog, NULL, env, t, QUAD);
+}
+
+void us_interpret_decoded(const struct us_decoded *d,
+                          const struct us_exec_env *env, struct us_thread *t)
+{
+    run(d->prog, d->inst, env, t, 1);
+}
+
+void us_interpret_quads(const struct us_decoded *d,
+                        const struct us_exec_env *env, struct us_thread *t,
+                        unsigned nquads)
+{
+    for (unsigned i = 0; i < nquads; i++)
+        run(d->prog, d->inst, env, t + QUAD * i, QUAD);
 }
