@@ -12,7 +12,10 @@
  * for two cycles and the bundle's results are usable a latency after the
  * second.
  * A bundle reads before it writes: the engine runs its slots
- * readers-first (shader/vec4_timing.c).
+ * readers-first (shader/vec4_timing.c).  With lockstep=L, L processors
+ * issue one bundle stream under one flow mask; a masked processor's
+ * vw + 1 lanes idle for the bundle's one or two issues
+ * (shader/vec4_timing.h).
  */
 #include <stdlib.h>
 

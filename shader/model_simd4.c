@@ -5,7 +5,11 @@
  * paper measures (scalar code keeps 1 of 4 lanes busy).  DP3 / DP4 / DPH
  * run on the dot-product tree in one issue; each processor has a dedicated
  * full, pipelined SFU.  threads_per_proc threads per processor hide the
- * latencies.  The issue engine is shader/vec4_timing.c.
+ * latencies.  The issue engine is shader/vec4_timing.c.  With lockstep=L,
+ * L processors share one instruction stream (one pc, fetch and flow mask
+ * per warp of L threads, like a quad of pixel pipes): a processor whose
+ * thread flow control masks off idles its 4 lanes while the others issue
+ * (masked_lane_slots; shader/vec4_timing.h).
  */
 #include "shader/vec4_timing.h"
 

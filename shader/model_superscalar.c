@@ -6,7 +6,9 @@
  * that one is independent of the first (no RAW or WAW), its registers are
  * ready, the two component counts (us_inst_width) fit the 4 lanes (2+2,
  * 3+1, 1+1, ...) and they do not both need the SFU, the texture unit or
- * the address unit.  The issue engine is shader/vec4_timing.c.
+ * the address unit.  The issue engine is shader/vec4_timing.c; with
+ * lockstep=L, L processors share one instruction stream and co-issue
+ * needs the pair ready on every active lane (shader/vec4_timing.h).
  */
 #include "shader/vec4_timing.h"
 

@@ -7,7 +7,9 @@
  * slots are NOPs, counted in the slot occupancy.  Without the t-slot every
  * slot runs SFU operations too, so each slot has its own full SFU.
  * A bundle reads all its operands before it writes: the engine runs its
- * slots readers-first (shader/vec4_timing.c).
+ * slots readers-first (shader/vec4_timing.c).  With lockstep=L, L
+ * processors issue one bundle stream under one flow mask; a masked
+ * processor's slots idle (shader/vec4_timing.h).
  */
 #include <stdlib.h>
 

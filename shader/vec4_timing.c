@@ -122,12 +122,10 @@ bool vt_code_group(struct vt_code *c, unsigned issues)
  * the scalar model). */
 enum { FBUF_GROUPS = 2 };
 
-/* One thread slot of a processor. */
+/* One thread slot of a processor: a lane of the warp of its slot index. */
 struct slot {
     bool busy;                  /* holds a thread                          */
     unsigned tid;
-    struct us_flow_state fs;    /* fs.pc: the next group                   */
-    unsigned fbuf;              /* fetched words not yet issued            */
     uint64_t start, done;       /* arrival; all results usable             */
     struct us_scoreboard sb;
     uint8_t unit[US_SB_REGS];   /* unit of each register's pending write   */
@@ -135,9 +133,25 @@ struct slot {
 };
 
 struct proc {
-    struct us_tsched sched;
     struct slot *slots;
+};
+
+/* Slot j of the processors of a lockstep group: one instruction stream
+ * (one pc, one fetch buffer) and one flow mask over their threads; lane i
+ * is the group's processor i.  Without lockstep a warp is one thread. */
+struct warp {
+    struct us_flow_state fs;    /* fs.pc: the next group                   */
+    unsigned fbuf;              /* fetched words not yet issued            */
+    uint32_t present;           /* lanes holding a thread not yet retired  */
+};
+
+/* Processors first .. first + n - 1 issuing in lockstep (n = 1 without
+ * the knob): one issue stage, one fetch, one pick among the warps. */
+struct lgroup {
+    unsigned first, n;
+    struct us_tsched sched;
     uint64_t busy_until;        /* issue stage busy (multi-cycle issue)    */
+    struct warp *warps;         /* tpp                                     */
 };
 
 struct vt_core {
@@ -148,10 +162,13 @@ struct vt_core {
     struct us_program xprog;    /* *w->prog with the reordered instructions */
     const struct us_program *vprog;  /* what vec4 ops index                */
     unsigned tpp;               /* threads per processor                   */
-    unsigned fetch_words;       /* words fetched per cycle per processor   */
-    unsigned fbuf_words;        /* capacity of a thread's fetch buffer     */
+    unsigned fetch_words;       /* words fetched per cycle per group       */
+    unsigned fbuf_words;        /* capacity of a warp's fetch buffer       */
     struct proc *procs;
     struct slot *slot_mem;
+    unsigned nlgroups;
+    struct lgroup *lgroups;
+    struct warp *warp_mem;
     struct us_tqueue queue;
     uint64_t now;
     bool finished;
@@ -187,6 +204,12 @@ unsigned vt_procs(const struct us_config *cfg, unsigned lanes_per_proc)
     return p ? p : 1;
 }
 
+static struct slot *lane(const struct vt_core *c, const struct lgroup *gr,
+                         unsigned i, unsigned j)
+{
+    return &c->procs[gr->first + i].slots[j];
+}
+
 static void start_thread(struct vt_core *c, struct slot *s)
 {
     unsigned tid;
@@ -194,12 +217,21 @@ static void start_thread(struct vt_core *c, struct slot *s)
     if (!s->busy)
         return;
     s->tid = tid;
-    us_flow_start(&s->fs, 1);
-    s->fbuf = 0;
     s->start = s->done = c->now;
     us_sb_clear(&s->sb);
     memset(s->unit, 0, sizeof s->unit);
     memset(s->scratch, 0, sizeof s->scratch);
+}
+
+/* Warp j takes the threads its lanes hold (after start_thread). */
+static void warp_start(struct vt_core *c, struct lgroup *gr, unsigned j)
+{
+    struct warp *wp = &gr->warps[j];
+    wp->present = 0;
+    for (unsigned i = 0; i < gr->n; i++)
+        wp->present |= (uint32_t)lane(c, gr, i, j)->busy << i;
+    us_flow_start(&wp->fs, wp->present);
+    wp->fbuf = 0;
 }
 
 void vt_reset(struct us_core *core)
@@ -211,16 +243,19 @@ void vt_reset(struct us_core *core)
     memset(&c->act, 0, sizeof c->act);
     c->dual_issued = 0;
     us_tqueue_init(&c->queue, c->w->nthreads);
-    for (unsigned p = 0; p < c->desc.procs; p++) {
-        struct proc *pr = &c->procs[p];
-        us_tsched_init(&pr->sched, &c->cfg);
-        pr->sched.last = c->tpp - 1;  /* RR starts at slot 0 */
-        pr->busy_until = 0;
-    }
-    /* Threads go round the processors first, as on the scalar model. */
+    /* Threads go round the processors first, as on the scalar model (and
+     * a warp's lanes hold consecutive threads). */
     for (unsigned i = 0; i < c->tpp; i++)
         for (unsigned p = 0; p < c->desc.procs; p++)
             start_thread(c, &c->procs[p].slots[i]);
+    for (unsigned g = 0; g < c->nlgroups; g++) {
+        struct lgroup *gr = &c->lgroups[g];
+        us_tsched_init(&gr->sched, &c->cfg);
+        gr->sched.last = c->tpp - 1;  /* RR starts at slot 0 */
+        gr->busy_until = 0;
+        for (unsigned j = 0; j < c->tpp; j++)
+            warp_start(c, gr, j);
+    }
     c->counts.instr_mem_bits =
         c->code.mem_words * us_target_word_bits(c->desc.target);
 }
@@ -258,14 +293,21 @@ struct us_core *vt_create(const struct us_config *cfg,
 {
     struct vt_core *c = calloc(1, sizeof *c);
     unsigned tpp = (unsigned)cfg->v[US_KNOB_threads_per_proc];
+    unsigned L = (unsigned)cfg->v[US_KNOB_lockstep];
+    L = L < 1 ? 1 : L > desc->procs ? desc->procs : L;
+    unsigned ng = (desc->procs + L - 1) / L;
     if (c) {
         c->procs = calloc(desc->procs, sizeof *c->procs);
         c->slot_mem = calloc((size_t)desc->procs * tpp, sizeof *c->slot_mem);
+        c->lgroups = calloc(ng, sizeof *c->lgroups);
+        c->warp_mem = calloc((size_t)ng * tpp, sizeof *c->warp_mem);
     }
-    if (!c || !c->procs || !c->slot_mem) {
+    if (!c || !c->procs || !c->slot_mem || !c->lgroups || !c->warp_mem) {
         if (c) {
             free(c->procs);
             free(c->slot_mem);
+            free(c->lgroups);
+            free(c->warp_mem);
         }
         free(c);
         return vt_oom(desc->name, code, diag);
@@ -291,6 +333,13 @@ struct us_core *vt_create(const struct us_config *cfg,
     c->fbuf_words = width * FBUF_GROUPS;
     for (unsigned p = 0; p < desc->procs; p++)
         c->procs[p].slots = c->slot_mem + (size_t)p * tpp;
+    c->nlgroups = ng;
+    for (unsigned g = 0; g < ng; g++) {
+        struct lgroup *gr = &c->lgroups[g];
+        gr->first = g * L;
+        gr->n = desc->procs - gr->first < L ? desc->procs - gr->first : L;
+        gr->warps = c->warp_mem + (size_t)g * tpp;
+    }
     vt_reset((struct us_core *)c);
     return (struct us_core *)c;
 }
@@ -303,6 +352,8 @@ void vt_destroy(struct us_core *core)
     vt_code_free(&c->code);
     free(c->procs);
     free(c->slot_mem);
+    free(c->lgroups);
+    free(c->warp_mem);
     free(c);
 }
 
@@ -348,28 +399,40 @@ static uint64_t group_ready(const struct vt_core *c, const struct slot *s,
     return at;
 }
 
+/* Are group g's registers usable now on every active lane of warp j?  If
+ * not, *unit is the unit the first blocked lane waits for. */
+static bool lanes_ready(const struct vt_core *c, const struct lgroup *gr,
+                        unsigned j, const struct vt_group *g, unsigned *unit)
+{
+    uint32_t active = gr->warps[j].fs.active;
+    for (unsigned i = 0; i < gr->n; i++)
+        if (((active >> i) & 1) &&
+            group_ready(c, lane(c, gr, i, j), g, unit) > c->now)
+            return false;
+    return true;
+}
+
 struct pick_ctx {
     const struct vt_core *c;
-    struct proc *p;
+    const struct lgroup *gr;
     bool cause_set;
     enum us_stall cause;
 };
 
-static bool slot_ready(void *ctx, unsigned i)
+static bool warp_ready(void *ctx, unsigned j)
 {
     struct pick_ctx *x = ctx;
-    const struct slot *s = &x->p->slots[i];
-    if (!s->busy || s->fs.pc >= x->c->code.ngroups)
+    const struct warp *wp = &x->gr->warps[j];
+    if (!wp->present || wp->fs.pc >= x->c->code.ngroups)
         return false;   /* empty, or draining: no cause of its own */
     enum us_stall why = US_STALL_FETCH;
-    if (s->fbuf > 0) {
+    if (wp->fbuf > 0) {
         unsigned unit = US_UNIT_ALU;
-        if (group_ready(x->c, s, &x->c->code.groups[s->fs.pc], &unit) <=
-            x->c->now)
+        if (lanes_ready(x->c, x->gr, j, &x->c->code.groups[wp->fs.pc], &unit))
             return true;
         why = stall_of(unit);
     }
-    /* The first thread with work left that could not issue names the
+    /* The first warp with work left that could not issue names the
      * stall's cause (shader/timing.h). */
     if (!x->cause_set) {
         x->cause_set = true;
@@ -378,16 +441,20 @@ static bool slot_ready(void *ctx, unsigned i)
     return false;
 }
 
-static uint64_t slot_age(void *ctx, unsigned i)
+static uint64_t warp_age(void *ctx, unsigned j)
 {
     const struct pick_ctx *x = ctx;
-    const struct slot *s = &x->p->slots[i];
-    return s->busy ? s->tid : UINT64_MAX - x->c->tpp + i;
+    const struct warp *wp = &x->gr->warps[j];
+    if (!wp->present)
+        return UINT64_MAX - x->c->tpp + j;
+    return lane(x->c, x->gr, (unsigned)__builtin_ctz(wp->present), j)->tid;
 }
 
-/* Run and time one group: results usable `issues - 1 + latency` after now. */
-static void issue_group(struct vt_core *c, struct slot *s,
-                        const struct vt_group *g)
+/* Run and time group g on the thread of slot s: results usable
+ * `issues - 1 + latency` after now.  True when g is an IF whose condition
+ * holds for the thread. */
+static bool lane_issue(struct vt_core *c, struct slot *s,
+                       const struct vt_group *g)
 {
     struct us_thread *t = &c->w->threads[s->tid];
     bool cond = false;
@@ -430,29 +497,47 @@ static void issue_group(struct vt_core *c, struct slot *s,
     }
     if (s->done < c->now + g->issues)
         s->done = c->now + g->issues;
-    s->fbuf--;
-    c->counts.slots_filled += g->nops;
-    c->counts.slots_total += c->desc.nslots;
-    us_tcounts_exec(&c->counts, &g->w, 1);
-    c->counts.branches += g->flow != US_FLOW_NONE;
-    unsigned pc = s->fs.pc;
-    us_flow_advance(&s->fs, c->code.flow, cond);
-    if (s->fs.pc != pc + 1)
-        s->fbuf = 0;   /* a taken branch: refetch from the target */
+    return cond;
 }
 
-/* Superscalar: may group s->fs.pc (one instruction) issue beside `prev`, the
- * group just issued?  Independent of it (no RAW or WAW on its writes; a
- * WAR is fine, reads come first), its registers usable now, their
- * components fit the datapath, and no single-ported unit (SFU, texture,
- * address) asked for twice. */
-static bool can_pair(const struct vt_core *c, const struct slot *s,
-                     const struct vt_group *prev)
+/* Warp j issues its next group on its active lanes (the processors whose
+ * lanes are masked off idle meanwhile: the caller counts them), and its
+ * sequencer moves on. */
+static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
 {
-    if (s->fs.pc >= c->code.ngroups)
+    struct warp *wp = &gr->warps[j];
+    unsigned pc = wp->fs.pc;
+    const struct vt_group *g = &c->code.groups[pc];
+    uint32_t active = wp->fs.active, cond = 0;
+    for (unsigned i = 0; i < gr->n; i++)
+        if (((active >> i) & 1) && lane_issue(c, lane(c, gr, i, j), g))
+            cond |= 1u << i;
+    unsigned nactive = (unsigned)__builtin_popcount(active);
+    wp->fbuf--;
+    c->counts.slots_filled += (uint64_t)g->nops * nactive;
+    c->counts.slots_total += (uint64_t)c->desc.nslots * nactive;
+    us_tcounts_exec(&c->counts, &g->w, nactive);
+    c->counts.branches += g->flow != US_FLOW_NONE;
+    c->counts.divergent += g->flow == US_FLOW_IF && cond != 0 &&
+                           cond != active;
+    us_flow_advance(&wp->fs, c->code.flow, cond);
+    if (wp->fs.pc != pc + 1)
+        wp->fbuf = 0;   /* a taken branch: refetch from the target */
+}
+
+/* Superscalar: may group wp->fs.pc (one instruction) issue beside `prev`,
+ * the group warp j just issued?  Independent of it (no RAW or WAW on its
+ * writes; a WAR is fine, reads come first), its registers usable now on
+ * every active lane, their components fit the datapath, and no
+ * single-ported unit (SFU, texture, address) asked for twice. */
+static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
+                     unsigned j, const struct vt_group *prev)
+{
+    const struct warp *wp = &gr->warps[j];
+    if (wp->fs.pc >= c->code.ngroups)
         return false;
-    const struct vt_group *g = &c->code.groups[s->fs.pc];
-    if (g->nops != 1 || prev->nops != 1 || s->fbuf == 0 ||
+    const struct vt_group *g = &c->code.groups[wp->fs.pc];
+    if (g->nops != 1 || prev->nops != 1 || wp->fbuf == 0 ||
         g->flow != US_FLOW_NONE || prev->flow != US_FLOW_NONE)
         return false;
     const struct vt_op *a = &c->code.ops[prev->first];
@@ -468,61 +553,101 @@ static bool can_pair(const struct vt_core *c, const struct slot *s,
         if (item_writes(&a->item, b->item.writes[k]))
             return false;
     unsigned unit;
-    return group_ready(c, s, g, &unit) <= c->now;
+    return lanes_ready(c, gr, j, g, &unit);
 }
 
-/* Fetch up to fetch_words words into the buffers that hold the fewest,
- * trying slots in the round-robin order (as the scalar model does). */
-static void fetch(struct vt_core *c, struct proc *p)
+/* Fetch up to fetch_words words into the warp buffers that hold the
+ * fewest, trying warps in the round-robin order (as the scalar model
+ * does): one instruction stream per warp, a word fetched once for all its
+ * lanes. */
+static void fetch(struct vt_core *c, struct lgroup *gr)
 {
     unsigned n = c->tpp, bits = us_target_word_bits(c->desc.target);
     for (unsigned k = 0; k < c->fetch_words; k++) {
         int best = -1;
-        for (unsigned j = 1; j <= n; j++) {
-            unsigned i = (p->sched.last + j) % n;
-            const struct slot *s = &p->slots[i];
-            if (!s->busy || s->fbuf >= c->fbuf_words ||
-                s->fs.pc + s->fbuf >= c->code.ngroups)
+        for (unsigned m = 1; m <= n; m++) {
+            unsigned j = (gr->sched.last + m) % n;
+            const struct warp *wp = &gr->warps[j];
+            if (!wp->present || wp->fbuf >= c->fbuf_words ||
+                wp->fs.pc + wp->fbuf >= c->code.ngroups)
                 continue;
-            if (best < 0 || s->fbuf < p->slots[best].fbuf)
-                best = (int)i;
+            if (best < 0 || wp->fbuf < gr->warps[best].fbuf)
+                best = (int)j;
         }
         if (best < 0)
             return;
-        p->slots[best].fbuf++;
+        gr->warps[best].fbuf++;
         c->counts.instr_words++;
         c->counts.instr_bits += bits;
     }
 }
 
-static void step_proc(struct vt_core *c, struct proc *p)
+static bool proc_has_thread(const struct vt_core *c, unsigned p)
 {
-    bool any = false;
-    for (unsigned i = 0; i < c->tpp; i++)
-        any = any || p->slots[i].busy;
-    if (!any) {
-        c->counts.idle++;
-        return;
+    for (unsigned j = 0; j < c->tpp; j++)
+        if (c->procs[p].slots[j].busy)
+            return true;
+    return false;
+}
+
+static void step_group(struct vt_core *c, struct lgroup *gr)
+{
+    /* A processor without threads counts idle; one whose group issues
+     * nothing counts a stall. */
+    unsigned holding = 0;
+    for (unsigned i = 0; i < gr->n; i++) {
+        if (proc_has_thread(c, gr->first + i))
+            holding |= 1u << i;
+        else
+            c->counts.idle++;
     }
-    fetch(c, p);
-    if (p->busy_until > c->now)
+    if (!holding)
+        return;
+    fetch(c, gr);
+    if (gr->busy_until > c->now)
         return;   /* still issuing a multi-cycle group */
-    struct pick_ctx x = { c, p, false, US_STALL_DEPENDENCY };
-    int pick = us_tsched_pick(&p->sched, c->tpp, slot_ready, slot_age, &x);
+    struct pick_ctx x = { c, gr, false, US_STALL_DEPENDENCY };
+    int pick = us_tsched_pick(&gr->sched, c->tpp, warp_ready, warp_age, &x);
     if (pick < 0) {
-        c->counts.stall[x.cause]++;
+        c->counts.stall[x.cause] += (unsigned)__builtin_popcount(holding);
         return;
     }
-    struct slot *s = &p->slots[pick];
-    const struct vt_group *g = &c->code.groups[s->fs.pc];
-    issue_group(c, s, g);
-    p->busy_until = c->now + g->issues;
-    if (c->desc.dual && can_pair(c, s, g)) {
-        issue_group(c, s, &c->code.groups[s->fs.pc]);
+    unsigned j = (unsigned)pick;
+    struct warp *wp = &gr->warps[j];
+    const struct vt_group *g = &c->code.groups[wp->fs.pc];
+    /* The group occupies every processor of the warp for g->issues
+     * cycles; those of lanes masked off do nothing (docs/METRICS.md). */
+    c->counts.masked_lane_slots +=
+        (uint64_t)__builtin_popcount(wp->present & ~wp->fs.active) *
+        c->desc.lanes_per_proc * g->issues;
+    issue_group(c, gr, j);
+    gr->busy_until = c->now + g->issues;
+    if (c->desc.dual && can_pair(c, gr, j, g)) {
+        issue_group(c, gr, j);
         c->dual_issued++;
     }
     c->counts.issued++;
     c->act.issues++;
+}
+
+/* A lane's thread retires; the warp takes new threads only when every
+ * lane has (they share one pc): true when it did. */
+static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
+                        unsigned j)
+{
+    struct warp *wp = &gr->warps[j];
+    struct slot *s = lane(c, gr, i, j);
+    c->counts.threads++;
+    c->counts.latency_sum += c->now - s->start;
+    s->busy = false;
+    wp->present &= ~(1u << i);
+    if (wp->present)
+        return false;
+    c->counts.loop_overruns += wp->fs.overrun;
+    for (unsigned k = 0; k < gr->n; k++)
+        start_thread(c, lane(c, gr, k, j));
+    warp_start(c, gr, j);
+    return true;
 }
 
 bool vt_step(struct us_core *core)
@@ -532,25 +657,27 @@ bool vt_step(struct us_core *core)
         return false;
     /* Retire threads whose last result is usable; refill their slots. */
     bool live = false;
-    for (unsigned p = 0; p < c->desc.procs; p++)
-        for (unsigned i = 0; i < c->tpp; i++) {
-            struct slot *s = &c->procs[p].slots[i];
-            if (s->busy && us_flow_done(&s->fs, c->code.ngroups) &&
-                s->done <= c->now) {
-                c->counts.threads++;
-                c->counts.loop_overruns += s->fs.overrun;
-                c->counts.latency_sum += c->now - s->start;
-                start_thread(c, s);
+    for (unsigned g = 0; g < c->nlgroups; g++) {
+        struct lgroup *gr = &c->lgroups[g];
+        for (unsigned j = 0; j < c->tpp; j++) {
+            bool done = us_flow_done(&gr->warps[j].fs, c->code.ngroups);
+            for (unsigned i = 0; i < gr->n && done; i++) {
+                struct slot *s = lane(c, gr, i, j);
+                if (s->busy && s->done <= c->now &&
+                    retire_lane(c, gr, i, j))
+                    break;   /* new threads: checked from next cycle */
             }
-            live = live || s->busy;
+            for (unsigned i = 0; i < gr->n; i++)
+                live = live || lane(c, gr, i, j)->busy;
         }
+    }
     if (!live) {
         c->finished = true;
         c->counts.cycles = c->now;
         return false;
     }
-    for (unsigned p = 0; p < c->desc.procs; p++)
-        step_proc(c, &c->procs[p]);
+    for (unsigned g = 0; g < c->nlgroups; g++)
+        step_group(c, &c->lgroups[g]);
     c->now++;
     c->counts.cycles = c->now;
     return true;

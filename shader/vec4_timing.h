@@ -41,6 +41,28 @@
  * next group is not the following one, empties its fetch buffer: the words
  * after a taken branch are refetched from the target.
  *
+ * Lockstep (knob lockstep = L > 1; 0 and 1 are the above): processors
+ * gL .. gL+L-1 (the last group may be smaller) share one instruction
+ * stream, as the pixel pipes of a quad did on the SIMD shaders of the
+ * time.  Slot j of each is lane i of WARP j: one pc, one fetch buffer
+ * (fetch_width words per cycle for the group, each fetched once for the
+ * warp), one us_flow_state over the L lanes (active mask, reconvergence
+ * stack: shader/flow.c).  Each cycle the group picks one warp (the
+ * threads_per_proc policy over warps) whose next group's registers are
+ * usable on every active lane, and issues it on all of the group's
+ * processors: active lanes run it on their own registers, masked lanes
+ * (a thread in the warp that flow control switched off) sit idle for the
+ * issue's cycles -- lanes_per_proc lane slots each per cycle, counted in
+ * masked_lane_slots and absent from useful_ops.  An IF whose active lanes
+ * disagree counts a divergent branch.  `issued`, branch_instructions and
+ * the fetched words count once per warp; slot occupancy counts the
+ * active lanes' bundles.  A lane retires when the warp is past the end
+ * and its own results are usable; the warp takes new threads only when
+ * all its lanes have retired (they share one pc).  A cycle in which the
+ * group issues nothing counts a stall per processor holding threads.
+ * With L = 1 a warp is one thread and a group one processor: the same
+ * code is the default engine.
+ *
  * Stalls, as on the scalar model: a cycle in which a processor holding
  * threads issues nothing counts one stall, charged to the first thread
  * with work left that the policy tried -- fetch, or the unit class whose
@@ -71,9 +93,9 @@ struct vt_op {
 
 /* One issue group.  A flow instruction is a group of its own (the
  * compilers never bundle it), and the groups' flow kinds, linked, are the
- * code's flow control: each thread is a one-lane us_flow_state over the
- * groups (a vec4 processor runs one thread's instruction stream; threads
- * share nothing, so none is ever masked). */
+ * code's flow control: each warp (a thread, or with lockstep the threads
+ * of one slot across a group of processors) is a us_flow_state over the
+ * groups. */
 struct vt_group {
     unsigned first, nops;       /* ops[first .. first + nops)              */
     uint8_t issues;             /* cycles the issue stage spends on it     */

@@ -686,6 +686,32 @@ START_TEST(flow_divergence_simd4)
     ck_assert_double_eq(stat(&r, "masked_lane_slots"), 0);
     ck_assert_double_eq(stat(&r, "utilization"), 7.0 / (8 * 17));
     free_run(&r);
+    /* lockstep=2: the two processors share one instruction stream (one
+     * warp, one pc, one fetch buffer).  SLT 0 on both (c.x at 4), IF 4
+     * (lanes disagree: a divergent branch), MUL 5 on processor 0, ELSE 6,
+     * ADD 7 on processor 1 (r.x at 11), MUL 11 (r.x at 15), ENDIF 12, MOV
+     * waits for processor 1's r.x: 15, usable 19.  MUL, ELSE, ADD, MUL,
+     * ENDIF each leave one processor masked for one cycle: 5 x 4 lanes =
+     * 20 masked lane slots.  Stalls, per processor: 1-3, 8-10, 13-14,
+     * 16-18.  Each word is fetched once for the warp, none refetched
+     * (every jump lands on the next word). */
+    static const char *const lock[] = {
+        "alu_lanes=8", "threads_per_proc=1", "alu_latency=4", "lockstep=2",
+        NULL,
+    };
+    run_prog_on(&r, &us_model_simd4, diverge, 2, lock);
+    ck_assert_double_eq(stat(&r, "cycles"), 19);
+    ck_assert_double_eq(stat(&r, "idle"), 0);
+    ck_assert_double_eq(stat(&r, "issued"), 8);
+    ck_assert_double_eq(stat(&r, "stalls.fetch"), 0);
+    ck_assert_double_eq(stat(&r, "stalls.dependency"), 2 * 11);
+    ck_assert_double_eq(stat(&r, "useful_ops"), 7);
+    ck_assert_double_eq(stat(&r, "branch_instructions"), 3);
+    ck_assert_double_eq(stat(&r, "divergent_branches"), 1);
+    ck_assert_double_eq(stat(&r, "masked_lane_slots"), 5 * 4);
+    ck_assert_double_eq(stat(&r, "instr_words"), 8);
+    ck_assert_double_eq(stat(&r, "utilization"), 7.0 / (8 * 19));
+    free_run(&r);
 }
 END_TEST
 
@@ -745,6 +771,59 @@ START_TEST(flow_divergent_loop)
 }
 END_TEST
 
+/* Sixteen threads of 4..19 iterations (thread i: 4 + i) on four vec4
+ * processors, independent and in lockstep=4 (one warp of four processors:
+ * threads 4w .. 4w + 3, w = 0..3, one after another), next to sixteen
+ * scalar SPs in lockstep=4.  pcs: 0 MOV, 1 MOV, 2 BGNLOOP, 3 SGE, 4 IF,
+ * 5 BRK, 6 ENDIF, 7 ADD, 8 ADD, 9 ENDLOOP, 10 MOV.  While no lane leaves,
+ * an iteration issues SGE IF ADD ADD ENDLOOP unmasked (the untaken BRK
+ * and its ENDIF are walked past).  At the test where lane m leaves
+ * (lanes 0 .. m-1 gone, m = 0..2), masked processors per issue: SGE m,
+ * IF m, BRK 3, ADD m+1, ADD m+1, ENDLOOP m+1 (ENDIF walked past); when
+ * lane 3 leaves: SGE 3, IF 3, BRK 3, and the warp walks out of the loop.
+ * 6 + 11 + 16 + 9 = 42 masked processor-cycles a warp, 4 lanes each. */
+START_TEST(flow_divergent_loop_lockstep_vec4)
+{
+    static const char *const indep[] = {
+        "alu_lanes=16", "threads_per_proc=1", NULL,
+    };
+    static const char *const lock[] = {
+        "alu_lanes=16", "threads_per_proc=1", "lockstep=4", NULL,
+    };
+    struct run a, b, c, d;
+    run_prog_on(&a, &us_model_simd4, loop_prog, 16, indep);
+    run_prog_on(&b, &us_model_simd4, loop_prog, 16, lock);
+    run_prog(&c, loop_prog, 16, indep);
+    run_prog(&d, loop_prog, 16, lock);
+    ck_assert_double_eq(stat(&b, "useful_ops"), stat(&a, "useful_ops"));
+    ck_assert_double_eq(stat(&a, "masked_lane_slots"), 0);
+    ck_assert_double_eq(stat(&a, "divergent_branches"), 0);
+    /* three divergent IFs a warp (lanes 0, 1, 2 leaving before the
+     * others; lane 3 leaves alone) */
+    ck_assert_double_eq(stat(&b, "divergent_branches"), 4 * 3);
+    ck_assert_double_eq(stat(&b, "masked_lane_slots"), 4 * 42 * 4);
+    /* the scalar warps mask the same issues, one lane per SP */
+    ck_assert_double_eq(stat(&d, "divergent_branches"), 4 * 3);
+    ck_assert_double_eq(stat(&d, "masked_lane_slots"), 4 * 42);
+    /* in lockstep the warps run one after another, each as long as its
+     * longest thread */
+    ck_assert_double_gt(stat(&b, "cycles"), stat(&a, "cycles"));
+    ck_assert_double_lt(stat(&b, "utilization"), stat(&a, "utilization"));
+    printf("divergent loop, 16 threads of 4..19 iterations on 16 lanes: "
+           "utilization simd4 %.3f, simd4 lockstep=4 %.3f, scalar %.3f, "
+           "scalar lockstep=4 %.3f; masked lane slots simd4 lockstep=4 %.0f "
+           "(of %.0f lane-cycles), scalar lockstep=4 %.0f (of %.0f)\n",
+           stat(&a, "utilization"), stat(&b, "utilization"),
+           stat(&c, "utilization"), stat(&d, "utilization"),
+           stat(&b, "masked_lane_slots"), 16 * stat(&b, "cycles"),
+           stat(&d, "masked_lane_slots"), 16 * stat(&d, "cycles"));
+    free_run(&a);
+    free_run(&b);
+    free_run(&c);
+    free_run(&d);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("core");
@@ -761,6 +840,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, flow_divergence_scalar);
     tcase_add_test(tc, flow_divergence_simd4);
     tcase_add_test(tc, flow_divergent_loop);
+    tcase_add_test(tc, flow_divergent_loop_lockstep_vec4);
     suite_add_tcase(s, tc);
     TCase *tl = tcase_create("lut");
     tcase_add_test(tl, lut_multifetch_merges);

@@ -26,15 +26,16 @@
 struct variant {
     const struct us_core_model *m;
     const char *set;   /* "key=value" or NULL */
+    const char *set2;  /* a second one, or NULL */
 };
 
 static const struct variant variants[] = {
-    { &us_model_simd4, NULL },
-    { &us_model_vliw, NULL },
-    { &us_model_vliw, "vliw_tslot=1" },
-    { &us_model_superscalar, NULL },
-    { &us_model_hetero, NULL },
-    { &us_model_hetero, "hetero_vec_width=4" },
+    { &us_model_simd4, NULL, NULL },
+    { &us_model_vliw, NULL, NULL },
+    { &us_model_vliw, "vliw_tslot=1", NULL },
+    { &us_model_superscalar, NULL, NULL },
+    { &us_model_hetero, NULL, NULL },
+    { &us_model_hetero, "hetero_vec_width=4", NULL },
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -154,22 +155,30 @@ END_TEST
  * own code (vec4 instructions, scalar words, bundles), and all must leave
  * the interpreter's registers. */
 static const struct variant flow_variants[] = {
-    { &us_model_scalar, NULL },
-    { &us_model_scalar, "compaction=0" },
-    { &us_model_scalar, "lockstep=4" },
-    { &us_model_scalar, "lockstep=8" },
-    { &us_model_simd4, NULL },
-    { &us_model_vliw, NULL },
-    { &us_model_vliw, "vliw_tslot=1" },
-    { &us_model_superscalar, NULL },
-    { &us_model_hetero, NULL },
-    { &us_model_hetero, "hetero_vec_width=4" },
+    { &us_model_scalar, NULL, NULL },
+    { &us_model_scalar, "compaction=0", NULL },
+    { &us_model_scalar, "lockstep=4", NULL },
+    { &us_model_scalar, "lockstep=8", NULL },
+    { &us_model_simd4, NULL, NULL },
+    { &us_model_vliw, NULL, NULL },
+    { &us_model_vliw, "vliw_tslot=1", NULL },
+    { &us_model_superscalar, NULL, NULL },
+    { &us_model_hetero, NULL, NULL },
+    { &us_model_hetero, "hetero_vec_width=4", NULL },
+    /* vec4 processors in lockstep (one instruction stream, masked lanes):
+     * two processors, four, and groups of 3 + 1 over four; superscalar
+     * co-issue and hetero's two-cycle bundles under a mask */
+    { &us_model_simd4, "lockstep=2", NULL },
+    { &us_model_simd4, "lockstep=4", "alu_lanes=16" },
+    { &us_model_vliw, "lockstep=3", "alu_lanes=16" },
+    { &us_model_superscalar, "lockstep=4", "alu_lanes=16" },
+    { &us_model_hetero, "lockstep=2", NULL },
 };
 enum { NFLOW_VARIANTS = sizeof flow_variants / sizeof flow_variants[0] };
 
 static bool check_flow_program(const struct us_program *prog, struct us_rng *r,
                                unsigned nthreads, const char *what,
-                               uint64_t *branches)
+                               uint64_t *branches, uint64_t *vec4_divergent)
 {
     us_vec4 *params = calloc(prog->nparams + 1, sizeof *params);
     struct us_thread *init = calloc(nthreads, sizeof *init);
@@ -190,6 +199,10 @@ static bool check_flow_program(const struct us_program *prog, struct us_rng *r,
     for (unsigned v = 0; v < NFLOW_VARIANTS && ok; v++) {
         struct us_config cfg;
         config(&cfg, flow_variants[v].set, "threads_per_proc=2");
+        struct us_diag d;
+        if (flow_variants[v].set2)
+            ck_assert_msg(us_config_set(&cfg, flow_variants[v].set2, &d),
+                          "%s", d.msg);
         memcpy(t, init, nthreads * sizeof *t);
         struct us_workload w = { prog, &env, t, nthreads };
         struct us_stats st;
@@ -205,12 +218,18 @@ static bool check_flow_program(const struct us_program *prog, struct us_rng *r,
         ck_assert(!(us_stats_get(&st, "loop_overruns") > 0));
         double br = us_stats_get(&st, "branch_instructions");
         *branches += br > 0 ? (uint64_t)br : 0;
+        double dv = us_stats_get(&st, "divergent_branches");
+        if (flow_variants[v].m != &us_model_scalar && dv > 0)
+            *vec4_divergent += (uint64_t)dv;
         for (unsigned k = 0; k < nthreads && ok; k++)
             if (!same_thread(&ref[k], &t[k])) {
-                fprintf(stderr, "%s: %s%s%s differs from the interpreter "
-                        "(thread %u)\n", what, flow_variants[v].m->name,
+                fprintf(stderr, "%s: %s%s%s%s%s differs from the "
+                        "interpreter (thread %u)\n", what,
+                        flow_variants[v].m->name,
                         flow_variants[v].set ? " " : "",
-                        flow_variants[v].set ? flow_variants[v].set : "", k);
+                        flow_variants[v].set ? flow_variants[v].set : "",
+                        flow_variants[v].set2 ? " " : "",
+                        flow_variants[v].set2 ? flow_variants[v].set2 : "", k);
                 ok = false;
             }
     }
@@ -226,14 +245,14 @@ START_TEST(random_flow_programs)
     struct us_rng r = { 0xd1ffe4e + (uint64_t)_i };
     enum us_stage stage = _i ? US_STAGE_FRAGMENT : US_STAGE_VERTEX;
     unsigned n = 60, failed = 0;
-    uint64_t branches = 0;
+    uint64_t branches = 0, divergent = 0;
     for (unsigned k = 0; k < n && failed < 3; k++) {
         struct us_program p;
         ck_assert(us_random_flow_program(&r, stage, 1 + us_rng_below(&r, 16), &p));
         char what[64];
         snprintf(what, sizeof what, "random %s flow program %u",
                  stage == US_STAGE_VERTEX ? "vertex" : "fragment", k);
-        if (!check_flow_program(&p, &r, 9, what, &branches)) {
+        if (!check_flow_program(&p, &r, 9, what, &branches, &divergent)) {
             failed++;
             char *text = us_disassemble(&p);
             fprintf(stderr, "%s", text ? text : "");
@@ -242,10 +261,13 @@ START_TEST(random_flow_programs)
         us_program_free(&p);
     }
     printf("random %s flow programs on all five models: %u checked, "
-           "%llu branch instructions issued, %u failed\n",
+           "%llu branch instructions issued (%llu divergent IFs on vec4 "
+           "processors in lockstep), %u failed\n",
            stage == US_STAGE_VERTEX ? "vertex" : "fragment", n,
-           (unsigned long long)branches, failed);
+           (unsigned long long)branches, (unsigned long long)divergent,
+           failed);
     ck_assert_uint_gt(branches, 0);
+    ck_assert_uint_gt(divergent, 0);
     ck_assert_uint_eq(failed, 0);
 }
 END_TEST
