@@ -693,10 +693,23 @@ struct us_glsl_sampler {
     uint8_t target;          /* enum us_tex_target                        */
 };
 
+/* A user uniform's member as a runner names it ("s.v1", "l[2].color",
+ * "m"): its parameter slots, prog.params[param .. param + slots), one per
+ * vec4 (matrix column, array element).  Whole variables are PARAM decls
+ * too; struct members are listed here, arrays of structs per element. */
+struct us_glsl_uniform {
+    char name[US_MAX_NAME];
+    uint16_t param, slots;
+};
+
+enum { US_GLSL_MAX_UNIFORMS = 256 };
+
 /* What a translation reports besides the program. */
 struct us_glsl_info {
     struct us_glsl_sampler samplers[US_MAX_TEX_UNITS];
     unsigned nsamplers;
+    struct us_glsl_uniform uniforms[US_GLSL_MAX_UNIFORMS];
+    unsigned nuniforms;      /* more than the array holds: the first ones */
     unsigned nvalues;        /* virtual vec4 registers before allocation */
 };
 
@@ -788,6 +801,21 @@ US_MUST_CHECK bool us_glsl_front(const char *text, size_t len,
                                  enum us_stage stage,
                                  struct us_glsl_link *link, char **out,
                                  size_t *out_len, struct us_diag *diag);
+
+/* Programs of either language (glsl/source.c): ARB text starts with
+ * "!!ARB"; anything else is GLSL. */
+bool us_is_arb_text(const char *text, size_t len);
+/* The stage a file name implies: .vert/.vs vertex, .frag/.fs fragment,
+ * else US_STAGE_ANY. */
+int us_glsl_stage_of_path(const char *path);
+/* Assemble ARB text (`stage` checked unless US_STAGE_ANY) or compile GLSL
+ * for `stage`, or when that is US_STAGE_ANY the stage of `path` (legacy
+ * sources through us_glsl_front alone).  `opt` NULL: the defaults. */
+US_MUST_CHECK bool us_program_from_text(const char *path, const char *text,
+                                        size_t len, int stage,
+                                        const struct us_glsl_options *opt,
+                                        struct us_program *out,
+                                        struct us_diag *diag);
 /* ---- end of the GLSL front step section ------------------------------- */
 
 /* ---------------------------------------------------------------------- */

@@ -1,0 +1,208 @@
+/*
+ * SPIR-V to vec4 IR translation: the state shared by glsl/spirv_*.c and
+ * glsl/regalloc.c.  The module is parsed once into per-id records
+ * (spirv_module.c); the entry point is then emitted block by block
+ * (spirv_flow.c) into IR whose TEMP indices are virtual registers and whose
+ * literal operands are constant ids (spirv_emit.c, spirv_ops.c);
+ * regalloc.c maps both to the final program.
+ */
+#ifndef GLSL_SPIRV_H
+#define GLSL_SPIRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "ushader.h"
+
+/* Operands with index >= CONST_BASE in US_FILE_PARAM name entry
+ * index - CONST_BASE of the constant pool until regalloc.c lays them out. */
+enum { CONST_BASE = 0x8000, NO_COMP = 0xff };
+
+/* Type classes. */
+enum ty { TY_NONE, TY_VOID, TY_BOOL, TY_INT, TY_FLOAT, TY_VECTOR, TY_MATRIX,
+          TY_ARRAY, TY_STRUCT, TY_POINTER, TY_FUNCTION, TY_IMAGE,
+          TY_SAMPLED_IMAGE, TY_SAMPLER };
+
+/* One result id. */
+struct sid {
+    uint32_t def;          /* word offset of the defining instruction, 0  */
+    uint16_t op;           /* its opcode                                   */
+    uint32_t type;         /* result type id                               */
+    const char *name;      /* OpName, points into the module (NUL-ended)   */
+    int32_t location;      /* Location decoration, -1                      */
+    int32_t builtin;       /* BuiltIn decoration, -1                       */
+    int32_t binding;       /* Binding decoration, -1                       */
+    /* Types. */
+    uint8_t ty;            /* enum ty                                      */
+    uint8_t comps;         /* vector size; scalars 1                       */
+    uint32_t elem;         /* vector/matrix/array element, pointee          */
+    uint32_t len;          /* array length, matrix columns, struct members */
+    uint32_t slots;        /* vec4 slots a value of this type occupies     */
+    uint32_t storage;      /* pointer storage class                        */
+    /* Values: nslots operands at vals[val]; set when translated. */
+    bool has_val;
+    uint32_t val;
+    /* Pointers (variables and access chains). */
+    uint32_t root;         /* the variable                                 */
+    uint32_t off;          /* constant slot offset into it                 */
+    uint8_t comp;          /* component, or NO_COMP for the whole slot     */
+    bool dyn;              /* + a dynamic part: dyn_src * dyn_stride slots */
+    struct us_src dyn_src; /* a float index, replicated                    */
+    uint32_t dyn_stride;
+    bool dyn_c;            /* a dynamic vector component: dyn_comp (float) */
+    bool oob;              /* a constant index out of range: undefined   */
+    struct us_src dyn_comp;
+    /* Variables. */
+    int32_t var_base;      /* first param slot / vreg / -1 unbound          */
+    bool var_loaded;       /* Output variables that are read back          */
+    int32_t sampler_unit;  /* sampler variables: first unit, -1            */
+    uint8_t tex_target;
+};
+
+/* One member of a struct type. */
+struct smember {
+    uint32_t type_id, index;
+    const char *name;
+    int32_t builtin;
+};
+
+struct block {
+    uint32_t label;
+    uint32_t first, term;  /* word offsets: first instruction, terminator  */
+    uint32_t merge;        /* OpSelectionMerge/OpLoopMerge target, 0        */
+    uint32_t cont;         /* OpLoopMerge continue target, 0                */
+    bool loop;
+};
+
+struct constant { float v[4]; };
+
+/* Where the current code is, for the structurizer. */
+struct flowctx {
+    uint32_t loop_header, loop_merge, loop_cont;   /* innermost loop      */
+    uint32_t sel_merge;    /* innermost selection's merge                 */
+    bool in_continue;
+    unsigned depth;        /* IF/loop nesting */
+    const struct flowctx *parent;
+};
+
+/* A switch runs as a loop that leaves at its end, so a case can leave it
+ * from inside nested constructs with BRK; it has no header to return to. */
+enum { NO_LABEL = 0xffffffffu };
+
+struct spv {
+    const uint32_t *w;
+    size_t nw;
+    uint32_t bound;
+    struct sid *ids;
+    enum us_stage stage;
+    struct us_diag *diag;
+    struct us_glsl_info *info;
+    uint32_t glsl_ext;     /* OpExtInstImport "GLSL.std.450" id            */
+    uint32_t entry;        /* entry point function                        */
+    struct smember *members;
+    size_t nmembers, cap_members;
+    struct block *blocks;
+    size_t nblocks;
+    /* Output. */
+    struct us_inst *insts;
+    unsigned ninsts, cap_insts;
+    struct us_src *vals;
+    uint32_t nvals, cap_vals;
+    unsigned nvregs;
+    uint8_t *vreg_ssa;     /* per vreg: built once (not a variable/phi)    */
+    unsigned cap_vregs;
+    struct constant *consts;
+    unsigned nconsts, cap_consts;
+    struct us_param *params;
+    bool *unavailable;     /* per param: a member no ARB state holds      */
+    uint8_t *param_comp;   /* per param: the component a float member is in */
+    unsigned nparams;
+    struct us_decl *decls;
+    unsigned ndecls;
+    unsigned nlocals;
+    unsigned nunits;
+    uint32_t options;
+    bool uses_addr;
+    bool arl_valid;        /* A0.x holds arl_src * arl_stride on this path */
+    struct us_src arl_src;
+    uint32_t arl_stride;
+};
+
+/* spirv_module.c */
+US_MUST_CHECK bool spv_fail(struct spv *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+US_MUST_CHECK bool spv_parse(struct spv *s);
+const struct smember *spv_member(const struct spv *s, uint32_t type,
+                                 uint32_t index);
+/* Word count and opcode of the instruction at word offset `at`. */
+static inline unsigned spv_wc(const struct spv *s, uint32_t at)
+{
+    return s->w[at] >> 16;
+}
+static inline unsigned spv_op(const struct spv *s, uint32_t at)
+{
+    return s->w[at] & 0xffff;
+}
+/* Operand id `k` of instruction `at` checked to be a defined id. */
+US_MUST_CHECK bool spv_id(struct spv *s, uint32_t at, unsigned k,
+                          uint32_t *id);
+/* The integer value of a scalar constant id. */
+US_MUST_CHECK bool spv_const_int(struct spv *s, uint32_t id, int64_t *v);
+struct block *spv_block(struct spv *s, uint32_t label);
+
+/* spirv_emit.c: operands, instructions, constants, values. */
+struct us_src src_vreg(unsigned vreg);
+struct us_src src_comp(struct us_src a, unsigned c);
+struct us_src src_swz(struct us_src a, const uint8_t sel[4]);
+struct us_src src_neg(struct us_src a);
+US_MUST_CHECK bool new_vreg(struct spv *s, bool ssa, unsigned *v);
+US_MUST_CHECK bool emit(struct spv *s, enum us_opcode op, struct us_dst dst,
+                        struct us_src a, struct us_src b, struct us_src c);
+struct us_dst dst_vreg(unsigned vreg, unsigned mask);
+/* op into a fresh SSA vreg (mask xyzw); *out reads it. */
+US_MUST_CHECK bool emit_new(struct spv *s, enum us_opcode op,
+                            struct us_src a, struct us_src b,
+                            struct us_src c, struct us_src *out);
+/* An SCL op applied to each of n components of `a` (and `b`). */
+US_MUST_CHECK bool emit_scalar(struct spv *s, enum us_opcode op, unsigned n,
+                               struct us_src a, struct us_src b,
+                               struct us_src *out);
+US_MUST_CHECK bool const_src(struct spv *s, const float v[4],
+                             struct us_src *out);
+US_MUST_CHECK bool const_scalar(struct spv *s, float v, struct us_src *out);
+/* Value operands of an id (translated first if it is a constant). */
+US_MUST_CHECK bool value_of(struct spv *s, uint32_t id, struct us_src **v,
+                            uint32_t *n);
+US_MUST_CHECK bool set_value(struct spv *s, uint32_t id,
+                             const struct us_src *v, uint32_t n);
+US_MUST_CHECK bool alloc_vals(struct spv *s, uint32_t n, uint32_t *at);
+/* spirv_memory.c: variables, access chains, loads and stores. */
+/* Load through a pointer, store through one. */
+US_MUST_CHECK bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result);
+US_MUST_CHECK bool store_ptr(struct spv *s, uint32_t ptr,
+                             const struct us_src *v, uint32_t n);
+US_MUST_CHECK bool access_chain(struct spv *s, uint32_t at);
+/* Copy the shadowed outputs to result.* (before the final return). */
+US_MUST_CHECK bool flush_outputs(struct spv *s);
+/* Select among n candidates by the float index `idx` (SEQ + CMP). */
+US_MUST_CHECK bool select_chain(struct spv *s, struct us_src idx,
+                                const struct us_src *cand, unsigned n,
+                                struct us_src *out);
+
+/* spirv_emit.c */
+unsigned type_comps(const struct spv *s, uint32_t type);
+
+/* spirv_ops.c */
+US_MUST_CHECK bool translate_inst(struct spv *s, uint32_t at);
+US_MUST_CHECK bool translate_ext(struct spv *s, uint32_t at);
+
+/* spirv_flow.c */
+US_MUST_CHECK bool translate_function(struct spv *s);
+
+/* regalloc.c */
+US_MUST_CHECK bool finish_program(struct spv *s, struct us_program *out);
+
+#endif

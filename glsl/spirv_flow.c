@@ -1,0 +1,489 @@
+/*
+ * Structured control flow (SPIR-V 1.x specification, 2.11 "Structured
+ * Control Flow") rebuilt as IF/ELSE/ENDIF and BGNLOOP/ENDLOOP with BRK
+ * and CONT, walking the constructs from their headers:
+ *
+ *   selection header   IF c; <true arm>; ELSE; <false arm>; ENDIF; merge
+ *   switch             BGNLOOP; nested IF (sel == case) ... ELSE
+ *                      <default> ENDIFs; BRK; ENDLOOP: a loop run once, so
+ *                      a `break` (or an inlined function's `return`) from
+ *                      inside nested constructs is a BRK
+ *   loop header        BGNLOOP; <header, body>; ENDLOOP; merge
+ *   branch to the loop merge        BRK
+ *   branch to the continue target   the continue construct's code, then
+ *                                   CONT (our CONT jumps to ENDLOOP, so
+ *                                   the construct runs first; a CONT just
+ *                                   before ENDLOOP is dropped)
+ *
+ * OpPhi results are registers written on every incoming edge, as a
+ * parallel copy: when one phi's source is another phi of the same block
+ * (a loop swapping values) the sources go through fresh registers first.
+ */
+#include <string.h>
+
+#include "glsl/spirv.h"
+
+#define NONE ((struct us_src){ 0 })
+
+enum { MAX_DEPTH = 64 };
+
+struct walker {
+    struct spv *s;
+    unsigned visits, max_visits;
+};
+
+static bool flow(struct spv *s, enum us_opcode op, struct us_src c)
+{
+    return emit(s, op, (struct us_dst){ 0 }, c, NONE, NONE);
+}
+
+/* Registers of a phi result, made on first use. */
+static bool phi_regs(struct spv *s, uint32_t id, struct us_src **v,
+                     uint32_t *n)
+{
+    struct sid *x = &s->ids[id];
+    if (!x->has_val) {
+        uint32_t k = s->ids[x->type].slots, at;
+        if (k == 0 || k > 64 || !alloc_vals(s, k, &at))
+            return spv_fail(s, "SPIR-V: bad OpPhi type");
+        for (uint32_t i = 0; i < k; i++) {
+            unsigned r;
+            if (!new_vreg(s, false, &r))
+                return false;
+            s->vals[at + i] = src_vreg(r);
+        }
+        x->has_val = true;
+        x->val = at;
+    }
+    *v = &s->vals[x->val];
+    *n = s->ids[x->type].slots;
+    return true;
+}
+
+/* The copies of the edge from -> to into the phis of `to`. */
+static bool phi_copies(struct spv *s, uint32_t from, uint32_t to)
+{
+    struct block *b = spv_block(s, to);
+    if (!b)
+        return spv_fail(s, "SPIR-V: branch to unknown block %u", to);
+    enum { MAXC = 256 };
+    struct us_src src[MAXC];
+    unsigned dst[MAXC], masks[MAXC], n = 0;
+    for (uint32_t at = b->first; at < b->term; at += spv_wc(s, at)) {
+        if (spv_op(s, at) != SpvOpPhi)
+            continue;
+        uint32_t id = s->w[at + 2], wc = spv_wc(s, at);
+        for (uint32_t k = 3; k + 1 < wc; k += 2) {
+            if (s->w[at + k + 1] != from)
+                continue;
+            struct us_src *pv, *sv;
+            uint32_t pn, sn, sid;
+            if (!phi_regs(s, id, &pv, &pn) || !spv_id(s, at, k, &sid))
+                return false;
+            struct sid *si = &s->ids[sid];
+            if (si->op == SpvOpPhi && !si->has_val &&
+                !phi_regs(s, sid, &sv, &sn))
+                return false;
+            if (!value_of(s, sid, &sv, &sn) || !phi_regs(s, id, &pv, &pn))
+                return false;
+            for (uint32_t i = 0; i < pn && i < sn; i++) {
+                if (n == MAXC)
+                    return spv_fail(s, "too many phi values");
+                src[n] = sv[i];
+                dst[n] = pv[i].index;
+                masks[n++] = 0xf;
+            }
+            break;
+        }
+    }
+    /* Sequentialize the parallel copy: a copy goes once no other pending
+     * copy reads its destination; a cycle (a swap) is broken by saving one
+     * destination in a fresh register. */
+    bool done[MAXC] = { false };
+    for (unsigned left = n; left;) {
+        bool progress = false;
+        for (unsigned i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            bool read = false;
+            for (unsigned j = 0; j < n && !read; j++)
+                read = j != i && !done[j] && src[j].file == US_FILE_TEMP &&
+                       src[j].index == dst[i];
+            if (read)
+                continue;
+            if (!emit(s, US_OP_MOV, dst_vreg(dst[i], masks[i]), src[i], NONE,
+                      NONE))
+                return false;
+            done[i] = progress = true;
+            left--;
+        }
+        if (progress)
+            continue;
+        for (unsigned i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            struct us_src saved;
+            if (!emit_new(s, US_OP_MOV, src_vreg(dst[i]), NONE, NONE, &saved))
+                return false;
+            for (unsigned j = 0; j < n; j++)
+                if (!done[j] && src[j].file == US_FILE_TEMP &&
+                    src[j].index == dst[i])
+                    src[j].index = saved.index;
+            break;
+        }
+    }
+    return true;
+}
+
+static bool region(struct walker *w, uint32_t label,
+                   const struct flowctx *ctx);
+
+/* Where control goes at `to` from inside ctx: exits emit their
+ * instruction and give 0; a sequential successor is returned. */
+static bool go(struct walker *w, uint32_t to, const struct flowctx *ctx,
+               uint32_t *next)
+{
+    struct spv *s = w->s;
+    *next = 0;
+    if (to == ctx->sel_merge)
+        return true;   /* after the ENDIF, the enclosing context goes on */
+    if (ctx->loop_header && to == ctx->loop_header)
+        return flow(s, US_OP_CONT, NONE);
+    if (ctx->loop_header && to == ctx->loop_merge)
+        return flow(s, US_OP_BRK, NONE);
+    if (ctx->loop_header && to == ctx->loop_cont && !ctx->in_continue) {
+        /* The continue construct belongs to the loop, not to the
+         * selections this edge leaves. */
+        const struct flowctx *l = ctx;
+        while (l->parent && l->parent->loop_header == ctx->loop_header)
+            l = l->parent;
+        struct flowctx c = *l;
+        c.in_continue = true;
+        c.sel_merge = 0;
+        c.parent = l;
+        return region(w, to, &c);
+    }
+    /* Leaving a construct other than the innermost needs more than one
+     * instruction (a flag): not supported. */
+    for (const struct flowctx *p = ctx->parent; p; p = p->parent)
+        if (to == p->sel_merge || (p->loop_header &&
+            (to == p->loop_header || to == p->loop_merge ||
+             to == p->loop_cont)))
+            return spv_fail(s, "unsupported control flow: a branch out of "
+                            "several constructs at once (block %u)", to);
+    *next = to;
+    return true;
+}
+
+static bool edge(struct walker *w, uint32_t from, uint32_t to,
+                 const struct flowctx *ctx, uint32_t *next)
+{
+    return phi_copies(w->s, from, to) && go(w, to, ctx, next);
+}
+
+/* An arm of a construct: the edge, then the blocks it leads to. */
+static bool arm(struct walker *w, uint32_t from, uint32_t to,
+                const struct flowctx *ctx)
+{
+    uint32_t next;
+    return edge(w, from, to, ctx, &next) && (!next || region(w, next, ctx));
+}
+
+static bool is_exit(uint32_t to, const struct flowctx *ctx)
+{
+    return ctx->loop_header && (to == ctx->loop_header ||
+                                to == ctx->loop_merge ||
+                                to == ctx->loop_cont);
+}
+
+static bool cond_of(struct spv *s, uint32_t at, unsigned k, struct us_src *c)
+{
+    uint32_t id, n;
+    struct us_src *v;
+    if (!spv_id(s, at, k, &id) || !value_of(s, id, &v, &n))
+        return false;
+    *c = src_comp(v[0], 0);
+    return true;
+}
+
+/* The negation of condition c when the instruction just emitted computed
+ * it with a comparison: the opposite comparison (NaN aside, as for every
+ * comparison here), so `IF !c; exit; ENDIF` needs no ELSE. */
+static bool negated(struct spv *s, struct us_src c, struct us_src *out)
+{
+    static const uint8_t opposite[][2] = {
+        { US_OP_SLT, US_OP_SGE }, { US_OP_SGE, US_OP_SLT },
+        { US_OP_SGT, US_OP_SLE }, { US_OP_SLE, US_OP_SGT },
+        { US_OP_SEQ, US_OP_SNE }, { US_OP_SNE, US_OP_SEQ },
+    };
+    if (!s->ninsts || c.file != US_FILE_TEMP || c.negate)
+        return false;
+    const struct us_inst *d = &s->insts[s->ninsts - 1];
+    if (d->dst.file != US_FILE_TEMP || d->dst.index != c.index || d->sat ||
+        !(d->dst.mask & (1u << c.swz[0])))
+        return false;
+    for (size_t i = 0; i < sizeof opposite / sizeof opposite[0]; i++)
+        if (d->op == opposite[i][0]) {
+            struct us_src a = d->src[0], b = d->src[1];
+            return emit_new(s, (enum us_opcode)opposite[i][1], a, b, NONE,
+                            out) &&
+                   (*out = src_comp(*out, c.swz[0]), true);
+        }
+    return false;
+}
+
+/* IF c; then-arm; ELSE; else-arm; ENDIF (an empty ELSE dropped; an empty
+ * then-arm turns into IF !c when the condition is a comparison). */
+static bool if_else(struct walker *w, struct us_src c, uint32_t from,
+                    uint32_t t, uint32_t f, const struct flowctx *ctx)
+{
+    struct spv *s = w->s;
+    unsigned if_at = s->ninsts;
+    if (!flow(s, US_OP_IF, c) || (t && !arm(w, from, t, ctx)))
+        return false;
+    if (s->ninsts == if_at + 1 && f) {
+        struct us_src nc;
+        s->ninsts = if_at;
+        if (negated(s, c, &nc))
+            return flow(s, US_OP_IF, nc) && arm(w, from, f, ctx) &&
+                   flow(s, US_OP_ENDIF, NONE);
+        if (s->diag->msg[0] || !flow(s, US_OP_IF, c))
+            return false;
+    }
+    unsigned else_at = s->ninsts;
+    if (!flow(s, US_OP_ELSE, NONE) || (f && !arm(w, from, f, ctx)))
+        return false;
+    if (s->ninsts == else_at + 1)
+        s->ninsts--;
+    return flow(s, US_OP_ENDIF, NONE);
+}
+
+static bool switch_cases(struct walker *w, struct block *b,
+                         const struct flowctx *ctx, unsigned first)
+{
+    struct spv *s = w->s;
+    uint32_t at = b->term, wc = spv_wc(s, at);
+    uint32_t def = s->w[at + 2];
+    /* Case targets in order; each case's literals OR'ed. */
+    for (uint32_t k = first; k + 1 < wc; k += 2) {
+        uint32_t target = s->w[at + k + 1];
+        bool seen = false;
+        for (uint32_t j = 3; j < k; j += 2)
+            seen |= s->w[at + j + 1] == target;
+        if (seen || target == def)
+            continue;
+        struct us_src sel, cond = NONE;
+        if (!cond_of(s, at, 1, &sel))
+            return false;
+        for (uint32_t j = k; j + 1 < wc; j += 2) {
+            if (s->w[at + j + 1] != target)
+                continue;
+            struct us_src lit, eq;
+            if (!const_scalar(s, (float)(int32_t)s->w[at + j], &lit) ||
+                !emit_new(s, US_OP_SEQ, sel, lit, NONE, &eq) ||
+                (cond.file && !emit_new(s, US_OP_MAX, cond, eq, NONE, &eq)))
+                return false;
+            cond = eq;
+        }
+        if (!flow(s, US_OP_IF, src_comp(cond, 0)) ||
+            !arm(w, b->label, target, ctx) || !flow(s, US_OP_ELSE, NONE) ||
+            !switch_cases(w, b, ctx, k + 2) || !flow(s, US_OP_ENDIF, NONE))
+            return false;
+        return true;
+    }
+    return arm(w, b->label, def, ctx);
+}
+
+/* A block's instructions and terminator; *next: the sequential
+ * successor or 0. */
+static bool block(struct walker *w, struct block *b,
+                  const struct flowctx *ctx, uint32_t *next)
+{
+    struct spv *s = w->s;
+    *next = 0;
+    if (++w->visits > w->max_visits)
+        return spv_fail(s, "unstructured control flow");
+    for (uint32_t at = b->first; at < b->term; at += spv_wc(s, at))
+        if (!translate_inst(s, at))
+            return false;
+    uint32_t at = b->term;
+    unsigned op = spv_op(s, at), wc = spv_wc(s, at);
+    struct flowctx inner = *ctx;
+    inner.depth++;
+    inner.parent = ctx;
+    if (inner.depth > MAX_DEPTH)
+        return spv_fail(s, "control flow nested too deeply");
+    switch (op) {
+    case SpvOpBranch:
+        if (wc < 2)
+            return spv_fail(s, "SPIR-V: bad OpBranch");
+        return edge(w, b->label, s->w[at + 1], ctx, next);
+    case SpvOpBranchConditional: {
+        struct us_src c;
+        if (wc < 4 || !cond_of(s, at, 1, &c))
+            return spv_fail(s, "SPIR-V: bad OpBranchConditional");
+        uint32_t t = s->w[at + 2], f = s->w[at + 3];
+        if (b->merge && !b->loop) {
+            inner.sel_merge = b->merge;
+            return if_else(w, c, b->label, t, f, &inner) &&
+                   go(w, b->merge, ctx, next);
+        }
+        if (t == f)
+            return edge(w, b->label, t, ctx, next);
+        if (is_exit(t, ctx)) {
+            uint32_t n;
+            if (!flow(s, US_OP_IF, c) || !edge(w, b->label, t, ctx, &n) ||
+                !flow(s, US_OP_ENDIF, NONE))
+                return false;
+            return edge(w, b->label, f, ctx, next);
+        }
+        if (is_exit(f, ctx)) {
+            uint32_t n;
+            struct us_src nc;
+            bool inverted = negated(s, c, &nc);
+            if (s->diag->msg[0])
+                return false;
+            if (!flow(s, US_OP_IF, inverted ? nc : c) ||
+                (!inverted && !flow(s, US_OP_ELSE, NONE)) ||
+                !edge(w, b->label, f, ctx, &n) || !flow(s, US_OP_ENDIF, NONE))
+                return false;
+            return edge(w, b->label, t, ctx, next);
+        }
+        if (t == ctx->sel_merge || f == ctx->sel_merge)
+            /* Leaving the enclosing selection early: the rest of it goes
+             * in the other arm. */
+            return if_else(w, c, b->label, t, f, ctx);
+        return spv_fail(s, "unstructured conditional branch in block %u",
+                        b->label);
+    }
+    case SpvOpSwitch:
+        if (!b->merge || wc < 3)
+            return spv_fail(s, "SPIR-V: OpSwitch without a merge");
+        inner.sel_merge = b->merge;
+        inner.loop_header = inner.loop_cont = NO_LABEL;
+        inner.loop_merge = b->merge;
+        inner.in_continue = false;
+        return flow(s, US_OP_BGNLOOP, NONE) &&
+               switch_cases(w, b, &inner, 3) && flow(s, US_OP_BRK, NONE) &&
+               flow(s, US_OP_ENDLOOP, NONE) && go(w, b->merge, ctx, next);
+    case SpvOpReturn: case SpvOpReturnValue:
+        if (ctx->depth)
+            return spv_fail(s, "return inside control flow (compile with "
+                            "optimization: spirv-opt --merge-return)");
+        return flush_outputs(s);
+    case SpvOpKill: case SpvOpTerminateInvocation: {
+        struct us_src one;
+        if (s->stage != US_STAGE_FRAGMENT)
+            return spv_fail(s, "discard outside a fragment shader");
+        if (!const_scalar(s, 1, &one) ||
+            !emit(s, US_OP_KIL, (struct us_dst){ 0 }, src_neg(one), NONE,
+                  NONE))
+            return false;
+        /* KIL marks the thread and execution goes on: leave the loop so a
+         * killed thread cannot spin in it. */
+        return !ctx->loop_header || flow(s, US_OP_BRK, NONE);
+    }
+    case SpvOpUnreachable:
+        return true;
+    default:
+        return spv_fail(s, "SPIR-V: bad terminator (opcode %u)", op);
+    }
+}
+
+static bool loop(struct walker *w, struct block *b, const struct flowctx *ctx)
+{
+    struct spv *s = w->s;
+    if (!spv_block(s, b->merge) || !spv_block(s, b->cont))
+        return spv_fail(s, "SPIR-V: loop %u: bad merge or continue target",
+                        b->label);
+    struct flowctx c = { .loop_header = b->label, .loop_merge = b->merge,
+                         .loop_cont = b->cont, .depth = ctx->depth + 1,
+                         .parent = ctx };
+    uint32_t next;
+    if (!flow(s, US_OP_BGNLOOP, NONE) || !block(w, b, &c, &next) ||
+        (next && !region(w, next, &c)))
+        return false;
+    if (s->ninsts && s->insts[s->ninsts - 1].op == US_OP_CONT)
+        s->ninsts--;
+    return flow(s, US_OP_ENDLOOP, NONE);
+}
+
+static bool region(struct walker *w, uint32_t label,
+                   const struct flowctx *ctx)
+{
+    struct spv *s = w->s;
+    while (label) {
+        struct block *b = spv_block(s, label);
+        if (!b)
+            return spv_fail(s, "SPIR-V: branch to unknown block %u", label);
+        if (b->loop && label != ctx->loop_header) {
+            if (!loop(w, b, ctx) || !go(w, b->merge, ctx, &label))
+                return false;
+            continue;
+        }
+        if (!block(w, b, ctx, &label))
+            return false;
+    }
+    return true;
+}
+
+/* The root variable a pointer reaches through access chains; *dynamic:
+ * whether one of their indices is not a constant. */
+static uint32_t root_of(const struct spv *s, uint32_t id, bool *dynamic)
+{
+    *dynamic = false;
+    for (unsigned guard = 0; guard < 64 && id && id < s->bound; guard++) {
+        const struct sid *x = &s->ids[id];
+        if (x->op == SpvOpVariable)
+            return id;
+        if (x->op != SpvOpAccessChain && x->op != SpvOpInBoundsAccessChain)
+            return 0;
+        for (unsigned k = 4; k < spv_wc(s, x->def); k++) {
+            uint32_t ix = s->w[x->def + k];
+            if (ix >= s->bound || s->ids[ix].op != SpvOpConstant)
+                *dynamic = true;
+        }
+        id = s->w[x->def + 3];
+    }
+    return 0;
+}
+
+bool translate_function(struct spv *s)
+{
+    /* Constants first, so the operand pool does not move under a caller
+     * holding operands of one while another is made. */
+    for (uint32_t id = 1; id < s->bound; id++) {
+        const struct sid *x = &s->ids[id];
+        bool constant = (x->op >= SpvOpConstantTrue &&
+                         x->op <= SpvOpConstantNull) ||
+                        x->op == SpvOpUndef ||
+                        (x->op >= SpvOpSpecConstantTrue &&
+                         x->op <= SpvOpSpecConstantComposite);
+        if (!constant || x->op == SpvOpConstantSampler ||
+            s->ids[x->type].ty < TY_BOOL || s->ids[x->type].ty > TY_STRUCT)
+            continue;
+        struct us_src *v;
+        uint32_t n;
+        if (!value_of(s, id, &v, &n))
+            return false;
+    }
+    /* Outputs read back or written with a dynamic index live in registers
+     * until the end (result.* is write-only and not indexable). */
+    for (size_t i = 0; i < s->nblocks; i++)
+        for (uint32_t at = s->blocks[i].first; at < s->blocks[i].term;
+             at += spv_wc(s, at)) {
+            unsigned op = spv_op(s, at);
+            bool dynamic;
+            uint32_t r = 0;
+            if (op == SpvOpLoad && spv_wc(s, at) >= 4)
+                r = root_of(s, s->w[at + 3], &dynamic);
+            else if (op == SpvOpStore && spv_wc(s, at) >= 3 &&
+                     (r = root_of(s, s->w[at + 1], &dynamic)) && !dynamic)
+                r = 0;
+            if (r && s->ids[s->ids[r].type].storage == SpvStorageClassOutput)
+                s->ids[r].var_loaded = true;
+        }
+    struct walker w = { .s = s, .max_visits = 64 * (unsigned)s->nblocks + 64 };
+    struct flowctx top = { 0 };
+    return region(&w, s->blocks[0].label, &top);
+}

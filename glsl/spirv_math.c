@@ -1,0 +1,326 @@
+/*
+ * GLSL.std.450 extended instructions lowered the way a compiler for an
+ * SFU-equipped vec4 shader does: RCP RSQ EX2 LG2 SIN COS POW where the
+ * hardware has them (one per component: they are scalar), ALU sequences
+ * otherwise.  The inverse trigonometric functions use Hastings'
+ * approximations as printed in Abramowitz & Stegun, Handbook of
+ * Mathematical Functions (1964):
+ *   4.4.46  arccos x = sqrt(1 - x) * (a0 + a1 x + ... + a7 x^7),
+ *           0 <= x <= 1, |error| <= 2e-8
+ *   4.4.49  arctan x = x * (1 + a2 x^2 + ... + a16 x^16),
+ *           0 <= x <= 1, |error| <= 2e-8
+ * with the usual range reductions (arcsin x = pi/2 - arccos x, odd
+ * symmetry, arctan x = pi/2 - arctan(1/x) for x > 1, atan2's quadrants).
+ */
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "glsl/spirv.h"
+
+#define NONE ((struct us_src){ 0 })
+
+static const float acos_coef[8] = {
+    1.5707963050f, -0.2145988016f, 0.0889789874f, -0.0501743046f,
+    0.0308918810f, -0.0170881256f, 0.0066700901f, -0.0012624911f,
+};
+
+static const float atan_coef[9] = {   /* of x^0, x^2, ..., x^16 */
+    1.0f, -0.3333314528f, 0.1999355085f, -0.1420889944f, 0.1065626393f,
+    -0.0752896400f, 0.0429096138f, -0.0161657367f, 0.0028662257f,
+};
+
+static const float half_pi = 1.57079632679489661923f;
+static const float pi = 3.14159265358979323846f;
+
+static bool arg(struct spv *s, uint32_t at, unsigned k, struct us_src *out)
+{
+    uint32_t id, n;
+    struct us_src *v;
+    if (!spv_id(s, at, k, &id) || !value_of(s, id, &v, &n))
+        return false;
+    *out = v[0];
+    return true;
+}
+
+static bool k(struct spv *s, float v, struct us_src *out)
+{
+    return const_scalar(s, v, out);
+}
+
+static bool op1(struct spv *s, enum us_opcode op, struct us_src a,
+                struct us_src *out)
+{
+    return emit_new(s, op, a, NONE, NONE, out);
+}
+
+static bool op2(struct spv *s, enum us_opcode op, struct us_src a,
+                struct us_src b, struct us_src *out)
+{
+    return emit_new(s, op, a, b, NONE, out);
+}
+
+/* Horner: c[n-1] x^(n-1) + ... + c[0]. */
+static bool poly(struct spv *s, const float *c, unsigned n, struct us_src x,
+                 struct us_src *out)
+{
+    struct us_src p, ck;
+    if (!k(s, c[n - 1], &p))
+        return false;
+    for (unsigned i = n - 1; i-- > 0;)
+        if (!k(s, c[i], &ck) || !emit_new(s, US_OP_MAD, p, x, ck, &p))
+            return false;
+    *out = p;
+    return true;
+}
+
+/* sqrt(x) = RCP(RSQ(x)): RSQ(0) = inf, RCP(inf) = 0. */
+static bool sqrt_n(struct spv *s, unsigned n, struct us_src x,
+                   struct us_src *out)
+{
+    struct us_src r;
+    return emit_scalar(s, US_OP_RSQ, n, x, NONE, &r) &&
+           emit_scalar(s, US_OP_RCP, n, r, NONE, out);
+}
+
+static bool dot_n(struct spv *s, unsigned n, struct us_src a,
+                  struct us_src b, struct us_src *out)
+{
+    if (n == 1)
+        return op2(s, US_OP_MUL, a, b, out);
+    if (n == 2) {
+        struct us_src t;
+        return op2(s, US_OP_MUL, a, b, &t) &&
+               op2(s, US_OP_ADD, src_comp(t, 0), src_comp(t, 1), out);
+    }
+    return op2(s, n == 3 ? US_OP_DP3 : US_OP_DP4, a, b, out);
+}
+
+/* arccos |x| for 0 <= |x| <= 1 (4.4.46). */
+static bool acos_abs(struct spv *s, unsigned n, struct us_src x,
+                     struct us_src *out)
+{
+    struct us_src a, p, one, om, r;
+    return op1(s, US_OP_ABS, x, &a) && poly(s, acos_coef, 8, a, &p) &&
+           k(s, 1, &one) && op2(s, US_OP_SUB, one, a, &om) &&
+           sqrt_n(s, n, om, &r) && op2(s, US_OP_MUL, r, p, out);
+}
+
+/* arctan t for 0 <= t <= 1 (4.4.49). */
+static bool atan_unit(struct spv *s, struct us_src t, struct us_src *out)
+{
+    struct us_src t2, p;
+    return op2(s, US_OP_MUL, t, t, &t2) && poly(s, atan_coef, 9, t2, &p) &&
+           op2(s, US_OP_MUL, p, t, out);
+}
+
+static bool atan_fn(struct spv *s, unsigned n, struct us_src x,
+                    struct us_src *out)
+{
+    struct us_src a, one, lo, hi, rh, t, p, q, hp, d, sg, r;
+    return op1(s, US_OP_ABS, x, &a) && k(s, 1, &one) &&
+           op2(s, US_OP_MIN, a, one, &lo) && op2(s, US_OP_MAX, a, one, &hi) &&
+           emit_scalar(s, US_OP_RCP, n, hi, NONE, &rh) &&
+           op2(s, US_OP_MUL, lo, rh, &t) && atan_unit(s, t, &p) &&
+           k(s, half_pi, &hp) && op2(s, US_OP_SUB, hp, p, &q) &&
+           op2(s, US_OP_SUB, one, a, &d) &&
+           emit_new(s, US_OP_CMP, d, q, p, &r) &&     /* |x| > 1 */
+           op1(s, US_OP_SSG, x, &sg) && op2(s, US_OP_MUL, r, sg, out);
+}
+
+static bool atan2_fn(struct spv *s, unsigned n, struct us_src y,
+                     struct us_src x, struct us_src *out)
+{
+    struct us_src ax, ay, mx, mn, tiny, rm, t, p, hp, q, d, pk, r;
+    return op1(s, US_OP_ABS, x, &ax) && op1(s, US_OP_ABS, y, &ay) &&
+           op2(s, US_OP_MAX, ax, ay, &mx) && op2(s, US_OP_MIN, ax, ay, &mn) &&
+           k(s, 1e-30f, &tiny) && op2(s, US_OP_MAX, mx, tiny, &mx) &&
+           emit_scalar(s, US_OP_RCP, n, mx, NONE, &rm) &&
+           op2(s, US_OP_MUL, mn, rm, &t) && atan_unit(s, t, &p) &&
+           k(s, half_pi, &hp) && op2(s, US_OP_SUB, hp, p, &q) &&
+           op2(s, US_OP_SUB, ax, ay, &d) &&
+           emit_new(s, US_OP_CMP, d, q, p, &r) &&      /* |y| > |x| */
+           k(s, pi, &pk) && op2(s, US_OP_SUB, pk, r, &q) &&
+           emit_new(s, US_OP_CMP, x, q, r, &r) &&      /* x < 0 */
+           emit_new(s, US_OP_CMP, y, src_neg(r), r, out); /* y < 0 */
+}
+
+static bool refract(struct spv *s, unsigned n, struct us_src i,
+                    struct us_src nn, struct us_src eta, struct us_src *out)
+{
+    struct us_src d, one, om, e2, kk, sk, t, r, zero;
+    eta = src_comp(eta, 0);
+    return dot_n(s, n, nn, i, &d) && k(s, 1, &one) &&
+           emit_new(s, US_OP_MAD, src_neg(d), d, one, &om) &&
+           op2(s, US_OP_MUL, eta, eta, &e2) &&
+           emit_new(s, US_OP_MAD, src_neg(e2), om, one, &kk) &&
+           sqrt_n(s, 1, kk, &sk) &&
+           emit_new(s, US_OP_MAD, eta, d, sk, &t) &&
+           op2(s, US_OP_MUL, eta, i, &r) &&
+           emit_new(s, US_OP_MAD, src_neg(t), nn, r, &r) && k(s, 0, &zero) &&
+           emit_new(s, US_OP_CMP, kk, zero, r, out);
+}
+
+static bool smoothstep(struct spv *s, unsigned n, struct us_src e0,
+                       struct us_src e1, struct us_src x, struct us_src *out)
+{
+    struct us_src w, d, rw, t, a, b, c3, m2, zero, one;
+    if (!op2(s, US_OP_SUB, e1, e0, &w) || !op2(s, US_OP_SUB, x, e0, &d) ||
+        !emit_scalar(s, US_OP_RCP, n, w, NONE, &rw) ||
+        !emit_new(s, US_OP_MUL, d, rw, NONE, &t))
+        return false;
+    /* Clamp to [0, 1]: _SAT where the stage has it (ARB_fragment_program
+     * only), else MAX and MIN. */
+    if (s->stage == US_STAGE_FRAGMENT)
+        s->insts[s->ninsts - 1].sat = true;
+    else if (!k(s, 0, &zero) || !k(s, 1, &one) ||
+             !op2(s, US_OP_MAX, t, zero, &t) || !op2(s, US_OP_MIN, t, one, &t))
+        return false;
+    return k(s, 3, &c3) && k(s, -2, &m2) &&
+           emit_new(s, US_OP_MAD, t, m2, c3, &a) &&
+           op2(s, US_OP_MUL, t, t, &b) && op2(s, US_OP_MUL, a, b, out);
+}
+
+/* round half to even: r = floor(x + 0.5), minus 1 at a tie with odd r. */
+static bool round_even(struct spv *s, struct us_src x, struct us_src *out)
+{
+    struct us_src h, r, d, tie, odd;
+    return k(s, 0.5f, &h) && op2(s, US_OP_ADD, x, h, &r) &&
+           op1(s, US_OP_FLR, r, &r) && op2(s, US_OP_SUB, r, x, &d) &&
+           op2(s, US_OP_SEQ, d, h, &tie) &&
+           op2(s, US_OP_MUL, r, h, &odd) && op1(s, US_OP_FRC, odd, &odd) &&
+           op2(s, US_OP_ADD, odd, odd, &odd) &&
+           op2(s, US_OP_MUL, tie, odd, &tie) &&
+           op2(s, US_OP_SUB, r, tie, out);
+}
+
+bool translate_ext(struct spv *s, uint32_t at)
+{
+    uint32_t set;
+    if (!spv_id(s, at, 3, &set) || spv_wc(s, at) < 6)
+        return false;
+    if (set != s->glsl_ext)
+        return spv_fail(s, "unsupported extended instruction set");
+    unsigned fn = s->w[at + 4], nargs = spv_wc(s, at) - 5;
+    struct us_src a[3] = { NONE, NONE, NONE }, r, t, c, u;
+    for (unsigned i = 0; i < nargs && i < 3; i++)
+        if (!arg(s, at, 5 + i, &a[i]))
+            return false;
+    uint32_t rtype = s->w[at + 1];
+    unsigned n = type_comps(s, rtype);
+    unsigned na = type_comps(s, s->ids[s->w[at + 5]].type);
+    bool ok;
+    switch (fn) {
+    case GLSLstd450Round: ok = k(s, 0.5f, &c) && op2(s, US_OP_ADD, a[0], c, &t)
+                               && op1(s, US_OP_FLR, t, &r); break;
+    case GLSLstd450RoundEven: ok = round_even(s, a[0], &r); break;
+    case GLSLstd450Trunc: ok = op1(s, US_OP_TRC, a[0], &r); break;
+    case GLSLstd450FAbs: case GLSLstd450SAbs:
+        ok = op1(s, US_OP_ABS, a[0], &r); break;
+    case GLSLstd450FSign: case GLSLstd450SSign:
+        ok = op1(s, US_OP_SSG, a[0], &r); break;
+    case GLSLstd450Floor: ok = op1(s, US_OP_FLR, a[0], &r); break;
+    case GLSLstd450Ceil:
+        ok = op1(s, US_OP_FLR, src_neg(a[0]), &r);
+        r = src_neg(r);
+        break;
+    case GLSLstd450Fract: ok = op1(s, US_OP_FRC, a[0], &r); break;
+    case GLSLstd450Radians:
+        ok = k(s, pi / 180, &c) && op2(s, US_OP_MUL, a[0], c, &r); break;
+    case GLSLstd450Degrees:
+        ok = k(s, 180 / pi, &c) && op2(s, US_OP_MUL, a[0], c, &r); break;
+    case GLSLstd450Sin: ok = emit_scalar(s, US_OP_SIN, n, a[0], NONE, &r);
+        break;
+    case GLSLstd450Cos: ok = emit_scalar(s, US_OP_COS, n, a[0], NONE, &r);
+        break;
+    case GLSLstd450Tan:
+        ok = emit_scalar(s, US_OP_SIN, n, a[0], NONE, &t) &&
+             emit_scalar(s, US_OP_COS, n, a[0], NONE, &c) &&
+             emit_scalar(s, US_OP_RCP, n, c, NONE, &c) &&
+             op2(s, US_OP_MUL, t, c, &r);
+        break;
+    case GLSLstd450Asin:
+        ok = acos_abs(s, n, a[0], &t) && k(s, half_pi, &c) &&
+             op2(s, US_OP_SUB, c, t, &t) && op1(s, US_OP_SSG, a[0], &u) &&
+             op2(s, US_OP_MUL, t, u, &r);
+        break;
+    case GLSLstd450Acos:
+        ok = acos_abs(s, n, a[0], &t) && k(s, pi, &c) &&
+             op2(s, US_OP_SUB, c, t, &u) &&
+             emit_new(s, US_OP_CMP, a[0], u, t, &r);
+        break;
+    case GLSLstd450Atan: ok = atan_fn(s, n, a[0], &r); break;
+    case GLSLstd450Atan2: ok = atan2_fn(s, n, a[0], a[1], &r); break;
+    case GLSLstd450Pow: ok = emit_scalar(s, US_OP_POW, n, a[0], a[1], &r);
+        break;
+    case GLSLstd450Exp:
+        ok = k(s, 1.44269504088896340736f, &c) &&
+             op2(s, US_OP_MUL, a[0], c, &t) &&
+             emit_scalar(s, US_OP_EX2, n, t, NONE, &r);
+        break;
+    case GLSLstd450Log:
+        ok = emit_scalar(s, US_OP_LG2, n, a[0], NONE, &t) &&
+             k(s, 0.69314718055994530942f, &c) && op2(s, US_OP_MUL, t, c, &r);
+        break;
+    case GLSLstd450Exp2: ok = emit_scalar(s, US_OP_EX2, n, a[0], NONE, &r);
+        break;
+    case GLSLstd450Log2: ok = emit_scalar(s, US_OP_LG2, n, a[0], NONE, &r);
+        break;
+    case GLSLstd450Sqrt: ok = sqrt_n(s, n, a[0], &r); break;
+    case GLSLstd450InverseSqrt:
+        ok = emit_scalar(s, US_OP_RSQ, n, a[0], NONE, &r); break;
+    case GLSLstd450FMin: case GLSLstd450UMin: case GLSLstd450SMin:
+    case GLSLstd450NMin:
+        ok = op2(s, US_OP_MIN, a[0], a[1], &r); break;
+    case GLSLstd450FMax: case GLSLstd450UMax: case GLSLstd450SMax:
+    case GLSLstd450NMax:
+        ok = op2(s, US_OP_MAX, a[0], a[1], &r); break;
+    case GLSLstd450FClamp: case GLSLstd450UClamp: case GLSLstd450SClamp:
+    case GLSLstd450NClamp:
+        ok = op2(s, US_OP_MAX, a[0], a[1], &t) &&
+             op2(s, US_OP_MIN, t, a[2], &r);
+        break;
+    case GLSLstd450FMix:
+        ok = emit_new(s, US_OP_LRP, a[2], a[1], a[0], &r); break;
+    case GLSLstd450Step: ok = op2(s, US_OP_SGE, a[1], a[0], &r); break;
+    case GLSLstd450SmoothStep:
+        ok = smoothstep(s, n, a[0], a[1], a[2], &r); break;
+    case GLSLstd450Fma: ok = emit_new(s, US_OP_MAD, a[0], a[1], a[2], &r);
+        break;
+    case GLSLstd450Length:
+        if (na == 1) {
+            ok = op1(s, US_OP_ABS, a[0], &r);
+            break;
+        }
+        ok = dot_n(s, na, a[0], a[0], &t) && sqrt_n(s, 1, t, &r);
+        break;
+    case GLSLstd450Distance:
+        ok = op2(s, US_OP_SUB, a[0], a[1], &u);
+        if (ok && na == 1)
+            ok = op1(s, US_OP_ABS, u, &r);
+        else if (ok)
+            ok = dot_n(s, na, u, u, &t) && sqrt_n(s, 1, t, &r);
+        break;
+    case GLSLstd450Cross: ok = op2(s, US_OP_XPD, a[0], a[1], &r); break;
+    case GLSLstd450Normalize:
+        if (n == 1) {
+            ok = op1(s, US_OP_SSG, a[0], &r);
+            break;
+        }
+        ok = dot_n(s, n, a[0], a[0], &t) &&
+             emit_scalar(s, US_OP_RSQ, 1, t, NONE, &t) &&
+             op2(s, US_OP_MUL, a[0], src_comp(t, 0), &r);
+        break;
+    case GLSLstd450FaceForward:   /* dot(Nref, I) < 0 ? N : -N */
+        ok = dot_n(s, n, a[2], a[1], &t) &&
+             emit_new(s, US_OP_CMP, src_comp(t, 0), a[0], src_neg(a[0]), &r);
+        break;
+    case GLSLstd450Reflect:       /* I - 2 dot(N, I) N */
+        ok = dot_n(s, n, a[1], a[0], &t) &&
+             op2(s, US_OP_ADD, src_comp(t, 0), src_comp(t, 0), &t) &&
+             emit_new(s, US_OP_MAD, src_neg(t), a[1], a[0], &r);
+        break;
+    case GLSLstd450Refract: ok = refract(s, n, a[0], a[1], a[2], &r); break;
+    default:
+        return spv_fail(s, "unsupported GLSL.std.450 instruction %u", fn);
+    }
+    return ok && set_value(s, s->w[at + 2], &r, 1);
+}
