@@ -31,4 +31,9 @@ US_MUST_CHECK bool cli_write_file(const char *path, const void *data,
 US_MUST_CHECK bool cli_assemble_file(const char *path, int stage,
                                      struct us_program *prog);
 
+/* An ARB program or a GLSL shader (cli/cmd_glsl.c; us_program_from_text),
+ * reporting errors as file:line:col. */
+US_MUST_CHECK bool cli_load_program(const char *path, int stage,
+                                    struct us_program *prog);
+
 #endif

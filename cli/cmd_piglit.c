@@ -1,6 +1,7 @@
 /* ushader piglit [--arch A] [--exact-math] FILE...
  *
- * Run piglit shader_test files that use ARB programs (piglit/shtest.h):
+ * Run piglit shader_test files that use ARB programs or GLSL shaders
+ * (piglit/shtest.h):
  * one line per file (PASS, FAIL with the probe and the values seen, SKIP
  * with the reason), then "N passed, N failed, N skipped".  A file that
  * cannot run (malformed, a program that does not assemble) is reported as
@@ -16,8 +17,9 @@
 
 static const char usage[] =
     "usage: ushader piglit [--arch A] [--exact-math] FILE...\n"
-    "  Run piglit shader_test files with ARB vertex/fragment programs\n"
-    "  through the 3D pipeline as piglit's shader_runner does.\n"
+    "  Run piglit shader_test files with ARB vertex/fragment programs or\n"
+    "  GLSL 1.10/1.20 shaders (docs/GLSL.md) through the 3D pipeline as\n"
+    "  piglit's shader_runner does.\n"
     "  --arch A      what runs the programs: functional (the reference\n"
     "                interpreter, the default) or a core model: scalar,\n"
     "                simd4, vliw, superscalar, hetero (default configuration)\n"

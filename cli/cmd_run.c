@@ -370,7 +370,7 @@ static void print_results(const struct us_program *prog,
 static int run(const struct run_args *a)
 {
     struct us_program prog;
-    if (!cli_assemble_file(a->file, US_STAGE_ANY, &prog))
+    if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
         return 1;
     int rc = 2;
     us_vec4 *params = NULL;
@@ -584,7 +584,7 @@ static int run_arch(const struct run_args *a)
             return 2;
         }
     struct us_program prog;
-    if (!cli_assemble_file(a->file, US_STAGE_ANY, &prog))
+    if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
         return 1;
     int rc = 2;
     char *itext = NULL, **lines = NULL;

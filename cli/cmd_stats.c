@@ -153,7 +153,7 @@ int cmd_stats(int argc, char **argv)
         if (argv[i][0] == '-' && argv[i][1])
             continue;
         struct us_program prog;
-        if (!cli_assemble_file(argv[i], US_STAGE_ANY, &prog)) {
+        if (!cli_load_program(argv[i], US_STAGE_ANY, &prog)) {
             failed++;
             continue;
         }

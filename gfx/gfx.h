@@ -218,6 +218,11 @@ US_MUST_CHECK bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n,
  * Smooth normals are computed when the file has none. */
 US_MUST_CHECK bool gfx_mesh_obj(struct gfx_mesh *m, const char *text,
                                 size_t len, struct us_diag *diag);
+/* Autodesk .3ds geometry (gfx/model3ds.c): every object's vertices, faces
+ * and texture coordinates; normals computed; with texture coordinates,
+ * tangents in attribute 6 and repeated in texcoord[1]. */
+US_MUST_CHECK bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data,
+                                size_t len, struct us_diag *diag);
 /* Area-weighted vertex normals; tangents along +u of texcoord[0]. */
 void gfx_mesh_normals(struct gfx_mesh *m);
 void gfx_mesh_tangents(struct gfx_mesh *m);

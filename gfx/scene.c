@@ -255,7 +255,9 @@ static bool load_program(struct parser *p, struct us_program *prog,
     path_of(p, file, path);
     if (!gfx_read_file(path, 1 << 20, &text, &len, p->diag))
         return perr_from(p, at, path);
-    bool ok = us_assemble(text, len, US_STAGE_ANY, prog, p->diag);
+    /* an ARB program, or a GLSL shader staged by its extension */
+    bool ok = us_program_from_text(path, text, len, US_STAGE_ANY, NULL, prog,
+                                   p->diag);
     free(text);
     if (!ok)
         return perr_from(p, at, file);
@@ -271,7 +273,7 @@ static bool parse_program(struct parser *p)
     struct named_prog *np = &s->prog[s->nprog];
     if (!new_name(p, np->name, 1))
         return false;
-    const char *file = word(p, "an ARB program file");
+    const char *file = word(p, "a program file (ARB or GLSL)");
     if (!file || !end(p) || !load_program(p, &np->prog, file, 2))
         return false;
     s->nprog++;
@@ -315,7 +317,7 @@ static bool parse_mesh(struct parser *p)
 {
     struct gfx_scene *s = p->s;
     static const char *const kinds[] = { "sphere", "torus", "plane", "cube",
-                                         "teapot", "obj", NULL };
+                                         "teapot", "obj", "3ds", NULL };
     if (s->nmesh == GFX_MAX_SCENE_MESHES)
         return perr(p, 0, "more than %d meshes", GFX_MAX_SCENE_MESHES);
     struct named_mesh *nm = &s->mesh[s->nmesh];
@@ -346,8 +348,9 @@ static bool parse_mesh(struct parser *p)
         ok = uinteger(p, 1, 64, &i) && end(p) &&
              gfx_mesh_teapot(&nm->mesh, i, p->diag);
         break;
-    case 5: {
-        const char *file = word(p, "an OBJ file");
+    case 5:
+    case 6: {
+        const char *file = word(p, "a model file");
         char path[MAX_PATH], *text;
         size_t len;
         if (!file || !end(p))
@@ -355,7 +358,9 @@ static bool parse_mesh(struct parser *p)
         path_of(p, file, path);
         if (!gfx_read_file(path, 256u << 20, &text, &len, p->diag))
             return perr_from(p, 3, path);
-        ok = gfx_mesh_obj(&nm->mesh, text, len, p->diag);
+        ok = !strcmp(p->tok[2], "3ds")
+                 ? gfx_mesh_3ds(&nm->mesh, text, len, p->diag)
+                 : gfx_mesh_obj(&nm->mesh, text, len, p->diag);
         free(text);
         if (!ok)
             return perr_from(p, 3, path);
@@ -691,6 +696,52 @@ static bool parse_param(struct parser *p, bool env)
     return numbers(p, env ? p->gl.env[st][i] : p->gl.local[st][i], 4) && end(p);
 }
 
+/* uniform vertex|fragment NAME V... : a GLSL user uniform of the current
+ * vertex / fragment program (vp, fp) by name; its program.local slots
+ * take the values four by four (a matrix column per slot), missing
+ * components 0. */
+static bool parse_uniform(struct parser *p)
+{
+    static const char *const stages[] = { "vertex", "fragment", NULL };
+    int st = choice(p, "stage", stages);
+    if (st < 0)
+        return false;
+    int cur = st == 0 ? p->vp : p->fp;
+    if (cur < 0)
+        return perr(p, 1, "uniform needs a current %s program first",
+                    stages[st]);
+    const struct us_program *prog = &p->s->prog[cur].prog;
+    unsigned at = p->pos;
+    const char *name = word(p, "a uniform name");
+    if (!name)
+        return false;
+    const struct us_decl *d = NULL;
+    for (unsigned i = 0; i < prog->ndecls && !d; i++)
+        if (prog->decls[i].kind == US_DECL_PARAM &&
+            !strcmp(prog->decls[i].name, name))
+            d = &prog->decls[i];
+    if (!d)
+        return perr(p, at, "the %s program has no uniform '%s'", stages[st],
+                    name);
+    unsigned n = 0;
+    float v[64] = { 0 };
+    while (more(p)) {
+        if (n == 64 || n == 4u * d->size)
+            return perr(p, p->pos, "too many values for '%s'", name);
+        if (!number(p, &v[n++]))
+            return false;
+    }
+    for (unsigned k = 0; k < d->size && 4 * k < n; k++) {
+        unsigned slot = d->base + k;
+        if (slot >= prog->nparams ||
+            prog->params[slot].kind != US_PARAM_LOCAL)
+            return perr(p, at, "'%s' is not a user uniform", name);
+        memcpy(p->gl.local[st][prog->params[slot].index], v + 4 * k,
+               4 * sizeof(float));
+    }
+    return true;
+}
+
 /* draw MESH */
 static bool parse_draw(struct parser *p)
 {
@@ -745,6 +796,7 @@ static bool parse_line(struct parser *p)
     if (!strcmp(d, "fog")) return parse_fog(p);
     if (!strcmp(d, "env")) return parse_param(p, true);
     if (!strcmp(d, "local")) return parse_param(p, false);
+    if (!strcmp(d, "uniform")) return parse_uniform(p);
     if (!strcmp(d, "progmatrix")) return parse_matrix(p, true);
     if (!strcmp(d, "texmatrix")) return parse_matrix(p, false);
     if (!strcmp(d, "depth")) return onoff(p, &p->st.depth_test);

@@ -9,10 +9,15 @@
  * them on the 3D pipeline (gfx/gfx.h) the way shader_runner plays them on
  * a GL driver, and compares the probes with piglit's tolerances.
  *
- * Files that need something outside ARB programs (GLSL sections, GL ES,
- * extensions the model lacks, shader_runner commands for GLSL-era state)
- * parse successfully but carry a skip reason.  Every other defect is an
- * error with a line and column of the file.
+ * GLSL execution tests have [vertex shader], [fragment shader] (several
+ * of a stage are one program), [vertex shader passthrough] and [vertex
+ * data] sections and set uniforms in [test]; the runner puts them through
+ * the front step and the GLSL compiler (glsl/) as one program pair.
+ *
+ * Files that need something the model lacks (GL ES, extensions, GLSL
+ * versions above 1.20, shader_runner commands for later GL state) parse
+ * successfully but carry a skip reason.  Every other defect is an error
+ * with a line and column of the file.
  */
 #ifndef SHTEST_H
 #define SHTEST_H
@@ -28,6 +33,9 @@ enum {
     SHTEST_DEFAULT_SIZE = 250,    /* shader_runner's window, both sides   */
     SHTEST_MAX_LINE = 4096,       /* longest [test] or [require] line     */
     SHTEST_MAX_COMMANDS = 65536,
+    SHTEST_MAX_SHADERS = 8,       /* sections of one stage                */
+    SHTEST_MAX_VALUES = 16,       /* numbers of one command (a mat4)      */
+    SHTEST_MAX_VCOLS = 16,        /* [vertex data] columns                */
 };
 
 enum shtest_op {
@@ -50,12 +58,24 @@ enum shtest_op {
     SH_TEXPARAMETER,     /* sub = enum shtest_texparam, i[0] target, i[1] value */
     SH_ENABLE,           /* sub = enum shtest_cap, i[0] = on/off       */
     SH_TOLERANCE,        /* f[0..3]                                    */
+    SH_UNIFORM,          /* sub = enum shtest_utype, n values in f, name
+                            at text offset i[0], length i[1]; i[2] matrix
+                            columns (0: not a matrix)                  */
+    SH_DRAW_ARRAYS,      /* sub = enum shtest_prim, i[0] first, i[1] count */
+    SH_DRAW_RECT_ORTHO,  /* window coordinates x y w h = f[0..3]       */
+    SH_PROBE_RECT,       /* i[0..3] = x y w h; f = expected; n comps   */
+    SH_PROBE_RECT_REL,   /* f[4..7] = relative x y w h; f[0..] expected */
     SH_NOP,              /* accepted, no effect on the model           */
 };
 
+enum shtest_utype { SH_U_FLOAT, SH_U_INT, SH_U_UINT, SH_U_BOOL };
+enum shtest_prim { SH_PRIM_TRIANGLES, SH_PRIM_TRIANGLE_STRIP,
+                   SH_PRIM_TRIANGLE_FAN };
+
 enum shtest_param { SH_ENV_VP, SH_LOCAL_VP, SH_ENV_FP, SH_LOCAL_FP };
+/* SH_TEX_CHECKER: f[0..3] the colour of even squares, f[4..7] odd. */
 enum shtest_tex { SH_TEX_RGBW, SH_TEX_MIPTREE, SH_TEX_SHADOW1D,
-                  SH_TEX_SHADOW2D, SH_TEX_SHADOWRECT };
+                  SH_TEX_SHADOW2D, SH_TEX_SHADOWRECT, SH_TEX_CHECKER };
 enum shtest_texparam { SH_TP_COMPARE_FUNC, SH_TP_DEPTH_MODE, SH_TP_MIN,
                        SH_TP_MAG, SH_TP_WRAP_S, SH_TP_WRAP_T, SH_TP_WRAP_R };
 /* texparameter values: compare functions are enum gfx_compare, depth
@@ -70,8 +90,8 @@ struct shtest_cmd {
     uint8_t sub;         /* see enum shtest_op                          */
     uint8_t n;           /* probes: components compared (3 or 4)        */
     unsigned line, col;  /* of the command in the file                  */
-    int i[3];
-    float f[8];
+    int i[4];
+    float f[SHTEST_MAX_VALUES];
 };
 
 /* Program text inside the file's buffer: `line` is the file line of its
@@ -82,9 +102,28 @@ struct shtest_source {
     unsigned line;
 };
 
+/* [vertex data]: float columns "name/float/N", one vertex per row. */
+struct shtest_vcol {
+    size_t name_at;      /* offset of the attribute name in the file     */
+    unsigned name_len, comps, offset;  /* offset: first float of a row    */
+};
+
+struct shtest_vdata {
+    struct shtest_vcol col[SHTEST_MAX_VCOLS];
+    unsigned ncols, stride, nrows;
+    float *values;       /* nrows * stride                               */
+};
+
 struct shtest {
+    const char *text;               /* the file (names point into it)   */
     unsigned width, height;         /* window (SIZE in [require])       */
     struct shtest_source vp, fp;
+    bool glsl;                      /* GLSL sections instead of ARB     */
+    bool vs_passthrough;            /* [vertex shader passthrough]      */
+    unsigned glsl_version;          /* "GLSL >= 1.20" in [require]: 120 */
+    struct shtest_source vs[SHTEST_MAX_SHADERS], fs[SHTEST_MAX_SHADERS];
+    unsigned nvs, nfs;
+    struct shtest_vdata vdata;
     struct shtest_cmd *cmds;
     unsigned ncmds;
     char skip[192];                 /* non-empty: why the model skips it */

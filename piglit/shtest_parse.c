@@ -5,8 +5,10 @@
  * Sections start with a line whose first character is '['.  Lines before
  * the first section are ignored, as shader_runner ignores them; a file
  * without a [require] section is an error, as in shader_runner.  The
- * [vertex program] and [fragment program] texts run to the next section
- * line; [test] runs to the end of the file.  [require] lines the model
+ * [vertex program] and [fragment program] texts, like the GLSL [vertex
+ * shader] and [fragment shader] ones, run to the next section line; [test]
+ * runs to the end of the file.  [vertex data] is a header of
+ * "name/float/N" columns and rows of numbers.  [require] lines the model
  * does not understand are ignored like shader_runner ignores them
  * ("ARB_vertex_program", "depthbuffer"); the ones it does understand are
  * checked strictly.
@@ -25,6 +27,13 @@
  *   texparameter 1D|2D|3D|Rect|Cube compare_func|depth_mode|min|mag|wrap_s|wrap_t|wrap_r VALUE
  *   enable|disable GL_DEPTH_TEST|GL_VERTEX_PROGRAM_TWO_SIDE
  *   tolerance R G B A | link success | shade model smooth
+ * and with GLSL sections:
+ *   uniform TYPE NAME[\[I\]] VALUES... (float int uint bool, vecN ivecN
+ *     uvecN bvecN, matN matCxR column-major; a sampler is set as int)
+ *   draw rect ortho X Y W H | draw arrays MODE FIRST COUNT
+ *   probe rect rgba (X, Y, W, H) (R, G, B, A) | probe rect rgb ...
+ *   relative probe rect rgba (X, Y, W, H) (R, G, B, A) | ... rgb ...
+ *   texture checkerboard N LEVEL (W, H) (R, G, B, A) (R, G, B, A)
  * Trailing ';' and '#' comments after a command are accepted (some piglit
  * files end probes with ';'; shader_runner's sscanf ignores the rest).
  */
@@ -38,8 +47,18 @@
 #include "piglit/shtest.h"
 
 /* The GL version the model stands for: ARB programs in a compatibility
- * context, with every GL 2.1 feature shader_runner's ARB tests ask for. */
-enum { MODEL_GL_VERSION = 21 };
+ * context, with every GL 2.1 feature shader_runner's ARB tests ask for,
+ * and GLSL 1.20 through the front step (glsl/front.c). */
+enum { MODEL_GL_VERSION = 21, MODEL_GLSL_VERSION = 120 };
+
+/* GL_MAX_* limits a [require] section may test: 8 vec4 varyings
+ * (texcoord[0..7]), 1024 program.local vec4s for uniforms. */
+static const struct { const char *name; long value; } limits[] = {
+    { "GL_MAX_VARYING_COMPONENTS", 4 * US_MAX_TEX_COORDS },
+    { "GL_MAX_VARYING_FLOATS", 4 * US_MAX_TEX_COORDS },
+    { "GL_MAX_VERTEX_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
+    { "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
+};
 
 /* Extensions the model provides (the [require] lines it satisfies). */
 static const char *const extensions[] = {
@@ -54,7 +73,7 @@ static const char *const extensions[] = {
 /* shader_runner commands that belong to GLSL-era state: a file using one
  * is skipped, not rejected (the first word of the command). */
 static const char *const foreign_commands[] = {
-    "uniform", "subuniform", "active", "atomic", "block", "blit",
+    "subuniform", "active", "atomic", "block", "blit",
     "compute", "depthfunc", "fb", "hint", "image", "light", "memory",
     "multidraw", "patch", "polygon", "program", "provoking", "resident",
     "ssbo", "ubo", "verify", "viewport", "xfb", "clip", "bind",
@@ -70,8 +89,12 @@ struct parser {
     /* the current [test] or [require] line, NUL-terminated */
     char buf[SHTEST_MAX_LINE + 1];
     size_t pos;                /* cursor in buf                          */
+    size_t line_at;            /* offset of buf's line in the file       */
     unsigned line;
     bool have_require;
+    struct shtest_source *open_src;  /* the program section being read   */
+    bool vdata_header;         /* [vertex data]'s column line was read   */
+    size_t vdata_cap;          /* floats allocated in vdata.values       */
 };
 
 static bool fail(struct parser *p, size_t at, const char *fmt, ...)
@@ -211,6 +234,39 @@ static bool tuple(struct parser *p, float *out, unsigned n, const char *what)
         if (i && !punct(p, ','))
             return false;
         if (!number(p, &out[i], what))
+            return false;
+    }
+    return punct(p, ')');
+}
+
+/* Numbers after the ones a command reads: shader_runner's get_floats and
+ * sscanf read a fixed count and ignore the rest ("probe rgb 1 1 0 1 0 1"). */
+static bool extra_numbers(struct parser *p, const char *what)
+{
+    float extra;
+    while (ws(p), p->buf[p->pos] && p->buf[p->pos] != '#' &&
+           p->buf[p->pos] != ';')
+        if (!number(p, &extra, what))
+            return false;
+    return true;
+}
+
+/* A colour "( a , b , ... )" of which shader_runner's sscanf reads n
+ * components: further ", x" before the ')' are ignored. */
+static bool colour_tuple(struct parser *p, float *out, unsigned n)
+{
+    if (!punct(p, '('))
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        if (i && !punct(p, ','))
+            return false;
+        if (!number(p, &out[i], "colour component"))
+            return false;
+    }
+    float extra;
+    while (ws(p), p->buf[p->pos] == ',') {
+        p->pos++;
+        if (!number(p, &extra, "colour component"))
             return false;
     }
     return punct(p, ')');
@@ -392,10 +448,33 @@ static bool parse_texture(struct parser *p, struct shtest_cmd *c)
         c->sub = SH_TEX_SHADOW2D;
     } else if (kw(p, "shadowRect")) {
         c->sub = SH_TEX_SHADOWRECT;
+    } else if (kw(p, "checkerboard")) {
+        /* piglit_checkerboard_texture: squares of half the size */
+        c->sub = SH_TEX_CHECKER;
+        if (!integer(p, &c->i[0], 0, US_MAX_TEX_UNITS - 1, "texture unit") ||
+            !integer(p, &c->i[3], 0, GFX_MAX_TEX_LEVELS - 1, "mipmap level"))
+            return false;
+        ws(p);
+        size_t at = p->pos;
+        if (!tuple(p, wh, 2, "texture size") ||
+            !tuple(p, c->f, 4, "colour component") ||
+            !tuple(p, c->f + 4, 4, "colour component"))
+            return false;
+        for (unsigned k = 0; k < 2; k++) {
+            if (!(wh[k] >= 1.0f && wh[k] <= (float)big) ||
+                wh[k] != floorf(wh[k]))
+                return fail(p, at, "texture size must be whole numbers in "
+                            "1..%d", big);
+            c->i[1 + k] = (int)wh[k];
+        }
+        if (c->i[3])
+            set_skip(p, "texture checkerboard of a level other than 0 is "
+                     "not modelled");
+        return true;
     } else {
         ws(p);
         size_t at = p->pos;
-        if (kw(p, "checkerboard") || kw(p, "quads") || kw(p, "integer") ||
+        if (kw(p, "quads") || kw(p, "integer") ||
             kw(p, "storage") || kw(p, "junk") || kw(p, "shadow1DArray") ||
             kw(p, "shadow2DArray")) {
             set_skip(p, "'texture %.*s' is not modelled", (int)(p->pos - at),
@@ -435,6 +514,38 @@ static bool parse_texture(struct parser *p, struct shtest_cmd *c)
     return true;
 }
 
+/* probe rect rgb(a) (X, Y, W, H) (...): piglit_probe_rect_rgb(a), each
+ * pixel compared as `probe all` compares them; relative: fractions of
+ * the window. */
+static bool parse_probe_rect(struct parser *p, struct shtest_cmd *c,
+                             bool relative)
+{
+    if (kw(p, "rgba"))
+        c->n = 4;
+    else if (kw(p, "rgb"))
+        c->n = 3;
+    else
+        return fail(p, p->pos, "expected 'rgba' or 'rgb'");
+    if (relative) {
+        c->op = SH_PROBE_RECT_REL;
+        return tuple(p, &c->f[4], 4, "relative rectangle") &&
+               colour_tuple(p, c->f, c->n);
+    }
+    c->op = SH_PROBE_RECT;
+    float r[4];
+    ws(p);
+    size_t at = p->pos;
+    if (!tuple(p, r, 4, "rectangle"))
+        return false;
+    for (unsigned k = 0; k < 4; k++) {
+        if (!(r[k] >= 0.0f && r[k] <= (float)GFX_MAX_VIEWPORT))
+            return fail(p, at, "probe rectangle outside 0..%d",
+                        GFX_MAX_VIEWPORT);
+        c->i[k] = (int)r[k];
+    }
+    return colour_tuple(p, c->f, c->n);
+}
+
 static bool parse_probe(struct parser *p, struct shtest_cmd *c, bool relative)
 {
     if (kw(p, "rgba"))
@@ -453,11 +564,14 @@ static bool parse_probe(struct parser *p, struct shtest_cmd *c, bool relative)
             c->n = 3;
         else
             return fail(p, p->pos, "expected 'rgba' or 'rgb'");
-        return numbers(p, c->f, c->n, "colour component");
+        return numbers(p, c->f, c->n, "colour component") &&
+               extra_numbers(p, "colour component");
     } else {
         ws(p);
         size_t at = p->pos;
-        if (kw(p, "rect") || kw(p, "warn") || kw(p, "atomic") || kw(p, "ssbo") ||
+        if (kw(p, "rect"))
+            return parse_probe_rect(p, c, relative);
+        if (kw(p, "warn") || kw(p, "atomic") || kw(p, "ssbo") ||
             kw(p, "xfb")) {
             set_skip(p, "'probe %.*s' is not modelled", (int)(p->pos - at),
                      p->buf + at);
@@ -474,11 +588,134 @@ static bool parse_probe(struct parser *p, struct shtest_cmd *c, bool relative)
             return true;
         }
         return tuple(p, &c->f[4], 2, "relative position") &&
-               tuple(p, c->f, c->n, "colour component");
+               colour_tuple(p, c->f, c->n);
     }
     c->op = SH_PROBE;
     return pixel(p, &c->i[0], "x") && pixel(p, &c->i[1], "y") &&
-           numbers(p, c->f, c->n, "colour component");
+           numbers(p, c->f, c->n, "colour component") &&
+           extra_numbers(p, "colour component");
+}
+
+/* An integer uniform value as shader_runner reads it (strtol/strtoul
+ * with base 0), kept as the float the vec4 IR computes with. */
+static bool int_value(struct parser *p, float *out, bool is_unsigned)
+{
+    ws(p);
+    size_t at = p->pos;
+    const char *s = p->buf + at;
+    char *e;
+    double v;
+    if (is_unsigned) {
+        if (*s == '-')
+            return fail(p, at, "expected an unsigned integer");
+        v = (double)strtoull(s, &e, 0);
+    } else {
+        v = (double)strtoll(s, &e, 0);
+    }
+    if (e == s || !delimiter(*e))
+        return fail(p, at, "expected an integer");
+    *out = (float)v;
+    p->pos = (size_t)(e - p->buf);
+    return true;
+}
+
+/* uniform TYPE NAME VALUES (shader_runner's set_uniform). */
+static bool parse_uniform(struct parser *p, struct shtest_cmd *c)
+{
+    static const struct { const char *name; uint8_t type, n, cols; } types[] = {
+        { "float", SH_U_FLOAT, 1, 0 }, { "vec2", SH_U_FLOAT, 2, 0 },
+        { "vec3", SH_U_FLOAT, 3, 0 }, { "vec4", SH_U_FLOAT, 4, 0 },
+        { "int", SH_U_INT, 1, 0 }, { "ivec2", SH_U_INT, 2, 0 },
+        { "ivec3", SH_U_INT, 3, 0 }, { "ivec4", SH_U_INT, 4, 0 },
+        { "uint", SH_U_UINT, 1, 0 }, { "uvec2", SH_U_UINT, 2, 0 },
+        { "uvec3", SH_U_UINT, 3, 0 }, { "uvec4", SH_U_UINT, 4, 0 },
+        { "bool", SH_U_BOOL, 1, 0 }, { "bvec2", SH_U_BOOL, 2, 0 },
+        { "bvec3", SH_U_BOOL, 3, 0 }, { "bvec4", SH_U_BOOL, 4, 0 },
+        { "mat2", SH_U_FLOAT, 4, 2 }, { "mat3", SH_U_FLOAT, 9, 3 },
+        { "mat4", SH_U_FLOAT, 16, 4 }, { "mat2x2", SH_U_FLOAT, 4, 2 },
+        { "mat2x3", SH_U_FLOAT, 6, 2 }, { "mat2x4", SH_U_FLOAT, 8, 2 },
+        { "mat3x2", SH_U_FLOAT, 6, 3 }, { "mat3x3", SH_U_FLOAT, 9, 3 },
+        { "mat3x4", SH_U_FLOAT, 12, 3 }, { "mat4x2", SH_U_FLOAT, 8, 4 },
+        { "mat4x3", SH_U_FLOAT, 12, 4 }, { "mat4x4", SH_U_FLOAT, 16, 4 },
+    };
+    if (!p->t->glsl) {
+        set_skip(p, "shader_runner command 'uniform' is outside ARB programs");
+        return true;
+    }
+    ws(p);
+    size_t at = p->pos;
+    size_t k = 0;
+    for (; k < sizeof types / sizeof *types; k++)
+        if (kw(p, types[k].name))
+            break;
+    if (k == sizeof types / sizeof *types) {
+        size_t e = at;
+        while (ident_char(p->buf[e]))
+            e++;
+        set_skip(p, "uniform type '%.*s' is not modelled", (int)(e - at),
+                 p->buf + at);
+        return true;
+    }
+    ws(p);
+    size_t name = p->pos;
+    while (p->buf[p->pos] && p->buf[p->pos] != ' ' && p->buf[p->pos] != '\t')
+        p->pos++;
+    if (p->pos == name || p->pos - name >= 2 * US_MAX_NAME)
+        return fail(p, name, "expected a uniform name");
+    c->op = SH_UNIFORM;
+    c->sub = types[k].type;
+    c->n = types[k].n;
+    c->i[0] = (int)(p->line_at + name);
+    c->i[1] = (int)(p->pos - name);
+    c->i[2] = types[k].cols;
+    /* shader_runner reads the values with strtod/strtol one after the
+     * other: a missing or malformed one reads as 0 and the rest of the
+     * line is ignored ("uniform vec4 a 0.5 1.5, 0.0" sets (0.5, 1.5, 0, 0)) */
+    bool more = true;
+    for (unsigned v = 0; v < c->n; v++) {
+        size_t at = p->pos;
+        struct us_diag saved = *p->diag;
+        more = more && (c->sub == SH_U_FLOAT
+                        ? number(p, &c->f[v], "uniform value")
+                        : int_value(p, &c->f[v], c->sub == SH_U_UINT));
+        if (!more) {
+            *p->diag = saved;   /* not an error: the value is 0 */
+            p->pos = at;
+            c->f[v] = 0.0f;
+        }
+        if (c->sub == SH_U_BOOL)
+            c->f[v] = c->f[v] != 0.0f;
+    }
+    p->pos += strlen(p->buf + p->pos);
+    return true;
+}
+
+/* draw arrays MODE FIRST COUNT: the [vertex data] rows. */
+static bool parse_draw_arrays(struct parser *p, struct shtest_cmd *c)
+{
+    static const char *const modes[] = {
+        [SH_PRIM_TRIANGLES] = "GL_TRIANGLES",
+        [SH_PRIM_TRIANGLE_STRIP] = "GL_TRIANGLE_STRIP",
+        [SH_PRIM_TRIANGLE_FAN] = "GL_TRIANGLE_FAN",
+    };
+    ws(p);
+    size_t at = p->pos;
+    int mode = -1;
+    for (int m = 0; m < 3; m++)
+        if (kw(p, modes[m]))
+            mode = m;
+    if (mode < 0) {
+        size_t e = at;
+        while (ident_char(p->buf[e]))
+            e++;
+        set_skip(p, "draw arrays %.*s is not modelled (triangles only)",
+                 (int)(e - at), p->buf + at);
+        return true;
+    }
+    c->op = SH_DRAW_ARRAYS;
+    c->sub = (uint8_t)mode;
+    return integer(p, &c->i[0], 0, GFX_MAX_MESH_VERTS, "first vertex") &&
+           integer(p, &c->i[1], 1, GFX_MAX_MESH_VERTS, "vertex count");
 }
 
 static bool parse_command(struct parser *p, struct shtest_cmd *c)
@@ -508,14 +745,26 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
                        "texture coordinate set") &&
                tuple(p, c->f, 4, "texture coordinate");
     }
+    if (kw(p, "uniform"))
+        return parse_uniform(p, c);
     if (kw(p, "draw")) {
+        if (p->t->glsl && kw(p, "arrays"))
+            return parse_draw_arrays(p, c);
         if (!kw(p, "rect")) {
-            set_skip(p, "shader_runner's 'draw' commands other than 'draw "
-                     "rect' need vertex data for GLSL attributes");
+            if (p->t->glsl)
+                set_skip(p, "shader_runner's 'draw' commands other than "
+                         "'draw rect' and 'draw arrays' are not modelled");
+            else
+                set_skip(p, "shader_runner's 'draw' commands other than "
+                         "'draw rect' need vertex data for GLSL attributes");
             return true;
         }
-        if (kw(p, "ortho") || kw(p, "patch")) {
-            set_skip(p, "'draw rect ortho/patch' is not modelled");
+        if (kw(p, "ortho")) {
+            c->op = SH_DRAW_RECT_ORTHO;
+            return numbers(p, c->f, 4, "rectangle coordinate");
+        }
+        if (kw(p, "patch")) {
+            set_skip(p, "'draw rect patch' is not modelled");
             return true;
         }
         if (kw(p, "tex")) {
@@ -639,8 +888,9 @@ static bool have_extension(const char *name, size_t n)
     return false;
 }
 
-/* "GL [ES] OP MAJOR.MINOR" (shader_runner's parse_version_comparison). */
-static bool parse_gl_version(struct parser *p)
+/* "GL [ES] OP MAJOR.MINOR" or "GLSL [ES] OP MAJOR.MINOR"
+ * (shader_runner's parse_version_comparison). */
+static bool parse_gl_version(struct parser *p, bool glsl)
 {
     bool es = kw(p, "ES");
     ws(p);
@@ -671,17 +921,64 @@ static bool parse_gl_version(struct parser *p)
     if (!end_of_command(p))
         return false;
     if (es) {
-        set_skip(p, "requires OpenGL ES");
+        set_skip(p, glsl ? "requires GLSL ES" : "requires OpenGL ES");
         return true;
     }
-    int want = (int)(major * 10 + minor), have = MODEL_GL_VERSION;
+    int want = (int)(glsl ? major * 100 + minor : major * 10 + minor);
+    int have = glsl ? MODEL_GLSL_VERSION : MODEL_GL_VERSION;
+    if (glsl && (op == 0 || op == 3) && (unsigned)want > p->t->glsl_version)
+        p->t->glsl_version = (unsigned)want;
     bool ok = op == 0 ? have == want : op == 1 ? have != want
             : op == 2 ? have < want : op == 3 ? have >= want
             : op == 4 ? have > want : have <= want;
-    if (!ok)
+    if (!ok && glsl)
+        set_skip(p, "requires GLSL %ld.%02ld; the model takes GLSL up to "
+                 "%d.%02d", major, minor, MODEL_GLSL_VERSION / 100,
+                 MODEL_GLSL_VERSION % 100);
+    else if (!ok)
         set_skip(p, "requires GL %ld.%ld; the model stands for GL %d.%d "
                  "with ARB programs", major, minor, MODEL_GL_VERSION / 10,
                  MODEL_GL_VERSION % 10);
+    return true;
+}
+
+/* "GL_MAX_... OP N": the limits the model has; others are unknown. */
+static bool parse_limit(struct parser *p)
+{
+    ws(p);
+    size_t at = p->pos, e = at;
+    while (ident_char(p->buf[e]))
+        e++;
+    long have = -1;
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+        if (strlen(limits[i].name) == e - at &&
+            !strncmp(p->buf + at, limits[i].name, e - at))
+            have = limits[i].value;
+    p->pos = e;
+    ws(p);
+    const char *s = p->buf + p->pos;
+    int op;  /* 0 >=, 1 >, 2 <=, 3 <, 4 == */
+    if (s[0] == '>' && s[1] == '=') op = 0, p->pos += 2;
+    else if (s[0] == '<' && s[1] == '=') op = 2, p->pos += 2;
+    else if (s[0] == '=' && s[1] == '=') op = 4, p->pos += 2;
+    else if (s[0] == '>') op = 1, p->pos += 1;
+    else if (s[0] == '<') op = 3, p->pos += 1;
+    else
+        op = -1;
+    int want;
+    if (have < 0 || op < 0) {
+        set_skip(p, "requires %.*s, a limit the model does not report",
+                 (int)(e - at), p->buf + at);
+        return true;
+    }
+    if (!integer(p, &want, 0, 1 << 30, "limit") || !end_of_command(p))
+        return false;
+    bool ok = op == 0 ? have >= want : op == 1 ? have > want
+            : op == 2 ? have <= want : op == 3 ? have < want : have == want;
+    if (!ok)
+        set_skip(p, "requires %.*s %s %d; the model has %ld", (int)(e - at),
+                 p->buf + at, (const char *[]){ ">=", ">", "<=", "<",
+                 "==" }[op], want, have);
     return true;
 }
 
@@ -692,14 +989,10 @@ static bool parse_requirement(struct parser *p)
     const char *s = p->buf + at;
     if (!*s || *s == '#')
         return true;
-    if (!strncmp(s, "GLSL", 4)) {
-        set_skip(p, "requires GLSL");
-        return true;
-    }
-    if (!strncmp(s, "GL_MAX_", 7)) {
-        set_skip(p, "requires a GLSL uniform-component limit");
-        return true;
-    }
+    if (kw(p, "GLSL"))
+        return parse_gl_version(p, true);
+    if (!strncmp(s, "GL_MAX_", 7))
+        return parse_limit(p);
     bool not = *s == '!';
     if (!strncmp(s + not, "GL_", 3)) {
         size_t e = at + not;
@@ -718,7 +1011,7 @@ static bool parse_requirement(struct parser *p)
         return true;
     }
     if (kw(p, "GL"))
-        return parse_gl_version(p);
+        return parse_gl_version(p, false);
     if (kw(p, "SIZE")) {
         int w, h;
         if (!integer(p, &w, 1, GFX_MAX_VIEWPORT, "window width") ||
@@ -734,7 +1027,74 @@ static bool parse_requirement(struct parser *p)
 
 /* ---- sections -------------------------------------------------------- */
 
-enum section { SEC_NONE, SEC_REQUIRE, SEC_VP, SEC_FP, SEC_TEST, SEC_FOREIGN };
+enum section { SEC_NONE, SEC_REQUIRE, SEC_VP, SEC_FP, SEC_TEST, SEC_FOREIGN,
+               SEC_VDATA };
+
+/* [vertex data]: "name/float/N" (or /vecN) columns, then rows. */
+static bool parse_vdata(struct parser *p)
+{
+    struct shtest_vdata *v = &p->t->vdata;
+    ws(p);
+    if (!p->buf[p->pos] || p->buf[p->pos] == '#')
+        return true;
+    if (!p->vdata_header) {
+        p->vdata_header = true;
+        while (ws(p), p->buf[p->pos] && p->buf[p->pos] != '#') {
+            size_t at = p->pos;
+            if (v->ncols == SHTEST_MAX_VCOLS)
+                return fail(p, at, "more than %d vertex data columns",
+                            SHTEST_MAX_VCOLS);
+            while (ident_char(p->buf[p->pos]))
+                p->pos++;
+            size_t name_len = p->pos - at;
+            if (!name_len || p->buf[p->pos] != '/')
+                return fail(p, at, "expected NAME/TYPE/COUNT");
+            p->pos++;
+            if (!kw(p, "float")) {
+                size_t e = p->pos;
+                while (ident_char(p->buf[e]))
+                    e++;
+                set_skip(p, "vertex data of type '%.*s' is not modelled",
+                         (int)(e - p->pos), p->buf + p->pos);
+                return true;
+            }
+            if (p->buf[p->pos] != '/')
+                return fail(p, p->pos, "expected '/' and a component count");
+            p->pos++;
+            const char *c = p->buf + p->pos;
+            if (!strncmp(c, "vec", 3))
+                c += 3;
+            if (*c < '1' || *c > '4' || ident_char(c[1]))
+                return fail(p, p->pos, "expected a component count 1..4");
+            struct shtest_vcol *col = &v->col[v->ncols++];
+            col->name_at = p->line_at + at;
+            col->name_len = (unsigned)name_len;
+            col->comps = (unsigned)(*c - '0');
+            col->offset = v->stride;
+            v->stride += col->comps;
+            p->pos = (size_t)(c + 1 - p->buf);
+        }
+        return true;
+    }
+    if (!v->ncols)
+        return fail(p, p->pos, "vertex data without columns");
+    if (v->nrows == GFX_MAX_MESH_VERTS)
+        return fail(p, 0, "more than %d vertices", GFX_MAX_MESH_VERTS);
+    size_t need = ((size_t)v->nrows + 1) * v->stride;
+    if (need > p->vdata_cap) {
+        size_t cap = p->vdata_cap ? 2 * p->vdata_cap : 64 * v->stride;
+        float *nv = realloc(v->values, cap * sizeof *nv);
+        if (!nv)
+            return fail(p, 0, "out of memory");
+        v->values = nv;
+        p->vdata_cap = cap;
+    }
+    if (!numbers(p, v->values + (size_t)v->nrows * v->stride, v->stride,
+                 "vertex data value") || !end_of_command(p))
+        return false;
+    v->nrows++;
+    return true;
+}
 
 /* Load the current line (without its newline) into p->buf. */
 static bool load_line(struct parser *p, const char *b, size_t n)
@@ -773,21 +1133,41 @@ static bool section_header(struct parser *p, const char *b, size_t n,
     if (IS("require")) {
         *sec = SEC_REQUIRE;
         p->have_require = true;
-    } else if (IS("vertex program") || IS("fragment program")) {
+    } else if (IS("vertex program") || IS("fragment program") ||
+               IS("vertex shader") || IS("fragment shader")) {
         bool vp = name[0] == 'v';
-        struct shtest_source *src = vp ? &t->vp : &t->fp;
-        if (src->text)
-            return fail(p, 0, "a second [%.*s] section", (int)len, name);
+        struct shtest_source *src;
+        if (name[len - 1] == 'm') {
+            src = vp ? &t->vp : &t->fp;
+            if (src->text)
+                return fail(p, 0, "a second [%.*s] section", (int)len, name);
+        } else {
+            /* GLSL: several sections of a stage make one program */
+            unsigned *k = vp ? &t->nvs : &t->nfs;
+            if (*k == SHTEST_MAX_SHADERS)
+                return fail(p, 0, "more than %d [%.*s] sections",
+                            SHTEST_MAX_SHADERS, (int)len, name);
+            src = vp ? &t->vs[(*k)++] : &t->fs[(*k)++];
+            t->glsl = true;
+        }
         *sec = vp ? SEC_VP : SEC_FP;
         src->text = b + n < p->text + p->len ? b + n + 1 : b + n;
         src->len = 0;
         src->line = p->line + 1;
+        p->open_src = src;
+    } else if (IS("vertex shader passthrough")) {
+        t->vs_passthrough = t->glsl = true;
+        *sec = SEC_FOREIGN;
+    } else if (IS("vertex data")) {
+        if (p->vdata_header)
+            return fail(p, 0, "a second [vertex data] section");
+        *sec = SEC_VDATA;
     } else if (IS("test")) {
         *sec = SEC_TEST;
-    } else if (contains(name, len, "shader") || IS("vertex data") ||
+    } else if (contains(name, len, "shader") ||
                IS("geometry layout") || IS("elements")) {
-        set_skip(p, "the [%.*s] section needs GLSL, outside ARB programs",
-                 (int)len, name);
+        set_skip(p, "the [%.*s] section is not modelled (vertex and "
+                 "fragment stages only)", (int)len, name);
         *sec = SEC_FOREIGN;
     } else {
         return fail(p, 1, "unknown section [%.*s]", (int)len, name);
@@ -799,6 +1179,7 @@ static bool section_header(struct parser *p, const char *b, size_t n,
 void shtest_free(struct shtest *t)
 {
     free(t->cmds);
+    free(t->vdata.values);
     memset(t, 0, sizeof *t);
 }
 
@@ -807,6 +1188,7 @@ bool shtest_parse(struct shtest *t, const char *text, size_t len,
 {
     memset(t, 0, sizeof *t);
     t->width = t->height = SHTEST_DEFAULT_SIZE;
+    t->text = text;
     struct parser *p = calloc(1, sizeof *p);
     if (!p) {
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
@@ -832,19 +1214,24 @@ bool shtest_parse(struct shtest *t, const char *text, size_t len,
         at += n + (nl != NULL);
         if (sec != SEC_TEST && n && b[0] == '[') {
             /* a program section ends where the next section starts */
-            if (sec == SEC_VP)
-                t->vp.len = (size_t)(b - t->vp.text);
-            else if (sec == SEC_FP)
-                t->fp.len = (size_t)(b - t->fp.text);
+            if (p->open_src)
+                p->open_src->len = (size_t)(b - p->open_src->text);
+            p->open_src = NULL;
             ok = section_header(p, b, n, &sec);
             continue;
         }
-        if (sec != SEC_REQUIRE && sec != SEC_TEST)
+        if (sec != SEC_REQUIRE && sec != SEC_TEST && sec != SEC_VDATA)
             continue;
         if (!(ok = load_line(p, b, n)))
             break;
+        p->line_at = (size_t)(b - text);
         if (sec == SEC_REQUIRE) {
             ok = parse_requirement(p);
+            continue;
+        }
+        if (sec == SEC_VDATA) {
+            if (!t->skip[0])
+                ok = parse_vdata(p);
             continue;
         }
         ws(p);
@@ -869,10 +1256,10 @@ bool shtest_parse(struct shtest *t, const char *text, size_t len,
         if (ok && !t->skip[0])
             t->ncmds++;
     }
-    if (ok && sec == SEC_VP)
-        t->vp.len = (size_t)(text + len - t->vp.text);
-    else if (ok && sec == SEC_FP)
-        t->fp.len = (size_t)(text + len - t->fp.text);
+    if (ok && p->open_src)
+        p->open_src->len = (size_t)(text + len - p->open_src->text);
+    if (ok && t->glsl && (t->vp.text || t->fp.text))
+        set_skip(p, "mixes ARB programs with GLSL shaders");
     if (ok && !p->have_require) {
         p->line = 1;  /* shader_runner fails such files too */
         ok = fail(p, 0, "no [require] section");

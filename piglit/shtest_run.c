@@ -18,7 +18,18 @@
  *   collects the bits of `clear color` and `clear depth`).
  * - Probes read the 8-bit framebuffer as shader_runner does (see
  *   shtest_match_pixel / shtest_match_all); `probe depth` passes when
- *   |depth - expected| < 0.01.
+ *   |depth - expected| < 0.01; `probe rect` compares every pixel of the
+ *   rectangle as `probe all` does (both are piglit_probe_rect_*).
+ * - GLSL: the vertex shader sections, then the fragment shader sections,
+ *   go through the front step with one link table (glsl/front.c) and the
+ *   GLSL compiler.  `[vertex shader passthrough]` is piglit's
+ *   `gl_Position = piglit_vertex`; without a vertex shader the fixed-
+ *   function stage above runs.  Uniforms are the programs' program.local
+ *   slots, written per stage; a sampler uniform's value is the texture
+ *   unit its lookups use (GL's default 0).  `draw rect` feeds the position
+ *   as attribute 0, which gl_Vertex and piglit_vertex both read, and
+ *   piglit_texcoord with `draw rect tex`; `draw arrays` feeds [vertex
+ *   data] columns to the attributes of those names.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -50,6 +61,14 @@ struct runner {
     struct gfx_framebuffer fb;
     struct us_program vp, fp;
     bool have_fp;                   /* fp came from the file              */
+    /* GLSL: the link table, what each stage's translation reported, and
+     * the sampler index of each texture instruction (its tex_unit before
+     * sampler uniforms remap it) */
+    bool glsl[2];                   /* indexed by enum us_stage           */
+    struct us_glsl_link link;
+    struct us_glsl_info info[2];
+    uint8_t *sampler_of[2];
+    uint8_t sampler_unit[2][US_MAX_TEX_UNITS];
     struct texunit unit[US_MAX_TEX_UNITS];
     unsigned active;                /* glActiveTexture                    */
     float clear_color[4], clear_depth;
@@ -208,6 +227,38 @@ static void probe_all(struct runner *R, const struct shtest_cmd *c)
         }
 }
 
+/* piglit_probe_rect_rgb(a): every pixel as `probe all` compares them. */
+static bool probe_rect(struct runner *R, const struct shtest_cmd *c)
+{
+    int x0, y0, w, h;
+    if (c->op == SH_PROBE_RECT_REL) {
+        x0 = (int)(c->f[4] * (float)R->fb.w);
+        y0 = (int)(c->f[5] * (float)R->fb.h);
+        w = (int)(c->f[6] * (float)R->fb.w);
+        h = (int)(c->f[7] * (float)R->fb.h);
+    } else {
+        x0 = c->i[0], y0 = c->i[1], w = c->i[2], h = c->i[3];
+    }
+    if (x0 < 0 || y0 < 0 || w < 0 || h < 0 || x0 + w > (int)R->fb.w ||
+        y0 + h > (int)R->fb.h)
+        return fail_at(R, c->line, c->col, "probe rectangle (%d, %d, %d, %d) "
+                       "is outside the %ux%u window", x0, y0, w, h, R->fb.w,
+                       R->fb.h);
+    R->r->probes++;
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) {
+            uint8_t px[4];
+            read_pixel(R, x, y, px);
+            if (!shtest_match_all(px, c->f, R->tol, c->n)) {
+                probe_failed(R, c->n == 4 ? "probe rect rgba"
+                                          : "probe rect rgb", x, y, c->f, px,
+                             c->n);
+                return true;
+            }
+        }
+    return true;
+}
+
 static bool probe_depth(struct runner *R, const struct shtest_cmd *c)
 {
     if (!in_window(R, c->i[0], c->i[1]))
@@ -283,6 +334,169 @@ static bool ff_fragment(struct runner *R)
         return true;
     return fail_at(R, R->cmd->line, R->cmd->col,
                    "fixed-function fragment program: %s", d.msg);
+}
+
+/* ---- GLSL ------------------------------------------------------------ */
+
+/* piglit's passthrough vertex shader (GLSL 1.10 spelling). */
+static const char passthrough_vs[] =
+    "attribute vec4 piglit_vertex;\n"
+    "void main() { gl_Position = piglit_vertex; }\n";
+
+/* The sections of one stage as one source whose lines are the file's:
+ * the first padded down to its line, the others after a #line directive
+ * with their #version blanked out (one version per source).  Without a
+ * #version, the one [require] asks for goes on the padding's first line,
+ * as shader_runner compiles such sources at the required version. */
+static char *stage_source(const struct shtest_source *src, unsigned n,
+                          unsigned version, size_t *len)
+{
+    size_t cap = src[0].line + 32;
+    for (unsigned k = 0; k < n; k++)
+        cap += src[k].len + 32;
+    char *out = malloc(cap), *o = out;
+    if (!out)
+        return NULL;
+    bool has_version = false;
+    for (size_t i = 0; !has_version && i + 8 <= src[0].len; i++)
+        has_version = !memcmp(src[0].text + i, "#version", 8);
+    if (!has_version && version > 110 && src[0].line > 1)
+        o += snprintf(o, 32, "#version %u", version);
+    for (unsigned l = 1; l < src[0].line; l++)
+        *o++ = '\n';
+    for (unsigned k = 0; k < n; k++) {
+        if (k) {
+            if (o > out && o[-1] != '\n')
+                *o++ = '\n';
+            o += snprintf(o, 32, "#line %u\n", src[k].line);
+        }
+        char *start = o;
+        memcpy(o, src[k].text, src[k].len);
+        o += src[k].len;
+        for (char *q = start; k && q < o; q++) {
+            char *d = q;
+            while (d < o && (*d == ' ' || *d == '\t'))
+                d++;
+            if (d < o && *d == '#') {
+                d++;
+                while (d < o && (*d == ' ' || *d == '\t'))
+                    d++;
+                if (o - d >= 7 && !memcmp(d, "version", 7))
+                    for (; q < o && *q != '\n'; q++)
+                        *q = ' ';
+            }
+            while (q < o && *q != '\n')
+                q++;
+        }
+    }
+    *o = 0;
+    *len = (size_t)(o - out);
+    return out;
+}
+
+/* Front step and compiler for one stage; the link table is shared. */
+static bool compile_glsl(struct runner *R, enum us_stage st, const char *text,
+                         size_t len)
+{
+    const char *what = st == US_STAGE_VERTEX ? "vertex shader"
+                                             : "fragment shader";
+    struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp : &R->fp;
+    char *rew;
+    size_t rlen;
+    struct us_diag d = { 0 };
+    if (!us_glsl_front(text, len, st, &R->link, &rew, &rlen, &d))
+        return fail_at(R, d.line, d.col, "%s: %s", what, d.msg);
+    struct us_glsl_options opt;
+    us_glsl_options_init(&opt);
+    bool ok = us_glsl_compile(what, rew, rlen, st, &opt, prog, &R->info[st],
+                              &d);
+    free(rew);
+    if (!ok)  /* the compiler's message names `what` itself */
+        return fail_at(R, d.line, d.col, "%s", d.msg);
+    R->glsl[st] = true;
+    R->sampler_of[st] = malloc(prog->ninsts ? prog->ninsts : 1);
+    if (!R->sampler_of[st])
+        return fail_at(R, 0, 0, "out of memory");
+    for (unsigned i = 0; i < prog->ninsts; i++)
+        R->sampler_of[st][i] = prog->insts[i].tex_unit;
+    return true;
+}
+
+static bool compile_pair(struct runner *R, const struct shtest_source *ffvp)
+{
+    const struct shtest *t = R->t;
+    us_glsl_link_init(&R->link);
+    bool ok;
+    if (t->nvs) {
+        size_t len;
+        char *text = stage_source(t->vs, t->nvs, t->glsl_version, &len);
+        if (!text)
+            return fail_at(R, 0, 0, "out of memory");
+        ok = compile_glsl(R, US_STAGE_VERTEX, text, len);
+        free(text);
+    } else if (t->vs_passthrough) {
+        ok = compile_glsl(R, US_STAGE_VERTEX, passthrough_vs,
+                          sizeof passthrough_vs - 1);
+    } else {
+        ok = assemble(R, ffvp, US_STAGE_VERTEX, &R->vp);
+    }
+    R->have_fp = t->nfs > 0;
+    if (ok && t->nfs) {
+        size_t len;
+        char *text = stage_source(t->fs, t->nfs, t->glsl_version, &len);
+        if (!text)
+            return fail_at(R, 0, 0, "out of memory");
+        ok = compile_glsl(R, US_STAGE_FRAGMENT, text, len);
+        free(text);
+    }
+    return ok;
+}
+
+/* shader_runner's set_uniform: NAME or NAME[I] of either stage; values
+ * go to the uniform's program.local slots (a matrix: one per column; a
+ * scalar replicated to x, y, z and w, as the translator reads scalars),
+ * an int to a sampler selects its texture unit.  A name neither program has
+ * is an inactive uniform, which the compiler may drop. */
+static void set_uniform(struct runner *R, const struct shtest_cmd *c)
+{
+    char name[2 * US_MAX_NAME + 1], base[2 * US_MAX_NAME + 1];
+    snprintf(name, sizeof name, "%.*s", c->i[1], R->t->text + c->i[0]);
+    snprintf(base, sizeof base, "%s", name);
+    unsigned elem = 0;
+    char *br = strchr(base, '[');
+    if (br) {
+        elem = (unsigned)strtoul(br + 1, NULL, 10);
+        *br = 0;
+    }
+    unsigned cols = c->i[2] ? (unsigned)c->i[2] : 1, rows = c->n / cols;
+    for (unsigned st = 0; st < 2; st++) {
+        if (!R->glsl[st])
+            continue;
+        const struct us_glsl_info *info = &R->info[st];
+        for (unsigned k = 0; k < info->nsamplers; k++)
+            if (!strcmp(info->samplers[k].name, name) && c->sub == SH_U_INT &&
+                c->f[0] >= 0.0f && c->f[0] < (float)US_MAX_TEX_UNITS)
+                R->sampler_unit[st][info->samplers[k].unit] =
+                    (uint8_t)c->f[0];
+        const struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp
+                                                              : &R->fp;
+        for (unsigned k = 0; k < prog->ndecls; k++) {
+            const struct us_decl *d = &prog->decls[k];
+            if (d->kind != US_DECL_PARAM || strcmp(d->name, base) ||
+                (elem + 1) * cols > d->size)
+                continue;
+            for (unsigned col = 0; col < cols; col++) {
+                const struct us_param *p =
+                    &prog->params[d->base + elem * cols + col];
+                if (p->kind != US_PARAM_LOCAL)
+                    continue;
+                float *dst = R->gl.local[st][p->index];
+                for (unsigned j = 0; j < 4; j++)
+                    dst[j] = rows == 1 ? c->f[col]  /* replicated */
+                           : j < rows ? c->f[col * rows + j] : 0.0f;
+            }
+        }
+    }
 }
 
 /* ---- textures -------------------------------------------------------- */
@@ -362,6 +576,19 @@ static bool make_texture(struct runner *R, const struct shtest_cmd *c)
         fill(l0, white, w / 2, w, h / 2, h);
         tu->enabled_2d = true;
         break;
+    case SH_TEX_CHECKER:
+        /* piglit_checkerboard_texture with squares of half the size:
+         * square (row, col) takes the second colour when row ^ col is odd */
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                unsigned row = y / (h / 2 ? h / 2 : 1);
+                unsigned col = x / (w / 2 ? w / 2 : 1);
+                memcpy(gfx_texel(l0, x, y, 0), (row ^ col) & 1 ? c->f + 4
+                                                               : c->f,
+                       4 * sizeof(float));
+            }
+        tu->enabled_2d = true;
+        break;
     case SH_TEX_MIPTREE:
         /* 8x8 with levels 8, 4, 2, 1 of solid red, green, blue, white */
         fill(l0, red, 0, 8, 0, 8);
@@ -427,8 +654,11 @@ static void texparameter(struct runner *R, const struct shtest_cmd *c)
 static bool bind_textures(struct runner *R)
 {
     memset(R->st.tex, 0, sizeof R->st.tex);
-    for (unsigned i = 0; i < R->fp.ninsts; i++) {
-        const struct us_inst *in = &R->fp.insts[i];
+    for (unsigned i = 0; i < R->vp.ninsts + R->fp.ninsts; i++) {
+        /* GLSL vertex shaders sample too (a unified shader) */
+        const struct us_inst *in = i < R->vp.ninsts
+                                   ? &R->vp.insts[i]
+                                   : &R->fp.insts[i - R->vp.ninsts];
         if (us_ops[in->op].format != US_FMT_TEX)
             continue;
         struct texunit *tu = &R->unit[in->tex_unit];
@@ -454,18 +684,71 @@ static bool bind_textures(struct runner *R)
 
 /* ---- drawing --------------------------------------------------------- */
 
+/* Sampler uniforms choose the unit of each texture instruction. */
+static void remap_samplers(struct runner *R)
+{
+    for (unsigned st = 0; st < 2; st++) {
+        struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp : &R->fp;
+        if (!R->glsl[st])
+            continue;
+        for (unsigned i = 0; i < prog->ninsts; i++)
+            if (us_ops[prog->insts[i].op].format == US_FMT_TEX)
+                prog->insts[i].tex_unit =
+                    R->sampler_unit[st][R->sampler_of[st][i]];
+    }
+}
+
+/* Draw a mesh with the current programs and state. */
+static bool draw(struct runner *R, const struct shtest_cmd *c,
+                 struct gfx_mesh *m)
+{
+    bool ok = true;
+    if (!R->have_fp && !ff_fragment(R))
+        ok = false;
+    remap_samplers(R);
+    if (ok && !bind_textures(R)) {
+        gfx_mesh_free(m);
+        return true;  /* skipped */
+    }
+    struct us_diag d = { 0 };
+    struct gfx_draw dr = {
+        .mesh = m, .vp = &R->vp, .fp = &R->fp, .gl = &R->gl,
+        .state = &R->st, .math = R->env->math, .backend = R->env->backend,
+    };
+    struct gfx_stats stats = { 0 };
+    if (ok && !gfx_draw_mesh(&R->fb, &dr, &stats, &d))
+        ok = fail_at(R, c->line, c->col, "%s", d.msg);
+    gfx_mesh_free(m);
+    return ok;
+}
+
+/* GL's current values of the conventional attributes. */
+static void current_attribs(const struct runner *R, struct gfx_vertex *v)
+{
+    memcpy(v->attr[GFX_ATTR_COLOR0], R->color, sizeof(us_vec4));
+    for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
+        memcpy(v->attr[GFX_ATTR_TEXCOORD0 + n], R->texcoord[n],
+               sizeof(us_vec4));
+}
+
 /* piglit_draw_rect(_tex): a triangle strip of four vertices. */
 static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
 {
-    if (!R->have_fp && !ff_fragment(R))
-        return false;
-    if (!bind_textures(R))
-        return true;  /* skipped */
     struct gfx_mesh m;
     struct us_diag d = { 0 };
     if (!gfx_mesh_alloc(&m, 4, 2, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
-    const float *f = c->f;
+    float f[8];
+    memcpy(f, c->f, sizeof f);
+    if (c->op == SH_DRAW_RECT_ORTHO) {
+        /* shader_runner: window coordinates to [-1, 1] */
+        f[0] = -1.0f + 2.0f * (f[0] / (float)R->fb.w);
+        f[1] = -1.0f + 2.0f * (f[1] / (float)R->fb.h);
+        f[2] = 2.0f * (f[2] / (float)R->fb.w);
+        f[3] = 2.0f * (f[3] / (float)R->fb.h);
+    }
+    const struct us_glsl_slot *tc =
+        us_glsl_link_attrib(&R->link, "piglit_texcoord");
     for (unsigned i = 0; i < 4; i++) {
         struct gfx_vertex *v = &m.verts[i];
         float *p = v->attr[GFX_ATTR_POSITION];
@@ -473,17 +756,16 @@ static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
         p[1] = i & 2 ? f[1] + f[3] : f[1];
         p[2] = 0.0f;
         p[3] = 1.0f;
-        memcpy(v->attr[GFX_ATTR_COLOR0], R->color, sizeof(us_vec4));
-        for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
-            memcpy(v->attr[GFX_ATTR_TEXCOORD0 + n], R->texcoord[n],
-                   sizeof(us_vec4));
+        current_attribs(R, v);
         if (c->op == SH_DRAW_RECT_TEX) {
             /* a 2-component texcoord array: r = 0, q = 1 */
-            float *tc = v->attr[GFX_ATTR_TEXCOORD0];
-            tc[0] = i & 1 ? f[4] + f[6] : f[4];
-            tc[1] = i & 2 ? f[5] + f[7] : f[5];
-            tc[2] = 0.0f;
-            tc[3] = 1.0f;
+            float *t = v->attr[GFX_ATTR_TEXCOORD0];
+            t[0] = i & 1 ? f[4] + f[6] : f[4];
+            t[1] = i & 2 ? f[5] + f[7] : f[5];
+            t[2] = 0.0f;
+            t[3] = 1.0f;
+            if (tc && tc->first < GFX_ATTR_COUNT)
+                memcpy(v->attr[tc->first], t, sizeof(us_vec4));
         }
     }
     /* GL 2.1 §2.6.1: strip triangle i is (i, i+1, i+2), odd ones with
@@ -492,16 +774,60 @@ static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
     memcpy(m.idx, idx, sizeof idx);
     m.attr_mask = 1u << GFX_ATTR_POSITION | 1u << GFX_ATTR_COLOR0 |
                   1u << GFX_ATTR_TEXCOORD0;
-    struct gfx_draw draw = {
-        .mesh = &m, .vp = &R->vp, .fp = &R->fp, .gl = &R->gl,
-        .state = &R->st, .math = R->env->math, .backend = R->env->backend,
-    };
-    struct gfx_stats stats = { 0 };
-    bool ok = gfx_draw_mesh(&R->fb, &draw, &stats, &d);
-    gfx_mesh_free(&m);
-    if (!ok)
+    if (tc && c->op == SH_DRAW_RECT_TEX && tc->first < GFX_ATTR_COUNT)
+        m.attr_mask |= 1u << tc->first;
+    return draw(R, c, &m);
+}
+
+/* glDrawArrays over the [vertex data] rows (GL 2.1 §2.6.1). */
+static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
+{
+    const struct shtest_vdata *vd = &R->t->vdata;
+    unsigned first = (unsigned)c->i[0], count = (unsigned)c->i[1];
+    if (!vd->nrows || first >= vd->nrows || count > vd->nrows - first)
+        return fail_at(R, c->line, c->col, "draw arrays %u..%u beyond the "
+                       "%u rows of [vertex data]", first, first + count,
+                       vd->nrows);
+    unsigned ntris = c->sub == SH_PRIM_TRIANGLES ? count / 3
+                   : count >= 3 ? count - 2 : 0;
+    struct gfx_mesh m;
+    struct us_diag d = { 0 };
+    if (!gfx_mesh_alloc(&m, count, ntris, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
-    return true;
+    m.attr_mask = 1u << GFX_ATTR_COLOR0 | 1u << GFX_ATTR_TEXCOORD0;
+    for (unsigned i = 0; i < count; i++)
+        current_attribs(R, &m.verts[i]);
+    for (unsigned k = 0; k < vd->ncols; k++) {
+        const struct shtest_vcol *col = &vd->col[k];
+        char name[US_MAX_NAME];
+        snprintf(name, sizeof name, "%.*s", (int)col->name_len,
+                 R->t->text + col->name_at);
+        const struct us_glsl_slot *a = us_glsl_link_attrib(&R->link, name);
+        if (!a || a->first >= GFX_ATTR_COUNT)
+            continue;  /* not an active attribute */
+        m.attr_mask |= 1u << a->first;
+        for (unsigned i = 0; i < count; i++) {
+            const float *src = vd->values + (size_t)(first + i) * vd->stride +
+                               col->offset;
+            float *dst = m.verts[i].attr[a->first];
+            static const float def[4] = { 0, 0, 0, 1 };
+            for (unsigned j = 0; j < 4; j++)
+                dst[j] = j < col->comps ? src[j] : def[j];
+        }
+    }
+    for (unsigned t = 0; t < ntris; t++) {
+        uint32_t *x = &m.idx[3 * t];
+        if (c->sub == SH_PRIM_TRIANGLES) {
+            x[0] = 3 * t, x[1] = 3 * t + 1, x[2] = 3 * t + 2;
+        } else if (c->sub == SH_PRIM_TRIANGLE_FAN) {
+            x[0] = 0, x[1] = t + 1, x[2] = t + 2;
+        } else {
+            x[0] = t & 1 ? t + 1 : t;
+            x[1] = t & 1 ? t : t + 1;
+            x[2] = t + 2;
+        }
+    }
+    return draw(R, c, &m);
 }
 
 static void clear(struct runner *R)
@@ -578,7 +904,16 @@ static bool play(struct runner *R, const struct shtest_cmd *c)
         return true;
     case SH_DRAW_RECT:
     case SH_DRAW_RECT_TEX:
+    case SH_DRAW_RECT_ORTHO:
         return draw_rect(R, c);
+    case SH_DRAW_ARRAYS:
+        return draw_arrays(R, c);
+    case SH_UNIFORM:
+        set_uniform(R, c);
+        return true;
+    case SH_PROBE_RECT:
+    case SH_PROBE_RECT_REL:
+        return probe_rect(R, c);
     case SH_ORTHO:
     case SH_ORTHO_WINDOW:
     case SH_FRUSTUM:
@@ -653,10 +988,15 @@ bool shtest_run(const struct shtest *t, const struct shtest_env *env,
     R->clear_depth = 1.0f;
     bool ok;
     struct shtest_source ffvp = { ff_vertex, sizeof ff_vertex - 1, 0 };
-    ok = assemble(R, t->vp.text ? &t->vp : &ffvp, US_STAGE_VERTEX, &R->vp);
-    R->have_fp = t->fp.text != NULL;
-    if (ok && R->have_fp)
-        ok = assemble(R, &t->fp, US_STAGE_FRAGMENT, &R->fp);
+    if (t->glsl) {
+        ok = compile_pair(R, &ffvp);
+    } else {
+        ok = assemble(R, t->vp.text ? &t->vp : &ffvp, US_STAGE_VERTEX,
+                      &R->vp);
+        R->have_fp = t->fp.text != NULL;
+        if (ok && R->have_fp)
+            ok = assemble(R, &t->fp, US_STAGE_FRAGMENT, &R->fp);
+    }
     struct us_diag d = { 0 };
     if (ok && !gfx_fb_init(&R->fb, t->width, t->height, &d))
         ok = fail_at(R, 0, 0, "%s", d.msg);
@@ -667,6 +1007,8 @@ bool shtest_run(const struct shtest *t, const struct shtest_env *env,
     gfx_fb_free(&R->fb);
     us_program_free(&R->vp);
     us_program_free(&R->fp);
+    free(R->sampler_of[0]);
+    free(R->sampler_of[1]);
     for (unsigned u = 0; u < US_MAX_TEX_UNITS; u++)
         if (R->unit[u].present)
             gfx_texture_free(&R->unit[u].tex);

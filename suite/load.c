@@ -204,7 +204,9 @@ static bool load_program(struct us_bench *b, struct us_bench_prog *bp,
     if (!gfx_read_file(bp->path, MAX_PROGRAM_BYTES, &text, &len, diag))
         return false;
     struct us_diag d;
-    bool ok = us_assemble(text, len, US_STAGE_ANY, &bp->prog, &d);
+    /* an ARB program, or a GLSL shader staged by its extension */
+    bool ok = us_program_from_text(bp->path, text, len, US_STAGE_ANY, NULL,
+                                   &bp->prog, &d);
     if (ok)
         describe(text, bp->desc, sizeof bp->desc);
     free(text);

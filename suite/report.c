@@ -794,4 +794,5 @@ void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
     section_paper(f, b, as);
     section_programs(f, b);
     section_per_program(f, b, as);
+    us_bench_report_glmark2(f, b);
 }

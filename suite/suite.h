@@ -193,6 +193,11 @@ void us_bench_json(FILE *f, const struct us_bench *b);
 void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
                      const char *note);
 
+/* The glmark2 section (suite/report_glmark2.c): nothing unless the suite
+ * has programs from glmark2-data (a path under glmark2/). */
+bool us_bench_is_glmark2(const struct us_bench_prog *bp);
+void us_bench_report_glmark2(FILE *f, const struct us_bench *b);
+
 /* A file to write into the output directory. */
 struct us_bench_file {
     char name[64];

@@ -34,3 +34,9 @@ echo
 echo "== ushader demo: benchmark suite on every core model (bench/suite.list)"
 "$U" bench --jobs 2 --out "${OUT:-out}/bench"
 echo "  report: ${OUT:-out}/bench/report.md (tables, plots, results.csv, results.json)"
+
+# glmark2's shader pairs as workloads (docs/GLMARK2.md, bench/glmark2/).
+echo
+echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/)"
+BUILD=$BUILD OUT="${OUT:-out}/glmark2" sh bench/glmark2/bench.sh --jobs 2
+echo "  report: ${OUT:-out}/glmark2/report.md (its last section: glmark2 shader pairs)"

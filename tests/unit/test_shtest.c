@@ -124,12 +124,12 @@ static const struct {
     const char *text;
     const char *why;
 } skips[] = {
-    { "[require]\nGLSL >= 1.10\n", "GLSL" },
+    { "[require]\nGLSL >= 1.30\n", "GLSL 1.30" },
     { "[require]\nGL ES >= 2.0\n", "OpenGL ES" },
     { "[require]\nGL >= 3.0\n", "GL 3.0" },
     { "[require]\nGL_ARB_gpu_shader5\n", "GL_ARB_gpu_shader5" },
     { "[require]\n!GL_ARB_vertex_program\n", "absent" },
-    { "[require]\n[vertex shader]\nvoid main() {}\n", "[vertex shader]" },
+    { "[require]\n[geometry shader]\nvoid main() {}\n", "[geometry shader]" },
     { "[require]\n[test]\nuniform vec4 c 1 0 0 1\n", "'uniform'" },
     { "[require]\n[test]\ndraw arrays GL_TRIANGLES 0 3\n", "draw" },
     { "[require]\n[test]\ntexparameter 2D lod_bias 1\n", "lod_bias" },

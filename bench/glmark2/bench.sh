@@ -1,0 +1,35 @@
+#!/bin/sh
+# glmark2's shader pairs as benchmark workloads (docs/GLMARK2.md):
+# instantiate them from Debian's glmark2-data, keep the shaders that
+# compile, and run `ushader bench` on them; the report (OUT/report.md)
+# ends with the glmark2 section.  Extra arguments go to `ushader bench`.
+#   BUILD=build OUT=out/glmark2 sh bench/glmark2/bench.sh [--jobs 2]
+set -eu
+BUILD=${BUILD:-build}
+OUT=${OUT:-out/glmark2}
+cd "$(dirname "$0")/../.."
+DATA=/usr/share/glmark2
+if [ ! -d "$DATA/shaders" ]; then
+    echo "glmark2 bench: glmark2-data is not installed ($DATA); skipped"
+    exit 0
+fi
+G=bench/glmark2/gen
+mkdir -p "$G"
+"$BUILD/tools/glmark2_gen" bench/glmark2/pairs.txt "$DATA/shaders" "$G"
+# the generated list, without the shaders that do not compile (a suite
+# with one bad program would not load)
+: > "$G/suite.ok.list"
+while read -r prog scene slot; do
+    case "$prog" in ''|'#'*) continue ;; esac
+    if "$BUILD/ushader" glsl "$G/$prog" > /dev/null 2>&1; then
+        echo "$prog $scene $slot" >> "$G/suite.ok.list"
+    else
+        echo "glmark2 bench: $prog does not compile; left out"
+    fi
+done < "$G/suite.list"
+mkdir -p "$OUT"
+"$BUILD/ushader" bench --suite "$G/suite.ok.list" --out "$OUT" "$@" | tail -n 4
+# divergence: the scalar SP with eight SPs in lockstep (one SIMT warp)
+echo "glmark2 bench: the scalar SP with lockstep=8 (divergence costs)"
+"$BUILD/ushader" bench --suite "$G/suite.ok.list" --arch scalar \
+    --set lockstep=8 --no-plots --out "$OUT/lockstep8" "$@" | tail -n 1

@@ -1,0 +1,115 @@
+/* ushader glsl [--stage vertex|fragment] [--no-opt] [-o OUT] FILE
+ *
+ * Compile a GLSL shader (legacy GLSL ES 1.00 / 1.10 / 1.20 through the
+ * front step, docs/GLSL.md) and print its vec4 IR as ARB-style text.
+ * Also the loader the other commands use for program files of either
+ * language (cli_load_program). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char usage[] =
+    "usage: ushader glsl [--stage vertex|fragment] [--no-opt] [-o OUT] FILE\n"
+    "  Compile a GLSL shader to the vec4 IR and print it as ARB-style text\n"
+    "  with a closing comment giving its temporary registers.  Sources\n"
+    "  without #version 330 or later go through the front step first\n"
+    "  (docs/GLSL.md).\n"
+    "  --stage S  vertex or fragment (default: from the extension:\n"
+    "             .vert/.vs vertex, .frag/.fs fragment)\n"
+    "  --no-opt   skip spirv-opt\n"
+    "  -o OUT     write the text to OUT instead of stdout\n";
+
+static bool load(const char *path, int stage,
+                 const struct us_glsl_options *opt, struct us_program *prog)
+{
+    char *text;
+    size_t len;
+    if (!cli_read_file(path, &text, &len))
+        return false;
+    struct us_diag d = { 0 };
+    bool ok = us_program_from_text(path, text, len, stage, opt, prog, &d);
+    if (!ok)
+        cli_error(path, d.line, d.col, "%s", d.msg);
+    free(text);
+    return ok;
+}
+
+bool cli_load_program(const char *path, int stage, struct us_program *prog)
+{
+    return load(path, stage, NULL, prog);
+}
+
+int cmd_glsl(int argc, char **argv)
+{
+    const char *file = NULL, *out = NULL;
+    int stage = US_STAGE_ANY;
+    struct us_glsl_options opt;
+    us_glsl_options_init(&opt);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--stage") && i + 1 < argc) {
+            const char *s = argv[++i];
+            if (!strcmp(s, "vertex")) {
+                stage = US_STAGE_VERTEX;
+            } else if (!strcmp(s, "fragment")) {
+                stage = US_STAGE_FRAGMENT;
+            } else {
+                cli_error(NULL, 0, 0, "glsl: --stage takes vertex or "
+                          "fragment, not '%s'", s);
+                return 2;
+            }
+        } else if (!strcmp(a, "--no-opt")) {
+            opt.optimize = false;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            cli_error(NULL, 0, 0, "glsl: unknown option or missing value '%s'",
+                      a);
+            fputs(usage, stderr);
+            return 2;
+        } else if (file) {
+            cli_error(NULL, 0, 0, "glsl: one FILE at a time");
+            return 2;
+        } else {
+            file = a;
+        }
+    }
+    if (!file) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    struct us_program prog;
+    if (!load(file, stage, &opt, &prog))
+        return 1;
+    char *text = us_disassemble(&prog);
+    int rc = 0;
+    if (!text) {
+        cli_error(file, 0, 0, "out of memory");
+        rc = 1;
+    } else {
+        size_t n = strlen(text);
+        char tail[64];
+        int k = snprintf(tail, sizeof tail, "# %u temporaries\n", prog.ntemps);
+        char *all = malloc(n + (size_t)k + 1);
+        if (!all) {
+            cli_error(file, 0, 0, "out of memory");
+            rc = 1;
+        } else {
+            memcpy(all, text, n);
+            memcpy(all + n, tail, (size_t)k + 1);
+            if (out)
+                rc = cli_write_file(out, all, n + (size_t)k) ? 0 : 1;
+            else
+                fputs(all, stdout);
+            free(all);
+        }
+        free(text);
+    }
+    us_program_free(&prog);
+    return rc;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# GLSL on the command line (docs/GLSL.md): `ushader glsl` prints the IR and
+# its temporaries, -o writes the same text, the stage comes from the
+# extension or --stage, errors name FILE:LINE[:COL]; `ushader run`, `stats`
+# and scenes take GLSL files as they take ARB programs.
+set -u
+BUILD=${BUILD:-build}
+U="$BUILD/ushader"
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0
+problem() { echo "FAIL: $*"; bad=$((bad + 1)); }
+
+"$U" glsl tests/glsl/lit.vert > "$tmp/v.txt" 2> "$tmp/err" ||
+    problem "glsl lit.vert: $(cat "$tmp/err")"
+[ "$(head -n 1 "$tmp/v.txt")" = '!!ARBvp1.0' ] || problem "no !!ARBvp1.0 header"
+grep -q '^# [0-9]* temporaries$' "$tmp/v.txt" || problem "no temporaries line"
+grep -q 'state.matrix' "$tmp/v.txt" || problem "ftransform() reads no matrix state"
+"$U" glsl -o "$tmp/v2.txt" tests/glsl/lit.vert && cmp -s "$tmp/v.txt" "$tmp/v2.txt" ||
+    problem "-o wrote something else"
+"$U" glsl tests/glsl/lit.frag | head -n 1 | grep -qx '!!ARBfp1.0' ||
+    problem "lit.frag is not a fragment program"
+
+cp tests/glsl/lit.frag "$tmp/shader.glsl"
+"$U" glsl "$tmp/shader.glsl" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q -- '--stage' "$tmp/err" || problem "a .glsl file without --stage: $(cat "$tmp/err")"
+"$U" glsl --stage fragment "$tmp/shader.glsl" > /dev/null || problem "--stage fragment"
+"$U" glsl --stage pixel "$tmp/shader.glsl" > /dev/null 2>&1
+[ $? -eq 2 ] || problem "--stage pixel is not a usage error"
+"$U" glsl --no-opt tests/glsl/lit.frag > /dev/null || problem "--no-opt"
+
+printf 'void main() {\n  gl_FragColor = gl_Bogus;\n}\n' > "$tmp/e1.frag"
+"$U" glsl "$tmp/e1.frag" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -qx "ushader: $tmp/e1.frag:2:18: error: unknown built-in 'gl_Bogus'.*" "$tmp/err" ||
+    problem "front error: $(cat "$tmp/err")"
+printf '#version 110\n\nvoid main() {\n  gl_FragColor = vec4(nothing);\n}\n' > "$tmp/e2.frag"
+"$U" glsl "$tmp/e2.frag" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "^ushader: $tmp/e2.frag:4: error: .*nothing.*undeclared" "$tmp/err" ||
+    problem "glslang error: $(cat "$tmp/err")"
+
+"$U" run tests/glsl/lit.frag > "$tmp/run.txt" 2> "$tmp/err" &&
+    grep -q '^result.color = ' "$tmp/run.txt" || problem "run lit.frag: $(cat "$tmp/err")"
+"$U" stats tests/glsl/lit.vert tests/glsl/lit.frag > "$tmp/stats.txt" 2> "$tmp/err" &&
+    grep -q '^total: ' "$tmp/stats.txt" || problem "stats: $(cat "$tmp/err")"
+"$U" render tests/glsl/lit.scn -o "$tmp/lit.png" 2> "$tmp/err" && [ -s "$tmp/lit.png" ] ||
+    problem "render lit.scn: $(cat "$tmp/err")"
+
+echo "glsl_cli: $bad problems"
+[ "$bad" -eq 0 ]
