@@ -6,20 +6,33 @@
  * on files made with mkstemp and removed afterwards; their output is
  * captured through a pipe, and glslang's first ERROR line becomes the
  * diagnostic, with the temporary file's name replaced by the caller's.
+ * A tool that runs longer than TOOL_SECONDS is killed (spirv-opt can take
+ * minutes folding piglit's 2^64-call tests): an error, not a hang.
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "glsl/spirv.h"
 
 extern char **environ;
 
-enum { MAX_TOOL_OUTPUT = 1 << 16, MAX_SPIRV_BYTES = 1 << 24 };
+enum { MAX_TOOL_OUTPUT = 1 << 16, MAX_SPIRV_BYTES = 1 << 24,
+       TOOL_SECONDS = 20 };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 void us_glsl_options_init(struct us_glsl_options *opt)
 {
@@ -96,8 +109,20 @@ static bool run_tool(char *const argv[], char *out, size_t cap, int *status,
         return fail(diag, 0, "cannot run %s: %s", argv[0], strerror(err));
     }
     size_t n = 0;
+    double deadline = now_seconds() + TOOL_SECONDS;
+    bool late = false;
     for (;;) {
         char tmp[4096];
+        struct pollfd pfd = { fd[0], POLLIN, 0 };
+        double left = deadline - now_seconds();
+        int r = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0) {
+            late = true;
+            kill(pid, SIGKILL);
+            break;
+        }
         ssize_t k = read(fd[0], tmp, sizeof tmp);
         if (k < 0 && errno == EINTR)
             continue;
@@ -112,6 +137,11 @@ static bool run_tool(char *const argv[], char *out, size_t cap, int *status,
     while (waitpid(pid, status, 0) < 0)
         if (errno != EINTR)
             return fail(diag, 0, "waitpid: %s%s", strerror(errno), "");
+    if (late) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%d", TOOL_SECONDS);
+        return fail(diag, 0, "%s took longer than %s s", argv[0], secs);
+    }
     return true;
 }
 
