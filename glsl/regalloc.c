@@ -2,6 +2,16 @@
  * From virtual registers to the program: a linear-scan allocator over live
  * intervals of the structured code, then the parameter layout.
  *
+ * Allocation is per component, as in compilers for vec4 hardware: after
+ * spirv_width.c each virtual register has a set of live components (one
+ * for a scalar, two for a vec2, ...), and they go to any free components
+ * of a TEMP -- several scalars, or a vec3 and a scalar, share a register.
+ * Component-wise and replicating instructions move with their result
+ * (their operands' selectors are rearranged to match); XPD LIT DST EXP
+ * LOG SCS and texture results keep their components.  A register first
+ * written by a copy of a dying one takes that one's place, so the copy
+ * disappears.
+ *
  * Liveness: a value's interval runs from its first to its last reference
  * in program order.  Straight-line code and IF/ELSE need nothing more (an
  * arm's values die before the other arm, phi registers are written in both
@@ -86,39 +96,217 @@ static void intervals(struct spv *s, struct interval *iv)
     free(loops);
 }
 
-static bool allocate(struct spv *s, unsigned *map, unsigned *ntemps)
+/* Where a virtual register lives: TEMP `reg`, its component c in
+ * component comp[c] (NO_COMP: not live). */
+struct place { uint16_t reg; uint8_t comp[4]; };
+
+/* The physical components for live set `live` among the components free
+ * at `start` in register r: the same ones when they are free (swizzles stay
+ * as written), else the lowest free ones in order -- only for a register
+ * whose definitions may move their results. */
+static bool fit(const int busy[4], int start, unsigned live, bool movable,
+                uint8_t comp[4])
+{
+    unsigned free_m = 0;
+    for (unsigned c = 0; c < 4; c++)
+        if (busy[c] <= start)
+            free_m |= 1u << c;
+    for (unsigned c = 0; c < 4; c++)
+        comp[c] = (live >> c & 1) ? (uint8_t)c : NO_COMP;
+    if ((live & free_m) == live)
+        return true;
+    if (!movable ||
+        __builtin_popcount(free_m) < __builtin_popcount(live))
+        return false;
+    unsigned p = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(live >> c & 1))
+            continue;
+        while (!(free_m >> p & 1))
+            p++;
+        comp[c] = (uint8_t)p++;
+    }
+    return true;
+}
+
+/* Place the register `copy` writes where the register it copies is, when
+ * those components are free from `start` on (its value dies there). */
+static bool coalesce(const struct place *places, const bool *placed_yet,
+                     int (*busy)[4], const struct us_inst *copy, int start,
+                     unsigned live, bool movable, struct place *pl)
+{
+    if (!copy || !placed_yet[copy->src[0].index] || copy->src[0].negate)
+        return false;
+    const struct place *from = &places[copy->src[0].index];
+    struct place want = { .reg = from->reg, .comp = { NO_COMP, NO_COMP,
+                                                      NO_COMP, NO_COMP } };
+    unsigned taken = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(live >> c & 1))
+            continue;
+        unsigned e = copy->src[0].swz[c];
+        if (!(copy->dst.mask >> c & 1) || e >= 4 || from->comp[e] == NO_COMP)
+            return false;
+        unsigned p = from->comp[e];
+        if ((taken >> p & 1) || busy[from->reg][p] > start ||
+            (!movable && p != c))
+            return false;
+        taken |= 1u << p;
+        want.comp[c] = (uint8_t)p;
+    }
+    *pl = want;
+    return true;
+}
+
+/* Linear scan at component granularity: several scalars, a vec2 and a
+ * scalar or a vec3 and a scalar share one register when their live
+ * intervals overlap. */
+static bool allocate(struct spv *s, const uint8_t *demanded,
+                     struct place *places, unsigned *ntemps)
 {
     struct interval *iv = malloc((s->nvregs + 1) * sizeof *iv);
-    if (!iv)
+    bool *fixed = calloc(s->nvregs + 1, sizeof *fixed);
+    if (!iv || !fixed) {
+        free(iv);
+        free(fixed);
         return spv_fail(s, "out of memory");
+    }
+    /* A register first written by a copy of another one: the copy is gone
+     * (drop_self_moves) when both land in the same components. */
+    const struct us_inst **copy_of = calloc(s->nvregs + 1, sizeof *copy_of);
+    if (!copy_of) {
+        free(iv);
+        free(fixed);
+        return spv_fail(s, "out of memory");
+    }
+    for (unsigned i = 0; i < s->ninsts; i++) {
+        const struct us_inst *in = &s->insts[i];
+        if (in->dst.file != US_FILE_TEMP)
+            continue;
+        if (!relocatable_op(in->op))
+            fixed[in->dst.index] = true;
+        if (in->op == US_OP_MOV && !in->sat &&
+            in->src[0].file == US_FILE_TEMP && !copy_of[in->dst.index])
+            copy_of[in->dst.index] = in;
+    }
     intervals(s, iv);
     qsort(iv, s->nvregs, sizeof *iv, by_start);
-    int busy_until[US_MAX_TEMPS];
+    int (*busy_until)[4] = malloc(US_MAX_TEMPS * sizeof *busy_until);
+    bool *placed_yet = calloc(s->nvregs + 1, sizeof *placed_yet);
     unsigned used = 0;
-    for (unsigned r = 0; r < US_MAX_TEMPS; r++)
-        busy_until[r] = -1;
-    bool ok = true;
+    bool ok = busy_until && placed_yet;
+    if (!ok)
+        ok = spv_fail(s, "out of memory");
+    for (unsigned r = 0; ok && r < US_MAX_TEMPS; r++)
+        for (unsigned c = 0; c < 4; c++)
+            busy_until[r][c] = -1;
     for (unsigned i = 0; i < s->nvregs && ok; i++) {
-        if (iv[i].start < 0)
+        unsigned v = iv[i].vreg;
+        struct place *pl = &places[v];
+        *pl = (struct place){ .reg = 0, .comp = { 0, 1, 2, 3 } };
+        if (iv[i].start < 0 || !demanded[v])
             continue;
-        /* A register whose value dies at this instruction may take the
+        /* A component whose value dies at this instruction may take the
          * new one: instructions read their sources before writing. */
         unsigned r = 0;
-        while (r < US_MAX_TEMPS && busy_until[r] > iv[i].start)
-            r++;
+        if (coalesce(places, placed_yet, busy_until, copy_of[v], iv[i].start,
+                     demanded[v], !fixed[v], pl))
+            r = pl->reg;
+        else
+            while (r < US_MAX_TEMPS &&
+                   !fit(busy_until[r], iv[i].start, demanded[v], !fixed[v],
+                        pl->comp))
+                r++;
         if (r == US_MAX_TEMPS) {
             ok = spv_fail(s, "the shader needs more than %d temporaries",
                           US_MAX_TEMPS);
             break;
         }
-        busy_until[r] = iv[i].end;
-        map[iv[i].vreg] = r;
+        pl->reg = (uint16_t)r;
+        placed_yet[v] = true;
+        for (unsigned c = 0; c < 4; c++)
+            if (pl->comp[c] != NO_COMP)
+                busy_until[r][pl->comp[c]] = iv[i].end;
         if (r + 1 > used)
             used = r + 1;
     }
     free(iv);
+    free(fixed);
+    free(busy_until);
+    free(copy_of);
+    free(placed_yet);
     *ntemps = used;
     return ok;
+}
+
+/* Component e of operand x's register, where it was placed. */
+static uint8_t placed(const struct place *places, const struct us_src *x,
+                      uint8_t e)
+{
+    if (x->file != US_FILE_TEMP || e >= 4 ||
+        places[x->index].comp[e] == NO_COMP)
+        return e;
+    return places[x->index].comp[e];
+}
+
+/* Rewrite one instruction for the placement: a component-wise result
+ * moved to other components takes its operands' selectors along (ADD
+ * t.y, a.x, b.z writes t's component in R0.w as ADD R0.w, a.xxxx,
+ * b.zzzz); selectors read at fixed positions (DP3, SCL, texture
+ * coordinates) only follow their own register's placement.  Positions the
+ * instruction does not read repeat one it does, so scalar operands print
+ * as ".x". */
+static void place_inst(const struct place *places, struct us_inst *in)
+{
+    const struct us_inst old = *in;
+    const struct us_opinfo *o = &us_ops[old.op];
+    const uint8_t ident[4] = { 0, 1, 2, 3 };
+    const uint8_t *dmap = ident;
+    bool temp_dst = old.dst.file == US_FILE_TEMP &&
+                    o->format != US_FMT_FLOW && o->format != US_FMT_COND &&
+                    o->format != US_FMT_KIL;
+    if (temp_dst) {
+        dmap = places[old.dst.index].comp;
+        in->dst.index = places[old.dst.index].reg;
+        in->dst.mask = 0;
+        for (unsigned c = 0; c < 4; c++)
+            if (old.dst.mask >> c & 1)
+                in->dst.mask |= (uint8_t)(1u << dmap[c]);
+    }
+    bool move = temp_dst && o->shape == US_SHAPE_COMP &&
+                o->unit != US_UNIT_TEX;
+    for (unsigned k = 0; k < o->nsrc; k++) {
+        const struct us_src *x = &old.src[k];
+        struct us_src *y = &in->src[k];
+        if (!move && x->file != US_FILE_TEMP)
+            continue;
+        unsigned reads = src_positions(&old, k, old.dst.mask), now = 0;
+        bool whole = x->negate == 0 || x->negate == 0xf;
+        if (!whole)
+            y->negate = 0;
+        for (unsigned p = 0; p < 4; p++) {
+            if (!(reads >> p & 1))
+                continue;
+            unsigned q = move ? dmap[p] : p;
+            y->swz[q] = placed(places, x, x->swz[p]);
+            if (!whole && (x->negate >> p & 1))
+                y->negate |= (uint8_t)(1u << q);
+            now |= 1u << q;
+        }
+        if (now) {
+            unsigned first = (unsigned)__builtin_ctz(now);
+            for (unsigned q = 0; q < 4; q++) {
+                if (now >> q & 1)
+                    continue;
+                y->swz[q] = y->swz[first];
+                if (!whole)
+                    y->negate = (uint8_t)((y->negate & ~(1u << q)) |
+                                          ((y->negate >> first & 1) << q));
+            }
+        }
+        if (x->file == US_FILE_TEMP)
+            y->index = places[x->index].reg;
+    }
 }
 
 static bool is_flow(unsigned op)
@@ -215,16 +403,32 @@ out:
     free(dead);
 }
 
-/* A whole-register copy between temps: MOV Rd, Rs. */
+/* A copy between temps: MOV Rd.mask, Rs.swz. */
 static bool reg_copy(const struct us_inst *in)
 {
     return in->op == US_OP_MOV && !in->sat && in->dst.file == US_FILE_TEMP &&
-           in->dst.mask == 0xf && in->src[0].file == US_FILE_TEMP &&
-           identity(&in->src[0], 0xf);
+           in->src[0].file == US_FILE_TEMP && !in->src[0].negate &&
+           !in->src[0].rel;
+}
+
+/* Whether copy `in` (Ra.c = Rb.d for each written c) undoes copy `p`
+ * (Rb.d = Ra.c). */
+static bool undoes(const struct us_inst *in, const struct us_inst *p)
+{
+    if (p->dst.index != in->src[0].index || p->src[0].index != in->dst.index)
+        return false;
+    for (unsigned c = 0; c < 4; c++) {
+        if (!(in->dst.mask >> c & 1))
+            continue;
+        unsigned d = in->src[0].swz[c];
+        if (d >= 4 || !(p->dst.mask >> d & 1) || p->src[0].swz[d] != c)
+            return false;
+    }
+    return true;
 }
 
 /*
- * After allocation: a MOV of a register onto itself does nothing, and
+ * After allocation: a MOV of components onto themselves does nothing, and
  * neither does MOV Ra, Rb when MOV Rb, Ra came before it in the same
  * straight-line code with neither register written since (phi copies of
  * a loop's continue block and header often pair up so).
@@ -234,9 +438,7 @@ static void drop_self_moves(struct spv *s)
     unsigned n = 0;
     for (unsigned i = 0; i < s->ninsts; i++) {
         const struct us_inst *in = &s->insts[i];
-        if (in->op == US_OP_MOV && !in->sat && in->dst.file == US_FILE_TEMP &&
-            in->src[0].file == US_FILE_TEMP &&
-            in->src[0].index == in->dst.index &&
+        if (reg_copy(in) && in->src[0].index == in->dst.index &&
             identity(&in->src[0], in->dst.mask))
             continue;
         if (reg_copy(in)) {
@@ -244,7 +446,7 @@ static void drop_self_moves(struct spv *s)
             bool redundant = false;
             for (unsigned j = n; j-- > 0;) {
                 const struct us_inst *p = &s->insts[j];
-                if (reg_copy(p) && p->dst.index == b && p->src[0].index == a) {
+                if (reg_copy(p) && undoes(in, p)) {
                     redundant = true;
                     break;
                 }
@@ -291,14 +493,21 @@ static void reg_name(const struct spv *s, char *buf, const char *prefix,
 bool finish_program(struct spv *s, struct us_program *out)
 {
     tidy_virtual(s);
-    unsigned *map = calloc(s->nvregs + 1, sizeof *map);
+    struct place *map = calloc(s->nvregs + 1, sizeof *map);
+    uint8_t *demanded = calloc(s->nvregs + 1, 1);
     unsigned ntemps = 0;
-    if (!map)
-        return spv_fail(s, "out of memory");
-    if (!allocate(s, map, &ntemps)) {
+    if (!map || !demanded) {
         free(map);
+        free(demanded);
+        return spv_fail(s, "out of memory");
+    }
+    if (!narrow_widths(s, demanded) ||
+        !allocate(s, demanded, map, &ntemps)) {
+        free(map);
+        free(demanded);
         return false;
     }
+    free(demanded);
     struct us_param *params = calloc(US_MAX_PARAMS, sizeof *params);
     int *const_slot = malloc((s->nconsts + 1) * sizeof *const_slot);
     struct us_decl *decls = calloc(ntemps + 1 + s->ndecls + 1, sizeof *decls);
@@ -313,14 +522,11 @@ bool finish_program(struct spv *s, struct us_program *out)
     uint32_t inputs = 0, outputs = 0;
     for (unsigned i = 0; ok && i < s->ninsts; i++) {
         struct us_inst *in = &s->insts[i];
-        if (in->dst.file == US_FILE_TEMP)
-            in->dst.index = (uint16_t)map[in->dst.index];
+        place_inst(map, in);
         if (in->dst.file == US_FILE_OUTPUT)
             outputs |= 1u << in->dst.index;
         for (int k = 0; k < us_ops[in->op].nsrc; k++) {
             struct us_src *x = &in->src[k];
-            if (x->file == US_FILE_TEMP)
-                x->index = (uint16_t)map[x->index];
             if (x->file == US_FILE_INPUT)
                 inputs |= 1u << x->index;
             if (x->file != US_FILE_PARAM || x->rel || x->index < CONST_BASE)

@@ -202,6 +202,17 @@ US_MUST_CHECK bool translate_ext(struct spv *s, uint32_t at);
 /* spirv_flow.c */
 US_MUST_CHECK bool translate_function(struct spv *s);
 
+/* spirv_width.c: cut writes down to the components someone reads;
+ * demanded[v] (nvregs entries) receives each register's live components. */
+US_MUST_CHECK bool narrow_widths(struct spv *s, uint8_t *demanded);
+/* Swizzle positions of source k that instruction `in` reads when it writes
+ * `mask`. */
+unsigned src_positions(const struct us_inst *in, unsigned k, unsigned mask);
+/* Whether an opcode's result components may move to other components
+ * (component-wise, or one value replicated) -- not XPD LIT DST EXP LOG SCS
+ * or a texture fetch, whose components each have their own meaning. */
+bool relocatable_op(unsigned op);
+
 /* regalloc.c */
 US_MUST_CHECK bool finish_program(struct spv *s, struct us_program *out);
 

@@ -7,7 +7,9 @@
  * input, a parameter or a constant, with swizzle and negation, so a
  * shuffle, an extract, a negation or a load of a uniform costs no
  * instruction.  Scalars are replicated to all four components, which is
- * what the SCL-format opcodes and scalar-vector products read.
+ * what the SCL-format opcodes and scalar-vector products read; this is
+ * only the virtual form: spirv_width.c then cuts every write down to the
+ * components that are read (a scalar to one) and regalloc.c packs them.
  */
 #include <stdlib.h>
 #include <string.h>

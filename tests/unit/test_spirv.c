@@ -154,6 +154,48 @@ START_TEST(arithmetic)
 }
 END_TEST
 
+/* Instructions write the components of their SPIR-V result type only:
+ * scalars, DP3 and SCL results one, a vec2 two, a vec3 never .w; and
+ * values of different widths share registers component by component. */
+START_TEST(true_widths)
+{
+    struct fx f;
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 330\nuniform vec3 a, b;\nuniform float s;\n"
+            "uniform vec2 p;\nin vec4 v;\nout vec4 color;\n"
+            "void main() { float d = dot(a, b);\n"
+            "  vec3 c = a * inversesqrt(s) + b;\n"
+            "  vec2 q = p * d + v.zw;\n  float t = v.x * v.y;\n"
+            "  color = vec4(c.x + q.y, c.y * t, c.z, q.x); }\n");
+    unsigned scalars = 0;
+    for (unsigned i = 0; i < f.p.ninsts; i++) {
+        const struct us_inst *in = &f.p.insts[i];
+        if (in->dst.file != US_FILE_TEMP)
+            continue;
+        unsigned w = (unsigned)__builtin_popcount(in->dst.mask);
+        enum us_shape sh = us_ops[in->op].shape;
+        if (sh == US_SHAPE_DOT || sh == US_SHAPE_REPL)
+            ck_assert_uint_eq(w, 1);
+        ck_assert_uint_le(w, 3);
+        scalars += w == 1;
+    }
+    ck_assert_uint_ge(scalars, 3);      /* dot, inversesqrt, v.x * v.y */
+    ck_assert_uint_le(f.p.ntemps, 2);
+    uniform(&f, "a", 0, 1, 2, 3, 0);
+    uniform(&f, "b", 0, 4, 5, 6, 0);
+    uniform(&f, "s", 0, 4, 0, 0, 0);
+    uniform(&f, "p", 0, 0.5f, -1, 0, 0);
+    input(&f, US_FIN_TEXCOORD0, 2, 3, 7, 8);
+    run(&f);
+    const float *o = f.t.output[US_FOUT_COLOR];
+    NEAR(o[0], 4.5f - 24, 1e-5f);
+    NEAR(o[1], 36, 1e-5f);
+    NEAR(o[2], 7.5f, 1e-5f);
+    NEAR(o[3], 23, 1e-5f);
+    us_program_free(&f.p);
+}
+END_TEST
+
 START_TEST(swizzles)
 {
     struct fx f;
@@ -1210,6 +1252,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("spirv");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, arithmetic);
+    tcase_add_test(tc, true_widths);
     tcase_add_test(tc, swizzles);
     tcase_add_test(tc, matrices);
     tcase_add_test(tc, integers);
