@@ -271,14 +271,14 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
     fprintf(f, "Paper: 37.3%% four-component instructions on its "
             "benchmark shaders.  glmark2: %s, as the metric counts them "
             "(SPEC 3: written components).  The GLSL translation writes "
-            "whole registers: %s of the instructions are component-wise, "
-            "write four components and compute one value (every source "
-            "replicated, a GLSL float kept in a vec4 register, e.g. "
-            "`MUL R0, fragment.position.x, fragment.position.y`), and "
-            "others write components nothing reads.  Counting only the "
-            "components some instruction reads from that register (an "
-            "over-estimate: registers are reused), and one for a "
-            "replicated value, the mix is 1: %s, 2: %s, 3: %s, 4: %s.\n\n",
+            "only the components later instructions read and packs "
+            "scalars into the components of TEMPs; %s of the "
+            "instructions still write four components of one replicated "
+            "value (splats into outputs, vec4 constants).  Counting only "
+            "the components some instruction reads from that register "
+            "(an over-estimate: registers are reused), and one for a "
+            "replicated value, the mix is 1: %s, 2: %s, 3: %s, "
+            "4: %s.\n\n",
             cell(s[0], sizeof s[0], "%.1f%%", nw ? 100 * w4 / nw : NAN),
             cell(s[1], sizeof s[1], "%.1f%%", nw ? 100 * sv / nw : NAN),
             cell(s[2], sizeof s[2], "%.1f%%", nw ? 100 * live[1] / nw : NAN),
