@@ -60,6 +60,18 @@ static void set3(float *d, float x, float y, float z, float w)
     d[3] = w;
 }
 
+/* Meshes have one texcoord set, so texcoord[1] carries the tangent too:
+ * legacy GLSL has no tangent built-in, and shaders (glmark2's) read it
+ * from there.  Returns true for the constructors' tail calls. */
+static bool tangent_in_texcoord1(struct gfx_mesh *m)
+{
+    for (unsigned i = 0; i < m->nverts; i++)
+        memcpy(m->verts[i].attr[GFX_ATTR_TEXCOORD0 + 1],
+               m->verts[i].attr[GFX_ATTR_TANGENT], sizeof(us_vec4));
+    m->attr_mask |= 1u << (GFX_ATTR_TEXCOORD0 + 1);
+    return true;
+}
+
 enum { GRID_ATTRS = 1u << GFX_ATTR_POSITION | 1u << GFX_ATTR_NORMAL |
                     1u << GFX_ATTR_TEXCOORD0 | 1u << GFX_ATTR_TANGENT };
 
@@ -101,7 +113,7 @@ bool gfx_mesh_sphere(struct gfx_mesh *m, float r, unsigned slices,
         set3(v->attr[GFX_ATTR_NORMAL], n[0], n[1], n[2], 1);
         set3(v->attr[GFX_ATTR_TANGENT], cosf(th), 0, -sinf(th), 1);
     }
-    return true;
+    return tangent_in_texcoord1(m);
 }
 
 bool gfx_mesh_torus(struct gfx_mesh *m, float R, float r, unsigned rings,
@@ -119,7 +131,7 @@ bool gfx_mesh_torus(struct gfx_mesh *m, float R, float r, unsigned rings,
         set3(v->attr[GFX_ATTR_NORMAL], n[0], n[1], n[2], 1);
         set3(v->attr[GFX_ATTR_TANGENT], cosf(th), 0, -sinf(th), 1);
     }
-    return true;
+    return tangent_in_texcoord1(m);
 }
 
 bool gfx_mesh_plane(struct gfx_mesh *m, float size, unsigned n,
@@ -136,7 +148,7 @@ bool gfx_mesh_plane(struct gfx_mesh *m, float size, unsigned n,
         set3(v->attr[GFX_ATTR_NORMAL], 0, 1, 0, 1);
         set3(v->attr[GFX_ATTR_TANGENT], 1, 0, 0, 1);
     }
-    return true;
+    return tangent_in_texcoord1(m);
 }
 
 bool gfx_mesh_cube(struct gfx_mesh *m, float size, struct us_diag *diag)
@@ -170,7 +182,7 @@ bool gfx_mesh_cube(struct gfx_mesh *m, float size, struct us_diag *diag)
         ix[3] = a, ix[4] = a + 2, ix[5] = a + 3;
     }
     m->attr_mask = GRID_ATTRS;
-    return true;
+    return tangent_in_texcoord1(m);
 }
 
 static void sub3(float o[3], const float *a, const float *b)
@@ -251,6 +263,7 @@ void gfx_mesh_tangents(struct gfx_mesh *m)
         normalize_or(t, 1, 0, 0);
     }
     m->attr_mask |= 1u << GFX_ATTR_TANGENT;
+    tangent_in_texcoord1(m);
 }
 
 /* Shared with obj.c and teapot.c. */

@@ -248,10 +248,6 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
     if (uv) {
         m->attr_mask |= 1u << GFX_ATTR_TEXCOORD0;
         gfx_mesh_tangents(m);
-        for (unsigned i = 0; i < m->nverts; i++)
-            memcpy(m->verts[i].attr[GFX_ATTR_TEXCOORD0 + 1],
-                   m->verts[i].attr[GFX_ATTR_TANGENT], sizeof(us_vec4));
-        m->attr_mask |= 1u << (GFX_ATTR_TEXCOORD0 + 1);
     }
     return true;
 }

@@ -469,6 +469,9 @@ struct us_flow {
     uint32_t *partner;
 };
 
+/* The flow kind of a vec4 opcode (US_FLOW_NONE for the datapath ones). */
+enum us_flow_kind us_op_flow_kind(enum us_opcode op);
+
 /* Fill partner[] from kind[], checking the nesting; `lines` (or NULL)
  * gives diag's line. */
 US_MUST_CHECK bool us_flow_link(const uint8_t *kind, uint32_t *partner,

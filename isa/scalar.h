@@ -143,9 +143,8 @@ struct us_sopinfo {
 
 extern const struct us_sopinfo us_sops[US_SOP_COUNT];
 
-/* The sequencer's view of an opcode (US_FLOW_NONE for every operation
- * that is not flow control), for vec4 and scalar code alike. */
-enum us_flow_kind us_op_flow_kind(enum us_opcode op);
+/* The sequencer's view of a scalar opcode (US_FLOW_NONE for every
+ * operation that is not flow control; vec4 opcodes: us_op_flow_kind). */
 enum us_flow_kind us_sop_flow_kind(enum us_sop op);
 
 /* ---- Register files ----------------------------------------------------- */

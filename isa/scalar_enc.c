@@ -14,20 +14,6 @@ const struct us_sopinfo us_sops[US_SOP_COUNT] = {
 
 const float us_imm_rom[US_IMM_REGS] = { 0.0f, 1.0f, 0.0f, 1.0f };
 
-enum us_flow_kind us_op_flow_kind(enum us_opcode op)
-{
-    switch (op) {
-    case US_OP_IF: return US_FLOW_IF;
-    case US_OP_ELSE: return US_FLOW_ELSE;
-    case US_OP_ENDIF: return US_FLOW_ENDIF;
-    case US_OP_BGNLOOP: return US_FLOW_LOOP;
-    case US_OP_ENDLOOP: return US_FLOW_ENDLOOP;
-    case US_OP_BRK: return US_FLOW_BRK;
-    case US_OP_CONT: return US_FLOW_CONT;
-    default: return US_FLOW_NONE;
-    }
-}
-
 enum us_flow_kind us_sop_flow_kind(enum us_sop op)
 {
     const struct us_sopinfo *o = &us_sops[op];

@@ -32,7 +32,7 @@
 
 #include "ushader.h"
 
-static enum us_flow_kind kind_of(enum us_opcode op)
+enum us_flow_kind us_op_flow_kind(enum us_opcode op)
 {
     switch (op) {
     case US_OP_IF: return US_FLOW_IF;
@@ -128,7 +128,7 @@ bool us_flow_build(const struct us_program *prog, struct us_flow **out,
     *out = NULL;
     bool any = false;
     for (unsigned pc = 0; pc < prog->ninsts; pc++)
-        any |= kind_of(prog->insts[pc].op) != US_FLOW_NONE;
+        any |= us_op_flow_kind(prog->insts[pc].op) != US_FLOW_NONE;
     if (!any)
         return true;
     unsigned n = prog->ninsts;
@@ -145,7 +145,7 @@ bool us_flow_build(const struct us_program *prog, struct us_flow **out,
         return fail(diag, 0, "out of memory");
     }
     for (unsigned pc = 0; pc < n; pc++) {
-        f->kind[pc] = (uint8_t)kind_of(prog->insts[pc].op);
+        f->kind[pc] = (uint8_t)us_op_flow_kind(prog->insts[pc].op);
         lines[pc] = prog->insts[pc].line;
     }
     bool ok = us_flow_link(f->kind, f->partner, n, lines, diag);
