@@ -181,13 +181,17 @@ static bool parse_vertex_attrib(struct asm_ctx *c, unsigned *slot)
  * fragAttribBinding ::= "fragment" "." fragAttribItem
  * fragAttribItem    ::= "color" optColorType | "texcoord" [ "[" n "]" ]
  *                     | "fogcoord" | "position"
+ *                     | "facing"   (OPTION USHADER_extensions)
  */
 static bool parse_fragment_attrib(struct asm_ctx *c, unsigned *slot)
 {
     static const char *const items[] = { "color", "texcoord", "fogcoord",
-                                         "position", NULL };
+                                         "position", "facing", NULL };
     struct token item = c->tok;
     int i = word_index(&item, items);
+    if (i == 4 && !(c->prog.options & US_OPT_USHADER_EXTENSIONS))
+        return asm_error(c, &item, "fragment.facing needs OPTION "
+                         "USHADER_extensions");
     if (i < 0) {
         char buf[64];
         return asm_error(c, &item, "invalid fragment attribute %s",
@@ -210,6 +214,9 @@ static bool parse_fragment_attrib(struct asm_ctx *c, unsigned *slot)
         return true;
     case 2:
         *slot = US_FIN_FOGCOORD;
+        return true;
+    case 4:
+        *slot = US_FIN_FACING;
         return true;
     default:
         *slot = US_FIN_POSITION;

@@ -140,7 +140,7 @@ static bool parse_array_member(struct asm_ctx *c, int d, struct us_src *src)
         src->index = (uint16_t)(decl->base + v);
         return asm_next(c) && asm_expect(c, ']');
     }
-    if (!asm_is_vp(c)) {
+    if (!asm_is_vp(c) && !(c->prog.options & US_OPT_USHADER_EXTENSIONS)) {
         char buf[64];
         return asm_error(c, &at, "expected an integer array index, found %s "
                          "(fragment programs have no relative addressing)",

@@ -305,7 +305,11 @@ static bool parse_statement(struct asm_ctx *c)
                          asm_describe(&t, buf, sizeof buf));
     if (asm_is_word(&t, "TEMP"))
         ok = parse_var_list(c, US_DECL_TEMP);
-    else if (asm_is_word(&t, "ADDRESS") && asm_is_vp(c))
+    else if (asm_is_word(&t, "ADDRESS") &&
+             (asm_is_vp(c) ||
+              (c->prog.options & US_OPT_USHADER_EXTENSIONS)))
+        /* a vertex program's, or any program's under the unified
+         * shader's option, which accepts ARL in both stages */
         ok = parse_var_list(c, US_DECL_ADDRESS);
     else if (asm_is_word(&t, "PARAM"))
         ok = parse_param_stmt(c);

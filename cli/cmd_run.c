@@ -379,6 +379,7 @@ static int run(const struct run_args *a)
     if (!t || !gl)
         goto oom;
     us_glstate_init(gl);
+    us_load_initial_locals(&prog, gl);
     us_thread_reset(t);
     for (unsigned i = 0; i < a->nparams; i++)
         if (!apply_param(&a->params[i], prog.stage, gl))
@@ -596,6 +597,7 @@ static int run_arch(const struct run_args *a)
     if (!gl)
         goto oom;
     us_glstate_init(gl);
+    us_load_initial_locals(&prog, gl);
     for (unsigned i = 0; i < a->nparams; i++)
         if (!apply_param(&a->params[i], prog.stage, gl))
             goto out;

@@ -175,9 +175,15 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
     th->input[US_FIN_POSITION][2] = *zout;
     th->input[US_FIN_POSITION][3] = (float)iw;
 
+    /* fragment.facing: the primitive's orientation as culling sees it
+     * (GL 2.1 §2.14.1, counter-clockwise in window space is front) */
+    th->input[US_FIN_FACING][0] = t->s.back ? 0.0f : 1.0f;
+    th->input[US_FIN_FACING][1] = th->input[US_FIN_FACING][2] = 0.0f;
+    th->input[US_FIN_FACING][3] = 1.0f;
+
     bool back = t->s.back && c->d->state->two_side;
     /* the interpolated inputs' bits, lowest first */
-    uint32_t todo = c->fin_mask & (((1u << US_FIN_COUNT) - 1) &
+    uint32_t todo = c->fin_mask & (((1u << US_FIN_FACING) - 1) &
                                    ~((1u << US_FIN_COLOR0) - 1));
     for (; todo; todo &= todo - 1) {
         unsigned in = (unsigned)__builtin_ctz(todo);
@@ -351,7 +357,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         c.fin_mask |= 1u << US_FIN_FOGCOORD;
     /* varyings the clipper must carry */
     uint32_t vary_mask = 0;
-    for (unsigned in = US_FIN_COLOR0; in < US_FIN_COUNT; in++) {
+    for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++) {
         if (!(c.fin_mask >> in & 1))
             continue;
         if (in == US_FIN_COLOR0)

@@ -276,6 +276,10 @@ static bool parse_program(struct parser *p)
     const char *file = word(p, "a program file (ARB or GLSL)");
     if (!file || !end(p) || !load_program(p, &np->prog, file, 2))
         return false;
+    /* GLSL `uniform T x = init;` (4.3.5): the program.local slots start
+     * with the initializer's values (us_param.value); `uniform` and
+     * `local` directives after this replace them. */
+    us_load_initial_locals(&np->prog, &p->gl);
     s->nprog++;
     return true;
 }

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "glsl/spirv.h"
 
 extern char **environ;
@@ -67,7 +69,13 @@ bool us_spirv_translate(const uint32_t *words, size_t nwords,
     if (!ok)
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
     ok = ok && spv_parse(&s) && translate_function(&s) &&
-         finish_program(&s, out) && us_flow_build(out, &out->flow, diag);
+         bind_initialized_uniforms(&s) && finish_program(&s, out) &&
+         us_flow_build(out, &out->flow, diag);
+    /* Every failure names its reason; a path that forgot to is a bug,
+     * but the user still gets a line that says where it happened. */
+    if (!ok && !diag->msg[0])
+        snprintf(diag->msg, sizeof diag->msg,
+                 "SPIR-V translation failed (no reason given)");
     free(s.ids);
     free(s.members);
     free(s.blocks);
@@ -255,6 +263,22 @@ static bool make_temp(char *buf, size_t size, const char *what,
     return true;
 }
 
+/* Whether the module declares a uniform with an initializer (an
+ * OpVariable of storage class UniformConstant with a fourth operand). */
+static bool has_initialized_uniform(const uint32_t *w, size_t n)
+{
+    for (size_t at = 5; at < n;) {
+        unsigned wc = w[at] >> 16;
+        if (wc == 0 || at + wc > n)
+            return false;
+        if ((w[at] & 0xffff) == SpvOpVariable && wc >= 5 &&
+            w[at + 3] == SpvStorageClassUniformConstant)
+            return true;
+        at += wc;
+    }
+    return false;
+}
+
 bool us_glsl_compile(const char *path_for_messages, const char *text,
                      size_t len, enum us_stage stage,
                      const struct us_glsl_options *opt,
@@ -300,17 +324,29 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
         unlink(src);   /* each file goes as soon as it has been read */
     }
     const char *binary = spv;
+    /* An initialized uniform holds its value even where the stage does not
+     * read it: the other stage's declaration of the same name does
+     * (GLSL 1.20 4.3.5), so spirv-opt must keep it. */
+    bool keep_uniforms = false;
+    if (ok) {
+        uint32_t *w0 = NULL;
+        size_t n0 = 0;
+        ok = read_spirv(spv, &w0, &n0, diag);
+        keep_uniforms = ok && has_initialized_uniform(w0, n0);
+        free(w0);
+    }
     if (ok) {
         /* -O inlines, turns variables into SSA and folds; without it the
          * calls still have to go: the translator takes one function. */
         char *argv_o[] = {
             (char *)(opt->spirv_opt ? opt->spirv_opt : "spirv-opt"),
             "-O", "--merge-return", "--skip-validation", spv, "-o", opt_spv,
-            NULL };
+            keep_uniforms ? "--preserve-bindings" : NULL, NULL };
         char *argv_i[] = {
             (char *)(opt->spirv_opt ? opt->spirv_opt : "spirv-opt"),
             "--inline-entry-points-exhaustive", "--eliminate-dead-functions",
-            "--merge-return", "--skip-validation", spv, "-o", opt_spv, NULL };
+            "--merge-return", "--skip-validation", spv, "-o", opt_spv,
+            keep_uniforms ? "--preserve-bindings" : NULL, NULL };
         ok = run_tool(opt->optimize ? argv_o : argv_i, log, MAX_TOOL_OUTPUT,
                       &status, diag);
         unlink(spv);

@@ -87,6 +87,14 @@ struct cursor {
 
 enum { MAX_DECLARED = 96, FIRST_BUILTIN_LOCATION = 16 };
 
+/* A legacy shadow lookup being rewritten (tex_funcs). */
+struct shadow_call {
+    int close;            /* the depth whose ')' closes it               */
+    unsigned commas;      /* its arguments' commas so far                */
+    bool one_d, lod;      /* shadow1D*: an int offset; *Lod: no bias     */
+    bool marked;          /* the offset argument is written              */
+};
+
 struct front {
     const char *s;
     size_t n;
@@ -103,7 +111,10 @@ struct front {
     bool clip_vertex;         /* us_gl_ClipVertex declared               */
     unsigned next_location;   /* built-in inputs and outputs             */
     int depth;                /* parentheses open                        */
-    int shadow_close[16];     /* depths whose ')' closes a shadow call   */
+    struct shadow_call shadow[16];   /* open ones, innermost last     */
+    bool do_pending;          /* `do` seen, its body not yet started     */
+    int do_close[16];         /* depths whose ';' ends a braced do body  */
+    unsigned ndo;
     unsigned nshadow;
     bool stmt_start;          /* the last token ended a statement        */
     unsigned version;         /* 100, 110, 120; 0 without #version      */
@@ -432,8 +443,12 @@ static bool builtin(struct front *f, const struct tok *t)
 
 /* ---- texture functions ----------------------------------------------- */
 
-/* GLSL 1.20 8.7 lookups and their GLSL 3.30 overloads; shadow lookups
- * return a float now, widened as GL_LUMINANCE depth textures do. */
+/* GLSL 1.20 8.7 lookups and their GLSL 3.30 overloads.  Shadow lookups
+ * return a float now; the vec4 GLSL 1.20 returns is the one the
+ * texture's depth mode makes (GL 2.1 §3.8.14), so shadow2D(s, p[, b])
+ * becomes vec4(textureOffset(s, p, ivec2(0)[, b])): the translator takes
+ * a zero offset on a shadow lookup, widened by vec4(), for the whole
+ * vec4 the sampler returns. */
 static const struct { const char *old, *now; bool shadow; } tex_funcs[] = {
     { "texture1D", "texture", false }, { "texture2D", "texture", false },
     { "texture3D", "texture", false }, { "textureCube", "texture", false },
@@ -781,6 +796,12 @@ static bool identifier(struct front *f, const struct tok *t, bool in_directive)
         }
     }
     f->stmt_start = false;
+    if (!in_directive && !strcmp(w, "do")) {
+        copy(f, t);
+        f->do_pending = true;   /* do_body() sees the next token */
+        f->stmt_start = true;
+        return true;
+    }
     if (!strcmp(w, "lowp") || !strcmp(w, "mediump") || !strcmp(w, "highp")) {
         for (size_t i = 0; i < t->len; i++)
             put(&f->out, " ", 1);  /* columns stay where they were */
@@ -798,10 +819,17 @@ static bool identifier(struct front *f, const struct tok *t, bool in_directive)
                 if (in_directive || f->nshadow == 16)
                     return fail(f, t, "%s here is beyond the front step", w);
                 /* the ')' closing this call's '(' closes the wrapper */
-                f->shadow_close[f->nshadow++] = f->depth + 1;
-                puts_(&f->out, "vec4(vec3(");
+                f->shadow[f->nshadow].close = f->depth + 1;
+                f->shadow[f->nshadow].commas = 0;
+                f->shadow[f->nshadow].one_d = !strncmp(w, "shadow1D", 8);
+                f->shadow[f->nshadow].lod = strstr(w, "Lod") != NULL;
+                f->shadow[f->nshadow].marked = false;
+                f->nshadow++;
+                puts_(&f->out, "vec4(");
             }
             puts_(&f->out, tex_funcs[i].now);
+            if (tex_funcs[i].shadow)
+                puts_(&f->out, "Offset");
             return true;
         }
     copy(f, t);
@@ -906,6 +934,29 @@ static void reserve_aliases(struct front *f)
     f->c = save;
 }
 
+/* GLSL 1.20 6.3: a do-while body is a scope of its own even when it is
+ * one statement, so `do int i = ...; while (i ...)` tests the outer i;
+ * glslang scopes only a compound body, so a simple-statement body gets
+ * braces (on the same line).  A body that is itself a selection or a loop
+ * declares nothing the test could see and is left alone. */
+static void do_body(struct front *f, const struct tok *t)
+{
+    static const char *const nested[] = { "if", "for", "while", "do",
+                                          "switch", NULL };
+    f->do_pending = false;
+    if (is_punct(f, t, '{') || is_punct(f, t, ';') ||
+        t->kind == T_DIRECTIVE ||
+        f->ndo == sizeof f->do_close / sizeof *f->do_close)
+        return;
+    if (t->kind == T_IDENT)
+        for (unsigned i = 0; nested[i]; i++)
+            if (t->len == strlen(nested[i]) &&
+                !memcmp(f->s + t->at, nested[i], t->len))
+                return;
+    puts_(&f->out, "{ ");
+    f->do_close[f->ndo++] = f->depth;
+}
+
 static bool front_pass(const char *text, size_t len, enum us_stage stage,
                        struct us_glsl_link *link, char **out, size_t *out_len,
                        struct us_diag *diag)
@@ -935,6 +986,8 @@ static bool front_pass(const char *text, size_t len, enum us_stage stage,
             ok = fail(f, &t, "NUL byte in the source");
             break;
         }
+        if (f->do_pending && t.kind != T_WS && t.kind != T_COMMENT)
+            do_body(f, &t);
         switch (t.kind) {
         case T_WS:
         case T_COMMENT:
@@ -947,13 +1000,33 @@ static bool front_pass(const char *text, size_t len, enum us_stage stage,
             ok = identifier(f, &t, false);
             break;
         default:
+            if (f->ndo && f->do_close[f->ndo - 1] == f->depth &&
+                is_punct(f, &t, ';')) {
+                copy(f, &t);
+                f->ndo--;
+                puts_(&f->out, " }");
+                f->stmt_start = true;
+                break;
+            }
+            if (f->nshadow && f->shadow[f->nshadow - 1].close == f->depth) {
+                /* the offset goes before a bias (the third argument of a
+                 * lookup without Lod), else last */
+                struct shadow_call *sc = &f->shadow[f->nshadow - 1];
+                bool comma = is_punct(f, &t, ',');
+                if (comma && ++sc->commas == 2 && !sc->lod) {
+                    puts_(&f->out, sc->one_d ? ", 0" : ", ivec2(0)");
+                    sc->marked = true;
+                }
+                if (is_punct(f, &t, ')') && !sc->marked)
+                    puts_(&f->out, sc->one_d ? ", 0" : ", ivec2(0)");
+            }
             copy(f, &t);
             if (is_punct(f, &t, '(')) {
                 f->depth++;
             } else if (is_punct(f, &t, ')')) {
-                if (f->nshadow && f->shadow_close[f->nshadow - 1] == f->depth) {
+                if (f->nshadow && f->shadow[f->nshadow - 1].close == f->depth) {
                     f->nshadow--;
-                    puts_(&f->out, "), 1.0)");
+                    puts_(&f->out, ")");
                 }
                 f->depth--;
             }

@@ -59,6 +59,11 @@ struct sid {
     int32_t var_base;      /* first param slot / vreg / -1 unbound          */
     bool var_loaded;       /* Output variables that are read back          */
     int32_t sampler_unit;  /* sampler variables: first unit, -1            */
+    /* A legacy shadow lookup (the front step's zero ConstOffset marker):
+     * its float value is the comparison; shadow4 is the whole result
+     * as the texture's depth mode expands it (GL 2.1 §3.8.14). */
+    bool legacy_shadow;
+    struct us_src shadow4;
     uint8_t tex_target;
 };
 
@@ -185,6 +190,9 @@ US_MUST_CHECK bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result);
 US_MUST_CHECK bool store_ptr(struct spv *s, uint32_t ptr,
                              const struct us_src *v, uint32_t n);
 US_MUST_CHECK bool access_chain(struct spv *s, uint32_t at);
+/* Bind the initialized uniforms the code does not read: their values
+ * belong to the program all the same (GLSL 1.20 4.3.5). */
+US_MUST_CHECK bool bind_initialized_uniforms(struct spv *s);
 /* Copy the shadowed outputs to result.* (before the final return). */
 US_MUST_CHECK bool flush_outputs(struct spv *s);
 /* Select among n candidates by the float index `idx` (SEQ + CMP). */

@@ -5,9 +5,10 @@
  * declaration per variable), samplers to texture units, Function and
  * Private variables (and outputs that are read back) to registers.
  * Access chains reduce to a constant slot offset plus at most one dynamic
- * slot offset; a dynamic read of a uniform in a vertex program is ARL and
- * a relative operand, everywhere else a compare-and-select chain (SEQ +
- * CMP per candidate), as hardware without indexed temporaries does it.
+ * slot offset; a dynamic read of a uniform is ARL and a relative operand
+ * (in fragment programs too: OPTION USHADER_extensions), of registers a
+ * compare-and-select chain (SEQ + CMP per candidate), as hardware without
+ * indexed temporaries does it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,8 +196,9 @@ static bool bind_uniform(struct spv *s, uint32_t var)
     slot_positions(s, type, pos, &got, n, (struct slot_pos){ 0 }, true);
     unsigned base = s->nparams;
     bool ok = true;
-    /* `uniform T x = init;` (GLSL 1.20 4.3.5): the initializer's values,
-     * as constant slots. */
+    /* `uniform T x = init;` (GLSL 1.20 4.3.5): the initializer's values
+     * are the program.local slots' initial values (us_param.value), which
+     * the application may replace like any uniform's. */
     const struct us_src *init = NULL;
     uint32_t ninit = 0;
     if (spv_wc(s, v->def) >= 5) {
@@ -217,14 +219,12 @@ static bool bind_uniform(struct spv *s, uint32_t var)
         struct us_param *p = &s->params[s->nparams++];
         memset(p, 0, sizeof *p);
         p->decl = (int16_t)s->ndecls;
-        if (init) {
+        if (init && !b) {
             const struct constant *c = &s->consts[init[i].index - CONST_BASE];
-            p->kind = US_PARAM_CONST;
             for (int k = 0; k < 4; k++)
                 p->value[k] = init[i].negate & (1u << k)
                               ? -c->v[init[i].swz[k] & 3]
                               : c->v[init[i].swz[k] & 3];
-            continue;
         }
         if (!b) {
             if (s->nlocals >= US_MAX_LOCAL_PARAMS)
@@ -351,6 +351,18 @@ static bool bind_var(struct spv *s, uint32_t var)
         return spv_fail(s, "variable %s: unsupported storage class %u",
                         v->name ? v->name : "?", sc);
     }
+}
+
+bool bind_initialized_uniforms(struct spv *s)
+{
+    for (uint32_t id = 1; id < s->bound; id++) {
+        const struct sid *v = &s->ids[id];
+        if (v->op == SpvOpVariable && v->def && spv_wc(s, v->def) >= 5 &&
+            s->ids[v->type].storage == SpvStorageClassUniformConstant &&
+            !bind_var(s, id))
+            return false;
+    }
+    return true;
 }
 
 static bool in_regs(const struct spv *s, const struct sid *v)
@@ -565,9 +577,10 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
                    SpvStorageClassInput;
     for (uint32_t k = 0; k < n; k++) {
         struct us_src r;
-        if (p->dyn && uniform && s->stage == US_STAGE_VERTEX) {
+        if (p->dyn && uniform) {
             /* ARL + relative read (ARB_vertex_program 2.14.1.3), one
-             * ARL for all the slots of the load. */
+             * ARL for all the slots of the load; fragment programs too,
+             * under OPTION USHADER_extensions (the unified shader). */
             struct us_dst a = { .file = US_FILE_ADDRESS, .mask = 1 };
             struct us_src idx = src_comp(p->dyn_src, 0), stride;
             if (!s->arl_valid || s->arl_stride != p->dyn_stride ||
@@ -615,8 +628,14 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
                           (struct us_src){ 0 }, &r))
                 return false;   /* a snapshot: the variable changes */
         }
+        bool scalar = s->ids[type].ty == TY_FLOAT ||
+                      s->ids[type].ty == TY_INT || s->ids[type].ty == TY_BOOL;
         if (p->comp != NO_COMP)
             r = src_comp(r, p->comp);
+        else if (scalar && !p->dyn_c)
+            /* A scalar variable's slot holds it in x: read replicated, as
+             * every scalar value is (a register snapshot reads .xyzw). */
+            r = src_comp(r, 0);
         if (p->dyn_c) {
             struct us_src cand[4];
             for (unsigned c = 0; c < 4; c++)
@@ -673,6 +692,8 @@ bool store_ptr(struct spv *s, uint32_t ptr, const struct us_src *val,
         unsigned mask = p->comp != NO_COMP ? 1u << p->comp
                                            : slot_mask(s, ptype, k);
         struct us_src x = val[k];
+        if (p->comp != NO_COMP)
+            x = src_comp(x, 0);   /* a scalar into one component */
         if (in_regs(s, v) && (p->dyn || p->dyn_c)) {
             /* Each candidate register keeps its value unless the index
              * selects it: CMP on (slot == index) [* (lane == component)]. */

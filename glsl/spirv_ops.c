@@ -4,6 +4,7 @@
  * sampling.  Booleans and integers are floats (0.0/1.0, exact integers up
  * to 2^24); FUnord* compare like FOrd* (the IR has no NaN-aware compare).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "glsl/spirv.h"
@@ -250,6 +251,13 @@ static bool composite_construct(struct spv *s, uint32_t at)
         }
         if (n != t->comps)
             return spv_fail(s, "SPIR-V: bad OpCompositeConstruct");
+        /* vec4(shadow2D(...)) as the front step writes it: GLSL 1.20
+         * 8.7's vec4 result, whose components the depth mode sets */
+        const struct sid *x = &s->ids[s->w[at + 3]];
+        if (n == 4 && wc == 7 && x->legacy_shadow &&
+            s->w[at + 4] == s->w[at + 3] && s->w[at + 5] == s->w[at + 3] &&
+            s->w[at + 6] == s->w[at + 3])
+            return result1(s, at, x->shadow4);
         struct us_src r;
         return build(s, e, n, &r) && result1(s, at, r);
     }
@@ -552,6 +560,7 @@ static bool image_sample(struct spv *s, uint32_t at, unsigned op)
     bool proj = op >= SpvOpImageSampleProjImplicitLod &&
                 op <= SpvOpImageSampleProjDrefExplicitLod;
     unsigned k = 5;
+    bool legacy = false;
     if (dref && !arg(s, at, k++, &dv, &n))
         return false;
     if (k < spv_wc(s, at)) {
@@ -565,8 +574,22 @@ static bool image_sample(struct spv *s, uint32_t at, unsigned op)
                                 "shader is not supported");
             k++;   /* vertex TEX samples level 0 */
         }
+        if (mask & SpvImageOperandsConstOffsetMask) {
+            /* A zero offset on a shadow lookup marks the front step's
+             * shadow1D/2D[Rect][Proj][Lod] (docs/GLSL.md); other texel
+             * offsets are GLSL 1.30 and not modelled. */
+            struct us_src *ov;
+            bool zero = dref && k < spv_wc(s, at) &&
+                        arg(s, at, k++, &ov, &n) && is_const(ov[0]);
+            for (unsigned c = 0; zero && c < 4; c++)
+                zero = const_comp(s, ov[0], c) == 0.0f;
+            if (!zero)
+                return spv_fail(s, "texel offsets are not supported");
+            legacy = true;
+        }
         if (mask & ~(uint32_t)(SpvImageOperandsBiasMask |
-                               SpvImageOperandsLodMask))
+                               SpvImageOperandsLodMask |
+                               SpvImageOperandsConstOffsetMask))
             return spv_fail(s, "unsupported image operands 0x%x", mask);
     }
     if (dref != (target >= US_TEX_SHADOW1D))
@@ -581,6 +604,19 @@ static bool image_sample(struct spv *s, uint32_t at, unsigned op)
         e[2] = src_comp(dv[0], 0);
     if (proj)
         e[3] = src_comp(coord, ncoord - 1);
+    if (proj && bias) {
+        /* TXB has w for the bias, so the projection goes first: s, t and
+         * r (or the reference) over q. */
+        struct us_src rq;
+        if (!emit_new(s, US_OP_RCP, e[3], NONE, NONE, &rq))
+            return false;
+        for (unsigned c = 0; c < 3; c++)
+            if (!emit_new(s, US_OP_MUL, e[c], src_comp(rq, 0), NONE, &e[c]))
+                return false;
+        for (unsigned c = 0; c < 3; c++)
+            e[c] = src_comp(e[c], 0);
+        proj = false;
+    }
     if (bias)
         e[3] = src_comp(bias[0], 0);
     struct us_src c4, r;
@@ -595,6 +631,10 @@ static bool image_sample(struct spv *s, uint32_t at, unsigned op)
     s->insts[s->ninsts - 1].tex_unit = (uint8_t)unit;
     s->insts[s->ninsts - 1].tex_target = (uint8_t)target;
     r = src_vreg(v);
+    if (legacy) {
+        s->ids[res_id(s, at)].legacy_shadow = true;
+        s->ids[res_id(s, at)].shadow4 = r;
+    }
     if (dref)
         r = src_comp(r, 0);
     return result1(s, at, r);
@@ -659,6 +699,20 @@ static bool logical_not(struct spv *s, uint32_t at)
 }
 
 
+/* Store n operands that live in the value pool (which a store may grow,
+ * moving them) through `ptr`. */
+static bool store_copy(struct spv *s, uint32_t ptr, const struct us_src *v,
+                       uint32_t n)
+{
+    struct us_src *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        return spv_fail(s, "out of memory");
+    memcpy(tmp, v, n * sizeof *v);
+    bool ok = store_ptr(s, ptr, tmp, n);
+    free(tmp);
+    return ok;
+}
+
 static bool variable(struct spv *s, uint32_t at)
 {
     uint32_t id = res_id(s, at);
@@ -668,11 +722,7 @@ static bool variable(struct spv *s, uint32_t at)
     uint32_t n, init;
     if (!spv_id(s, at, 4, &init) || !value_of(s, init, &v, &n))
         return false;
-    struct us_src tmp[64];
-    if (n > 64)
-        return spv_fail(s, "SPIR-V: initializer too large");
-    memcpy(tmp, v, n * sizeof *v);
-    return store_ptr(s, id, tmp, n);
+    return store_copy(s, id, v, n);
 }
 
 bool translate_inst(struct spv *s, uint32_t at)
@@ -691,13 +741,10 @@ bool translate_inst(struct spv *s, uint32_t at)
     }
     case SpvOpStore: {
         uint32_t ptr, val;
-        struct us_src *v, tmp[64];
+        struct us_src *v;
         uint32_t n;
-        if (!spv_id(s, at, 1, &ptr) || !spv_id(s, at, 2, &val) ||
-            !value_of(s, val, &v, &n) || n > 64)
-            return false;
-        memcpy(tmp, v, n * sizeof *v);
-        return store_ptr(s, ptr, tmp, n);
+        return spv_id(s, at, 1, &ptr) && spv_id(s, at, 2, &val) &&
+               value_of(s, val, &v, &n) && store_copy(s, ptr, v, n);
     }
     case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
         return access_chain(s, at);

@@ -115,7 +115,11 @@ enum us_fin {
     US_FIN_COLOR1,
     US_FIN_FOGCOORD,
     US_FIN_TEXCOORD0,
-    US_FIN_COUNT = US_FIN_TEXCOORD0 + US_MAX_TEX_COORDS,
+    /* fragment.facing (OPTION USHADER_extensions): x = 1.0 on a front-
+     * facing primitive, 0.0 on a back-facing one (GLSL gl_FrontFacing);
+     * y = z = 0, w = 1 */
+    US_FIN_FACING = US_FIN_TEXCOORD0 + US_MAX_TEX_COORDS,
+    US_FIN_COUNT,
 };
 
 enum us_vout {
@@ -230,7 +234,8 @@ struct us_param {
     uint8_t kind;        /* enum us_param_kind              */
     uint16_t index;      /* ENV, LOCAL                      */
     struct us_state_ref state;
-    float value[4];      /* CONST                           */
+    float value[4];      /* CONST; LOCAL: the initial value
+                            (a GLSL uniform initializer), 0     */
     int16_t decl;        /* owning declaration, -1 in place */
 };
 
@@ -362,6 +367,11 @@ void us_glstate_fetch(const struct us_glstate *gl, struct us_state_ref ref,
 /* Fill params[0 .. prog->nparams) from the program's bindings. */
 void us_resolve_params(const struct us_program *prog,
                        const struct us_glstate *gl, us_vec4 *params);
+
+/* program.local slots of `prog`'s stage that hold an initial value (a GLSL
+ * uniform initializer, us_param.value) take it: what linking does. */
+void us_load_initial_locals(const struct us_program *prog,
+                            struct us_glstate *gl);
 
 /* ---------------------------------------------------------------------- */
 /* Arithmetic of the elementary functions.                                 */

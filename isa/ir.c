@@ -105,6 +105,7 @@ static const char *const fin_names[US_FIN_COUNT] = {
     [US_FIN_TEXCOORD0] = "fragment.texcoord[0]", "fragment.texcoord[1]",
     "fragment.texcoord[2]", "fragment.texcoord[3]", "fragment.texcoord[4]",
     "fragment.texcoord[5]", "fragment.texcoord[6]", "fragment.texcoord[7]",
+    [US_FIN_FACING] = "fragment.facing",
 };
 
 static const char *const vout_names[US_VOUT_COUNT] = {

@@ -422,6 +422,59 @@ static bool compile_glsl(struct runner *R, enum us_stage st, const char *text,
     return true;
 }
 
+/* The PARAM declaration of uniform `name` in `prog`, or NULL. */
+static const struct us_decl *uniform_decl(const struct us_program *prog,
+                                          const char *name)
+{
+    for (unsigned k = 0; k < prog->ndecls; k++)
+        if (prog->decls[k].kind == US_DECL_PARAM &&
+            !strcmp(prog->decls[k].name, name))
+            return &prog->decls[k];
+    return NULL;
+}
+
+/* GLSL 1.20 4.3.5: an initialized uniform holds its initializer's value
+ * at link time.  The translator puts it in the program.local slots'
+ * us_param.value; a uniform of the same name in the other stage is the
+ * same uniform (GL links them by name), so it starts with that value too.
+ * A zero initializer is GL's default value already. */
+static void load_initializers(struct runner *R)
+{
+    for (unsigned st = 0; st < 2; st++) {
+        if (!R->glsl[st])
+            continue;
+        const struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp
+                                                              : &R->fp;
+        for (unsigned k = 0; k < prog->ndecls; k++) {
+            const struct us_decl *d = &prog->decls[k];
+            if (d->kind != US_DECL_PARAM)
+                continue;
+            bool init = false;
+            for (unsigned i = 0; i < d->size; i++) {
+                const struct us_param *p = &prog->params[d->base + i];
+                if (p->kind == US_PARAM_LOCAL)
+                    for (unsigned j = 0; j < 4; j++)
+                        init |= p->value[j] != 0.0f;
+            }
+            for (unsigned to = 0; init && to < 2; to++) {
+                const struct us_program *tp = to == US_STAGE_VERTEX ? &R->vp
+                                                                    : &R->fp;
+                const struct us_decl *td =
+                    R->glsl[to] ? uniform_decl(tp, d->name) : NULL;
+                if (!td || td->size != d->size)
+                    continue;
+                for (unsigned i = 0; i < d->size; i++) {
+                    const struct us_param *p = &prog->params[d->base + i];
+                    const struct us_param *q = &tp->params[td->base + i];
+                    if (p->kind == US_PARAM_LOCAL && q->kind == US_PARAM_LOCAL)
+                        memcpy(R->gl.local[to][q->index], p->value,
+                               sizeof p->value);
+                }
+            }
+        }
+    }
+}
+
 static bool compile_pair(struct runner *R, const struct shtest_source *ffvp)
 {
     const struct shtest *t = R->t;
@@ -449,10 +502,13 @@ static bool compile_pair(struct runner *R, const struct shtest_source *ffvp)
         ok = compile_glsl(R, US_STAGE_FRAGMENT, text, len);
         free(text);
     }
+    if (ok)
+        load_initializers(R);
     return ok;
 }
 
-/* shader_runner's set_uniform: NAME or NAME[I] of either stage; values
+/* shader_runner's set_uniform: NAME or NAME[I] of either stage (NAME a
+ * variable or a struct member path, "s.v1", "l[2].k"); values
  * go to the uniform's program.local slots (a matrix: one per column; a
  * scalar replicated to x, y, z and w, as the translator reads scalars),
  * an int to a sampler selects its texture unit.  A name neither program has
@@ -480,14 +536,35 @@ static void set_uniform(struct runner *R, const struct shtest_cmd *c)
                     (uint8_t)c->f[0];
         const struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp
                                                               : &R->fp;
-        for (unsigned k = 0; k < prog->ndecls; k++) {
-            const struct us_decl *d = &prog->decls[k];
-            if (d->kind != US_DECL_PARAM || strcmp(d->name, base) ||
-                (elem + 1) * cols > d->size)
-                continue;
+        /* the slots: the name as the translator listed it (a variable,
+         * "s.v1", "l[2].k"), else a variable's declaration or a listed
+         * struct member indexed by [I] ("a[3]", "s.arr[1]") */
+        unsigned first = 0, size = 0, at = elem;
+        bool found = false;
+        for (unsigned k = 0; k < info->nuniforms &&
+                             k < US_GLSL_MAX_UNIFORMS && !found; k++)
+            if (!strcmp(info->uniforms[k].name, name)) {
+                first = info->uniforms[k].param;
+                size = info->uniforms[k].slots;
+                at = 0;
+                found = true;
+            }
+        const struct us_decl *d =
+            found || strchr(name, '.') ? NULL : uniform_decl(prog, base);
+        if (d) {
+            first = d->base, size = d->size, found = true;
+        }
+        for (unsigned k = 0; k < info->nuniforms &&
+                             k < US_GLSL_MAX_UNIFORMS && !found; k++)
+            if (!strcmp(info->uniforms[k].name, base)) {
+                first = info->uniforms[k].param;
+                size = info->uniforms[k].slots;
+                found = true;
+            }
+        if (found && (at + 1) * cols <= size) {
             for (unsigned col = 0; col < cols; col++) {
                 const struct us_param *p =
-                    &prog->params[d->base + elem * cols + col];
+                    &prog->params[first + at * cols + col];
                 if (p->kind != US_PARAM_LOCAL)
                     continue;
                 float *dst = R->gl.local[st][p->index];

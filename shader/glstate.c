@@ -308,6 +308,20 @@ void us_glstate_fetch(const struct us_glstate *gl, struct us_state_ref ref,
     }
 }
 
+void us_load_initial_locals(const struct us_program *prog,
+                            struct us_glstate *gl)
+{
+    static const float zero[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    for (unsigned i = 0; i < prog->nparams; i++) {
+        const struct us_param *q = &prog->params[i];
+        /* zero is GL's default already; an ARB program.local keeps the
+         * value the state block holds */
+        if (q->kind == US_PARAM_LOCAL && memcmp(q->value, zero, sizeof zero))
+            memcpy(gl->local[prog->stage][q->index], q->value,
+                   sizeof q->value);
+    }
+}
+
 void us_resolve_params(const struct us_program *prog,
                        const struct us_glstate *gl, us_vec4 *params)
 {

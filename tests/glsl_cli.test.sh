@@ -46,5 +46,19 @@ printf '#version 110\n\nvoid main() {\n  gl_FragColor = vec4(nothing);\n}\n' > "
 "$U" render tests/glsl/lit.scn -o "$tmp/lit.png" 2> "$tmp/err" && [ -s "$tmp/lit.png" ] ||
     problem "render lit.scn: $(cat "$tmp/err")"
 
+# A scene's GLSL program starts with its initialized uniforms' values
+# (`uniform vec4 c = ...;`), as a `uniform` directive would set them.
+printf 'uniform vec4 c = vec4(0.0, 0.8, 0.2, 1.0);\nvoid main() { gl_FragColor = c; }\n' > "$tmp/init.frag"
+printf 'uniform vec4 c;\nvoid main() { gl_FragColor = c; }\n' > "$tmp/set.frag"
+cp tests/glsl/lit.vert "$tmp/lit.vert"
+for k in init set; do
+    printf 'size 8 8\nprogram v lit.vert\nprogram f %s.frag\nmesh q sphere 1 8 8\nvp v\nfp f\n' "$k" > "$tmp/$k.scn"
+    [ $k = set ] && echo 'uniform fragment c 0 0.8 0.2 1' >> "$tmp/$k.scn"
+    echo 'draw q' >> "$tmp/$k.scn"
+    "$U" render "$tmp/$k.scn" -o "$tmp/$k.png" 2> "$tmp/err" || problem "render $k.scn: $(cat "$tmp/err")"
+done
+"$U" imgdiff "$tmp/init.png" "$tmp/set.png" | grep -q 'inf' ||
+    problem "initialized uniform in a scene: $("$U" imgdiff "$tmp/init.png" "$tmp/set.png")"
+
 echo "glsl_cli: $bad problems"
 [ "$bad" -eq 0 ]

@@ -319,6 +319,15 @@ START_TEST(relative_addressing)
     ck_assert_int_eq(in[4].src[0].index, 4);
     ck_assert_uint_eq(p.inputs_read, 1u << 6);
     us_program_free(&p);
+    /* fragment programs under the unified shader's option */
+    p = asm_ok("!!ARBfp1.0\nOPTION USHADER_extensions;\n"
+               "PARAM arr[2] = { program.local[0..1] };\nADDRESS A0;\n"
+               "ARL A0.x, fragment.texcoord[0].x;\n"
+               "MOV result.color, arr[A0.x + 1];\nEND\n");
+    ck_assert_uint_eq(p.naddrs, 1);
+    ck_assert(p.insts[1].src[0].rel);
+    ck_assert_int_eq(p.insts[1].src[0].rel_offset, 1);
+    us_program_free(&p);
 }
 END_TEST
 
@@ -386,6 +395,15 @@ START_TEST(fragment_bindings)
     ck_assert_int_eq(p.insts[8].dst.index, US_FOUT_DEPTH);
     ck_assert_int_eq(p.insts[8].dst.mask, 4);
     ck_assert_uint_eq(p.outputs_written, 3);
+    us_program_free(&p);
+    /* fragment.facing: a USHADER_extensions binding */
+    p = asm_ok("!!ARBfp1.0\nOPTION USHADER_extensions;\n"
+               "ATTRIB f = fragment.facing;\nMOV result.color, f.x;\nEND\n");
+    ck_assert_int_eq(p.insts[0].src[0].file, US_FILE_INPUT);
+    ck_assert_int_eq(p.insts[0].src[0].index, US_FIN_FACING);
+    ck_assert_uint_eq(p.inputs_read, 1u << US_FIN_FACING);
+    ck_assert_str_eq(us_input_name(US_STAGE_FRAGMENT, US_FIN_FACING),
+                     "fragment.facing");
     us_program_free(&p);
 }
 END_TEST
@@ -610,6 +628,11 @@ static const struct fail_case fail_cases[] = {
     { VP "OPTION foo_bar;\nEND", 2, 8, "unsupported vertex program option 'foo_bar'" },
     { FP "OPTION ARB_position_invariant;\nEND", 2, 8, "unsupported fragment" },
     { VP "OPTION ARB_fog_exp;\nEND", 2, 8, "unsupported vertex" },
+    { FP "ADDRESS A0;\nEND", 2, 1, "unknown instruction 'ADDRESS'" },
+    { FP "PARAM a[2] = { program.local[0..1] };\n"
+      "MOV result.color, a[A0.x];\nEND", 3, 21, "no relative addressing" },
+    { FP "MOV result.color, fragment.facing;\nEND", 2, 28,
+      "fragment.facing needs OPTION USHADER_extensions" },
     { VP "TEMP a\nEND", 3, 1, "expected ';'" },
     { VP "TEMP a;\nMOV a, a\nEND", 4, 1, "expected ';'" },
     { VP "TEMP a;\nMOVE a, a;\nEND", 3, 1, "unknown instruction 'MOVE'" },

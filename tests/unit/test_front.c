@@ -147,12 +147,42 @@ START_TEST(texture_functions)
         "  vec4 a = texture2D(s, vec2(0.5)) + texture2DProj(s, vec3(1.0));\n"
         "  vec4 b = shadow2D(z, vec3(f(1.0), 0.5, 0.5)) * textureCube(q, r);\n"
         "  gl_FragColor = a + b + texture2DLod(s, vec2(0.0), 1.0);\n"
+        "  b = shadow2DProj(z, vec4(0.5), g(1.0, 2.0)) + shadow1D(y, p);\n"
+        "  b += shadow2DLod(z, p, 1.0) + shadow2D(z, p, shadow2D(z, p).x);\n"
         "}\n";
     char *out = front(src, US_STAGE_FRAGMENT, NULL);
     ck_assert(line_has(out, 3, "texture(s, vec2(0.5)) + textureProj(s,"));
-    ck_assert(line_has(out, 4, "vec4(vec3(texture(z, vec3(f(1.0), 0.5, "
-                               "0.5))), 1.0) * texture(q, r)"));
+    /* shadow lookups carry a zero offset, the translator's mark for the
+     * depth mode's vec4; it goes before a bias */
+    ck_assert(line_has(out, 4, "vec4(textureOffset(z, vec3(f(1.0), 0.5, "
+                               "0.5), ivec2(0))) * texture(q, r)"));
     ck_assert(line_has(out, 5, "textureLod(s, vec2(0.0), 1.0)"));
+    ck_assert(line_has(out, 6, "vec4(textureProjOffset(z, vec4(0.5), "
+                               "ivec2(0), g(1.0, 2.0))) + "
+                               "vec4(textureOffset(y, p, 0))"));
+    ck_assert(line_has(out, 7, "vec4(textureLodOffset(z, p, 1.0, ivec2(0)))"
+                               " + vec4(textureOffset(z, p, ivec2(0), "
+                               "vec4(textureOffset(z, p, ivec2(0))).x))"));
+    free(out);
+}
+END_TEST
+
+/* A do-while body is a scope of its own: a one-statement body gets braces
+ * on its line (GLSL 1.20 6.3, piglit's fs-do-while-scope). */
+START_TEST(do_while_scope)
+{
+    const char *src =
+        "void main() { int i = 1, j = 0;\n"
+        "  do int i = (j++, 0); while (i <= 0 && j < 3);\n"
+        "  do { j++; } while (j < 5);\n"
+        "  do if (j > 0) j--; while (j > 2);\n"
+        "  do\n    j += f(1, 2);\n  while (j < 9);\n"
+        "  gl_FragColor = vec4(j); }\n";
+    char *out = front(src, US_STAGE_FRAGMENT, NULL);
+    ck_assert(line_has(out, 2, "do { int i = (j++, 0); } while (i <= 0"));
+    ck_assert(line_has(out, 3, "do { j++; } while (j < 5);"));
+    ck_assert(line_has(out, 4, "do if (j > 0) j--; while (j > 2);"));
+    ck_assert(line_has(out, 6, "{ j += f(1, 2); }"));
     free(out);
 }
 END_TEST
@@ -254,6 +284,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, attributes_and_varyings);
     tcase_add_test(tc, alone_in_name_order);
     tcase_add_test(tc, texture_functions);
+    tcase_add_test(tc, do_while_scope);
     tcase_add_test(tc, builtins_and_macros);
     tcase_add_test(tc, later_keywords_are_names);
     tcase_add_test(tc, errors_have_positions);

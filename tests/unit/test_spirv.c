@@ -596,6 +596,80 @@ static bool has_op(const struct us_program *p, enum us_opcode op)
     return false;
 }
 
+/* A constant array larger than 64 slots indexed at run time (piglit's
+ * fs-vec4-const-array-indirect-access-128-elements failed with an empty
+ * message). */
+START_TEST(large_const_array)
+{
+    struct fx f;
+    char src[8192];
+    int n = snprintf(src, sizeof src, "%s%s", fs_head,
+                     "const vec4 k[100] = vec4[](");
+    for (int i = 0; i < 100; i++)
+        n += snprintf(src + n, sizeof src - (size_t)n, "%svec4(%d.0, 1.0, "
+                      "0.0, 1.0)", i ? ", " : "", i * 3);
+    snprintf(src + n, sizeof src - (size_t)n,
+             ");\nvoid main() { color = k[int(v.x)]; }\n");
+    compile(&f, US_STAGE_FRAGMENT, src);
+    for (int i = 0; i < 100; i += 33) {
+        input(&f, US_FIN_TEXCOORD0, (float)i, 0, 0, 0);
+        run(&f);
+        NEAR(f.t.output[US_FOUT_COLOR][0], 3.0f * (float)i, 0);
+    }
+    us_program_free(&f.p);
+}
+END_TEST
+
+/* A float output read back (post-increment) stored into one component of
+ * another output: the scalar is read from the component that holds it
+ * (piglit's glsl-vs-post-increment-01 read an unwritten one). */
+START_TEST(scalar_into_component)
+{
+    struct fx f;
+    compile(&f, US_STAGE_VERTEX,
+            "#version 330\n#extension GL_ARB_separate_shader_objects : "
+            "enable\nin vec4 p;\nlayout(location=0) out float g;\n"
+            "layout(location=1) out vec4 color;\n"
+            "void main() { gl_Position = p; g = p.x; color.y = g++;\n"
+            "  color.xzw = vec3(0.0); }\n");
+    input(&f, US_VIN_ATTRIB0, 2, 5, 7, 9);
+    run(&f);
+    NEAR(f.t.output[US_VOUT_TEXCOORD0][0], 3, 0);
+    NEAR(f.t.output[US_VOUT_TEXCOORD0 + 1][1], 2, 0);
+    us_program_free(&f.p);
+}
+END_TEST
+
+/* A dynamic index into a uniform array in a fragment shader is ARL and a
+ * relative read (OPTION USHADER_extensions), not a select chain; the
+ * text form reassembles (compile checks the round trip). */
+START_TEST(fragment_uniform_index)
+{
+    struct fx f;
+    char src[1024];
+    snprintf(src, sizeof src, "%s%s", fs_head,
+             "uniform vec4 u[6];\nuniform mat2 m[3];\n"
+             "void main() { int i = int(v.x);\n"
+             "  color = u[i] + vec4(0.0, 0.0, m[i][1]); }\n");
+    compile(&f, US_STAGE_FRAGMENT, src);
+    ck_assert(has_op(&f.p, US_OP_ARL));
+    ck_assert_uint_eq(f.p.naddrs, 1);
+    for (unsigned k = 0; k < 6; k++)
+        uniform(&f, "u", k, (float)k, 10.0f * (float)k, 0, 1);
+    for (unsigned k = 0; k < 6; k++)
+        uniform(&f, "m", k, 100.0f * (float)k, 0, 0, 0);
+    for (int i = 0; i < 3; i++) {
+        input(&f, US_FIN_TEXCOORD0, (float)i, 0, 0, 0);
+        run(&f);
+        float *o = f.t.output[US_FOUT_COLOR];
+        NEAR(o[0], (float)i, 0);
+        NEAR(o[1], 10.0f * (float)i, 0);
+        NEAR(o[2], 100.0f * (float)(2 * i + 1), 0);
+    }
+    us_program_free(&f.p);
+}
+END_TEST
+
 START_TEST(if_else)
 {
     struct fx f;
@@ -819,15 +893,28 @@ START_TEST(dynamic_stores)
 }
 END_TEST
 
-/* `uniform T x = init;`: the initializer's values. */
+/* Load every program.local slot's initial value (us_param.value), as a
+ * runner does at link time. */
+static void load_initial(struct fx *f)
+{
+    for (unsigned i = 0; i < f->p.nparams; i++)
+        if (f->p.params[i].kind == US_PARAM_LOCAL)
+            memcpy(f->gl.local[f->p.stage][f->p.params[i].index],
+                   f->p.params[i].value, sizeof f->p.params[i].value);
+}
+
+/* `uniform T x = init;`: program.local slots whose initial values are the
+ * initializer's; the application may set them; unread ones stay. */
 START_TEST(uniform_initializer)
 {
     struct fx f;
     compile(&f, US_STAGE_FRAGMENT,
             "#version 330\nuniform mat2 m = mat2(1.0, 2.0, 3.0, 4.0);\n"
             "uniform float k[2] = float[2](5.0, -6.0);\nuniform bool b;\n"
+            "uniform vec4 unread = vec4(7.0, 8.0, 9.0, 10.0);\n"
             "out vec4 c;\nvoid main() { c = vec4(m[1], k[1], b ? 1.0 : 2.0);"
             " }\n");
+    load_initial(&f);
     uniform(&f, "b", 0, 1, 0, 0, 0);
     run(&f);
     float *o = f.t.output[US_FOUT_COLOR];
@@ -835,6 +922,23 @@ START_TEST(uniform_initializer)
     NEAR(o[1], 4, 0);
     NEAR(o[2], -6, 0);
     NEAR(o[3], 1, 0);
+    bool found = false;
+    for (unsigned i = 0; i < f.p.ndecls; i++)
+        if (!strcmp(f.p.decls[i].name, "unread")) {
+            const struct us_param *p = &f.p.params[f.p.decls[i].base];
+            ck_assert_int_eq(p->kind, US_PARAM_LOCAL);
+            NEAR(p->value[0], 7, 0);
+            NEAR(p->value[3], 10, 0);
+            found = true;
+        }
+    ck_assert(found);
+    /* set by the API: the initial value is gone */
+    uniform(&f, "m", 1, -1, -2, 0, 0);
+    uniform(&f, "k", 1, 0.5f, 0.5f, 0.5f, 0.5f);
+    run(&f);
+    NEAR(o[0], -1, 0);
+    NEAR(o[1], -2, 0);
+    NEAR(o[2], 0.5f, 0);
     us_program_free(&f.p);
 }
 END_TEST
@@ -931,6 +1035,39 @@ START_TEST(textures)
                            "void main() { gl_Position = "
                            "vec4(texture(a, vec3(0.5))); }\n", true, &d));
     ck_assert(strstr(d.msg, "shadow"));
+
+    /* The front step's legacy shadow lookups: vec4() of a lookup with a
+     * zero offset is the whole TEX result (the depth mode's vec4);
+     * projective with a bias divides by q first and runs TXB. */
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 330\nuniform sampler2DShadow z;\nin vec4 v;\n"
+            "out vec4 c;\nvoid main() {\n"
+            "  c = vec4(textureOffset(z, v.xyz, ivec2(0))); }\n");
+    input(&f, US_FIN_TEXCOORD0, 2, 4, 0.5f, 8);
+    run(&f);
+    o = f.t.output[US_FOUT_COLOR];
+    NEAR(o[0], 2, 0);
+    NEAR(o[1], 4 + 1000 * US_TEX_SHADOW2D, 0);
+    NEAR(o[2], 0.5f, 0);
+    us_program_free(&f.p);
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 330\nuniform sampler2DShadow z;\nin vec4 v;\n"
+            "out vec4 c;\nvoid main() {\n"
+            "  c = vec4(textureProjOffset(z, v, ivec2(0), 1.5)); }\n");
+    ck_assert(has_op(&f.p, US_OP_TXB) && !has_op(&f.p, US_OP_TXP));
+    input(&f, US_FIN_TEXCOORD0, 2, 4, 0.5f, 8);
+    run(&f);
+    NEAR(o[0], 0.25f, 1e-6f);
+    NEAR(o[1], 0.5f + 1000 * US_TEX_SHADOW2D, 1e-4f);
+    NEAR(o[2], 0.0625f, 1e-6f);
+    NEAR(o[3], 1.5f, 0);
+    us_program_free(&f.p);
+    ck_assert(!try_compile(&f, US_STAGE_FRAGMENT,
+                           "#version 330\nuniform sampler2D a;\n"
+                           "out vec4 c;\nvoid main() { c = "
+                           "textureOffset(a, vec2(0.5), ivec2(1)); }\n",
+                           true, &d));
+    ck_assert_msg(strstr(d.msg, "offset"), "%s", d.msg);
 }
 END_TEST
 
@@ -1001,11 +1138,18 @@ START_TEST(core_builtins)
     NEAR(f.t.output[US_VOUT_POSITION][0], 4, 0);
     NEAR(f.t.output[US_VOUT_POINTSIZE][0], 2, 0);
     us_program_free(&f.p);
-    struct us_diag d;
-    ck_assert(!try_compile(&f, US_STAGE_FRAGMENT,
-                           "#version 330\nout vec4 c;\nvoid main() {\n"
-                           "  c = vec4(gl_FrontFacing); }\n", true, &d));
-    ck_assert_msg(strstr(d.msg, "FrontFacing"), "%s", d.msg);
+    /* gl_FrontFacing is fragment.facing.x: 1.0 front, 0.0 back */
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 330\nout vec4 c;\nvoid main() {\n"
+            "  c = gl_FrontFacing ? vec4(0.25) : vec4(0.75); }\n");
+    ck_assert(f.p.inputs_read & (1u << US_FIN_FACING));
+    input(&f, US_FIN_FACING, 1, 0, 0, 1);
+    run(&f);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 0.25f, 0);
+    input(&f, US_FIN_FACING, 0, 0, 0, 1);
+    run(&f);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 0.75f, 0);
+    us_program_free(&f.p);
 }
 END_TEST
 
@@ -1266,6 +1410,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, switch_discard);
     tcase_add_loop_test(tc, nested_loops, 0, 2);
     tcase_add_test(tc, logic_select);
+    tcase_add_test(tc, fragment_uniform_index);
+    tcase_add_test(tc, large_const_array);
+    tcase_add_test(tc, scalar_into_component);
     tcase_add_loop_test(tc, output_readback, 0, 2);
     tcase_add_test(tc, struct_uniforms);
     tcase_add_loop_test(tc, dynamic_stores, 0, 2);
