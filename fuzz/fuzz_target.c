@@ -69,7 +69,8 @@ static void check_equivalence(const struct us_program *p)
                 t[i].input[r][c] = (float)(r + 1) * 0.25f - (float)c;
     }
     us_interpret(p, &env, &t[0]);
-    us_scalar_exec(code.insts, code.n, &env, &t[1]);
+    if (!us_scalar_exec(code.insts, code.n, &env, &t[1]))
+        fuzz_fail("lowered code has inconsistent flow targets", NULL);
     for (unsigned r = 0; r < US_MAX_TEMPS; r++)
         for (unsigned c = 0; c < 4; c++)
             if (!same_float(t[0].temp[r][c], t[1].temp[r][c]))

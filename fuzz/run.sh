@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run the libFuzzer harnesses (`make fuzz`): fuzz/run.sh SECONDS [NAME...]
 # NAME is a harness without the fuzz_ prefix (asm target decode binary
-# scene obj png shader_test config sfu); default every $FUZZ_BUILD/fuzz_*.
+# scene obj png shader_test config sfu spirv); default every $FUZZ_BUILD/fuzz_*.
 # FUZZ_JOBS harnesses run at a time (default 2, the machine's two cores);
 # FUZZ_RUNS=N also stops each after N executions (whichever limit comes
 # first).  Per harness: the corpus grows in $FUZZ_BUILD/corpus/NAME,
@@ -85,6 +85,20 @@ make_seeds() {
             $(find "$GLMARK/textures" -name '*.png' -size -20k 2>/dev/null) ;;
     config)
         seed config configs/*.ini ;;
+    spirv)
+        # modules compiled from fuzz/spirv/*, a stage byte first
+        mkdir -p "$seeds/spirv"
+        n=0
+        for f in fuzz/spirv/*.vert fuzz/spirv/*.frag; do
+            [ -f "$f" ] || continue
+            n=$((n + 1))
+            case $f in *.vert) st=vert b='\001' ;; *) st=frag b='\000' ;; esac
+            if glslangValidator -G --aml --amb -S "$st" -o "$seeds/spirv/$n.spv" \
+                    "$f" >/dev/null 2>&1; then
+                { printf "$b"; cat "$seeds/spirv/$n.spv"; } > "$seeds/spirv/$n"
+            fi
+            rm -f "$seeds/spirv/$n.spv"
+        done ;;
     shader_test)
         # shellcheck disable=SC2046
         seed shader_test $(find "$PIGLIT/spec" -name '*.shader_test' \

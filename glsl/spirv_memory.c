@@ -203,7 +203,7 @@ static bool bind_uniform(struct spv *s, uint32_t var)
     uint32_t ninit = 0;
     if (spv_wc(s, v->def) >= 5) {
         uint32_t id;
-        struct us_src *iv;
+        struct us_src *iv = NULL;
         ok = spv_id(s, v->def, 4, &id) && value_of(s, id, &iv, &ninit);
         init = iv;
         if (ok && ninit != n)

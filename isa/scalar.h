@@ -363,8 +363,9 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
  * us_math as us_interpret), following the flow words' targets.  False
  * only when code with flow control has inconsistent targets or its links
  * cannot be allocated (then the thread is left part-way). */
-bool us_scalar_exec(const struct us_sinst *code, unsigned n,
-                    const struct us_exec_env *env, struct us_thread *t);
+US_MUST_CHECK bool us_scalar_exec(const struct us_sinst *code, unsigned n,
+                                  const struct us_exec_env *env,
+                                  struct us_thread *t);
 
 /* Execute one instruction, all its repetitions, for one thread: the entry
  * timing models call at issue.  `scratch` holds the thread's SCRATCH file,

@@ -185,8 +185,8 @@ static bool check_schedules(const struct us_program *prog, struct us_rng *r)
         ti = t0;
         ts = t0;
         us_interpret(prog, &env, &ti);
-        us_scalar_exec(sorted, code.n, &env, &ts);
-        ok = same_thread(&ti, &ts);
+        ok = us_scalar_exec(sorted, code.n, &env, &ts) &&
+             same_thread(&ti, &ts);
     }
     if (ok) {
         for (unsigned i = 0; i < prog->ninsts; i++)
