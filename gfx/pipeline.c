@@ -177,16 +177,18 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
 
     /* fragment.facing: the primitive's orientation as culling sees it
      * (GL 2.1 §2.14.1, counter-clockwise in window space is front) */
-    th->input[US_FIN_FACING][0] = t->s.back ? 0.0f : 1.0f;
-    th->input[US_FIN_FACING][1] = th->input[US_FIN_FACING][2] = 0.0f;
-    th->input[US_FIN_FACING][3] = 1.0f;
+    if (c->fin_mask & (1u << US_FIN_FACING)) {
+        th->input[US_FIN_FACING][0] = t->s.back ? 0.0f : 1.0f;
+        th->input[US_FIN_FACING][1] = th->input[US_FIN_FACING][2] = 0.0f;
+        th->input[US_FIN_FACING][3] = 1.0f;
+    }
 
     bool back = t->s.back && c->d->state->two_side;
     /* the interpolated inputs' bits, lowest first */
-    uint32_t todo = c->fin_mask & (((1u << US_FIN_FACING) - 1) &
+    uint32_t left = c->fin_mask & (((1u << US_FIN_FACING) - 1) &
                                    ~((1u << US_FIN_COLOR0) - 1));
-    for (; todo; todo &= todo - 1) {
-        unsigned in = (unsigned)__builtin_ctz(todo);
+    for (; left; left &= left - 1) {
+        unsigned in = (unsigned)__builtin_ctz(left);
         unsigned src;
         if (in == US_FIN_COLOR0)
             src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
