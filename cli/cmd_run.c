@@ -397,6 +397,13 @@ static int run(const struct run_args *a)
 
     struct us_exec_env env = { .params = params, .math = &us_math_exact };
     us_interpret(&prog, &env, t);
+    if (t->overrun) {
+        struct us_diag d;
+        (void)us_budget_error(&env, 0, &d);
+        cli_error(a->file, 0, 0, "%s", d.msg);
+        rc = 1;
+        goto out;
+    }
     uint32_t written = prog.outputs_written;
     if (prog.stage == US_STAGE_VERTEX &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
@@ -646,9 +653,17 @@ static int run_arch(const struct run_args *a)
         }
     }
     struct us_exec_env env = { .params = params, .math = &us_math_exact };
+    us_config_env(&cfg, &env);
     memcpy(ref, base, n * sizeof *ref);
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < n; i++) {
         us_interpret(&prog, &env, &ref[i]);
+        if (ref[i].overrun) {
+            (void)us_budget_error(&env, i, &diag);
+            cli_error(a->file, 0, 0, "%s", diag.msg);
+            rc = 1;
+            goto out;
+        }
+    }
     struct us_workload w = { &prog, &env, work, n };
     unsigned ran = 0;
     rc = 1;

@@ -7,6 +7,14 @@
  * program on one quad, and a batch holds up to 64 quads or 32 vertices. */
 #include "gfx/gfx.h"
 
+static bool any_overrun(const struct us_thread *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (t[i].overrun)
+            return true;
+    return false;
+}
+
 static void functional_shade(void *ctx, const struct us_program *prog,
                              const struct us_exec_env *env,
                              struct us_thread *threads, unsigned n,
@@ -15,11 +23,15 @@ static void functional_shade(void *ctx, const struct us_program *prog,
     (void)ctx;
     struct us_decoded *dec = us_decode(prog);
     if (dec) {
-        if (quads) {
-            us_interpret_quads(dec, env, threads, n / 4);
-        } else {
-            for (unsigned i = 0; i < n; i++)
+        /* a thread over the budget ends the batch: the draw fails */
+        unsigned step = quads ? 4 : 1;
+        for (unsigned i = 0; i + step <= n; i += step) {
+            if (quads)
+                us_interpret_quads(dec, env, threads + i, 1);
+            else
                 us_interpret_decoded(dec, env, &threads[i]);
+            if (any_overrun(threads + i, step))
+                break;
         }
         us_decoded_free(dec);
         return;

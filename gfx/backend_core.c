@@ -13,6 +13,14 @@ static bool samples_textures(const struct us_program *prog)
     return false;
 }
 
+static bool budget_overrun(const struct us_thread *t, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (t[i].overrun)
+            return true;
+    return false;
+}
+
 static void functional(const struct us_program *prog,
                        const struct us_exec_env *env, struct us_thread *t,
                        unsigned n, bool quads)
@@ -47,7 +55,10 @@ static void core_shade(void *ctx, const struct us_program *prog,
         snprintf(b->diag.msg, sizeof b->diag.msg, "%s backend: out of memory",
                  b->model->name);
     }
-    if (!ok) {
+    if (!ok && work && budget_overrun(work, n)) {
+        /* the pipeline reports it, as for the functional backend */
+        memcpy(threads, work, n * sizeof *work);
+    } else if (!ok) {
         b->failed = true;
         functional(prog, env, threads, n, quads);
     } else {
@@ -80,6 +91,7 @@ void gfx_core_backend_init(struct gfx_core_backend *b,
     b->be.name = model->name;
     b->be.ctx = b;
     b->be.shade = core_shade;
+    b->be.max_insts = (uint32_t)cfg->v[US_KNOB_max_instructions];
 }
 
 char *gfx_core_backend_json(const struct gfx_core_backend *b)

@@ -239,6 +239,8 @@ struct gfx_shader_backend {
     void (*shade)(void *ctx, const struct us_program *prog,
                   const struct us_exec_env *env, struct us_thread *threads,
                   unsigned n, bool quads);
+    uint32_t max_insts;  /* every thread's instruction budget, 0: default;
+                            a thread over it fails the draw             */
 };
 
 /* The reference interpreter. */

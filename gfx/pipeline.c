@@ -59,6 +59,8 @@ struct draw_ctx {
     const struct gfx_draw *d;
     struct gfx_stats *stats;
     struct us_exec_env fenv;
+    struct us_diag *diag;
+    bool failed;                  /* a fragment went over the budget  */
     struct us_thread *threads;    /* 4 per quad                       */
     struct quad_info *quads;
     unsigned nquads;
@@ -86,14 +88,34 @@ static void apply_fog(const struct us_program *fp, const struct us_glstate *gl,
         color[i] = f * color[i] + (1.0f - f) * gl->fog_color[i];
 }
 
-/* Shade the pending quads, then run the per-fragment operations in order. */
-static void flush_quads(struct draw_ctx *c)
+/* A thread over the instruction budget fails the draw (its program would
+ * hang hardware); the first one found is reported. */
+static bool overrun(const struct us_thread *t, unsigned n,
+                    const struct us_exec_env *env, const char *what,
+                    struct us_diag *diag)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (t[i].overrun) {
+            gfx_fail(diag, 0, 0, "the %s program does not finish: a thread "
+                     "executed more than %u instructions (the budget, knob "
+                     "max_instructions)", what,
+                     env->max_insts ? env->max_insts : US_MAX_INSTS_DEFAULT);
+            return true;
+        }
+    return false;
+}
+
+/* Shade the pending quads, then run the per-fragment operations in order;
+ * false when a fragment went over the instruction budget. */
+static bool flush_quads(struct draw_ctx *c)
 {
     if (!c->nquads)
-        return;
+        return true;
     const struct gfx_draw *d = c->d;
     d->backend->shade(d->backend->ctx, d->fp, &c->fenv, c->threads,
                       4 * c->nquads, true);
+    if (overrun(c->threads, 4 * c->nquads, &c->fenv, "fragment", c->diag))
+        return false;
     struct gfx_framebuffer *fb = c->fb;
     bool writes_depth = d->fp->outputs_written >> US_FOUT_DEPTH & 1;
     for (unsigned q = 0; q < c->nquads; q++) {
@@ -135,6 +157,7 @@ static void flush_quads(struct draw_ctx *c)
         }
     }
     c->nquads = 0;
+    return true;
 }
 
 /* A triangle after the viewport transform, in setup (counter-clockwise)
@@ -214,6 +237,8 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
 {
     const struct gfx_tri_setup *s = &t->s;
     int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    if (c->failed)
+        return;
     for (int qy = s->ymin & ~1; qy <= s->ymax; qy += 2)
         for (int qx = s->xmin & ~1; qx <= s->xmax; qx += 2) {
             int64_t e[4][3];
@@ -239,8 +264,10 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
                 else
                     c->stats->helpers++;
             }
-            if (++c->nquads == QUAD_BATCH)
-                flush_quads(c);
+            if (++c->nquads == QUAD_BATCH && !flush_quads(c)) {
+                c->failed = true;
+                return;
+            }
         }
 }
 
@@ -289,13 +316,15 @@ static bool finite4(const float *p)
     return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(p[3]);
 }
 
-/* Vertex stage: every mesh vertex once, VERTEX_BATCH at a time. */
-static void shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
+/* Vertex stage: every mesh vertex once, VERTEX_BATCH at a time; false
+ * when a vertex went over the instruction budget. */
+static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
                            struct us_thread *threads, struct gfx_cvert *out,
-                           struct gfx_stats *stats)
+                           struct gfx_stats *stats, struct us_diag *diag)
 {
     const struct gfx_mesh *m = d->mesh;
-    struct us_exec_env env = { .params = params, .math = d->math };
+    struct us_exec_env env = { .params = params, .math = d->math,
+                               .max_insts = d->backend->max_insts };
     for (unsigned base = 0; base < m->nverts; base += VERTEX_BATCH) {
         unsigned n = m->nverts - base < VERTEX_BATCH ? m->nverts - base
                                                      : VERTEX_BATCH;
@@ -304,6 +333,8 @@ static void shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
             fetch_vertex(&m->verts[base + i], &threads[i]);
         }
         d->backend->shade(d->backend->ctx, d->vp, &env, threads, n, false);
+        if (overrun(threads, n, &env, "vertex", diag))
+            return false;
         for (unsigned i = 0; i < n; i++) {
             const struct us_thread *t = &threads[i];
             struct gfx_cvert *o = &out[base + i];
@@ -322,6 +353,7 @@ static void shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
         }
         stats->vertices += n;
     }
+    return true;
 }
 
 bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
@@ -343,14 +375,18 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     }
     us_resolve_params(d->vp, d->gl, vparams);
     us_resolve_params(d->fp, d->gl, fparams);
-    shade_vertices(d, vparams, threads, cv, stats);
+    ok = shade_vertices(d, vparams, threads, cv, stats, diag);
+    if (!ok)
+        goto out;
 
     struct gfx_sampler sampler = { .samples = 0 };
     memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
     struct draw_ctx c = {
-        .fb = fb, .d = d, .stats = stats, .threads = threads, .quads = quads,
+        .fb = fb, .d = d, .stats = stats, .diag = diag, .threads = threads,
+        .quads = quads,
         .fenv = { .params = fparams, .math = d->math, .sample = gfx_sample,
-                  .sample_quad = gfx_sample_quad, .sample_ctx = &sampler },
+                  .sample_quad = gfx_sample_quad, .sample_ctx = &sampler,
+                  .max_insts = d->backend->max_insts },
         .fin_mask = d->fp->inputs_read,
         .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
                                   US_OPT_FOG_LINEAR)) != 0,
@@ -371,7 +407,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         else
             vary_mask |= 1u << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
     }
-    for (unsigned tix = 0; tix < m->ntris; tix++) {
+    for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
         const uint32_t *ix = m->idx + 3 * tix;
         const struct gfx_cvert *in[3] = { &cv[ix[0]], &cv[ix[1]], &cv[ix[2]] };
         stats->triangles++;
@@ -382,7 +418,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         if (n >= 3)
             draw_polygon(&c, poly, n);
     }
-    flush_quads(&c);
+    ok = !c.failed && flush_quads(&c);
     stats->tex_samples += sampler.samples;
 out:
     free(vparams);

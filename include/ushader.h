@@ -417,7 +417,12 @@ struct us_exec_env {
     us_sample_fn sample;          /* NULL: every texture reads (0,0,0,1) */
     us_sample_quad_fn sample_quad;  /* us_interpret_quad; NULL: sample  */
     void *sample_ctx;
+    uint32_t max_insts;           /* instruction budget per thread (see
+                                     us_flow_state); 0: US_MAX_INSTS_DEFAULT */
 };
+
+/* The default instruction budget of a thread (knob max_instructions). */
+enum { US_MAX_INSTS_DEFAULT = 1 << 24 };
 
 /* One thread's registers. */
 struct us_thread {
@@ -426,6 +431,7 @@ struct us_thread {
     us_vec4 output[US_MAX_OUTPUTS];
     int32_t addr[US_MAX_ADDRESS][4];
     bool killed;
+    bool overrun;        /* stopped by the instruction budget            */
 };
 
 /* Clear registers: temps, addresses and outputs to 0, inputs to (0,0,0,1). */
@@ -436,9 +442,15 @@ void us_thread_reset(struct us_thread *t);
  * what a pipeline shading millions of threads needs. */
 void us_thread_reset_for(struct us_thread *t, const struct us_program *prog);
 
-/* Run the program to the end (KIL marks the thread, execution goes on). */
+/* Run the program to the end (KIL marks the thread, execution goes on;
+ * a thread over the instruction budget stops, marked overrun). */
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
                   struct us_thread *t);
+
+/* The error of a run in which thread `thread` went over env's instruction
+ * budget (us_thread.overrun), for every executor alike; returns false. */
+bool us_budget_error(const struct us_exec_env *env, unsigned thread,
+                     struct us_diag *diag);
 
 /* Execute instruction `pc` alone: the entry timing models call at issue. */
 void us_interpret_inst(const struct us_program *prog,
@@ -466,17 +478,20 @@ enum us_flow_kind { US_FLOW_NONE, US_FLOW_IF, US_FLOW_ELSE, US_FLOW_ENDIF,
 
 enum {
     US_FLOW_DEPTH = 32,          /* nested IFs and loops                 */
-    US_FLOW_MAX_ITER = 1 << 16,  /* iterations of one loop visit         */
     US_FLOW_MAX_LANES = 32,      /* lanes of one lockstep group          */
 };
 
 /* Code of any ISA seen by the sequencer: a kind per instruction and the
  * partner it jumps to (IF: its ELSE or ENDIF; ELSE: ENDIF; BGNLOOP and
- * ENDLOOP: each other; BRK, CONT: the loop's ENDLOOP). */
+ * ENDLOOP: each other; BRK, CONT: the loop's ENDLOOP).  `weight` counts
+ * the vec4 instructions each instruction of the code stands for (scalar
+ * words and issue groups carry several, or none), so that every ISA
+ * charges a thread's budget alike; NULL: one each. */
 struct us_flow {
     unsigned n;
     uint8_t *kind;               /* enum us_flow_kind per instruction    */
     uint32_t *partner;
+    uint32_t *weight;            /* owned; NULL: 1 per instruction       */
 };
 
 /* The flow kind of a vec4 opcode (US_FLOW_NONE for the datapath ones). */
@@ -498,19 +513,32 @@ struct us_flow_frame {
     uint32_t outer;              /* lanes active when the frame opened   */
     uint32_t other;              /* IF: lanes waiting for ELSE; loop:
                                     lanes waiting after CONT            */
-    uint32_t iter;               /* loop iterations so far               */
 };
 
-/* A lockstep group's sequencer: it issues instruction `pc` on `active`. */
+/*
+ * A lockstep group's sequencer: it issues instruction `pc` on `active`.
+ *
+ * The instruction budget: each lane counts the (weighted) instructions it
+ * executes, and at every flow instruction -- where the mask can change, and
+ * which every loop passes -- a lane whose count exceeds `budget` is
+ * stopped: it leaves every frame for good and joins `stopped`.  The count
+ * is the lane's own path, whatever the group, so every executor stops a
+ * thread at the same instruction with the same registers; it may exceed
+ * the budget by one stretch of straight-line code (US_MAX_INSTRUCTIONS).
+ */
 struct us_flow_state {
     unsigned pc;
     uint32_t active;
     unsigned depth;
-    bool overrun;                /* a loop hit US_FLOW_MAX_ITER          */
+    uint32_t stopped;            /* lanes stopped by the budget          */
+    uint32_t budget;
+    uint32_t run;                /* issued since the last flow instruction */
+    uint32_t executed[US_FLOW_MAX_LANES];  /* up to that instruction     */
     struct us_flow_frame stack[US_FLOW_DEPTH];
 };
 
-void us_flow_start(struct us_flow_state *s, uint32_t lanes);
+/* `budget`: instructions per lane, 0 for US_MAX_INSTS_DEFAULT. */
+void us_flow_start(struct us_flow_state *s, uint32_t lanes, uint32_t budget);
 /* After the group issued s->pc (`cond`: active lanes whose IF condition
  * held), move to the next instruction some lane executes.  f == NULL
  * (straight-line code) just steps. */

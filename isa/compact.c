@@ -145,7 +145,7 @@ void us_compact(struct us_scode *c)
     c->n = out;
     if (c->flow) {   /* same nesting, fewer words: cannot fail */
         struct us_diag d;
-        bool ok = us_scode_link(c->insts, c->n, c->flow, &d);
+        bool ok = us_scode_link(c, &d);
         assert(ok);
         (void)ok;
     }

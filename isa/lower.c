@@ -708,20 +708,27 @@ static bool link_flow(struct us_scode *c, struct us_diag *diag)
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
         return false;
     }
-    return us_scode_link(c->insts, c->n, c->flow, diag);
+    c->flow->weight = malloc((c->n ? c->n : 1) * sizeof *c->flow->weight);
+    if (!c->flow->weight) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    return us_scode_link(c, diag);
 }
 
-bool us_scode_link(struct us_sinst *insts, unsigned n, struct us_flow *f,
-                   struct us_diag *diag)
+bool us_scode_link(struct us_scode *c, struct us_diag *diag)
 {
-    f->n = n;
-    for (unsigned i = 0; i < n; i++)
-        f->kind[i] = (uint8_t)us_sop_flow_kind((enum us_sop)insts[i].op);
-    if (!us_flow_link(f->kind, f->partner, n, NULL, diag))
+    struct us_flow *f = c->flow;
+    f->n = c->n;
+    for (unsigned i = 0; i < c->n; i++) {
+        f->kind[i] = (uint8_t)us_sop_flow_kind((enum us_sop)c->insts[i].op);
+        f->weight[i] = c->vbegin ? c->vbegin[i + 1] - c->vbegin[i] : 1;
+    }
+    if (!us_flow_link(f->kind, f->partner, c->n, NULL, diag))
         return false;
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < c->n; i++)
         if (f->kind[i] != US_FLOW_NONE)
-            insts[i].target = f->partner[i];
+            c->insts[i].target = f->partner[i];
     return true;
 }
 

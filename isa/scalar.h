@@ -346,11 +346,11 @@ US_MUST_CHECK bool us_lower(const struct us_program *prog, bool compact,
  * targets and vbegin follow the merge. */
 void us_compact(struct us_scode *c);
 
-/* Link the flow words of insts[0..n): f->kind and f->partner (n entries
- * each, allocated by the caller) from the opcodes, then every flow word's
- * target.  False when the nesting is broken. */
-US_MUST_CHECK bool us_scode_link(struct us_sinst *insts, unsigned n,
-                                 struct us_flow *f, struct us_diag *diag);
+/* Link the flow words of c->insts: c->flow's kind, partner and weight (n
+ * entries each, allocated by the caller) from the opcodes and vbegin (NULL:
+ * weight 1), then every flow word's target.  False when the nesting is
+ * broken. */
+US_MUST_CHECK bool us_scode_link(struct us_scode *c, struct us_diag *diag);
 
 /* Can the n (<= 4) single-repetition instructions ops[0..n) run as the
  * repetitions of one instruction?  On success *out is that instruction. */
@@ -360,7 +360,10 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
 /* ---- Scalar executor (shader/scalar_exec.c) ---------------------------- */
 
 /* Run decoded scalar code for one thread (same registers, parameters and
- * us_math as us_interpret), following the flow words' targets.  False
+ * us_math as us_interpret), following the flow words' targets.  Code
+ * alone does not say which vec4 instructions its words stand for, so the
+ * instruction budget counts words here (the models charge vec4
+ * instructions, through their code's us_flow weights).  False
  * only when code with flow control has inconsistent targets or its links
  * cannot be allocated (then the thread is left part-way). */
 US_MUST_CHECK bool us_scalar_exec(const struct us_sinst *code, unsigned n,

@@ -138,6 +138,11 @@ static bool set_kv(struct us_config *cfg, const char *key, size_t klen,
     return false;
 }
 
+void us_config_env(const struct us_config *cfg, struct us_exec_env *env)
+{
+    env->max_insts = (uint32_t)cfg->v[US_KNOB_max_instructions];
+}
+
 bool us_config_set(struct us_config *cfg, const char *kv,
                    struct us_diag *diag)
 {

@@ -18,5 +18,8 @@ bool us_core_run(const struct us_core_model *m, const struct us_config *cfg,
     us_stats_init(st, m->name);
     m->stats(core, st);
     m->destroy(core);
+    for (unsigned i = 0; i < w->nthreads; i++)
+        if (w->threads[i].overrun)
+            return us_budget_error(w->env, i, diag);
     return true;
 }

@@ -55,6 +55,11 @@ void us_config_default(struct us_config *cfg);
 US_MUST_CHECK bool us_config_set(struct us_config *cfg, const char *kv,
                                  struct us_diag *diag);
 
+/* What a configuration sets in the environment programs run in (the
+ * instruction budget): every runner applies it to its us_exec_env, for the
+ * interpreter and the models alike. */
+void us_config_env(const struct us_config *cfg, struct us_exec_env *env);
+
 /* An INI file ([core] knobs, [sfu] SFU keys), parsed with inih; errors
  * carry the line. */
 US_MUST_CHECK bool us_config_load(struct us_config *cfg, const char *text,
@@ -129,7 +134,9 @@ extern const struct us_core_model *const us_models[];
 
 const struct us_core_model *us_model_lookup(const char *name);
 
-/* Run a workload to completion on one model and collect its statistics. */
+/* Run a workload to completion on one model and collect its statistics.
+ * A thread over the instruction budget ends the run: false, and *diag
+ * says which (the statistics are those of the run so far). */
 US_MUST_CHECK bool us_core_run(const struct us_core_model *m,
                                const struct us_config *cfg,
                                const struct us_workload *w,

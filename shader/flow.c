@@ -24,11 +24,13 @@
  * and lockstep groups (simd4, a 2x2 quad) run the same semantics and leave
  * the same registers.
  *
- * A loop that iterates US_FLOW_MAX_ITER times in one visit is left, and the
- * group records the overrun: hardware would hang, a model must not.
+ * A program that would hang hardware must not hang a model: each lane
+ * has an instruction budget (struct us_flow_state), checked at every flow
+ * instruction, that stops it for good once exceeded.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ushader.h"
 
@@ -52,6 +54,7 @@ void us_flow_free(struct us_flow *f)
         return;
     free(f->kind);
     free(f->partner);
+    free(f->weight);
     free(f);
 }
 
@@ -158,12 +161,38 @@ bool us_flow_build(const struct us_program *prog, struct us_flow **out,
     return true;
 }
 
-void us_flow_start(struct us_flow_state *s, uint32_t lanes)
+void us_flow_start(struct us_flow_state *s, uint32_t lanes, uint32_t budget)
 {
     s->pc = 0;
     s->active = lanes;
     s->depth = 0;
-    s->overrun = false;
+    s->stopped = 0;
+    s->budget = budget ? budget : US_MAX_INSTS_DEFAULT;
+    s->run = 0;
+    memset(s->executed, 0, sizeof s->executed);
+}
+
+/* Charge the active lanes with what they ran since the last flow
+ * instruction, and stop those over the budget: they wait in no frame, so
+ * nothing wakes them again. */
+static void charge(struct us_flow_state *s)
+{
+    uint32_t over = 0;
+    for (uint32_t m = s->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        s->executed[l] += s->run;
+        if (s->executed[l] > s->budget)
+            over |= 1u << l;
+    }
+    s->run = 0;
+    if (!over)
+        return;
+    for (unsigned d = 0; d < s->depth; d++) {
+        s->stack[d].outer &= ~over;
+        s->stack[d].other &= ~over;
+    }
+    s->active &= ~over;
+    s->stopped |= over;
 }
 
 /* The innermost loop frame (one exists: us_flow_link checked). */
@@ -194,10 +223,15 @@ static void step(struct us_flow_state *s, const struct us_flow *f,
                  uint32_t cond)
 {
     unsigned pc = s->pc;
+    if (f->kind[pc] == US_FLOW_NONE) {
+        s->pc = pc + 1;
+        return;
+    }
+    if (s->run)
+        charge(s);
     struct us_flow_frame *top = s->depth ? &s->stack[s->depth - 1] : NULL;
     switch ((enum us_flow_kind)f->kind[pc]) {
     case US_FLOW_NONE:
-        s->pc = pc + 1;
         return;
     case US_FLOW_IF:
     case US_FLOW_LOOP:
@@ -211,7 +245,6 @@ static void step(struct us_flow_state *s, const struct us_flow *f,
         top = &s->stack[s->depth++];
         top->kind = f->kind[pc];
         top->outer = s->active;
-        top->iter = 0;
         if (f->kind[pc] == US_FLOW_IF) {
             top->other = s->active & ~cond;
             s->active &= cond;
@@ -238,11 +271,10 @@ static void step(struct us_flow_state *s, const struct us_flow *f,
     case US_FLOW_ENDLOOP:
         s->active |= top->other;
         top->other = 0;
-        if (s->active && ++top->iter < US_FLOW_MAX_ITER) {
+        if (s->active) {
             s->pc = f->partner[pc] + 1;
             return;
         }
-        s->overrun |= s->active != 0;
         s->active = top->outer;
         s->depth--;
         s->pc = pc + 1;
@@ -257,6 +289,7 @@ void us_flow_advance(struct us_flow_state *s, const struct us_flow *f,
         s->pc++;
         return;
     }
+    s->run += f->weight ? f->weight[s->pc] : 1;
     step(s, f, cond);
     while (!s->active && s->pc < f->n)
         step(s, f, 0);

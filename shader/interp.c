@@ -24,6 +24,7 @@
  * result undefined and this model reads (0, 0, 0, 0).
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ushader.h"
@@ -55,6 +56,7 @@ static void reset_io(struct us_thread *t)
     memset(t->output, 0, sizeof t->output);
     memset(t->addr, 0, sizeof t->addr);
     t->killed = false;
+    t->overrun = false;
 }
 
 void us_thread_reset(struct us_thread *t)
@@ -481,13 +483,15 @@ US_INLINE void run(const struct us_program *prog, const struct us_dinst *code,
         return;
     }
     struct us_flow_state fs;
-    us_flow_start(&fs, n == QUAD ? 0xFu : 1u);
+    us_flow_start(&fs, n == QUAD ? 0xFu : 1u, env->max_insts);
     while (!us_flow_done(&fs, prog->ninsts)) {
         const struct us_dinst *d = fetch(prog, code, fs.pc, &tmp);
         uint32_t cond = n == QUAD ? exec_quad(d, env, t, fs.active)
                                   : exec_one(d, env, t);
         us_flow_advance(&fs, prog->flow, cond);
     }
+    for (unsigned q = 0; q < n; q++)
+        t[q].overrun = (fs.stopped >> q) & 1;
 }
 
 void us_interpret_inst(const struct us_program *prog,
@@ -508,6 +512,17 @@ bool us_interpret_cond(const struct us_program *prog,
     float v[4];
     load_src(&d.src[0], env, t, v);
     return v[0] != 0.0f;
+}
+
+bool us_budget_error(const struct us_exec_env *env, unsigned thread,
+                     struct us_diag *diag)
+{
+    diag->line = diag->col = 0;
+    snprintf(diag->msg, sizeof diag->msg, "thread %u executed more than %u "
+             "instructions (the budget, knob max_instructions): the program "
+             "does not finish", thread,
+             env->max_insts ? env->max_insts : US_MAX_INSTS_DEFAULT);
+    return false;
 }
 
 void us_interpret(const struct us_program *prog, const struct us_exec_env *env,

@@ -339,8 +339,9 @@ static void start_thread(struct us_core *core, struct slot *sl)
     if (core->code.n == 0)
         core->next_retire = core->now;  /* nothing to issue */
     sl->tid = tid;
+    core->w->threads[tid].overrun = false;
     sl->pc = 0;
-    us_flow_start(&sl->r->fs, 1);
+    us_flow_start(&sl->r->fs, 1, core->w->env->max_insts);
     sl->fbuf = 0;
     sl->start = core->now;
     sl->done_at = core->now;
@@ -529,6 +530,8 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     struct us_thread *t = &core->w->threads[sl->tid];
     us_flow_advance(&sl->r->fs, core->code.flow,
                     us_scalar_cond(in, core->w->env, t, sl->r->scratch));
+    if (sl->r->fs.stopped)
+        us_tcounts_overrun(&core->c, t);
     sl->fbuf--;
     if (sl->r->fs.pc != sl->pc + 1)
         sl->fbuf = 0;   /* a taken branch: refetch from the target */
@@ -552,7 +555,7 @@ static void warp_start(struct us_core *core, struct group *gr, unsigned j)
     wp->present = 0;
     for (unsigned i = 0; i < gr->n; i++)
         wp->present |= (uint32_t)lane(core, gr, i, j)->active << i;
-    us_flow_start(&wp->fs, wp->present);
+    us_flow_start(&wp->fs, wp->present, core->w->env->max_insts);
     wp->fbuf = 0;
 }
 
@@ -632,6 +635,9 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
         (uint64_t)__builtin_popcount(wp->present & ~active) * busy;
     gr->free_at = core->now + busy;
     us_flow_advance(&wp->fs, core->code.flow, cond);
+    for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
+        us_tcounts_overrun(&core->c, &core->w->threads[
+            lane(core, gr, (unsigned)__builtin_ctz(m), j)->tid]);
     wp->fbuf--;
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
@@ -706,7 +712,6 @@ static void retire_lane(struct us_core *core, unsigned sp, unsigned j)
     wp->present &= ~(1u << (sp - gr->first));
     if (wp->present)
         return;
-    core->c.loop_overruns += wp->fs.overrun;
     for (unsigned i = 0; i < gr->n; i++)
         start_thread(core, lane(core, gr, i, j));
     warp_start(core, gr, j);
@@ -775,7 +780,6 @@ static bool step(struct us_core *core)
                         retire_lane(core, i, j);
                         continue;
                     }
-                    core->c.loop_overruns += sl->r->fs.overrun;
                     start_thread(core, sl);
                     core->sp[i].fetched_all = false;
                 } else if (sl->done_at < core->next_retire) {
@@ -783,8 +787,10 @@ static bool step(struct us_core *core)
                 }
             }
     }
-    if (core->nactive == 0) {
+    if (core->nactive == 0 || core->c.budget_overruns) {
         core->finished = true;
+        if (core->c.budget_overruns)
+            core->c.cycles = now;
         return false;
     }
     core->pool_used = 0;

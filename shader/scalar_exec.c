@@ -217,13 +217,14 @@ bool us_scalar_exec(const struct us_sinst *code, unsigned n,
     bool flow = false;
     for (unsigned i = 0; i < n && !flow; i++)
         flow = us_sops[code[i].op].kind == US_SK_FLOW;
-    struct us_flow links = { 0, NULL, NULL };
+    struct us_flow links = { 0, NULL, NULL, NULL };
     bool ok = !flow || links_from_targets(code, n, &links);
     if (ok) {
         struct us_flow_state fs;
-        us_flow_start(&fs, 1);
+        us_flow_start(&fs, 1, env->max_insts);
         while (!us_flow_done(&fs, n))
             us_scalar_issue(code, flow ? &links : NULL, env, t, scratch, &fs);
+        t->overrun = fs.stopped & 1;
     }
     free(links.kind);
     free(links.partner);

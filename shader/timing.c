@@ -204,7 +204,7 @@ void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
     us_stats_counter(st, "masked_lane_slots", "lane-cycles of issued "
                      "instructions on lanes that flow control masked off",
                      (double)c->masked_lane_slots);
-    us_stats_counter(st, "loop_overruns", "lockstep groups that left a loop "
-                     "after US_FLOW_MAX_ITER iterations",
-                     (double)c->loop_overruns);
+    us_stats_counter(st, "budget_overruns", "threads stopped by the "
+                     "instruction budget (max_instructions): the run ended "
+                     "there, an error", (double)c->budget_overruns);
 }

@@ -191,8 +191,8 @@ struct us_tcounts {
     uint64_t divergent;          /* IFs whose active lanes disagreed        */
     uint64_t masked_lane_slots;  /* lane-cycles of issued instructions
                                     spent on lanes masked off by flow      */
-    uint64_t loop_overruns;      /* groups that left a loop at
-                                    US_FLOW_MAX_ITER                        */
+    uint64_t budget_overruns;    /* threads the instruction budget stopped
+                                    (the run then ends: us_tcounts_overrun) */
 };
 
 /* The useful ops and the vec4 instructions by width that executing some
@@ -217,6 +217,17 @@ static inline void us_tcounts_exec(struct us_tcounts *c,
         c->width[w] += (uint64_t)oc->n[w] * lanes;
 }
 
+/* A sequencer stopped thread t (us_flow_state.stopped): mark and count it
+ * once.  The run is an error from then on (us_core_run), so a model ends
+ * at the cycle's end instead of running the other threads to their own
+ * budgets. */
+static inline void us_tcounts_overrun(struct us_tcounts *c,
+                                      struct us_thread *t)
+{
+    c->budget_overruns += !t->overrun;
+    t->overrun = true;
+}
+
 /* The vec4 program's useful ops for a thread that executes every
  * instruction once (SPEC 3: sum of us_inst_useful_ops) and its width
  * histogram (width[1..4], instructions per width): the static figures,
@@ -231,7 +242,7 @@ uint64_t us_program_useful_ops(const struct us_program *prog,
  * instr_words, instr_bits, instr_mem_bits, lut.*, width.1..4 (shares of
  * executed vec4 instructions), and for programs with flow control
  * branch_instructions, divergent_branches, masked_lane_slots,
- * loop_overruns.  useful_ops and width are what the threads executed
+ * budget_overruns.  useful_ops and width are what the threads executed
  * (c->useful_ops, c->width).
  */
 void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,

@@ -217,6 +217,7 @@ static void start_thread(struct vt_core *c, struct slot *s)
     if (!s->busy)
         return;
     s->tid = tid;
+    c->w->threads[tid].overrun = false;
     s->start = s->done = c->now;
     us_sb_clear(&s->sb);
     memset(s->unit, 0, sizeof s->unit);
@@ -230,7 +231,7 @@ static void warp_start(struct vt_core *c, struct lgroup *gr, unsigned j)
     wp->present = 0;
     for (unsigned i = 0; i < gr->n; i++)
         wp->present |= (uint32_t)lane(c, gr, i, j)->busy << i;
-    us_flow_start(&wp->fs, wp->present);
+    us_flow_start(&wp->fs, wp->present, c->w->env->max_insts);
     wp->fbuf = 0;
 }
 
@@ -274,15 +275,21 @@ static bool link_groups(struct vt_code *code, struct us_diag *diag)
         f->n = n;
         f->kind = malloc(n);
         f->partner = malloc(n * sizeof *f->partner);
+        f->weight = malloc(n * sizeof *f->weight);
     }
     code->flow = f;
-    if (!f || !f->kind || !f->partner) {
+    if (!f || !f->kind || !f->partner || !f->weight) {
         diag->line = diag->col = 0;
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
         return false;
     }
-    for (unsigned g = 0; g < n; g++)
+    for (unsigned g = 0; g < n; g++) {
+        const struct us_opcount *w = &code->groups[g].w;
         f->kind[g] = code->groups[g].flow;
+        f->weight[g] = 0;   /* the vec4 instructions it stands for */
+        for (unsigned k = 0; k < 5; k++)
+            f->weight[g] += w->n[k];
+    }
     return us_flow_link(f->kind, f->partner, n, NULL, diag);
 }
 
@@ -521,6 +528,9 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     c->counts.divergent += g->flow == US_FLOW_IF && cond != 0 &&
                            cond != active;
     us_flow_advance(&wp->fs, c->code.flow, cond);
+    for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
+        us_tcounts_overrun(&c->counts, &c->w->threads[
+            lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid]);
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
 }
@@ -643,7 +653,6 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     wp->present &= ~(1u << i);
     if (wp->present)
         return false;
-    c->counts.loop_overruns += wp->fs.overrun;
     for (unsigned k = 0; k < gr->n; k++)
         start_thread(c, lane(c, gr, k, j));
     warp_start(c, gr, j);
@@ -671,7 +680,7 @@ bool vt_step(struct us_core *core)
                 live = live || lane(c, gr, i, j)->busy;
         }
     }
-    if (!live) {
+    if (!live || c->counts.budget_overruns) {
         c->finished = true;
         c->counts.cycles = c->now;
         return false;

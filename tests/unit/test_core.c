@@ -635,7 +635,7 @@ START_TEST(flow_divergence_scalar)
     ck_assert_double_eq(stat(&r, "branch_instructions"), 2 + 2);
     ck_assert_double_eq(stat(&r, "divergent_branches"), 0);
     ck_assert_double_eq(stat(&r, "masked_lane_slots"), 0);
-    ck_assert_double_eq(stat(&r, "loop_overruns"), 0);
+    ck_assert_double_eq(stat(&r, "budget_overruns"), 0);
     free_run(&r);
     /* lockstep=2: one warp, one pc.  SLT 1, IF 5 (lanes disagree: a
      * divergent branch), MUL 6 on lane 0, ELSE 7, ADD 8 on lane 1 (r.x at
@@ -759,7 +759,7 @@ START_TEST(flow_divergent_loop)
     ck_assert_double_gt(stat(&b, "masked_lane_slots"), 0);
     ck_assert_double_eq(stat(&b, "divergent_branches"), 7);
     ck_assert_double_eq(stat(&a, "masked_lane_slots"), 0);
-    ck_assert_double_eq(stat(&a, "loop_overruns"), 0);
+    ck_assert_double_eq(stat(&a, "budget_overruns"), 0);
     printf("divergent loop, 8 threads of 4..11 iterations: utilization "
            "scalar %.3f, scalar lockstep=8 %.3f, simd4 %.3f; masked lane "
            "slots (lockstep) %.0f\n", stat(&a, "utilization"),

@@ -303,8 +303,12 @@ START_TEST(vertex_rel_loop)
 }
 END_TEST
 
-/* A loop no lane leaves stops after US_FLOW_MAX_ITER iterations, the same
- * in every lane and every entry point. */
+/* The instruction budget: a loop no lane leaves stops each lane at the
+ * first flow instruction past the budget, the same in every lane and
+ * every entry point.  Counting by hand with a budget of 1000: MOV and
+ * BGNLOOP are 2, each iteration (ADD, ENDLOOP) 2 more, so the check at
+ * the ENDLOOP of iteration 500 (1002 > 1000) stops the lane; the MOV to
+ * result.color never runs. */
 static const char endless_fp[] =
     "!!ARBfp1.0\n"
     "OPTION USHADER_extensions;\n"
@@ -320,12 +324,95 @@ START_TEST(endless_loop_stops)
 {
     struct run r;
     load(&r, endless_fp);
+    r.env.max_insts = 1000;
     const float x[4] = { 0.0f, 1.0f, 2.0f, 3.0f };
     static struct us_thread t[4];
     run_all_ways(&r, x, t);
+    for (unsigned q = 0; q < 4; q++) {
+        ck_assert(t[q].overrun);
+        ck_assert(t[q].temp[0][1] == (float)q + 500.0f);
+        check_vec(t[q].output[US_FOUT_COLOR], 0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    struct us_diag d;
+    ck_assert(!us_budget_error(&r.env, 3, &d));
+    ck_assert_str_eq(d.msg, "thread 3 executed more than 1000 instructions "
+                     "(the budget, knob max_instructions): the program does "
+                     "not finish");
+    unload(&r);
+}
+END_TEST
+
+/* Lanes that leave the loop after x iterations finish as they would alone
+ * while the lane that never leaves (x = 0: BRK never taken) is stopped;
+ * two nested loops of 10^8 iterations each end too, under the default
+ * budget (2^24 instructions: the per-visit cap this replaced let them run
+ * for hours). */
+static const char some_endless_fp[] =
+    "!!ARBfp1.0\n"
+    "OPTION USHADER_extensions;\n"
+    "TEMP i, c;\n"
+    "MOV i, fragment.texcoord[0];\n"
+    "MOV c, 0;\n"
+    "BGNLOOP;\n"
+    "  ADD c.x, c.x, 1.0;\n"
+    "  SEQ c.y, c.x, i.x;\n"
+    "  IF c.y;\n"
+    "    BRK;\n"
+    "  ENDIF;\n"
+    "ENDLOOP;\n"
+    "MOV result.color, c;\n"
+    "END\n";
+
+static const char huge_nested_fp[] =
+    "!!ARBfp1.0\n"
+    "OPTION USHADER_extensions;\n"
+    "TEMP c;\n"
+    "MOV c, 0;\n"
+    "BGNLOOP;\n"
+    "  ADD c.x, c.x, 1.0;\n"
+    "  SGE c.z, c.x, 1e8;\n"
+    "  IF c.z;\n"
+    "    BRK;\n"
+    "  ENDIF;\n"
+    "  MOV c.y, 0;\n"
+    "  BGNLOOP;\n"
+    "    ADD c.y, c.y, 1.0;\n"
+    "    SGE c.w, c.y, 1e8;\n"
+    "    IF c.w;\n"
+    "      BRK;\n"
+    "    ENDIF;\n"
+    "  ENDLOOP;\n"
+    "ENDLOOP;\n"
+    "MOV result.color, c;\n"
+    "END\n";
+
+START_TEST(budget_stops_only_endless_lanes)
+{
+    struct run r;
+    load(&r, some_endless_fp);
+    r.env.max_insts = 5000;
+    const float x[4] = { 0.0f, 1.0f, 7.0f, 300.0f };
+    static struct us_thread t[4];
+    run_all_ways(&r, x, t);
+    ck_assert(t[0].overrun);
+    for (unsigned q = 1; q < 4; q++) {
+        ck_assert(!t[q].overrun);
+        check_vec(t[q].output[US_FOUT_COLOR], x[q], 1.0f, 0.0f, 0.0f);
+    }
+    unload(&r);
+
+    load(&r, huge_nested_fp);
+    r.env.max_insts = 1 << 18;
+    run_all_ways(&r, x, t);
     for (unsigned q = 0; q < 4; q++)
-        ck_assert(t[q].output[US_FOUT_COLOR][1] ==
-                  (float)q + (float)US_FLOW_MAX_ITER);
+        ck_assert(t[q].overrun);
+    r.env.max_insts = 0;   /* the default, on the fast path */
+    struct us_decoded *d = us_decode(&r.prog);
+    ck_assert_ptr_nonnull(d);
+    us_interpret_quads(d, &r.env, t, 1);
+    us_decoded_free(d);
+    for (unsigned q = 0; q < 4; q++)
+        ck_assert(t[q].overrun && t[q].temp[0][1] > 0.0f);
     unload(&r);
 }
 END_TEST
@@ -406,6 +493,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, nested_loops);
     tcase_add_test(tc, vertex_rel_loop);
     tcase_add_test(tc, endless_loop_stops);
+    tcase_add_test(tc, budget_stops_only_endless_lanes);
     tcase_add_test(tc, straight_line_decoded);
     tcase_add_test(tc, random_flow_programs);
     suite_add_tcase(s, tc);

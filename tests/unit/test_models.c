@@ -215,7 +215,7 @@ static bool check_flow_program(const struct us_program *prog, struct us_rng *r,
         ck_assert_msg(ops == ops0, "%s: %s useful_ops %g, scalar %g", what,
                       flow_variants[v].m->name, ops, ops0);
         /* (NaN: a program the generator gave no flow control) */
-        ck_assert(!(us_stats_get(&st, "loop_overruns") > 0));
+        ck_assert(!(us_stats_get(&st, "budget_overruns") > 0));
         double br = us_stats_get(&st, "branch_instructions");
         *branches += br > 0 ? (uint64_t)br : 0;
         double dv = us_stats_get(&st, "divergent_branches");
@@ -269,6 +269,63 @@ START_TEST(random_flow_programs)
     ck_assert_uint_gt(branches, 0);
     ck_assert_uint_gt(divergent, 0);
     ck_assert_uint_eq(failed, 0);
+}
+END_TEST
+
+/* The instruction budget counts the vec4 program's instructions on every
+ * model, whatever its code (scalar words, bundles, groups): with a budget
+ * small enough to stop threads part-way, each thread run alone stops with
+ * the interpreter's registers, and us_core_run reports the overrun. */
+START_TEST(budget_flow_programs)
+{
+    struct us_rng r = { 0xb0d6e7 };
+    unsigned stopped = 0, finished = 0;
+    for (unsigned k = 0; k < 40; k++) {
+        struct us_program p;
+        ck_assert(us_random_flow_program(&r, k & 1 ? US_STAGE_FRAGMENT
+                                                   : US_STAGE_VERTEX,
+                                         1 + us_rng_below(&r, 16), &p));
+        us_vec4 *params = calloc(p.nparams + 1, sizeof *params);
+        ck_assert_ptr_nonnull(params);
+        for (unsigned i = 0; i < p.nparams; i++)
+            memcpy(params[i], p.params[i].value, sizeof params[i]);
+        struct us_exec_env env = { .params = (const us_vec4 *)params,
+                                   .math = &us_math_exact,
+                                   .sample = fake_sample,
+                                   .max_insts = 8 + us_rng_below(&r, 40) };
+        struct us_thread init, ref, t;
+        memset(&init, 0, sizeof init);
+        us_random_thread(&r, &init);
+        ref = init;
+        us_interpret(&p, &env, &ref);
+        stopped += ref.overrun;
+        finished += !ref.overrun;
+        for (unsigned v = 0; v < NFLOW_VARIANTS; v++) {
+            struct us_config cfg;
+            config(&cfg, flow_variants[v].set, flow_variants[v].set2);
+            t = init;
+            struct us_workload w = { &p, &env, &t, 1 };
+            struct us_stats st;
+            struct us_diag d;
+            bool ok = us_core_run(flow_variants[v].m, &cfg, &w, &st, &d);
+            ck_assert_msg(ok == !ref.overrun && t.overrun == ref.overrun &&
+                          same_thread(&ref, &t),
+                          "program %u, budget %u: %s %s differs from the "
+                          "interpreter (overrun %d vs %d)", k, env.max_insts,
+                          flow_variants[v].m->name,
+                          flow_variants[v].set ? flow_variants[v].set : "",
+                          t.overrun, ref.overrun);
+            if (!ok)
+                ck_assert(strstr(d.msg, "max_instructions") != NULL);
+        }
+        free(params);
+        us_program_free(&p);
+    }
+    printf("budget: %u random flow programs stopped by the budget, %u "
+           "finished, identical on %u model variants\n", stopped, finished,
+           (unsigned)NFLOW_VARIANTS);
+    ck_assert_uint_gt(stopped, 5);
+    ck_assert_uint_gt(finished, 5);
 }
 END_TEST
 
@@ -677,6 +734,7 @@ static Suite *make_suite(void)
     tcase_add_loop_test(eq, random_programs, 0, 2);
     tcase_add_test(eq, piglit_programs);
     tcase_add_loop_test(eq, random_flow_programs, 0, 2);
+    tcase_add_test(eq, budget_flow_programs);
     suite_add_tcase(s, eq);
     TCase *tm = tcase_create("timing");
     tcase_add_test(tm, timing_mul_chain);
