@@ -35,7 +35,7 @@ enum tok_kind {
     TOK_INT,      /* digits only                                        */
     TOK_FLOAT,    /* a number with a '.' or an exponent                 */
     TOK_DOTDOT,   /* ".." in ranges                                     */
-    TOK_PUNCT,    /* one of ; , . [ ] { } = + -                         */
+    TOK_PUNCT,    /* one of ; , . [ ] { } = + - :                       */
     TOK_BAD,      /* a byte that starts no token                        */
 };
 
@@ -50,6 +50,16 @@ struct token {
 struct lex_cursor {
     size_t pos;
     unsigned line, col;
+};
+
+/* A label (compute programs' BRA targets) and a BRA waiting for one. */
+struct asm_label {
+    struct token name;
+    unsigned pc;           /* the instruction it names                   */
+};
+struct asm_fixup {
+    struct token name;     /* where the BRA names it                     */
+    unsigned inst;
 };
 
 struct asm_sym {
@@ -83,6 +93,18 @@ struct asm_ctx {
     uint16_t *rel_decls;
     unsigned nrel, cap_rel;
 
+    /* Labels and the BRAs that name them (asm/compute.c). */
+    struct asm_label *labels;
+    unsigned nlabels, cap_labels;
+    struct asm_fixup *fixups;
+    unsigned nfixups, cap_fixups;
+    bool declared_group, declared_shared;
+
+    /* Constants in the operands being parsed are integers (an I_SRC
+     * instruction's, docs/COMPUTE.md). */
+    bool int_literals;
+    struct token mnemonic;      /* of the instruction being parsed        */
+
     struct us_diag *diag;
     bool failed;
 };
@@ -90,6 +112,28 @@ struct asm_ctx {
 static inline bool asm_is_vp(const struct asm_ctx *c)
 {
     return c->stage == US_STAGE_VERTEX;
+}
+
+static inline bool asm_is_fp(const struct asm_ctx *c)
+{
+    return c->stage == US_STAGE_FRAGMENT;
+}
+
+static inline bool asm_is_cp(const struct asm_ctx *c)
+{
+    return c->stage == US_STAGE_COMPUTE;
+}
+
+/* "vertex", "fragment" or "compute". */
+static inline const char *asm_stage_name(const struct asm_ctx *c)
+{
+    return asm_is_vp(c) ? "vertex" : asm_is_fp(c) ? "fragment" : "compute";
+}
+
+/* The opcode-table stage bit of the program. */
+static inline uint8_t asm_stage_bit(const struct asm_ctx *c)
+{
+    return asm_is_vp(c) ? US_VP : asm_is_fp(c) ? US_FP : US_CP;
 }
 
 /* --- lex.c ------------------------------------------------------------ */
@@ -115,6 +159,10 @@ const char *asm_describe(const struct token *t, char *buf, size_t size);
 
 /* Integer token value, saturated at UINT32_MAX. */
 uint32_t asm_int_value(const struct token *t);
+/* The 32-bit value of an integer constant (decimal or 0x hexadecimal);
+ * false when the token is not an integer or does not fit 32 bits. */
+US_MUST_CHECK bool asm_int_literal(struct asm_ctx *c, const struct token *t,
+                                   uint32_t *out);
 /* Float value of an INT or FLOAT token as the nearest binary32; false
  * when it overflows binary32 or memory runs out. */
 US_MUST_CHECK bool asm_float_value(struct asm_ctx *c, const struct token *t,
@@ -141,6 +189,9 @@ int asm_add_decl(struct asm_ctx *c, const struct token *name,
 /* Append a parameter slot; returns its index or -1 (limit / memory). */
 int asm_add_param(struct asm_ctx *c, const struct token *at,
                   const struct us_param *p);
+/* Grow *arr (capacity *cap) to hold n + 1 elements of `size` bytes. */
+US_MUST_CHECK bool asm_grow(void **arr, unsigned *cap, unsigned n,
+                            size_t size);
 /* Append an instruction; NULL when over the limit or out of memory. */
 struct us_inst *asm_add_inst(struct asm_ctx *c, const struct token *at);
 /* Remember that array `decl` is read with relative addressing and check
@@ -176,6 +227,8 @@ US_MUST_CHECK bool asm_bind_input(struct asm_ctx *c, const struct token *at,
 
 enum src_form { SRC_VECTOR, SRC_SCALAR };
 
+/* optionalMask: "." mask in xyzw order, or nothing (all four). */
+US_MUST_CHECK bool parse_mask(struct asm_ctx *c, uint8_t *mask);
 /* maskedDstReg: a TEMP or OUTPUT (named or result.*) and its write mask. */
 US_MUST_CHECK bool parse_dst(struct asm_ctx *c, struct us_dst *dst);
 /* An ADDRESS register name; *index. */
@@ -191,6 +244,25 @@ US_MUST_CHECK bool parse_src(struct asm_ctx *c, enum src_form form,
 US_MUST_CHECK bool parse_ext_swizzle(struct asm_ctx *c, struct us_src *src);
 /* "texture[n], TARGET" of TEX/TXB/TXP, with the one-target-per-unit rule. */
 US_MUST_CHECK bool parse_texture(struct asm_ctx *c, struct us_inst *inst);
+
+/* --- compute.c -------------------------------------------------------- */
+
+/* GROUP_SIZE x [y [z]] and SHARED_MEMORY n (compute programs; current
+ * token is the keyword). */
+US_MUST_CHECK bool asm_parse_group_size(struct asm_ctx *c);
+US_MUST_CHECK bool asm_parse_shared_memory(struct asm_ctx *c);
+/* "name" ":" before an instruction: the label of the next one. */
+US_MUST_CHECK bool asm_parse_label(struct asm_ctx *c);
+/* The operands (and modifiers, mods[0..nmods)) of a LOAD, STORE, ATOM,
+ * BAR or BRA format instruction. */
+US_MUST_CHECK bool asm_parse_compute_inst(struct asm_ctx *c,
+                                          struct us_inst *inst,
+                                          const struct token *mods,
+                                          unsigned nmods);
+/* At END: every BRA's target from its label. */
+US_MUST_CHECK bool asm_resolve_labels(struct asm_ctx *c);
+/* "invocation" "." item (current token is "invocation"); *slot. */
+US_MUST_CHECK bool parse_invocation_binding(struct asm_ctx *c, unsigned *slot);
 
 /* --- parse.c ---------------------------------------------------------- */
 

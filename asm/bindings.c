@@ -227,6 +227,8 @@ static bool parse_fragment_attrib(struct asm_ctx *c, unsigned *slot)
 /* attribBinding ::= vtxAttribBinding (vertex) | fragAttribBinding (fragment) */
 bool parse_attrib_binding(struct asm_ctx *c, unsigned *slot)
 {
+    if (asm_is_cp(c))
+        return parse_invocation_binding(c, slot);
     if (!asm_next(c) || !asm_expect(c, '.'))
         return false;
     if (asm_is_vp(c))
@@ -248,6 +250,9 @@ bool parse_result_binding(struct asm_ctx *c, unsigned *slot)
         return false;
     struct token item = c->tok;
     char buf[64];
+    if (asm_is_cp(c))
+        return asm_error(c, &result, "compute programs have no results: "
+                         "they write memory");
     if (c->stage == US_STAGE_FRAGMENT) {
         static const char *const items[] = { "color", "depth", NULL };
         int i = word_index(&item, items);
@@ -309,7 +314,9 @@ static bool add_slot(struct asm_ctx *c, const struct token *at, int decl,
 }
 
 /* signedFloatConstant ::= optionalSign floatConstant  (signed = true)
- * floatConstant (signed = false) */
+ * floatConstant (signed = false).  In an integer instruction's operands
+ * (c->int_literals) the constant is an integer, stored as its 32 bits
+ * (docs/COMPUTE.md); `-` negates it in two's complement. */
 static bool parse_float(struct asm_ctx *c, bool is_signed, float *out)
 {
     bool neg = false;
@@ -317,6 +324,14 @@ static bool parse_float(struct asm_ctx *c, bool is_signed, float *out)
         neg = asm_is_punct(&c->tok, '-');
         if (!asm_next(c))
             return false;
+    }
+    if (c->int_literals) {
+        uint32_t u;
+        if (!asm_int_literal(c, &c->tok, &u))
+            return false;
+        u = neg ? 0u - u : u;
+        memcpy(out, &u, sizeof u);
+        return asm_next(c);
     }
     if (c->tok.kind != TOK_INT && c->tok.kind != TOK_FLOAT) {
         char buf[64];
@@ -331,11 +346,15 @@ static bool parse_float(struct asm_ctx *c, bool is_signed, float *out)
 }
 
 /* paramConstVector ::= "{" signedFloatConstant ("," signedFloatConstant){0,3} "}"
- * Missing components default to y = z = 0, w = 1 (2.14.3.2). */
+ * Missing components default to y = z = 0, w = 1 (2.14.3.2; integers: 1). */
 static bool parse_const_vector(struct asm_ctx *c, float v[4])
 {
     v[0] = v[1] = v[2] = 0.0f;
     v[3] = 1.0f;
+    if (c->int_literals) {
+        uint32_t one = 1;
+        memcpy(&v[3], &one, sizeof one);
+    }
     if (!asm_expect(c, '{'))
         return false;
     for (int i = 0;; i++) {
@@ -594,11 +613,9 @@ static bool parse_state(struct asm_ctx *c, enum param_ctx pc, int decl,
     if (item < 0)
         return asm_error(c, &item_tok, "invalid state binding %s",
                          asm_describe(&item_tok, buf, sizeof buf));
-    uint8_t stage_bit = asm_is_vp(c) ? US_VP : US_FP;
-    if (!(stages[item] & stage_bit))
+    if (!(stages[item] & asm_stage_bit(c)))
         return asm_error(c, &item_tok, "state.%.*s is not available in %s programs",
-                         (int)item_tok.len, item_tok.text,
-                         asm_is_vp(c) ? "vertex" : "fragment");
+                         (int)item_tok.len, item_tok.text, asm_stage_name(c));
     if (!asm_next(c))
         return false;
     if (item == 10)

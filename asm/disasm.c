@@ -83,6 +83,8 @@ static const char *const option_names[] = {
     "ARB_fragment_coord_origin_upper_left",    /* ORIGIN_UPPER_LEFT    */
     "ARB_fragment_coord_pixel_center_integer", /* PIXEL_CENTER_INTEGER */
     "USHADER_extensions",                      /* USHADER_EXTENSIONS */
+    "USHADER_word16",                          /* WORD16             */
+    "USHADER_word8",                           /* WORD8              */
 };
 
 static const char *const target_names[US_TEX_TARGET_COUNT] = {
@@ -121,6 +123,14 @@ static const char *nz(const char *s)
  * them, so only hand-built IR can: the text stays valid ARB by printing
  * infinity as the largest finite value of its sign and NaN as 0.
  */
+/* An integer instruction's constant: decimal, or hex when large. */
+static void put_int(struct out *o, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    put(o, u < 65536 ? "%u" : "0x%x", u);
+}
+
 static void put_float(struct out *o, float v)
 {
     if (v != v)
@@ -194,15 +204,16 @@ static void put_state(struct out *o, struct us_state_ref s)
     }
 }
 
-/* One parameter slot's binding, as it would appear after "PARAM p =". */
-static void put_binding(struct out *o, const struct us_param *p)
+/* One parameter slot's binding, as it would appear after "PARAM p =";
+ * `ints`: in an integer instruction, whose constants are integers. */
+static void put_binding(struct out *o, const struct us_param *p, bool ints)
 {
     switch (p->kind) {
     case US_PARAM_CONST:
         put(o, "{");
         for (int c = 0; c < 4; c++) {
             put(o, c ? ", " : "");
-            put_float(o, p->value[c]);
+            (ints ? put_int : put_float)(o, p->value[c]);
         }
         put(o, "}");
         break;
@@ -230,6 +241,8 @@ struct dis {
     unsigned nextra;
     int *slot_extra;            /* per param slot: invented array, or -1 */
     unsigned nprinted;          /* prog->decls printed so far            */
+    bool ints;                  /* printing an integer instruction's
+                                   sources                               */
 };
 
 static const struct us_decl *find_in(const struct us_decl *d, unsigned n,
@@ -371,7 +384,7 @@ static void put_decl(struct out *o, const struct us_program *prog,
         if (!d->array) {
             put(o, "PARAM %s = ", d->name);
             if (d->base < prog->nparams)
-                put_binding(o, &prog->params[d->base]);
+                put_binding(o, &prog->params[d->base], false);
             put(o, ";\n");
             break;
         }
@@ -379,7 +392,7 @@ static void put_decl(struct out *o, const struct us_program *prog,
         for (unsigned i = 0; i < d->size; i++) {
             put(o, i ? ", " : " ");
             if (d->base + i < prog->nparams)
-                put_binding(o, &prog->params[d->base + i]);
+                put_binding(o, &prog->params[d->base + i], false);
         }
         put(o, " };\n");
         break;
@@ -436,7 +449,7 @@ static void put_reg(struct out *o, const struct dis *x,
     else if (x->slot_extra[s->index] >= 0)
         d = &x->extra[x->slot_extra[s->index]];
     else {
-        put_binding(o, p);
+        put_binding(o, p, x->ints);
         return;
     }
     if (d->array)
@@ -475,6 +488,16 @@ static void put_src(struct out *o, const struct dis *x,
             letter(s->swz[2]), letter(s->swz[3]));
 }
 
+static void put_mask(struct out *o, unsigned mask)
+{
+    if ((mask & 0xF) != 0xF) {
+        put(o, ".");
+        for (int c = 0; c < 4; c++)
+            if (mask & (1u << c))
+                put(o, "%c", comp_letter[c]);
+    }
+}
+
 static void put_dst(struct out *o, const struct dis *x,
                     const struct us_dst *d)
 {
@@ -498,16 +521,79 @@ static void put_dst(struct out *o, const struct dis *x,
         put(o, "<invalid>");
         break;
     }
-    if ((d->mask & 0xF) != 0xF) {
-        put(o, ".");
-        for (int c = 0; c < 4; c++)
-            if (d->mask & (1u << c))
-                put(o, "%c", comp_letter[c]);
-    }
+    put_mask(o, d->mask);
 }
 
-static void put_inst(struct out *o, const struct dis *x,
-                     const struct us_inst *in)
+/* The label of instruction `pc` (BRA targets, asm/compute.c). */
+static void put_label(struct out *o, unsigned pc)
+{
+    put(o, "L%u", pc);
+}
+
+/* LOAD STORE ATOM (and LDS STS ATOMS), BAR MEMBAR and BRA: the modifiers
+ * and operands docs/COMPUTE.md spells. */
+static void put_compute(struct out *o, const struct dis *x,
+                        const struct us_inst *in)
+{
+    const struct us_opinfo *info = &us_ops[in->op];
+    bool shared = in->op == US_OP_LDS || in->op == US_OP_STS ||
+                  in->op == US_OP_ATOMS;
+    const char *mt = nz(NAME(us_mtype_names, in->mtype));
+    switch (info->format) {
+    case US_FMT_LOAD:
+        put(o, ".%s ", mt);
+        put_dst(o, x, &in->dst);
+        put(o, ", ");
+        put_src(o, x, &in->src[0]);
+        break;
+    case US_FMT_STORE:
+        put(o, ".%s ", mt);
+        if (shared)
+            put(o, "shared");
+        else
+            put(o, "buffer[%u]", in->tex_unit);
+        put_mask(o, in->dst.mask);
+        put(o, ", ");
+        put_src(o, x, &in->src[0]);
+        put(o, ", ");
+        put_src(o, x, &in->src[1]);
+        put(o, ";\n");
+        return;
+    case US_FMT_ATOM:
+        put(o, ".%s.%s ", nz(NAME(us_atom_names, in->sub)), mt);
+        put_dst(o, x, &in->dst);
+        put(o, ", ");
+        put_src(o, x, &in->src[0]);
+        if (in->sub == US_ATOM_CSWAP) {
+            put(o, ", ");
+            put_src(o, x, &in->src[2]);
+        }
+        put(o, ", ");
+        put_src(o, x, &in->src[1]);
+        break;
+    case US_FMT_BRA: {
+        const char *cond = nz(NAME(us_cond_names, in->sub));
+        put(o, "%s%s ", *cond ? "." : "", cond);
+        put_label(o, in->target);
+        if (in->sub != US_COND_ALWAYS) {
+            put(o, ", ");
+            put_src(o, x, &in->src[0]);
+            put(o, ", ");
+            put_src(o, x, &in->src[1]);
+        }
+        put(o, ";\n");
+        return;
+    }
+    default:   /* BAR MEMBAR */
+        put(o, ";\n");
+        return;
+    }
+    if (!shared)
+        put(o, ", buffer[%u]", in->tex_unit);
+    put(o, ";\n");
+}
+
+static void put_inst(struct out *o, struct dis *x, const struct us_inst *in)
 {
     if (in->op >= US_OP_COUNT) {
         put(o, "# <invalid opcode %u>\n", in->op);
@@ -515,6 +601,11 @@ static void put_inst(struct out *o, const struct dis *x,
     }
     const struct us_opinfo *info = &us_ops[in->op];
     put(o, "%s%s", info->name, in->sat ? "_SAT" : "");
+    x->ints = info->flags & US_I_SRC;
+    if (info->format >= US_FMT_LOAD) {
+        put_compute(o, x, in);
+        return;
+    }
     if (info->format == US_FMT_FLOW) {
         put(o, ";\n");
         return;
@@ -591,14 +682,34 @@ static void put_program(struct dis *x, const uint32_t *limit)
 {
     const struct us_program *prog = x->prog;
     struct out *o = &x->o;
-    put(o, "%s\n", prog->stage == US_STAGE_VERTEX ? "!!ARBvp1.0"
-                                                   : "!!ARBfp1.0");
+    static const char *const headers[US_STAGE_COUNT] = {
+        "!!ARBvp1.0", "!!ARBfp1.0", "!!USHADERcp1.0"
+    };
+    bool cp = prog->stage == US_STAGE_COMPUTE;
+    put(o, "%s\n", nz(NAME(headers, prog->stage)));
     for (size_t b = 0; b < sizeof option_names / sizeof option_names[0]; b++)
-        if (prog->options & (1u << b))
+        if ((prog->options & (1u << b)) &&
+            !(cp && (1u << b) == US_OPT_USHADER_EXTENSIONS))  /* implied */
             put(o, "OPTION %s;\n", option_names[b]);
+    if (cp) {
+        put(o, "GROUP_SIZE %u %u %u;\n", prog->group_size[0],
+            prog->group_size[1], prog->group_size[2]);
+        if (prog->shared_bytes)
+            put(o, "SHARED_MEMORY %u;\n", prog->shared_bytes);
+    }
     for (unsigned e = 0; e < x->nextra; e++)
         put_decl(o, prog, &x->extra[e]);
 
+    /* labels: every instruction a BRA jumps to (and the end) */
+    uint8_t *target = calloc(prog->ninsts + 1, 1);
+    if (!target) {
+        o->oom = true;
+        return;
+    }
+    for (unsigned i = 0; i < prog->ninsts; i++)
+        if (prog->insts[i].op == US_OP_BRA &&
+            prog->insts[i].target <= prog->ninsts)
+            target[prog->insts[i].target] = 1;
     unsigned d = 0;
     for (unsigned i = 0; i <= prog->ninsts; i++) {
         while (d < prog->ndecls &&
@@ -607,9 +718,14 @@ static void put_program(struct dis *x, const uint32_t *limit)
             put_decl(o, prog, &prog->decls[d]);
             x->nprinted = ++d;
         }
+        if (target[i]) {
+            put_label(o, i);
+            put(o, ":\n");
+        }
         if (i < prog->ninsts)
             put_inst(o, x, &prog->insts[i]);
     }
+    free(target);
     put(o, "END\n");
 }
 

@@ -1,7 +1,8 @@
 /*
  * Tokens of the ARB program languages (ARB_vertex_program 2.14.2,
- * ARB_fragment_program 3.11.2): identifiers, integers, floating-point
- * constants and punctuation.  Spaces, tabs, CR, LF and comments ("#" to
+ * ARB_fragment_program 3.11.2): identifiers, integers (decimal, and 0x
+ * hexadecimal for integer instructions), floating-point constants and
+ * punctuation.  Spaces, tabs, CR, LF and comments ("#" to
  * the end of the line, a CR or the end of the text) separate tokens.  The
  * text is a byte array with a length: NUL bytes are just bad characters.
  */
@@ -22,6 +23,28 @@ static bool is_ident_start(char ch)
 }
 
 static bool is_ident_char(char ch) { return is_ident_start(ch) || is_digit(ch); }
+
+static bool is_hex(char ch)
+{
+    return is_digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+/* "0x" and at least one hex digit: an integer constant. */
+static size_t hex_length(const char *p, size_t avail)
+{
+    if (avail < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X') ||
+        !is_hex(p[2]))
+        return 0;
+    size_t n = 2;
+    while (n < avail && is_hex(p[n]))
+        n++;
+    return n;
+}
+
+static bool token_is_hex(const struct token *t)
+{
+    return t->len > 2 && (t->text[1] == 'x' || t->text[1] == 'X');
+}
 
 /* Skip whitespace and comments. */
 static void skip_space(const struct asm_ctx *c, struct lex_cursor *k)
@@ -90,6 +113,8 @@ static struct token scan(const struct asm_ctx *c, struct lex_cursor *k)
         t.kind = TOK_IDENT;
         while (t.len < avail && is_ident_char(p[t.len]))
             t.len++;
+    } else if ((t.len = hex_length(p, avail)) > 0) {
+        t.kind = TOK_INT;
     } else if (is_digit(p[0]) || (p[0] == '.' && avail > 1 && is_digit(p[1]))) {
         bool is_float;
         t.len = number_length(p, avail, &is_float);
@@ -97,7 +122,7 @@ static struct token scan(const struct asm_ctx *c, struct lex_cursor *k)
     } else if (p[0] == '.' && avail > 1 && p[1] == '.') {
         t.kind = TOK_DOTDOT;
         t.len = 2;
-    } else if (p[0] != '\0' && strchr(";,.[]{}=+-", p[0])) {
+    } else if (p[0] != '\0' && strchr(";,.[]{}=+-:", p[0])) {
         t.kind = TOK_PUNCT;
         t.len = 1;
     } else {
@@ -185,6 +210,17 @@ bool asm_error(struct asm_ctx *c, const struct token *t, const char *fmt, ...)
 uint32_t asm_int_value(const struct token *t)
 {
     uint32_t v = 0;
+    if (token_is_hex(t)) {
+        for (size_t i = 2; i < t->len; i++) {
+            char ch = t->text[i];
+            unsigned d = is_digit(ch) ? (unsigned)(ch - '0')
+                       : (unsigned)((ch | 0x20) - 'a' + 10);
+            if (v > (UINT32_MAX >> 4))
+                return UINT32_MAX;
+            v = v << 4 | d;
+        }
+        return v;
+    }
     for (size_t i = 0; i < t->len; i++) {
         unsigned d = (unsigned)(t->text[i] - '0');
         if (v > (UINT32_MAX - d) / 10)
@@ -194,8 +230,37 @@ uint32_t asm_int_value(const struct token *t)
     return v;
 }
 
+bool asm_int_literal(struct asm_ctx *c, const struct token *t, uint32_t *out)
+{
+    char buf[64];
+    if (t->kind != TOK_INT)
+        return asm_error(c, t, "expected an integer constant, found %s",
+                         asm_describe(t, buf, sizeof buf));
+    uint32_t v = asm_int_value(t);
+    /* UINT32_MAX is also the saturated value: tell them apart */
+    size_t digits = token_is_hex(t) ? t->len - 2 : t->len;
+    const char *d = token_is_hex(t) ? t->text + 2 : t->text;
+    while (digits > 1 && *d == '0') {
+        d++;
+        digits--;
+    }
+    bool big = v == UINT32_MAX &&
+               (token_is_hex(t) ? digits > 8
+                                : (digits > 10 ||
+                                   (digits == 10 &&
+                                    memcmp(d, "4294967295", 10) > 0)));
+    if (big)
+        return asm_error(c, t, "integer constant %s does not fit in 32 bits",
+                         asm_describe(t, buf, sizeof buf));
+    *out = v;
+    return true;
+}
+
 bool asm_float_value(struct asm_ctx *c, const struct token *t, float *out)
 {
+    if (t->kind == TOK_INT && token_is_hex(t))
+        return asm_error(c, t, "hexadecimal constants are integers: only "
+                         "integer instructions take them");
     char small[64];
     char *buf = small;
     if (t->len >= sizeof small) {

@@ -15,7 +15,7 @@ static bool component_word(struct asm_ctx *c, const struct token *t,
                            uint8_t sel[4], unsigned *n)
 {
     static const char xyzw[] = "xyzw", rgba[] = "rgba";
-    bool fp = !asm_is_vp(c);
+    bool fp = asm_is_fp(c);
     if (t->kind != TOK_IDENT || t->len > 4)
         return false;
     int set = -1;  /* 0 = xyzw, 1 = rgba */
@@ -36,7 +36,7 @@ static bool component_word(struct asm_ctx *c, const struct token *t,
 }
 
 /* optionalMask ::= "" | "." mask, components in xyzw (or rgba) order */
-static bool parse_mask(struct asm_ctx *c, uint8_t *mask)
+bool parse_mask(struct asm_ctx *c, uint8_t *mask)
 {
     *mask = 0xF;
     if (!asm_is_punct(&c->tok, '.'))
@@ -183,7 +183,8 @@ bool parse_src_reg(struct asm_ctx *c, struct us_src *src)
     struct token at = c->tok;
     char buf[64];
     unsigned n, slot;
-    if (asm_is_word(&at, asm_is_vp(c) ? "vertex" : "fragment")) {
+    if (asm_is_word(&at, asm_is_vp(c) ? "vertex"
+                         : asm_is_fp(c) ? "fragment" : "invocation")) {
         if (!parse_attrib_binding(c, &slot) || !asm_bind_input(c, &at, slot))
             return false;
         src->file = US_FILE_INPUT;
@@ -257,9 +258,15 @@ bool parse_src(struct asm_ctx *c, enum src_form form, struct us_src *src)
     if (!parse_src_reg(c, src))
         return false;
     if (!asm_is_punct(&c->tok, '.')) {
-        if (form == SRC_SCALAR)
+        /* under the extensions a scalar constant needs no ".x" */
+        bool literal = first.kind == TOK_INT || first.kind == TOK_FLOAT ||
+                       asm_is_punct(&first, '{');
+        if (form != SRC_SCALAR)
+            return true;
+        if (!literal || !(c->prog.options & US_OPT_USHADER_EXTENSIONS))
             return asm_error(c, &first, "scalar operand needs a component "
                              "selector such as .x");
+        memset(src->swz, US_SWZ_X, sizeof src->swz);
         return true;
     }
     if (!asm_next(c))

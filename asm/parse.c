@@ -94,7 +94,8 @@ static bool parse_attrib_stmt(struct asm_ctx *c)
     if (!asm_next(c) || !parse_new_name(c, &name) || !asm_expect(c, '='))
         return false;
     struct token at = c->tok;
-    const char *kw = asm_is_vp(c) ? "vertex" : "fragment";
+    const char *kw = asm_is_vp(c) ? "vertex"
+                   : asm_is_fp(c) ? "fragment" : "invocation";
     if (!asm_is_word(&at, kw)) {
         char buf[64];
         return asm_error(c, &at, "expected a %s.* attribute binding, found %s",
@@ -196,6 +197,96 @@ static bool parse_param_stmt(struct asm_ctx *c)
     return asm_sym_add(c, &name, d);
 }
 
+/* A token that directly follows `prev`, with no space between. */
+static bool adjacent(const struct token *prev, const struct token *t)
+{
+    return t->text == prev->text + prev->len;
+}
+
+/*
+ * mnemonic ::= opcode { "." modifier }   (no spaces: NV_gpu_program4's
+ * suffixes; "_SAT" ends the last word).  The text before any LOAD / STORE
+ * / ATOM / BRA modifier is looked up in isa/ops.def ("ADD", "ADD.S",
+ * "MUL.U.HI"); those four take their modifiers as fields (the access
+ * type, the atomic operation, the branch condition), returned in mods[].
+ */
+static int parse_mnemonic(struct asm_ctx *c, bool *sat, struct token *mods,
+                          unsigned *nmods)
+{
+    struct token mn = c->tok, last = mn;
+    char text[48], buf[64];
+    size_t len = 0;
+    unsigned n = 0;
+    *nmods = 0;
+    for (;;) {
+        if (len + last.len + 1 >= sizeof text)
+            return asm_error(c, &mn, "unknown instruction %s",
+                             asm_describe(&mn, buf, sizeof buf)), -1;
+        if (len)
+            text[len++] = '.';
+        memcpy(text + len, last.text, last.len);
+        len += last.len;
+        if (n < 4)
+            mods[n] = last;
+        n++;
+        if (!asm_next(c))
+            return -1;
+        if (!asm_is_punct(&c->tok, '.') || !adjacent(&last, &c->tok))
+            break;
+        struct token dot = c->tok;
+        if (!asm_next(c))
+            return -1;
+        if (c->tok.kind != TOK_IDENT || !adjacent(&dot, &c->tok))
+            return asm_error(c, &c->tok, "expected an instruction modifier "
+                             "after '.'"), -1;
+        last = c->tok;
+    }
+    *sat = len > 4 && !memcmp(text + len - 4, "_SAT", 4);
+    if (*sat)
+        len -= 4;
+    /* the whole text, else the opcode alone with field modifiers */
+    int op = us_op_lookup(text, len);
+    if (op < 0 && n > 1) {
+        op = us_op_lookup(mn.text, mn.len);
+        enum us_op_format f = op >= 0 ? us_ops[op].format : US_FMT_VEC;
+        if (f != US_FMT_LOAD && f != US_FMT_STORE && f != US_FMT_ATOM &&
+            f != US_FMT_BRA)
+            op = -1;
+        else {
+            *nmods = n - 1 < 4 ? n - 1 : 4;
+            memmove(mods, mods + 1, *nmods * sizeof *mods);
+            if (n - 1 > 4)
+                return asm_error(c, &mn, "too many modifiers on %s",
+                                 us_ops[op].name), -1;
+        }
+    }
+    if (op < 0) {
+        int shown = len > 40 ? 40 : (int)len;
+        return asm_error(c, &mn, "unknown instruction '%.*s'", shown,
+                         text), -1;
+    }
+    return op;
+}
+
+/* The stage may run opcode `op` (isa/ops.def's stages column). */
+static bool stage_allows(struct asm_ctx *c, const struct token *mn, int op)
+{
+    const struct us_opinfo *info = &us_ops[op];
+    bool ext = c->prog.options & US_OPT_USHADER_EXTENSIONS;
+    if ((info->stages & US_CP) && !(info->stages & ~US_CP) && !asm_is_cp(c))
+        return asm_error(c, mn, "%s is a compute program instruction",
+                         info->name);
+    if ((info->stages & US_EXT) && !ext)
+        return asm_error(c, mn, "%s needs OPTION USHADER_extensions",
+                         info->name);
+    /* a unified shader runs every datapath opcode in every stage */
+    bool unified = ext && op != US_OP_KIL;
+    if (!unified && !(info->stages & asm_stage_bit(c)))
+        return asm_error(c, mn, "%s is not an ARB_%s_program instruction",
+                         info->name, asm_stage_name(c));
+    return true;
+}
+
 /*
  * instruction ::= VECTORop maskedDstReg "," swizzleSrcReg
  *               | SCALARop maskedDstReg "," scalarSrcReg
@@ -207,34 +298,23 @@ static bool parse_param_stmt(struct asm_ctx *c)
  *               | SAMPLEop maskedDstReg "," swizzleSrcReg "," texImageUnit
  *                 "," texTarget
  *               | "KIL" swizzleSrcReg
+ *               | memory, barrier and branch instructions (asm/compute.c)
  * Mnemonics (and operand formats) come from isa/ops.def; fragment programs
- * accept the _SAT forms except KIL _SAT.
+ * accept the _SAT forms except KIL _SAT, nothing accepts it on an integer
+ * result.
  */
 static bool parse_instruction(struct asm_ctx *c)
 {
-    struct token mn = c->tok;
-    char buf[64];
-    size_t len = mn.len;
-    bool sat = false;
-    if (len > 4 && !memcmp(mn.text + len - 4, "_SAT", 4)) {
-        sat = true;
-        len -= 4;
-    }
-    int op = us_op_lookup(mn.text, len);
-    if (op < 0)
-        return asm_error(c, &mn, "unknown instruction %s",
-                         asm_describe(&mn, buf, sizeof buf));
+    struct token mn = c->tok, mods[4];
+    unsigned nmods;
+    bool sat;
+    c->mnemonic = mn;
+    int op = parse_mnemonic(c, &sat, mods, &nmods);
+    if (op < 0 || !stage_allows(c, &mn, op))
+        return false;
     const struct us_opinfo *info = &us_ops[op];
-    bool ext = c->prog.options & US_OPT_USHADER_EXTENSIONS;
-    if ((info->stages & US_EXT) && !ext)
-        return asm_error(c, &mn, "%s needs OPTION USHADER_extensions",
-                         info->name);
-    /* a unified shader runs every datapath opcode in both stages */
-    bool unified = ext && op != US_OP_KIL;
-    if (!unified && !(info->stages & (asm_is_vp(c) ? US_VP : US_FP)))
-        return asm_error(c, &mn, "%s is not an ARB_%s_program instruction",
-                         info->name, asm_is_vp(c) ? "vertex" : "fragment");
-    if (sat && (asm_is_vp(c) || info->shape == US_SHAPE_NONE))
+    if (sat && (asm_is_vp(c) || info->shape == US_SHAPE_NONE ||
+                (info->flags & US_I_DST)))
         return asm_error(c, &mn, "%s has no _SAT form%s", info->name,
                          asm_is_vp(c) ? " in vertex programs" : "");
     struct us_inst *inst = asm_add_inst(c, &mn);
@@ -243,8 +323,7 @@ static bool parse_instruction(struct asm_ctx *c)
     /* inst may move when the array grows: only instructions grow it. */
     inst->op = (uint8_t)op;
     inst->sat = sat;
-    if (!asm_next(c))
-        return false;
+    c->int_literals = info->flags & US_I_SRC;
     switch (info->format) {
     case US_FMT_KIL:
         inst->dst.file = US_FILE_NULL;
@@ -255,6 +334,9 @@ static bool parse_instruction(struct asm_ctx *c)
     case US_FMT_FLOW:
         inst->dst.file = US_FILE_NULL;
         return true;
+    case US_FMT_LOAD: case US_FMT_STORE: case US_FMT_ATOM: case US_FMT_BAR:
+    case US_FMT_BRA:
+        return asm_parse_compute_inst(c, inst, mods, nmods);
     case US_FMT_ARL: {
         unsigned addr;
         if (!parse_addr_reg(c, &addr) || !parse_addr_x(c))
@@ -303,8 +385,15 @@ static bool parse_statement(struct asm_ctx *c)
     if (t.kind != TOK_IDENT)
         return asm_error(c, &t, "expected an instruction or declaration, found %s",
                          asm_describe(&t, buf, sizeof buf));
+    struct token next = asm_peek(c);
+    if (asm_is_punct(&next, ':'))
+        return asm_parse_label(c);   /* "name:" needs no ';' */
     if (asm_is_word(&t, "TEMP"))
         ok = parse_var_list(c, US_DECL_TEMP);
+    else if (asm_is_word(&t, "GROUP_SIZE") && asm_is_cp(c))
+        ok = asm_parse_group_size(c);
+    else if (asm_is_word(&t, "SHARED_MEMORY") && asm_is_cp(c))
+        ok = asm_parse_shared_memory(c);
     else if (asm_is_word(&t, "ADDRESS") &&
              (asm_is_vp(c) ||
               (c->prog.options & US_OPT_USHADER_EXTENSIONS)))
@@ -340,9 +429,12 @@ struct option_def {
 
 #define FOG_OPTS (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 | US_OPT_FOG_LINEAR)
 #define PREC_OPTS (US_OPT_PRECISION_FASTEST | US_OPT_PRECISION_NICEST)
+#define WORD_OPTS (US_OPT_WORD16 | US_OPT_WORD8)
+#define ALL_STAGES (US_VP | US_FP | US_CP)
 
 /* ARB_vertex_program 2.14.4.5, ARB_fragment_program 3.11.4.5,
- * ARB_fragment_program_shadow, ARB_fragment_coord_conventions. */
+ * ARB_fragment_program_shadow, ARB_fragment_coord_conventions; the
+ * unified shader's own (docs/COMPUTE.md). */
 static const struct option_def options[] = {
     { "ARB_position_invariant", US_OPT_POSITION_INVARIANT, US_VP, 0 },
     { "ARB_precision_hint_fastest", US_OPT_PRECISION_FASTEST, US_FP, PREC_OPTS },
@@ -354,7 +446,9 @@ static const struct option_def options[] = {
     { "ARB_fragment_coord_origin_upper_left", US_OPT_ORIGIN_UPPER_LEFT, US_FP, 0 },
     { "ARB_fragment_coord_pixel_center_integer", US_OPT_PIXEL_CENTER_INTEGER,
       US_FP, 0 },
-    { "USHADER_extensions", US_OPT_USHADER_EXTENSIONS, US_VP | US_FP, 0 },
+    { "USHADER_extensions", US_OPT_USHADER_EXTENSIONS, ALL_STAGES, 0 },
+    { "USHADER_word16", US_OPT_WORD16, ALL_STAGES, WORD_OPTS },
+    { "USHADER_word8", US_OPT_WORD8, ALL_STAGES, WORD_OPTS },
 };
 
 /* option ::= "OPTION" identifier ";" */
@@ -371,9 +465,9 @@ static bool parse_option(struct asm_ctx *c)
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (asm_is_word(&name, options[i].name))
             opt = &options[i];
-    if (!opt || !(opt->stages & (asm_is_vp(c) ? US_VP : US_FP)))
+    if (!opt || !(opt->stages & asm_stage_bit(c)))
         return asm_error(c, &name, "unsupported %s program option %s",
-                         asm_is_vp(c) ? "vertex" : "fragment",
+                         asm_stage_name(c),
                          asm_describe(&name, buf, sizeof buf));
     uint32_t clash = c->prog.options & opt->excludes & ~opt->bit;
     if (clash)
@@ -405,24 +499,31 @@ static void apply_option_limits(struct asm_ctx *c)
     }
 }
 
-/* header ::= "!!ARBvp1.0" | "!!ARBfp1.0", the very first bytes of the
- * text (no whitespace before it); sets c->stage. */
+/* header ::= "!!ARBvp1.0" | "!!ARBfp1.0" | "!!USHADERcp1.0" (a compute
+ * program, docs/COMPUTE.md), the very first bytes of the text (no
+ * whitespace before it); sets c->stage. */
+static const char *const headers[US_STAGE_COUNT] = {
+    "!!ARBvp1.0", "!!ARBfp1.0", "!!USHADERcp1.0"
+};
+
 static bool parse_header(struct asm_ctx *c, int want)
 {
-    static const char vp[] = "!!ARBvp1.0", fp[] = "!!ARBfp1.0";
-    size_t n = sizeof vp - 1;
+    static const char *const names[] = { "vertex", "fragment", "compute" };
     struct token at = { TOK_EOF, c->text, 0, 1, 1 };
-    if (c->len >= n && !memcmp(c->text, vp, n))
-        c->stage = US_STAGE_VERTEX;
-    else if (c->len >= n && !memcmp(c->text, fp, n))
-        c->stage = US_STAGE_FRAGMENT;
-    else
-        return asm_error(c, &at, "program must begin with !!ARBvp1.0 or !!ARBfp1.0");
+    size_t n = 0;
+    for (int s = 0; s < US_STAGE_COUNT && !n; s++) {
+        size_t len = strlen(headers[s]);
+        if (c->len >= len && !memcmp(c->text, headers[s], len)) {
+            c->stage = (enum us_stage)s;
+            n = len;
+        }
+    }
+    if (!n)
+        return asm_error(c, &at, "program must begin with !!ARBvp1.0, "
+                         "!!ARBfp1.0 or !!USHADERcp1.0");
     if (want != US_STAGE_ANY && want != (int)c->stage)
         return asm_error(c, &at, "expected a %s program (%s), found %s",
-                         want == US_STAGE_VERTEX ? "vertex" : "fragment",
-                         want == US_STAGE_VERTEX ? vp : fp,
-                         c->stage == US_STAGE_VERTEX ? vp : fp);
+                         names[want], headers[want], headers[c->stage]);
     c->cur = (struct lex_cursor){ n, 1, (unsigned)n + 1 };
     return true;
 }
@@ -433,10 +534,17 @@ static bool parse_program(struct asm_ctx *c, int want)
     if (!parse_header(c, want) || !asm_next(c))
         return false;
     c->prog.stage = c->stage;
+    if (asm_is_cp(c))   /* a compute program is the unified shader's */
+        c->prog.options |= US_OPT_USHADER_EXTENSIONS;
     while (asm_is_word(&c->tok, "OPTION"))
         if (!parse_option(c))
             return false;
     apply_option_limits(c);
+    uint32_t o = c->prog.options;
+    c->prog.word_bits = o & US_OPT_WORD8 ? 8 : o & US_OPT_WORD16 ? 16 : 0;
+    if (asm_is_cp(c))
+        for (int d = 0; d < 3; d++)
+            c->prog.group_size[d] = 1;
     while (!asm_is_word(&c->tok, "END")) {
         if (c->tok.kind == TOK_EOF)
             return asm_error(c, &c->tok, "missing END");
@@ -444,7 +552,8 @@ static bool parse_program(struct asm_ctx *c, int want)
             return false;
     }
     /* Text after END is ignored (2.14.2, 3.11.2). */
-    return us_flow_build(&c->prog, &c->prog.flow, c->diag);
+    return asm_resolve_labels(c) &&
+           us_flow_build(&c->prog, &c->prog.flow, c->diag);
 }
 
 bool us_assemble(const char *text, size_t len, int stage,
@@ -458,8 +567,7 @@ bool us_assemble(const char *text, size_t len, int stage,
     c.len = text ? len : 0;
     c.diag = diag;
     bool ok;
-    if (stage != US_STAGE_ANY && stage != US_STAGE_VERTEX &&
-        stage != US_STAGE_FRAGMENT)
+    if (stage != US_STAGE_ANY && (stage < 0 || stage >= US_STAGE_COUNT))
         ok = asm_error(&c, NULL, "invalid stage %d", stage);
     else
         ok = parse_program(&c, stage);

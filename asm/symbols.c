@@ -90,11 +90,18 @@ static const char *const fp_words[] = {
     "ALIAS", "ATTRIB", "END", "OPTION", "OUTPUT", "PARAM", "TEMP",
     "fragment", "program", "result", "state", "texture", NULL
 };
+static const char *const cp_words[] = {
+    "ADDRESS", "ALIAS", "ATTRIB", "END", "GROUP_SIZE", "OPTION", "PARAM",
+    "SHARED_MEMORY", "TEMP", "buffer", "invocation", "program", "shared",
+    "state", "texture", NULL
+};
 
 bool asm_is_reserved(const struct asm_ctx *c, const struct token *t)
 {
-    bool fp = c->stage == US_STAGE_FRAGMENT;
-    for (const char *const *w = fp ? fp_words : vp_words; *w; w++)
+    bool fp = asm_is_fp(c);
+    const char *const *words = asm_is_vp(c) ? vp_words
+                             : fp ? fp_words : cp_words;
+    for (const char *const *w = words; *w; w++)
         if (asm_is_word(t, *w))
             return true;
     size_t len = t->len;
@@ -102,17 +109,18 @@ bool asm_is_reserved(const struct asm_ctx *c, const struct token *t)
     if (sat)
         len -= 4;
     int op = us_op_lookup(t->text, len);
-    if (op < 0 || !(us_ops[op].stages & (fp ? US_FP : US_VP)))
+    bool ext = c->prog.options & US_OPT_USHADER_EXTENSIONS;
+    if (op < 0 || !(us_ops[op].stages & asm_stage_bit(c) ||
+                    (ext && us_ops[op].stages & US_EXT)))
         return false;
     /* extension mnemonics stay free names in plain ARB programs */
-    if ((us_ops[op].stages & US_EXT) &&
-        !(c->prog.options & US_OPT_USHADER_EXTENSIONS))
+    if ((us_ops[op].stages & US_EXT) && !ext)
         return false;
     return !sat || us_ops[op].shape != US_SHAPE_NONE;
 }
 
 /* Grow an array to hold n + 1 elements of `size` bytes. */
-static bool grow(void **arr, unsigned *cap, unsigned n, size_t size)
+bool asm_grow(void **arr, unsigned *cap, unsigned n, size_t size)
 {
     if (n < *cap)
         return true;
@@ -134,7 +142,7 @@ int asm_add_decl(struct asm_ctx *c, const struct token *name,
         asm_error(c, name, "too many declarations (limit %d)", ASM_MAX_DECLS);
         return -1;
     }
-    if (!grow((void **)&p->decls, &c->cap_decls, p->ndecls, sizeof *p->decls)) {
+    if (!asm_grow((void **)&p->decls, &c->cap_decls, p->ndecls, sizeof *p->decls)) {
         asm_error(c, name, "out of memory");
         return -1;
     }
@@ -172,7 +180,7 @@ int asm_add_param(struct asm_ctx *c, const struct token *at,
         asm_error(c, at, "too many program parameters (limit %u)", c->max_params);
         return -1;
     }
-    if (!grow((void **)&p->params, &c->cap_params, p->nparams, sizeof *p->params)) {
+    if (!asm_grow((void **)&p->params, &c->cap_params, p->nparams, sizeof *p->params)) {
         asm_error(c, at, "out of memory");
         return -1;
     }
@@ -187,7 +195,7 @@ struct us_inst *asm_add_inst(struct asm_ctx *c, const struct token *at)
         asm_error(c, at, "too many instructions (limit %u)", c->max_insts);
         return NULL;
     }
-    if (!grow((void **)&p->insts, &c->cap_insts, p->ninsts, sizeof *p->insts)) {
+    if (!asm_grow((void **)&p->insts, &c->cap_insts, p->ninsts, sizeof *p->insts)) {
         asm_error(c, at, "out of memory");
         return NULL;
     }
@@ -230,7 +238,7 @@ bool asm_mark_relative(struct asm_ctx *c, const struct token *at, int decl)
                                      "addressing", o->name, d->name);
         }
     }
-    if (!grow((void **)&c->rel_decls, &c->cap_rel, c->nrel, sizeof *c->rel_decls))
+    if (!asm_grow((void **)&c->rel_decls, &c->cap_rel, c->nrel, sizeof *c->rel_decls))
         return asm_error(c, at, "out of memory");
     c->rel_decls[c->nrel++] = (uint16_t)decl;
     return true;
@@ -240,6 +248,10 @@ void asm_ctx_free(struct asm_ctx *c)
 {
     free(c->syms);
     free(c->rel_decls);
+    free(c->labels);
+    free(c->fixups);
     c->syms = NULL;
     c->rel_decls = NULL;
+    c->labels = NULL;
+    c->fixups = NULL;
 }

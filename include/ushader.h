@@ -41,46 +41,61 @@ enum {
     US_MAX_CLIP_PLANES = 6,
     US_MAX_PROGRAM_MATRICES = 8,
     US_MAX_NAME = 64,            /* identifier length, incl. the NUL       */
+    /* Compute (docs/COMPUTE.md) */
+    US_MAX_BUFFERS = 32,         /* buffer bindings buffer[0..31]          */
+    US_MAX_SHARED_BYTES = 1 << 16,  /* SHARED_MEMORY of one workgroup      */
+    US_MAX_GROUP_INVOCATIONS = 1024,  /* GROUP_SIZE x * y * z (GL's minimum
+                                         MAX_COMPUTE_WORK_GROUP_INVOCATIONS) */
 };
 
 /* ---------------------------------------------------------------------- */
 /* Opcodes: generated from isa/ops.def.                                    */
 
 enum us_opcode {
-#define OP(name, fmt, nsrc, unit, shape, stages) US_OP_##name,
+#define OP(name, text, fmt, nsrc, unit, shape, stages, flags) US_OP_##name,
 #include "ops.def"
 #undef OP
     US_OP_COUNT
 };
 
 enum us_op_format { US_FMT_VEC, US_FMT_SCL, US_FMT_ARL, US_FMT_SWZ,
-                    US_FMT_TEX, US_FMT_KIL, US_FMT_COND, US_FMT_FLOW };
+                    US_FMT_TEX, US_FMT_KIL, US_FMT_COND, US_FMT_FLOW,
+                    US_FMT_LOAD, US_FMT_STORE, US_FMT_ATOM, US_FMT_BAR,
+                    US_FMT_BRA };
 enum us_unit { US_UNIT_ALU, US_UNIT_SFU, US_UNIT_TEX, US_UNIT_ADDR,
-               US_UNIT_BRANCH, US_UNIT_COUNT };
+               US_UNIT_BRANCH, US_UNIT_LSU, US_UNIT_BARRIER, US_UNIT_COUNT };
 enum us_shape { US_SHAPE_COMP, US_SHAPE_REPL, US_SHAPE_DOT, US_SHAPE_MIXED,
                 US_SHAPE_NONE };
-/* Stage bits of an opcode; US_EXT: only under OPTION USHADER_extensions. */
-enum { US_VP = 1, US_FP = 2, US_EXT = 4 };
+/* Stage bits of an opcode; US_EXT: only under OPTION USHADER_extensions;
+ * US_CP: only in compute programs. */
+enum { US_VP = 1, US_FP = 2, US_EXT = 4, US_CP = 8 };
+/* Operand types of an opcode (isa/ops.def: I_SRC I_DST SIGNLESS). */
+enum { US_I_SRC = 1, US_I_DST = 2, US_SIGNLESS = 4 };
 
 struct us_opinfo {
-    const char *name;
+    const char *name;            /* the text: "ADD", "MUL.S.HI"        */
     enum us_op_format format;
     uint8_t nsrc;
     enum us_unit unit;
     enum us_shape shape;
     uint8_t stages;
+    uint8_t flags;
 };
 
 /* Indexed by enum us_opcode. */
 extern const struct us_opinfo us_ops[US_OP_COUNT];
 
-/* Opcode from a mnemonic without _SAT (case-sensitive), or -1. */
+
+/* Opcode from a mnemonic with its modifiers but without _SAT ("ADD",
+ * "ADD.S", "MUL.U.HI"; case-sensitive; a SIGNLESS opcode answers to both
+ * signs), or -1. */
 int us_op_lookup(const char *name, size_t len);
 
 /* ---------------------------------------------------------------------- */
 /* The vec4 IR.                                                           */
 
-enum us_stage { US_STAGE_VERTEX, US_STAGE_FRAGMENT };
+enum us_stage { US_STAGE_VERTEX, US_STAGE_FRAGMENT, US_STAGE_COMPUTE,
+                US_STAGE_COUNT };
 
 enum us_file {
     US_FILE_NULL,     /* no operand                                      */
@@ -120,6 +135,18 @@ enum us_fin {
      * y = z = 0, w = 1 */
     US_FIN_FACING = US_FIN_TEXCOORD0 + US_MAX_TEX_COORDS,
     US_FIN_COUNT,
+};
+
+/* Compute program inputs (NV_compute_program5's invocation.*): unsigned
+ * integers, x y z (LOCALINDEX: x). */
+enum us_cin {
+    US_CIN_GLOBALID,      /* invocation.globalid   */
+    US_CIN_LOCALID,       /* invocation.localid    */
+    US_CIN_GROUPID,       /* invocation.groupid    */
+    US_CIN_GROUPCOUNT,    /* invocation.groupcount */
+    US_CIN_GROUPSIZE,     /* invocation.groupsize  */
+    US_CIN_LOCALINDEX,    /* invocation.localindex */
+    US_CIN_COUNT,
 };
 
 enum us_vout {
@@ -165,11 +192,34 @@ struct us_src {
     uint16_t rel_size;   /* array length: out-of-range reads give 0     */
 };
 
+/* Memory access types (LOAD.U8 ... STORE.U32; docs/COMPUTE.md). */
+enum us_mtype { US_MT_U8, US_MT_S8, US_MT_U16, US_MT_S16, US_MT_U32,
+                US_MT_S32, US_MT_COUNT };
+/* ATOM / ATOMS operations. */
+enum us_atom { US_ATOM_ADD, US_ATOM_MIN, US_ATOM_MAX, US_ATOM_AND,
+               US_ATOM_OR, US_ATOM_XOR, US_ATOM_EXCH, US_ATOM_CSWAP,
+               US_ATOM_COUNT };
+/* BRA conditions: ALWAYS, or a comparison of the two scalar sources. */
+enum us_cond { US_COND_ALWAYS, US_COND_EQ, US_COND_NE, US_COND_LT_S,
+               US_COND_LE_S, US_COND_GT_S, US_COND_GE_S, US_COND_LT_U,
+               US_COND_LE_U, US_COND_GT_U, US_COND_GE_U, US_COND_COUNT };
+
+/* The modifiers these carry as fields, as the text spells them (isa/ops.c):
+ * "U8" ... "S32", "ADD" ... "CSWAP", and BRA's conditions "" (always),
+ * "EQ.U", ... "GE.U". */
+extern const char *const us_mtype_names[US_MT_COUNT];
+extern const char *const us_atom_names[US_ATOM_COUNT];
+extern const char *const us_cond_names[US_COND_COUNT];
+
 struct us_inst {
     uint8_t op;          /* enum us_opcode                              */
     bool sat;            /* _SAT: clamp results to [0, 1]               */
-    uint8_t tex_unit;    /* TEX TXB TXP: texture image unit             */
+    uint8_t tex_unit;    /* TEX TXB TXP: texture image unit; LOAD STORE
+                            ATOM: buffer binding                        */
     uint8_t tex_target;  /* TEX TXB TXP: enum us_tex_target             */
+    uint8_t mtype;       /* LOAD STORE ATOM LDS STS ATOMS: enum us_mtype */
+    uint8_t sub;         /* ATOM ATOMS: enum us_atom; BRA: enum us_cond  */
+    uint16_t target;     /* BRA: the instruction it jumps to (0..ninsts) */
     struct us_dst dst;
     struct us_src src[3];
     uint32_t line;       /* source line; not part of program identity   */
@@ -262,9 +312,13 @@ enum us_option {
     US_OPT_ORIGIN_UPPER_LEFT = 1u << 7,
     US_OPT_PIXEL_CENTER_INTEGER = 1u << 8,
     /* The opcodes marked EXT in isa/ops.def (comparisons, SSG, TRC, flow
-     * control); vertex programs may then also use CMP LRP SIN COS SCS and
-     * the texture instructions, as a unified shader runs them anywhere. */
+     * control, integers, memory); vertex programs may then also use CMP
+     * LRP SIN COS SCS and the texture instructions, as a unified shader
+     * runs them anywhere.  Compute programs imply it. */
     US_OPT_USHADER_EXTENSIONS = 1u << 9,
+    /* The integer machine word (docs/COMPUTE.md): 16 or 8 bits. */
+    US_OPT_WORD16 = 1u << 10,
+    US_OPT_WORD8 = 1u << 11,
 };
 
 struct us_program {
@@ -278,8 +332,14 @@ struct us_program {
     unsigned ndecls;
     unsigned ntemps;              /* TEMP registers declared             */
     unsigned naddrs;              /* ADDRESS registers declared          */
-    uint32_t inputs_read;         /* bit per enum us_vin / us_fin        */
+    uint32_t inputs_read;         /* bit per enum us_vin / us_fin / us_cin */
     uint32_t outputs_written;     /* bit per enum us_vout / us_fout      */
+    uint8_t word_bits;            /* integer machine word: 16 or 8 bits
+                                     (OPTION USHADER_word16 / word8), 0
+                                     for 32                             */
+    uint16_t group_size[3];       /* compute: GROUP_SIZE x y z           */
+    uint32_t shared_bytes;        /* compute: SHARED_MEMORY              */
+    uint32_t buffers_used;        /* bit per buffer binding accessed     */
     struct us_flow *flow;         /* derived by us_flow_build from insts;
                                      NULL: no flow control              */
 };
@@ -353,8 +413,8 @@ struct us_glstate {
     us_vec4 point_attenuation;               /* a, b, c, 1 */
     us_vec4 texenv_color[US_MAX_TEX_UNITS];
     float depth_near, depth_far;
-    us_vec4 env[2][US_MAX_ENV_PARAMS];       /* enum us_stage */
-    us_vec4 local[2][US_MAX_LOCAL_PARAMS];   /* enum us_stage */
+    us_vec4 env[US_STAGE_COUNT][US_MAX_ENV_PARAMS];     /* enum us_stage */
+    us_vec4 local[US_STAGE_COUNT][US_MAX_LOCAL_PARAMS]; /* enum us_stage */
 };
 
 /* OpenGL's initial state (GL 2.1 spec, tables 6.5-6.38). */
@@ -411,6 +471,27 @@ typedef void (*us_sample_quad_fn)(void *ctx, unsigned unit,
                                   const float coord[4][4],
                                   const float lod_bias[4], float out[4][4]);
 
+/* A buffer of bytes: a binding's storage, or a workgroup's shared memory
+ * (docs/COMPUTE.md).  An access not wholly inside [0, size) is out of
+ * bounds: it reads 0 and writes nothing. */
+struct us_buffer {
+    uint8_t *data;
+    uint32_t size;
+};
+
+/* What memory instructions did (every executor counts alike). */
+struct us_mem_counts {
+    uint64_t loads, stores, atomics;   /* component accesses             */
+    uint64_t bytes;                    /* bytes read and written         */
+    uint64_t oob;                      /* out-of-bounds accesses         */
+};
+
+/* The buffer bindings a program sees, and its counters. */
+struct us_memory {
+    struct us_buffer buf[US_MAX_BUFFERS];
+    struct us_mem_counts counts;
+};
+
 struct us_exec_env {
     const us_vec4 *params;        /* resolved, prog->nparams slots      */
     const struct us_math *math;   /* &us_math_exact for the reference   */
@@ -419,12 +500,16 @@ struct us_exec_env {
     void *sample_ctx;
     uint32_t max_insts;           /* instruction budget per thread (see
                                      us_flow_state); 0: US_MAX_INSTS_DEFAULT */
+    struct us_memory *mem;        /* buffer bindings; NULL: none (every
+                                     access is out of bounds)          */
 };
 
 /* The default instruction budget of a thread (knob max_instructions). */
 enum { US_MAX_INSTS_DEFAULT = 1 << 24 };
 
-/* One thread's registers. */
+/* One thread's registers.  Every component is 32 bits: a binary32 to
+ * float instructions, a uint32_t / int32_t to integer ones (the bits are
+ * the same; docs/COMPUTE.md). */
 struct us_thread {
     us_vec4 temp[US_MAX_TEMPS];
     us_vec4 input[US_MAX_INPUTS];
@@ -432,6 +517,7 @@ struct us_thread {
     int32_t addr[US_MAX_ADDRESS][4];
     bool killed;
     bool overrun;        /* stopped by the instruction budget            */
+    struct us_buffer *shared;  /* its workgroup's shared memory, or NULL */
 };
 
 /* Clear registers: temps, addresses and outputs to 0, inputs to (0,0,0,1). */
@@ -469,39 +555,81 @@ bool us_interpret_cond(const struct us_program *prog,
                        const struct us_thread *t, unsigned pc);
 
 /* ---------------------------------------------------------------------- */
-/* Structured flow control (shader/flow.c): one semantics for a thread    */
-/* alone and for lanes in lockstep (active mask + reconvergence stack).   */
+/* Compute launches (shader/compute.c, docs/COMPUTE.md).                   */
+
+/* Work-items of a launch of groups[0] x groups[1] x groups[2] workgroups
+ * of the program's GROUP_SIZE; 0 (and *diag) when a count is 0 or the
+ * total exceeds `limit`. */
+uint64_t us_compute_items(const struct us_program *prog,
+                          const uint32_t groups[3], uint64_t limit,
+                          struct us_diag *diag);
+
+/* Thread `item` of the launch (work-items in workgroup order, local index
+ * order within one): registers reset, invocation.* inputs set. */
+void us_compute_thread(const struct us_program *prog, const uint32_t groups[3],
+                       uint64_t item, struct us_thread *t);
+
+/* Run the launch on the reference interpreter: workgroups in order, each
+ * thread of a workgroup until its next BAR or its end, round after round
+ * (docs/COMPUTE.md).  Memory is env->mem; each workgroup gets zeroed
+ * shared memory.  `threads` (NULL, or one per work-item) receives every
+ * thread's final registers.  False (and *diag) when memory runs out or a
+ * thread goes over the instruction budget. */
+US_MUST_CHECK bool us_compute_interpret(const struct us_program *prog,
+                                        const struct us_exec_env *env,
+                                        const uint32_t groups[3],
+                                        struct us_thread *threads,
+                                        struct us_diag *diag);
+
+/* ---------------------------------------------------------------------- */
+/* Flow control (shader/flow.c): structured IF/loops and BRA, one         */
+/* semantics for a thread alone and for lanes in lockstep (active mask +  */
+/* reconvergence stack).                                                   */
 
 enum us_flow_kind { US_FLOW_NONE, US_FLOW_IF, US_FLOW_ELSE, US_FLOW_ENDIF,
                     US_FLOW_LOOP, US_FLOW_ENDLOOP, US_FLOW_BRK,
-                    US_FLOW_CONT };
+                    US_FLOW_CONT, US_FLOW_BRA };
 
 enum {
-    US_FLOW_DEPTH = 32,          /* nested IFs and loops                 */
+    US_FLOW_NEST = 32,           /* nested IFs and loops in a program    */
+    US_FLOW_DEPTH = 64,          /* frames of a sequencer: the structured
+                                    ones and pending divergent BRAs      */
     US_FLOW_MAX_LANES = 32,      /* lanes of one lockstep group          */
 };
 
 /* Code of any ISA seen by the sequencer: a kind per instruction and the
  * partner it jumps to (IF: its ELSE or ENDIF; ELSE: ENDIF; BGNLOOP and
- * ENDLOOP: each other; BRK, CONT: the loop's ENDLOOP).  `weight` counts
- * the vec4 instructions each instruction of the code stands for (scalar
- * words and issue groups carry several, or none), so that every ISA
- * charges a thread's budget alike; NULL: one each. */
+ * ENDLOOP: each other; BRK, CONT: the loop's ENDLOOP; BRA: its target,
+ * 0..n).  rpc[pc] is a BRA's reconvergence point, the immediate post-
+ * dominator of the branch (n: the end).  `weight` counts the vec4
+ * instructions each instruction of the code stands for (scalar words and
+ * issue groups carry several, or none), so that every ISA charges a
+ * thread's budget alike; NULL: one each. */
 struct us_flow {
     unsigned n;
     uint8_t *kind;               /* enum us_flow_kind per instruction    */
     uint32_t *partner;
     uint32_t *weight;            /* owned; NULL: 1 per instruction       */
+    uint32_t *rpc;               /* owned; NULL when there is no BRA     */
+    uint8_t *always;             /* owned with rpc: BRA is unconditional */
 };
 
 /* The flow kind of a vec4 opcode (US_FLOW_NONE for the datapath ones). */
 enum us_flow_kind us_op_flow_kind(enum us_opcode op);
 
 /* Fill partner[] from kind[], checking the nesting; `lines` (or NULL)
- * gives diag's line. */
+ * gives diag's line.  A BRA's partner is its target, which the caller
+ * sets beforehand; us_flow_branches then finds the reconvergence points. */
 US_MUST_CHECK bool us_flow_link(const uint8_t *kind, uint32_t *partner,
                                 unsigned n, const uint32_t *lines,
                                 struct us_diag *diag);
+/* After us_flow_link, for code with BRAs (`always[pc]`: the BRA at pc
+ * jumps unconditionally): f->rpc and f->always from the control-flow
+ * graph's post-dominators, checking that each BRA, its target and its
+ * reconvergence point lie in one structured block. */
+US_MUST_CHECK bool us_flow_branches(struct us_flow *f, const uint8_t *always,
+                                    const uint32_t *lines,
+                                    struct us_diag *diag);
 /* The flow links of a vec4 program: *out = NULL when it has no flow
  * control; otherwise free with us_flow_free (us_program_free does). */
 US_MUST_CHECK bool us_flow_build(const struct us_program *prog,
@@ -509,14 +637,26 @@ US_MUST_CHECK bool us_flow_build(const struct us_program *prog,
 void us_flow_free(struct us_flow *f);
 
 struct us_flow_frame {
-    uint8_t kind;                /* US_FLOW_IF or US_FLOW_LOOP           */
+    uint8_t kind;                /* US_FLOW_IF, US_FLOW_LOOP, or US_FLOW_BRA
+                                    (a divergent branch)                 */
     uint32_t outer;              /* lanes active when the frame opened   */
     uint32_t other;              /* IF: lanes waiting for ELSE; loop:
-                                    lanes waiting after CONT            */
+                                    lanes waiting after CONT; BRA: lanes
+                                    waiting at `pc` (the other path)     */
+    uint32_t pc, rpc;            /* BRA: where `other` resumes, and where
+                                    both paths meet again               */
 };
 
 /*
  * A lockstep group's sequencer: it issues instruction `pc` on `active`.
+ *
+ * A divergent BRA pushes a frame: its taken lanes run first, the others
+ * wait at the fall-through; whichever path reaches the reconvergence pc
+ * (or runs out of lanes) hands over to the other, and when both have, the
+ * frame's lanes go on together (the immediate post-dominator stack of
+ * Fung et al., MICRO 2007; DICE, seed 004).  A group that diverges more
+ * than US_FLOW_DEPTH frames deep stops its active lanes as the budget
+ * does.
  *
  * The instruction budget: each lane counts the (weighted) instructions it
  * executes, and at every flow instruction -- where the mask can change, and
@@ -561,7 +701,7 @@ bool us_mat4_inverse(us_mat4 out, const us_mat4 m);
 
 /* result.position under OPTION ARB_position_invariant (ARB_vertex_program
  * 2.14.4.5.1): the four DP4s of state.matrix.mvp's rows with the vertex
- * position, with the interpreter's arithmetic (shader/micro.h). */
+ * position, with the interpreter's arithmetic (isa/micro.h). */
 void us_position_invariant(const struct us_glstate *gl, const float pos[4],
                            float out[4]);
 
@@ -872,6 +1012,15 @@ void us_decoded_free(struct us_decoded *d);
 /* us_interpret on a decoded program: the same registers bit for bit. */
 void us_interpret_decoded(const struct us_decoded *d,
                           const struct us_exec_env *env, struct us_thread *t);
+
+/* Run one thread of a decoded program from its sequencer's state `fs`
+ * (us_flow_start'ed, one lane) until it has executed a BAR -- true: it
+ * waits for its workgroup (us_compute_interpret) -- or finished (false;
+ * t->overrun says whether the budget stopped it). */
+bool us_interpret_until_barrier(const struct us_decoded *d,
+                                const struct us_exec_env *env,
+                                struct us_thread *t,
+                                struct us_flow_state *fs);
 
 /* us_interpret_quad on quads t[4i .. 4i+3], i < nquads, one after the
  * other: the same registers bit for bit. */

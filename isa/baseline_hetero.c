@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "isa/scalar.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 void us_sched_item_vec4(const struct us_inst *in, struct us_sched_item *it)
 {

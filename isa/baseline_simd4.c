@@ -18,12 +18,12 @@ bool us_vencode(const struct us_inst *in, uint32_t w[4])
 {
     memset(w, 0, 4 * sizeof w[0]);
     if (in->op >= US_OP_COUNT || in->dst.file > US_FILE_ADDRESS ||
-        in->dst.index >= (1u << SIZE_VW_IDX) || in->dst.mask > 0xf)
+        in->dst.index >= (1u << SIZE_VW_DIDX) || in->dst.mask > 0xf)
         return false;
     us_bits_set(w, POS_VW_OP, SIZE_VW_OP, in->op);
     us_bits_set(w, POS_VW_SAT, SIZE_VW_SAT, in->sat);
     us_bits_set(w, POS_VW_DFILE, SIZE_VW_FILE, in->dst.file);
-    us_bits_set(w, POS_VW_DIDX, SIZE_VW_IDX, in->dst.index);
+    us_bits_set(w, POS_VW_DIDX, SIZE_VW_DIDX, in->dst.index);
     us_bits_set(w, POS_VW_DMASK, SIZE_VW_MASK, in->dst.mask);
     if (us_ops[in->op].format == US_FMT_TEX) {
         if (in->tex_unit >= (1u << SIZE_VW_TEXU) ||
@@ -80,7 +80,7 @@ bool us_vdecode(const uint32_t w[4], struct us_inst *out)
         return false;
     in.sat = us_bits_get(w, POS_VW_SAT, SIZE_VW_SAT);
     in.dst.file = (uint8_t)us_bits_get(w, POS_VW_DFILE, SIZE_VW_FILE);
-    in.dst.index = (uint16_t)us_bits_get(w, POS_VW_DIDX, SIZE_VW_IDX);
+    in.dst.index = (uint16_t)us_bits_get(w, POS_VW_DIDX, SIZE_VW_DIDX);
     in.dst.mask = (uint8_t)us_bits_get(w, POS_VW_DMASK, SIZE_VW_MASK);
     in.tex_unit = (uint8_t)us_bits_get(w, POS_VW_TEXU, SIZE_VW_TEXU);
     in.tex_target = (uint8_t)us_bits_get(w, POS_VW_TEXT, SIZE_VW_TEXT);

@@ -29,8 +29,15 @@ static bool inst_equal(const struct us_inst *a, const struct us_inst *b)
     if (a->op != b->op || a->sat != b->sat || a->dst.file != b->dst.file ||
         a->dst.mask != b->dst.mask || a->dst.index != b->dst.index)
         return false;
-    if (us_ops[a->op].format == US_FMT_TEX &&
+    enum us_op_format f = us_ops[a->op].format;
+    if (f == US_FMT_TEX &&
         (a->tex_unit != b->tex_unit || a->tex_target != b->tex_target))
+        return false;
+    bool mem = f == US_FMT_LOAD || f == US_FMT_STORE || f == US_FMT_ATOM;
+    if (mem && (a->tex_unit != b->tex_unit || a->mtype != b->mtype ||
+                a->sub != b->sub))
+        return false;
+    if (f == US_FMT_BRA && (a->sub != b->sub || a->target != b->target))
         return false;
     for (int i = 0; i < us_ops[a->op].nsrc; i++)
         if (!src_equal(&a->src[i], &b->src[i]))
@@ -65,7 +72,10 @@ bool us_program_equal(const struct us_program *a, const struct us_program *b)
         a->ninsts != b->ninsts || a->nparams != b->nparams ||
         a->ndecls != b->ndecls || a->ntemps != b->ntemps ||
         a->naddrs != b->naddrs || a->inputs_read != b->inputs_read ||
-        a->outputs_written != b->outputs_written)
+        a->outputs_written != b->outputs_written ||
+        a->word_bits != b->word_bits || a->shared_bytes != b->shared_bytes ||
+        a->buffers_used != b->buffers_used ||
+        memcmp(a->group_size, b->group_size, sizeof a->group_size))
         return false;
     for (unsigned i = 0; i < a->ninsts; i++)
         if (!inst_equal(&a->insts[i], &b->insts[i]))
@@ -126,10 +136,17 @@ static const char *const fout_names[US_FOUT_COUNT] = {
     [US_FOUT_DEPTH] = "result.depth",
 };
 
+static const char *const cin_names[US_CIN_COUNT] = {
+    "invocation.globalid", "invocation.localid", "invocation.groupid",
+    "invocation.groupcount", "invocation.groupsize", "invocation.localindex",
+};
+
 const char *us_input_name(enum us_stage stage, unsigned slot)
 {
     if (stage == US_STAGE_VERTEX)
         return slot < US_VIN_COUNT ? vin_names[slot] : NULL;
+    if (stage == US_STAGE_COMPUTE)
+        return slot < US_CIN_COUNT ? cin_names[slot] : NULL;
     return slot < US_FIN_COUNT ? fin_names[slot] : NULL;
 }
 
@@ -137,5 +154,7 @@ const char *us_output_name(enum us_stage stage, unsigned slot)
 {
     if (stage == US_STAGE_VERTEX)
         return slot < US_VOUT_COUNT ? vout_names[slot] : NULL;
+    if (stage == US_STAGE_COMPUTE)
+        return NULL;   /* compute programs write memory only */
     return slot < US_FOUT_COUNT ? fout_names[slot] : NULL;
 }

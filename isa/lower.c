@@ -1,6 +1,6 @@
 /*
  * Lowering of vec4 IR to scalar SP code (SPEC section 1), with the
- * arithmetic of shader/micro.h decomposed into the operations the scalar
+ * arithmetic of isa/micro.h decomposed into the operations the scalar
  * datapath performs, so that the scalar executor gives the interpreter's
  * bits:
  *
@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "isa/scalar.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 /* SCRATCH vec4 registers and their roles within one vec4 instruction. */
 enum {

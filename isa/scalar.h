@@ -461,7 +461,7 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
 /*
  * The vec4 word (128 bits, four little-endian 32-bit words):
  *
- *  127   106 105    84 83         55 54   44 43  33 32 31 30 28 27 24 23 20 19  10 9   7 6  5    0
+ *  127   106 105    84 83         55 54   44 43  33 32 31 30 28 27 24 23 20 19  12 11  9 8  7    0
  * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
  * |  SRC2  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC|TEXT|TEXU |DMASK| DIDX |DFILE|SAT|  OP  |
  * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
@@ -476,10 +476,11 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
  */
 enum {
     US_VW_BITS = 128,
-    SIZE_VW_OP = 6, POS_VW_OP = 0,
-    SIZE_VW_SAT = 1, POS_VW_SAT = 6,
-    SIZE_VW_FILE = 3, POS_VW_DFILE = 7,
-    SIZE_VW_IDX = 10, POS_VW_DIDX = 10,
+    SIZE_VW_OP = 8, POS_VW_OP = 0,
+    SIZE_VW_SAT = 1, POS_VW_SAT = 8,
+    SIZE_VW_FILE = 3, POS_VW_DFILE = 9,
+    SIZE_VW_DIDX = 8, POS_VW_DIDX = 12,   /* TEMPs and outputs: < 256 */
+    SIZE_VW_IDX = 10,                     /* a source: params too     */
     SIZE_VW_MASK = 4, POS_VW_DMASK = 20,
     SIZE_VW_TEXU = 4, POS_VW_TEXU = 24,
     SIZE_VW_TEXT = 3, POS_VW_TEXT = 28,
@@ -495,6 +496,7 @@ enum {
 _Static_assert(POS_VW_END <= US_VW_BITS, "vec4 word fits 128 bits");
 _Static_assert(US_MAX_REL_OFFSET < 1 << (SIZE_VW_RELOFF - 1), "RELOFF range");
 _Static_assert(US_OP_COUNT <= (1 << SIZE_VW_OP), "vec4 OP field too small");
+_Static_assert(US_MAX_TEMPS <= (1 << SIZE_VW_DIDX), "vec4 DIDX too small");
 
 /* Encode one vec4 instruction (false if a field cannot represent it) and
  * decode it back (false on malformed words). */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "isa/scalar.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 unsigned us_inst_width(const struct us_inst *in)
 {

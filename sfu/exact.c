@@ -20,7 +20,7 @@
  * rsq(+0) = +inf, rsq(-0) = -inf (IEEE rSqrt), rsq(x < 0) = NaN,
  * lg2(+-0) = -inf, lg2(x < 0) = NaN, ex2 overflow = +inf, underflow = +0,
  * sin/cos(+-inf) = NaN, pow as C99's powf (F.9.4.4).  The ARB instructions'
- * own operand rules (RSQ of |x| ...) are in shader/micro.h.
+ * own operand rules (RSQ of |x| ...) are in isa/micro.h.
  */
 #include <math.h>
 

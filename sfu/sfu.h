@@ -23,7 +23,7 @@
  *        ex2(x >= 128) = +inf, ex2(x <= -128) = +0 (and x < -126 flushes)
  *        sin/cos(+-inf) = NaN, sin(+-0) = +-0, cos(+-0) = 1
  *     NaN in gives the default NaN 0x7fc00000.  The ARB instruction rules
- *     (RSQ of |x|, ...) are the interpreter's (shader/micro.h).
+ *     (RSQ of |x|, ...) are the interpreter's (isa/micro.h).
  *
  *  2. Range reduction (SFU-specific shifters; only the sin/cos multiply
  *     below runs on the datapath):

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 
 #include "shader/decode.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
-static void decode_src(const struct us_src *s, struct us_dsrc *d)
+static void decode_src(const struct us_src *s, bool ineg,
+                       struct us_dsrc *d)
 {
+    d->ineg = ineg;
     d->kind = US_DSRC_ZERO;
     d->off = 0;
     d->rel_addr = 0;
@@ -69,7 +71,8 @@ static void decode_src(const struct us_src *s, struct us_dsrc *d)
         d->load = US_DLOAD_GENERAL;
 }
 
-void us_decode_inst(const struct us_inst *in, struct us_dinst *out)
+void us_decode_inst(const struct us_inst *in, unsigned word,
+                    struct us_dinst *out)
 {
     assert(in->op < US_OP_COUNT);
     enum us_opcode op = in->op;
@@ -79,9 +82,15 @@ void us_decode_inst(const struct us_inst *in, struct us_dinst *out)
     out->sat = in->sat;
     out->tex_unit = in->tex_unit;
     out->tex_target = in->tex_target;
+    out->word = (uint8_t)(word ? word : 32);
+    out->mtype = in->mtype;
+    out->sub = in->sub;
     out->dst_off = 0;
     out->dst_kind = US_DDST_NONE;
-    if (op == US_OP_ARL) {
+    if (us_ops[op].format == US_FMT_STORE) {
+        out->dst_kind = US_DDST_MEMORY;
+        out->mask = in->dst.mask & 0xFu;
+    } else if (op == US_OP_ARL) {
         assert(in->dst.index < US_MAX_ADDRESS);
         out->dst_kind = US_DDST_ADDR;
         out->dst_off = in->dst.index;
@@ -98,8 +107,9 @@ void us_decode_inst(const struct us_inst *in, struct us_dinst *out)
         out->dst_off = (uint32_t)(offsetof(struct us_thread, output) +
                                   in->dst.index * sizeof(us_vec4));
     }
+    bool ineg = us_ops[op].flags & US_I_SRC;
     for (unsigned i = 0; i < 3; i++)
-        decode_src(&in->src[i], &out->src[i]);
+        decode_src(&in->src[i], ineg, &out->src[i]);
 }
 
 struct us_decoded *us_decode(const struct us_program *prog)
@@ -111,7 +121,7 @@ struct us_decoded *us_decode(const struct us_program *prog)
         return NULL;
     d->prog = prog;
     for (unsigned pc = 0; pc < prog->ninsts; pc++)
-        us_decode_inst(&prog->insts[pc], &d->inst[pc]);
+        us_decode_inst(&prog->insts[pc], prog->word_bits, &d->inst[pc]);
     return d;
 }
 

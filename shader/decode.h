@@ -7,7 +7,7 @@
  * offset into struct us_thread, or a parameter slot), whether its swizzle
  * is the identity, a plain permutation or uses SWZ's 0 and 1, the
  * components the instruction really writes (micro_written_mask) and what
- * the destination is.  The semantics stay in shader/micro.h; a decoded
+ * the destination is.  The semantics stay in isa/micro.h; a decoded
  * instruction only says where the operands are.
  */
 #ifndef US_DECODE_H
@@ -45,6 +45,7 @@ struct us_dsrc {
     uint8_t swz_kind;    /* enum us_dsrc_swz                                 */
     uint8_t swz[4];      /* enum us_swz per component                        */
     uint8_t negate;      /* bit c: negate component c                        */
+    bool ineg;           /* the negation is an integer one (I_SRC opcodes)   */
     uint8_t rel_addr;    /* address register (US_DSRC_PARAM_REL)             */
     uint32_t off;        /* THREAD: byte offset; PARAM*: slot                */
     int32_t rel_offset;  /* PARAM_REL: constant offset from the first slot   */
@@ -57,6 +58,7 @@ enum us_ddst_kind {
     US_DDST_THREAD,      /* TEMP / OUTPUT register: byte offset in thread    */
     US_DDST_ADDR,        /* ARL: address register .x                         */
     US_DDST_KILL,        /* KIL: the thread's killed flag                    */
+    US_DDST_MEMORY,      /* STORE STS: memory, components in `mask`          */
 };
 
 struct us_dinst {
@@ -65,8 +67,11 @@ struct us_dinst {
     uint8_t mask;        /* micro_written_mask(op, dst.mask)                 */
     bool sat;
     uint8_t dst_kind;    /* enum us_ddst_kind                                */
-    uint8_t tex_unit;
+    uint8_t tex_unit;    /* TEX: texture unit; LOAD STORE ATOM: binding      */
     uint8_t tex_target;
+    uint8_t word;        /* the program's integer word width: 32, 16, 8      */
+    uint8_t mtype;       /* memory instructions: enum us_mtype               */
+    uint8_t sub;         /* ATOM: enum us_atom; BRA: enum us_cond            */
     uint32_t dst_off;    /* THREAD: byte offset; ADDR: register index        */
     struct us_dsrc src[3];
 };
@@ -77,8 +82,9 @@ struct us_decoded {
     struct us_dinst inst[];
 };
 
-/* Decode instruction `in` (the run-time checks of the vec4 IR's limits are
- * the asserts here). */
-void us_decode_inst(const struct us_inst *in, struct us_dinst *out);
+/* Decode instruction `in` of a program whose integer word is `word` bits
+ * (the run-time checks of the vec4 IR's limits are the asserts here). */
+void us_decode_inst(const struct us_inst *in, unsigned word,
+                    struct us_dinst *out);
 
 #endif

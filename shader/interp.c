@@ -2,7 +2,7 @@
  * The reference interpreter: runs the vec4 IR one instruction at a time
  * with the semantics of ARB_vertex_program 1.0 section 2.14.5 and
  * ARB_fragment_program 1.0 sections 3.11.5-3.11.6, arithmetic from the
- * per-lane micro-operations of shader/micro.h.
+ * per-lane micro-operations of isa/micro.h.
  *
  * An instruction is first decoded (shader/decode.h: operand locations,
  * swizzle class, written components), once per program for the
@@ -29,7 +29,7 @@
 
 #include "ushader.h"
 #include "shader/decode.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 /* The lane loops below are written once and instantiated for one lane and
  * for a quad; inlining them is what makes the constants fold. */
@@ -116,7 +116,9 @@ US_INLINE void load_src(const struct us_dsrc *s, const struct us_exec_env *env,
             v[c] = ext[s->swz[c]];
     }
     for (int c = 0; c < 4; c++)
-        out[c] = (s->negate >> c) & 1 ? micro_neg(v[c]) : v[c];
+        out[c] = !((s->negate >> c) & 1) ? v[c]
+               : s->ineg ? micro_float(micro_ineg(micro_bits(v[c]), 32))
+                         : micro_neg(v[c]);
 }
 
 /* src[lane][source][component]; r[lane][component]. */
@@ -223,6 +225,136 @@ US_INLINE void lanes_dot(unsigned n, float r[][4], lane_srcs *s,
     for (unsigned q = 0; q < n; q++)
         replicate(r[q], f(s[q][0], s[q][1]));
 }
+
+/* ---- Integer and memory instructions (isa/micro_int.h, micro_mem.h) ---- */
+
+typedef uint32_t lane_bits[4];
+
+#define B(q, i, c) micro_bits(s[q][i][c])
+
+US_INLINE void lanes_icomp1(unsigned n, unsigned w, lane_bits *r,
+                            lane_srcs *s, uint32_t (*f)(uint32_t, unsigned))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++)
+            r[q][c] = f(B(q, 0, c), w);
+}
+
+US_INLINE void lanes_icomp2(unsigned n, unsigned w, lane_bits *r,
+                            lane_srcs *s,
+                            uint32_t (*f)(uint32_t, uint32_t, unsigned))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++)
+            r[q][c] = f(B(q, 0, c), B(q, 1, c), w);
+}
+
+US_INLINE void lanes_icomp3(unsigned n, unsigned w, lane_bits *r,
+                            lane_srcs *s,
+                            uint32_t (*f)(uint32_t, uint32_t, uint32_t,
+                                          unsigned))
+{
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++)
+            r[q][c] = f(B(q, 0, c), B(q, 1, c), B(q, 2, c), w);
+}
+
+/* BFE and BFI: op0.x is the field's width, op0.y its offset
+ * (NV_gpu_program5), for every component. */
+US_INLINE void lanes_bitfield(const struct us_dinst *d, unsigned n,
+                              lane_bits *r, lane_srcs *s)
+{
+    unsigned w = d->word;
+    LANES
+    for (unsigned q = 0; q < n; q++)
+        for (int c = 0; c < 4; c++) {
+            uint32_t bits = B(q, 0, 0), off = B(q, 0, 1), v = B(q, 1, c);
+            r[q][c] = d->op == US_OP_BFE_S ? micro_bfe_s(bits, off, v, w)
+                    : d->op == US_OP_BFE_U ? micro_bfe_u(bits, off, v, w)
+                    : micro_bfi(bits, off, v, B(q, 2, c), w);
+        }
+}
+
+/* The memory a lane's access goes to: a binding, or its workgroup's
+ * shared memory (NULL: none, every access out of bounds). */
+static struct us_buffer *space(const struct us_dinst *d,
+                               const struct us_exec_env *env,
+                               const struct us_thread *t)
+{
+    enum us_opcode op = d->op;
+    if (op == US_OP_LDS || op == US_OP_STS || op == US_OP_ATOMS)
+        return t->shared;
+    return env->mem ? &env->mem->buf[d->tex_unit] : NULL;
+}
+
+/* LOAD STORE ATOM and their shared-memory forms, lane by lane and, in a
+ * lane, component by component from x. */
+static void lanes_memory(const struct us_dinst *d,
+                         const struct us_exec_env *env, struct us_thread *t,
+                         unsigned n, uint32_t active, lane_bits *r,
+                         lane_srcs *s)
+{
+    struct us_mem_counts scratch = { 0 };
+    struct us_mem_counts *cnt = env->mem ? &env->mem->counts : &scratch;
+    enum us_mtype mt = d->mtype;
+    enum us_op_format fmt = us_ops[d->op].format;
+    for (unsigned q = 0; q < n; q++) {
+        if (!((active >> q) & 1))
+            continue;
+        struct us_buffer *b = space(d, env, &t[q]);
+        for (unsigned m = d->mask; m; m &= m - 1) {
+            unsigned c = (unsigned)__builtin_ctz(m);
+            uint32_t addr = B(q, 0, c);
+            if (fmt == US_FMT_LOAD)
+                r[q][c] = micro_load(b, addr, mt, cnt);
+            else if (fmt == US_FMT_STORE)
+                micro_store(b, addr, mt, B(q, 1, c), cnt);
+            else
+                r[q][c] = micro_atomic(b, addr, d->sub, mt, B(q, 1, c),
+                                       B(q, 2, c), cnt);
+        }
+    }
+}
+
+/* Integer results: the bits, under the write mask. */
+US_INLINE void write_bits(const struct us_dinst *d, struct us_thread *t,
+                          unsigned n, uint32_t active, lane_bits *r)
+{
+    char *base = (char *)t + d->dst_off;
+    for (unsigned mask = d->mask; mask; mask &= mask - 1) {
+        unsigned c = (unsigned)__builtin_ctz(mask);
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            if ((active >> q) & 1)
+                memcpy(base + q * sizeof *t + c * sizeof(uint32_t),
+                       &r[q][c], sizeof(uint32_t));
+    }
+}
+
+#define ICOMP1_OPS(X)                                                      \
+    X(ABS_S, micro_iabs) X(NOT_U, micro_not) X(BFR_U, micro_bfr)           \
+    X(BTC_U, micro_btc) X(BTFL_U, micro_btfl) X(BTFM_S, micro_btfm_s)      \
+    X(BTFM_U, micro_btfm_u) X(I2F_S, micro_i2f_s) X(I2F_U, micro_i2f_u)    \
+    X(TRUNC_S, micro_trunc_s) X(TRUNC_U, micro_trunc_u)                    \
+    X(MOV_U, micro_imov)
+#define ICOMP2_OPS(X)                                                      \
+    X(ADD_U, micro_iadd) X(SUB_U, micro_isub) X(MUL_U, micro_imul)         \
+    X(MUL_S_HI, micro_imulhi_s) X(MUL_U_HI, micro_imulhi_u)                \
+    X(DIV_S, micro_idiv_s) X(DIV_U, micro_idiv_u)                          \
+    X(MOD_S, micro_imod_s) X(MOD_U, micro_imod_u)                          \
+    X(MIN_S, micro_imin_s) X(MIN_U, micro_imin_u)                          \
+    X(MAX_S, micro_imax_s) X(MAX_U, micro_imax_u)                          \
+    X(SHL_U, micro_shl) X(SHR_S, micro_shr_s) X(SHR_U, micro_shr_u)        \
+    X(AND_U, micro_and) X(OR_U, micro_or) X(XOR_U, micro_xor)              \
+    X(SEQ_U, micro_iseq) X(SNE_U, micro_isne)                              \
+    X(SLT_S, micro_islt_s) X(SLT_U, micro_islt_u)                          \
+    X(SLE_S, micro_isle_s) X(SLE_U, micro_isle_u)                          \
+    X(SGT_S, micro_isgt_s) X(SGT_U, micro_isgt_u)                          \
+    X(SGE_S, micro_isge_s) X(SGE_U, micro_isge_u)
+#define ICOMP3_OPS(X) X(CMP_S, micro_icmp)
 
 /* The opcodes each lane loop serves, with their micro-operation. */
 #define COMP1_OPS(X)                                                       \
@@ -365,10 +497,41 @@ US_INLINE uint32_t exec(const struct us_dinst *d,
 {
     lane_srcs s[QUAD];
     float r[QUAD][4];
+    lane_bits ri[QUAD];
     for (unsigned i = 0; i < d->nsrc; i++)
         load_lanes(&d->src[i], i, env, t, n, s);
     const struct us_math *m = env->math;
+    unsigned w = d->word;
     switch ((enum us_opcode)d->op) {
+#define X(name, f) case US_OP_##name: lanes_icomp1(n, w, ri, s, f); break;
+    ICOMP1_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_icomp2(n, w, ri, s, f); break;
+    ICOMP2_OPS(X)
+#undef X
+#define X(name, f) case US_OP_##name: lanes_icomp3(n, w, ri, s, f); break;
+    ICOMP3_OPS(X)
+#undef X
+    case US_OP_BFE_S: case US_OP_BFE_U: case US_OP_BFI_U:
+        lanes_bitfield(d, n, ri, s);
+        break;
+    case US_OP_LOAD: case US_OP_LDS: case US_OP_ATOM: case US_OP_ATOMS:
+        lanes_memory(d, env, t, n, active, ri, s);
+        break;
+    case US_OP_STORE: case US_OP_STS:
+        lanes_memory(d, env, t, n, active, ri, s);
+        return 0;
+    case US_OP_BAR: case US_OP_MEMBAR:
+        return 0;   /* the runner's business (barriers), or nothing */
+    case US_OP_BRA: {
+        uint32_t cond = 0;
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            if (((active >> q) & 1) &&
+                micro_cond(d->sub, B(q, 0, 0), B(q, 1, 0), w))
+                cond |= 1u << q;
+        return cond;
+    }
 #define X(name, f) case US_OP_##name: lanes_comp1(n, r, s, f); break;
     COMP1_OPS(X)
 #undef X
@@ -425,8 +588,19 @@ US_INLINE uint32_t exec(const struct us_dinst *d,
         assert(!"not an opcode");
         return 0;
     }
-    if (d->dst_kind == US_DDST_THREAD)
+    if (d->dst_kind != US_DDST_THREAD)
+        return 0;
+    if (us_ops[d->op].flags & US_I_DST) {
+        write_bits(d, t, n, active, ri);
+    } else if (us_ops[d->op].flags & US_I_SRC) {   /* I2F: a float result */
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            for (int c = 0; c < 4; c++)
+                r[q][c] = micro_float(ri[q][c]);
         write_lanes(d, t, n, active, r);
+    } else {
+        write_lanes(d, t, n, active, r);
+    }
     return 0;
 }
 
@@ -461,7 +635,7 @@ US_INLINE const struct us_dinst *fetch(const struct us_program *prog,
 {
     if (code)
         return &code[pc];
-    us_decode_inst(&prog->insts[pc], tmp);
+    us_decode_inst(&prog->insts[pc], prog->word_bits, tmp);
     return tmp;
 }
 
@@ -499,7 +673,7 @@ void us_interpret_inst(const struct us_program *prog,
                        unsigned pc)
 {
     struct us_dinst d;
-    us_decode_inst(&prog->insts[pc], &d);
+    us_decode_inst(&prog->insts[pc], prog->word_bits, &d);
     exec_one(&d, env, t);
 }
 
@@ -508,7 +682,7 @@ bool us_interpret_cond(const struct us_program *prog,
                        const struct us_thread *t, unsigned pc)
 {
     struct us_dinst d;
-    us_decode_inst(&prog->insts[pc], &d);
+    us_decode_inst(&prog->insts[pc], prog->word_bits, &d);
     float v[4];
     load_src(&d.src[0], env, t, v);
     return v[0] != 0.0f;
@@ -543,6 +717,21 @@ void us_interpret_decoded(const struct us_decoded *d,
                           const struct us_exec_env *env, struct us_thread *t)
 {
     run(d->prog, d->inst, env, t, 1);
+}
+
+bool us_interpret_until_barrier(const struct us_decoded *d,
+                                const struct us_exec_env *env,
+                                struct us_thread *t, struct us_flow_state *fs)
+{
+    const struct us_program *prog = d->prog;
+    while (!us_flow_done(fs, prog->ninsts)) {
+        const struct us_dinst *di = &d->inst[fs->pc];
+        us_flow_advance(fs, prog->flow, exec_one(di, env, t));
+        if (di->op == US_OP_BAR)
+            return true;
+    }
+    t->overrun = fs->stopped & 1;
+    return false;
 }
 
 void us_interpret_quads(const struct us_decoded *d,

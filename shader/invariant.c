@@ -6,7 +6,7 @@
  * .y .z .w) would: the same rows from the GL state and the same micro-ops,
  * so an explicit and an invariant program give identical positions. */
 #include "ushader.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 void us_position_invariant(const struct us_glstate *gl, const float pos[4],
                            float out[4])

@@ -1,13 +1,13 @@
 /*
  * The scalar SP's functional executor: runs scalar code (isa/scalar.h) for
  * one thread, one repetition at a time, with the micro-operations of
- * shader/micro.h, so its results are the interpreter's bits.
+ * isa/micro.h, so its results are the interpreter's bits.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/scalar.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 struct sp {
     const struct us_exec_env *env;
@@ -217,7 +217,7 @@ bool us_scalar_exec(const struct us_sinst *code, unsigned n,
     bool flow = false;
     for (unsigned i = 0; i < n && !flow; i++)
         flow = us_sops[code[i].op].kind == US_SK_FLOW;
-    struct us_flow links = { 0, NULL, NULL, NULL };
+    struct us_flow links = { 0 };
     bool ok = !flow || links_from_targets(code, n, &links);
     if (ok) {
         struct us_flow_state fs;

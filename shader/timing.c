@@ -92,6 +92,8 @@ unsigned us_unit_latency(const struct us_config *cfg, enum us_unit unit)
     case US_UNIT_SFU: return (unsigned)cfg->v[US_KNOB_sfu_latency];
     case US_UNIT_TEX: return (unsigned)cfg->v[US_KNOB_tex_latency];
     case US_UNIT_BRANCH: return 1;  /* the sequencer decides next cycle */
+    case US_UNIT_LSU: return (unsigned)cfg->v[US_KNOB_mem_latency];
+    case US_UNIT_BARRIER: return 1;
     case US_UNIT_ALU:
     case US_UNIT_ADDR:
     case US_UNIT_COUNT:

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ushader.h"
-#include "shader/micro.h"
+#include "isa/micro.h"
 
 #include "check_main.h"
 

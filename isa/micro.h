@@ -52,6 +52,8 @@
 #include <stdint.h>
 
 #include "ushader.h"
+#include "isa/micro_int.h"
+#include "isa/micro_mem.h"
 
 #if FLT_EVAL_METHOD != 0
 #error "micro-ops need binary32 evaluation without excess precision"
