@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ushader.h"
 
@@ -22,10 +23,33 @@ void cli_error(const char *file, unsigned line, unsigned col,
  * malloc'd buffer; reports its own errors.  "-" reads stdin. */
 US_MUST_CHECK bool cli_read_file(const char *path, char **text, size_t *len);
 
-/* Write `len` bytes to `path` through a temporary file and rename(2), so a
- * failure never leaves a partial file; reports its own errors. */
+/* Write `len` bytes to `path`; reports its own errors.  A regular file
+ * (or a new one) is written through a temporary file in its directory and
+ * rename(2), so a failure never leaves a partial file; a symbolic link is
+ * followed, and its target replaced, never the link.  A character device
+ * (/dev/null, /dev/stdout on a terminal) or a FIFO is opened and written
+ * directly; anything else (a directory, a block device, a socket) is
+ * refused.  An interrupting SIGINT/SIGTERM/SIGHUP removes the temporary
+ * file (glsl/cleanup.h). */
 US_MUST_CHECK bool cli_write_file(const char *path, const void *data,
                                   size_t len);
+
+/* False, with an error, when the output `out` is one of the regular files
+ * `inputs` (the same device and inode, whatever the names; "-" is standard
+ * input; NULL entries are skipped), so `asm -o p.fp p.fp` cannot replace
+ * its own source.  Commands call it before doing their work. */
+US_MUST_CHECK bool cli_check_output(const char *out,
+                                    const char *const *inputs, size_t n);
+
+/* Flush standard output; on a write error, now or in an earlier implicit
+ * flush, print "ushader: error: writing standard output: REASON" and
+ * return false.  main() calls it after every command; commands with long
+ * output call it where they can stop early. */
+US_MUST_CHECK bool cli_flush_stdout(void);
+
+/* `s` as a JSON string: quotes, backslashes and control characters
+ * escaped, a byte that is not UTF-8 as U+FFFD. */
+void cli_json_string(FILE *f, const char *s);
 
 /* Assemble a file, reporting errors as file:line:col. */
 US_MUST_CHECK bool cli_assemble_file(const char *path, int stage,

@@ -102,6 +102,8 @@ int cmd_asm(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (!cli_check_output(out, &file, 1))
+        return 1;
 
     struct us_program prog;
     if (!cli_assemble_file(file, stage, &prog))

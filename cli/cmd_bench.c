@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "glsl/cleanup.h"
 #include "suite/suite.h"
 
 static const char usage[] =
@@ -67,14 +68,17 @@ static void show_progress(void *ctx, const char *phase, unsigned done,
 }
 
 /* Run argv[0] with `dir` as working directory and stdout/stderr discarded
- * when `quiet`; true if it exited with status 0. */
+ * when `quiet`; true if it exited with status 0.  A signal that ends
+ * ushader kills it too (glsl/cleanup.h). */
 static bool run_tool(const char *dir, char *const argv[], bool quiet)
 {
     fflush(NULL);
+    sigset_t old;
+    us_cleanup_block(&old);
     pid_t pid = fork();
-    if (pid < 0)
-        return false;
     if (pid == 0) {
+        us_cleanup_forget();
+        us_cleanup_restore(&old);
         if (dir && chdir(dir) != 0)
             _exit(127);
         if (quiet) {
@@ -88,6 +92,17 @@ static bool run_tool(const char *dir, char *const argv[], bool quiet)
         execvp(argv[0], argv);
         _exit(127);
     }
+    int slot = pid > 0 ? us_cleanup_add_child(pid) : -1;
+    us_cleanup_restore(&old);
+    if (pid < 0)
+        return false;
+    /* Wait without reaping, unregister, then reap: a registered pid is
+     * never one the kernel could have given to another process. */
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0)
+        if (errno != EINTR)
+            break;
+    us_cleanup_drop(slot);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
@@ -110,15 +125,23 @@ static bool make_dirs(const char *path)
     return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
-static bool write_in(const char *dir, const char *name, const void *data,
-                     size_t len)
+/* The --out directory, and the input files no output there may replace. */
+struct out_dir {
+    const char *dir;
+    const char *inputs[2];   /* --config, --suite */
+};
+
+static bool write_in(const struct out_dir *od, const char *name,
+                     const void *data, size_t len)
 {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
-        cli_error(dir, 0, 0, "path too long");
+    if (snprintf(path, sizeof path, "%s/%s", od->dir, name) >=
+        (int)sizeof path) {
+        cli_error(od->dir, 0, 0, "path too long");
         return false;
     }
-    return cli_write_file(path, data, len);
+    return cli_check_output(path, od->inputs, 2) &&
+           cli_write_file(path, data, len);
 }
 
 /* Fill a buffer through a FILE *. */
@@ -138,9 +161,10 @@ static bool render(void (*fn)(FILE *, const struct us_bench *),
 }
 
 /* Plots through gnuplot; on failure *note says why. */
-static bool plots(const char *dir, const struct us_bench *b,
+static bool plots(const struct out_dir *od, const struct us_bench *b,
                   const char **note)
 {
+    const char *dir = od->dir;
     char *probe_cairo[] = { "gnuplot", "-e", "set terminal pngcairo", NULL };
     char *probe_png[] = { "gnuplot", "-e", "set terminal png", NULL };
     const char *term = run_tool(NULL, probe_cairo, true) ? "pngcairo"
@@ -158,63 +182,75 @@ static bool plots(const char *dir, const struct us_bench *b,
     }
     bool ok = true;
     for (unsigned i = 0; ok && i < n; i++)
-        ok = write_in(dir, files[i].name, files[i].data, files[i].len);
+        ok = write_in(od, files[i].name, files[i].data, files[i].len);
     us_bench_files_free(files, n);
+    /* gnuplot writes NAME.tmp; an interrupt while it runs removes them. */
+    enum { MAX_PLOTS = 16 };
+    int slot[MAX_PLOTS];
+    for (unsigned i = 0; i < MAX_PLOTS && us_bench_plot_names[i]; i++) {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, us_bench_plot_names[i]);
+        slot[i] = us_cleanup_add_file(tmp);
+    }
     char *cmd[] = { "gnuplot", "plots.gp", NULL };
     if (ok && !run_tool(dir, cmd, false)) {
         *note = "gnuplot failed on plots.gp, so this report has no plots.";
         ok = false;
     }
     /* Publish each PNG by rename, so none is ever seen half written. */
-    for (unsigned i = 0; us_bench_plot_names[i]; i++) {
+    for (unsigned i = 0; i < MAX_PLOTS && us_bench_plot_names[i]; i++) {
         char tmp[4096], dst[4096];
         snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, us_bench_plot_names[i]);
         snprintf(dst, sizeof dst, "%s/%s", dir, us_bench_plot_names[i]);
+        if (ok && !cli_check_output(dst, od->inputs, 2))
+            ok = false;
         if (ok && rename(tmp, dst) != 0) {
             *note = "gnuplot did not write every plot.";
             ok = false;
         }
         unlink(tmp);
+        us_cleanup_drop(slot[i]);
     }
     return ok;
 }
 
 /* One output file from a us_bench_* writer. */
-static bool emit(const char *dir, const char *name,
+static bool emit(const struct out_dir *od, const char *name,
                  void (*fn)(FILE *, const struct us_bench *),
                  const struct us_bench *b)
 {
     char *data;
     size_t len;
     if (!render(fn, b, &data, &len)) {
-        cli_error(dir, 0, 0, "%s: out of memory", name);
+        cli_error(od->dir, 0, 0, "%s: out of memory", name);
         return false;
     }
-    bool ok = write_in(dir, name, data, len);
+    bool ok = write_in(od, name, data, len);
     free(data);
     return ok;
 }
 
-static bool write_outputs(const char *dir, const struct us_bench *b,
+static bool write_outputs(const struct out_dir *od, const struct us_bench *b,
                           bool want_plots)
 {
+    const char *dir = od->dir;
     if (!make_dirs(dir)) {
         cli_error(dir, 0, 0, "cannot create the directory: %s",
                   strerror(errno));
         return false;
     }
-    if (!emit(dir, "results.csv", us_bench_csv, b) ||
-        !emit(dir, "results.json", us_bench_json, b))
+    if (!emit(od, "results.csv", us_bench_csv, b) ||
+        !emit(od, "results.json", us_bench_json, b))
         return false;
     const char *note = "plots were not requested (--no-plots).";
-    bool have = want_plots && plots(dir, b, &note);
+    bool have = want_plots && plots(od, b, &note);
     char *data = NULL;
     size_t len;
     FILE *f = open_memstream(&data, &len);
     if (!f)
         return false;
     us_bench_report(f, b, have, note);
-    bool ok = fclose(f) == 0 && write_in(dir, "report.md", data, len);
+    bool ok = fclose(f) == 0 && write_in(od, "report.md", data, len);
     free(data);
     if (ok)
         fprintf(stderr, "bench: wrote %s/report.md, results.csv, "
@@ -343,9 +379,10 @@ int cmd_bench(int argc, char **argv)
         us_bench_json(stdout, b);
     else
         us_bench_table(stdout, b);
-    if (fflush(stdout) != 0)
+    if (!cli_flush_stdout())
         goto out;
-    if (a.out && !write_outputs(a.out, b, !a.no_plots))
+    struct out_dir od = { a.out, { a.config, a.o.list } };
+    if (a.out && !write_outputs(&od, b, !a.no_plots))
         goto out;
     rc = b->failures ? 1 : 0;
 out:

@@ -93,5 +93,5 @@ int cmd_config(int argc, char **argv)
         knob_value(&us_knobs[i], cfg.v[i], val, sizeof val);
         printf("%s = %s\n", us_knobs[i].name, val);
     }
-    return fflush(stdout) == 0 ? 0 : 1;
+    return cli_flush_stdout() ? 0 : 1;
 }

@@ -83,6 +83,8 @@ int cmd_glsl(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (!cli_check_output(out, &file, 1))
+        return 1;
     struct us_program prog;
     if (!load(file, stage, &opt, &prog))
         return 1;

@@ -46,14 +46,9 @@ static void print_stats(const char *scene, unsigned w, unsigned h,
                         const struct gfx_stats *st, uint64_t hash,
                         const char *core)
 {
-    printf("{\"scene\": \"");
-    for (const char *c = scene; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            putchar('\\');
-        if ((unsigned char)*c >= 0x20)
-            putchar(*c);
-    }
-    printf("\", \"width\": %u, \"height\": %u, \"arch\": \"%s\", "
+    printf("{\"scene\": ");
+    cli_json_string(stdout, scene);
+    printf(", \"width\": %u, \"height\": %u, \"arch\": \"%s\", "
            "\"math\": \"%s\",\n", w, h, arch, math);
     printf(" \"vertices\": %" PRIu64 ", \"triangles\": %" PRIu64
            ", \"clipped_triangles\": %" PRIu64 ", \"culled\": %" PRIu64 ",\n",
@@ -110,6 +105,8 @@ int cmd_render(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (!cli_check_output(out, &scene, 1))
+        return 1;
     const struct us_core_model *model = NULL;
     if (strcmp(arch, "functional") && !(model = us_model_lookup(arch))) {
         cli_error(NULL, 0, 0, "render: unknown --arch '%s' (functional, "

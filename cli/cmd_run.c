@@ -412,10 +412,7 @@ static int run(const struct run_args *a)
         written |= 1u << US_VOUT_POSITION;
     }
     print_results(&prog, t, written, a->json);
-    rc = fflush(stdout) == 0 ? 0 : 1;
-    if (rc)
-        cli_error(NULL, 0, 0, "run: cannot write the results: %s",
-                  strerror(errno));
+    rc = cli_flush_stdout() ? 0 : 1;
     goto out;
 oom:
     cli_error(a->file, 0, 0, "out of memory");
@@ -754,7 +751,7 @@ static int run_arch(const struct run_args *a)
                 table_row(&st[m], simd4_ad);
         }
     }
-    rc = fflush(stdout) == 0 ? 0 : 1;
+    rc = cli_flush_stdout() ? 0 : 1;
     goto out;
 oom:
     cli_error(a->file, 0, 0, "out of memory");

@@ -183,9 +183,9 @@ static int do_eval(struct opts *o)
             for (unsigned b = 0; b < 4; b++)
                 out[i * 4 + b] = (unsigned char)(ru >> (8 * b));
         }
-        if (fwrite(out, 4, n, stdout) != n) {
-            cli_error("<stdout>", 0, 0, "write error");
-            rc = 1;
+        if (fwrite(out, 4, n, stdout) != n || ferror(stdout)) {
+            if (!cli_flush_stdout())
+                rc = 1;
             break;
         }
         memmove(in, in + n * per, have - n * per);
@@ -201,7 +201,7 @@ static int do_eval(struct opts *o)
             break;
         }
     }
-    if (fflush(stdout) != 0)
+    if (!cli_flush_stdout())
         rc = 1;
     us_sfu_free(&sfu);
     return rc;

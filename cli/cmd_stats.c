@@ -49,10 +49,9 @@ static void print_json(const char *name, const struct us_code_stats *s,
 {
     printf("{");
     if (name) {
-        printf("\"file\": \"");
-        for (const char *p = name; *p; p++)
-            printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-        printf("\", ");
+        printf("\"file\": ");
+        cli_json_string(stdout, name);
+        printf(", ");
     }
     printf("\"vec4_instructions\": %u, \"scalar_instructions\": %u, "
            "\"compacted_instructions\": %u, \"vliw_bundles\": %u, "

@@ -1,5 +1,8 @@
-/* File input and atomic output for the command-line tool. */
+/* File input, atomic output, standard output's errors and JSON strings
+ * for the command-line tool. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "glsl/cleanup.h"
 
 void cli_error(const char *file, unsigned line, unsigned col,
                const char *fmt, ...)
@@ -79,38 +83,251 @@ bool cli_read_file(const char *path, char **text, size_t *len)
     return true;
 }
 
-bool cli_write_file(const char *path, const void *data, size_t len)
+/* ---- Output files ------------------------------------------------------ */
+
+static bool write_fd(int fd, const void *data, size_t len)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        cli_error(path, 0, 0, "out of memory");
+    const char *p = data;
+    while (len) {
+        ssize_t k = write(fd, p, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k;
+        len -= (size_t)k;
+    }
+    return true;
+}
+
+/* A character device (/dev/null, a terminal) or a FIFO is written
+ * through, as a shell redirection would; so is a regular file reached
+ * through a link that does not name it (/dev/stdout on a file). */
+static bool write_through(const char *path, const void *data, size_t len,
+                          bool truncate)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | (truncate ? O_TRUNC : 0));
+    if (fd < 0) {
+        cli_error(path, 0, 0, "cannot open: %s", strerror(errno));
         return false;
     }
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
+    bool ok = write_fd(fd, data, len);
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        cli_error(path, 0, 0, "cannot write: %s", strerror(e));
+    return ok;
+}
+
+/* The name a chain of symbolic links ends at (the path itself when it is
+ * not a link; possibly a name that does not exist yet), malloc'd. */
+static char *link_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        if (hops == 40) {
+            errno = ELOOP;
+            break;
+        }
+        char link[PATH_MAX];
+        ssize_t n = readlink(cur, link, sizeof link);
+        if (n < 0)
+            break;
+        if ((size_t)n == sizeof link) {
+            errno = ENAMETOOLONG;
+            break;
+        }
+        link[n] = '\0';
+        /* A relative link is relative to the link's directory. */
+        const char *slash = strrchr(cur, '/');
+        size_t dir = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dir + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dir);
+            memcpy(next + dir, link, (size_t)n + 1);
+        }
+        free(cur);
+        cur = next;
+    }
+    free(cur);
+    return NULL;
+}
+
+/* Write `path` (not a link) through a temporary file in its directory
+ * and rename(2).  The temporary name is NAME.tmpXXXXXX, NAME cut so the
+ * whole stays within NAME_MAX. */
+static bool replace_file(const char *shown, const char *path,
+                         const void *data, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t base = strlen(path) - dir;
+    enum { SUFFIX = sizeof ".tmpXXXXXX" - 1 };
+    if (base > NAME_MAX - SUFFIX)
+        base = NAME_MAX - SUFFIX;
+    char *tmp = malloc(dir + base + SUFFIX + 1);
+    if (!tmp) {
+        cli_error(shown, 0, 0, "out of memory");
+        return false;
+    }
+    memcpy(tmp, path, dir + base);
+    memcpy(tmp + dir + base, ".tmpXXXXXX", SUFFIX + 1);
+    int slot;
+    int fd = us_cleanup_mkstemp(tmp, &slot);
     if (fd < 0) {
-        cli_error(path, 0, 0, "cannot create: %s", strerror(errno));
+        cli_error(shown, 0, 0, "cannot create: %s", strerror(errno));
         free(tmp);
         return false;
     }
     /* mkstemp makes the file 0600; give it the mode open(2) would. */
     mode_t mask = umask(0);
     umask(mask);
-    FILE *f = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "wb") : NULL;
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f)
-        ok = (fclose(f) == 0) && ok;
-    else
-        close(fd);
-    if (ok && rename(tmp, path) != 0)
+    bool ok = fchmod(fd, 0666 & ~mask) == 0 && write_fd(fd, data, len);
+    int e = errno;
+    if (close(fd) != 0 && ok) {
         ok = false;
+        e = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = false;
+        e = errno;
+    }
     if (!ok) {
-        cli_error(path, 0, 0, "cannot write: %s", strerror(errno));
+        cli_error(shown, 0, 0, "cannot write: %s", strerror(e));
         unlink(tmp);
     }
+    us_cleanup_drop(slot);
     free(tmp);
     return ok;
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISBLK(m) ? "a block device"
+         : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+bool cli_write_file(const char *path, const void *data, size_t len)
+{
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (!exists && errno != ENOENT) {
+        cli_error(path, 0, 0, "cannot write: %s", strerror(errno));
+        return false;
+    }
+    if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return write_through(path, data, len, false);
+    if (exists && !S_ISREG(st.st_mode)) {
+        cli_error(path, 0, 0, "cannot write: is %s", file_kind(st.st_mode));
+        return false;
+    }
+    char *target = link_target(path);
+    if (!target) {
+        cli_error(path, 0, 0, "cannot write: %s", strerror(errno));
+        return false;
+    }
+    /* A link whose text does not lead to the file (/proc/self/fd/N, a
+     * file that was deleted) is written through instead. */
+    struct stat tst;
+    bool ok;
+    if (exists && (lstat(target, &tst) != 0 || tst.st_dev != st.st_dev ||
+                   tst.st_ino != st.st_ino))
+        ok = write_through(path, data, len, true);
+    else
+        ok = replace_file(path, target, data, len);
+    free(target);
+    return ok;
+}
+
+bool cli_check_output(const char *out, const char *const *inputs, size_t n)
+{
+    struct stat so;
+    if (!out || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        struct stat si;
+        if (!inputs[i])
+            continue;
+        bool is_stdin = !strcmp(inputs[i], "-");
+        if ((is_stdin ? fstat(0, &si) : stat(inputs[i], &si)) == 0 &&
+            si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+            if (is_stdin)
+                cli_error(out, 0, 0, "is also the input (standard input); "
+                          "not replacing it");
+            else
+                cli_error(out, 0, 0, "is also the input file %s; not "
+                          "replacing it", inputs[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- Standard output and JSON --------------------------------------------- */
+
+bool cli_flush_stdout(void)
+{
+    int before = errno;
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return true;
+    /* When an earlier implicit flush failed, this one may have had nothing
+     * left to write: the reason is then the errno the caller saw. */
+    int e = errno ? errno : before ? before : EIO;
+    cli_error(NULL, 0, 0, "writing standard output: %s", strerror(e));
+    clearerr(stdout);
+    return false;
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (c < 0xc2 || c > 0xf4)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    /* No overlong forms, surrogates or code points above U+10FFFF. */
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+        (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned c = *p;
+        size_t n;
+        if (c == '"' || c == '\\') {
+            fprintf(f, "\\%c", c);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c < 0x20) {
+            fprintf(f, "\\u%04x", c);
+        } else if (c < 0x80) {
+            fputc((int)c, f);
+        } else if ((n = utf8_len(p)) > 0) {
+            fwrite(p, 1, n, f);
+            p += n;
+            continue;
+        } else {
+            fputs("\\ufffd", f);   /* a byte JSON text cannot carry */
+        }
+        p++;
+    }
+    fputc('"', f);
 }
 
 bool cli_assemble_file(const char *path, int stage, struct us_program *prog)

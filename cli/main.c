@@ -1,8 +1,10 @@
 /* ushader: dispatch to the subcommands listed in commands.def. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "glsl/cleanup.h"
 
 static const struct {
     const char *name;
@@ -22,7 +24,7 @@ static void usage(FILE *f)
     fprintf(f, "\n`ushader COMMAND --help` describes one command.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -38,4 +40,21 @@ int main(int argc, char **argv)
     fprintf(stderr, "ushader: error: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
+}
+
+/* Every command's output is checked once more here: printf into a full
+ * disk must not exit 0 in silence.  close(2) can report a delayed write
+ * error too; EBADF only means there was no standard output to close. */
+int main(int argc, char **argv)
+{
+    us_cleanup_install();
+    int rc = dispatch(argc, argv);
+    if (!cli_flush_stdout() && rc == 0)
+        rc = 1;
+    if (fclose(stdout) != 0 && errno != EBADF) {
+        cli_error(NULL, 0, 0, "writing standard output: %s", strerror(errno));
+        if (rc == 0)
+            rc = 1;
+    }
+    return rc;
 }

@@ -2,32 +2,40 @@
  * The GLSL driver: source -> glslangValidator (OpenGL SPIR-V, locations
  * and bindings auto-mapped) -> spirv-opt -> us_spirv_translate.
  *
- * The tools run through posix_spawnp with argument vectors (no shell),
+ * The tools run through fork and execv with argument vectors (no shell),
  * on files made with mkstemp and removed afterwards; their output is
  * captured through a pipe, and glslang's first ERROR line becomes the
- * diagnostic, with the temporary file's name replaced by the caller's.
- * A tool that runs longer than TOOL_SECONDS is killed (spirv-opt can take
- * minutes folding piglit's 2^64-call tests): an error, not a hang.
+ * diagnostic.  Every message names the caller's path, never a temporary
+ * file.  A tool that runs longer than TOOL_SECONDS is killed (spirv-opt
+ * can take minutes folding piglit's 2^64-call tests), and one that asks
+ * for more than TOOL_MEMORY of address space fails (setrlimit in the
+ * child, which posix_spawn cannot do): errors, not a hang or a machine
+ * out of memory.  The temporary files and the running tool are registered
+ * with glsl/cleanup.h, so an interrupted compile leaves neither behind.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <spirv/unified1/spirv.h>
 
+#include "glsl/cleanup.h"
 #include "glsl/spirv.h"
 
-extern char **environ;
-
+/* TOOL_MEMORY: the address-space limit (RLIMIT_AS) of each tool.  The
+ * tools need about 30 MiB for a small shader and 0.8 GiB for a 2-million-
+ * token expression; without a limit, a 300-byte #define bomb made
+ * glslangValidator take 6.5 GB in the 20 s it had. */
 enum { MAX_TOOL_OUTPUT = 1 << 16, MAX_SPIRV_BYTES = 1 << 24,
-       TOOL_SECONDS = 20 };
+       TOOL_SECONDS = 20, TOOL_MEMORY = 1 << 30 };
 
 static double now_seconds(void)
 {
@@ -94,32 +102,108 @@ bool us_spirv_translate(const uint32_t *words, size_t nwords,
 
 /* ---- Running the tools ---------------------------------------------- */
 
-/* Run argv[0] from PATH; its stdout and stderr into out (NUL-ended). */
+/* argv[0] as execvp would find it, into buf; false if it is nowhere on
+ * PATH.  Done before fork, so the child only calls execv. */
+static bool find_program(const char *name, char *buf, size_t size)
+{
+    if (strchr(name, '/'))
+        return snprintf(buf, size, "%s", name) < (int)size;
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path;; p++) {
+        size_t n = strcspn(p, ":");
+        /* An empty PATH entry is the working directory. */
+        int k = n ? snprintf(buf, size, "%.*s/%s", (int)n, p, name)
+                  : snprintf(buf, size, "%s", name);
+        if (k > 0 && (size_t)k < size && access(buf, X_OK) == 0)
+            return true;
+        p += n;
+        if (!*p)
+            return false;
+    }
+}
+
+/* The child's side of run_tool: between fork and exec, only
+ * async-signal-safe calls.  An exec failure's errno goes up `err`. */
+static void tool_child(const char *file, char *const argv[], int out,
+                       int in, int err, const struct rlimit *as,
+                       const sigset_t *mask)
+{
+    us_cleanup_forget();
+    us_cleanup_restore(mask);
+    close(in);
+    dup2(out, 1);
+    dup2(out, 2);
+    if (out > 2)   /* with stdout closed, pipe() may have returned 1 */
+        close(out);
+    setrlimit(RLIMIT_AS, as);
+    execv(file, argv);
+    int e = errno;
+    ssize_t w = write(err, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+/* Run argv[0] from PATH under an address-space limit of TOOL_MEMORY (or
+ * the caller's lower one); its stdout and stderr into out (NUL-ended).
+ * While it runs, a signal that ends the process kills it too
+ * (glsl/cleanup.h). */
 static bool run_tool(char *const argv[], char *out, size_t cap, int *status,
                      struct us_diag *diag)
 {
-    int fd[2];
+    char file[4096];
+    if (!find_program(argv[0], file, sizeof file))
+        return fail(diag, 0, "cannot run %s: %s", argv[0], strerror(ENOENT));
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) != 0)
+        as.rlim_cur = as.rlim_max = RLIM_INFINITY;
+    if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > TOOL_MEMORY)
+        as.rlim_cur = TOOL_MEMORY;
+    as.rlim_max = as.rlim_cur;
+    int fd[2], ep[2];
     if (pipe(fd) != 0)
         return fail(diag, 0, "cannot create a pipe: %s%s", strerror(errno),
                     "");
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, fd[0]);
-    posix_spawn_file_actions_addclose(&fa, fd[1]);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (err != 0) {
+    if (pipe(ep) != 0) {
         close(fd[0]);
-        return fail(diag, 0, "cannot run %s: %s", argv[0], strerror(err));
+        close(fd[1]);
+        return fail(diag, 0, "cannot create a pipe: %s%s", strerror(errno),
+                    "");
     }
+    /* Close-on-exec, so a tool started by another thread holds no end. */
+    for (int i = 0; i < 2; i++) {
+        fcntl(fd[i], F_SETFD, FD_CLOEXEC);
+        fcntl(ep[i], F_SETFD, FD_CLOEXEC);
+    }
+    sigset_t mask;
+    us_cleanup_block(&mask);
+    pid_t pid = fork();
+    int fork_errno = errno;
+    if (pid == 0)
+        tool_child(file, argv, fd[1], fd[0], ep[1], &as, &mask);
+    int slot = pid > 0 ? us_cleanup_add_child(pid) : -1;
+    us_cleanup_restore(&mask);
+    close(fd[1]);
+    close(ep[1]);
+    if (pid < 0) {
+        close(fd[0]);
+        close(ep[0]);
+        return fail(diag, 0, "cannot run %s: %s", argv[0],
+                    strerror(fork_errno));
+    }
+    int exec_errno = 0;
+    ssize_t got;
+    while ((got = read(ep[0], &exec_errno, sizeof exec_errno)) < 0 &&
+           errno == EINTR)
+        ;
+    close(ep[0]);
+    if (got != (ssize_t)sizeof exec_errno)
+        exec_errno = 0;
     size_t n = 0;
     double deadline = now_seconds() + TOOL_SECONDS;
     bool late = false;
-    for (;;) {
+    while (!exec_errno) {
         char tmp[4096];
         struct pollfd pfd = { fd[0], POLLIN, 0 };
         double left = deadline - now_seconds();
@@ -142,9 +226,19 @@ static bool run_tool(char *const argv[], char *out, size_t cap, int *status,
     }
     out[n] = 0;
     close(fd[0]);
+    /* Wait without reaping, unregister, then reap: a registered pid is
+     * never one the kernel could have given to another process. */
+    siginfo_t si;
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+        if (errno != EINTR)
+            break;
+    us_cleanup_drop(slot);
     while (waitpid(pid, status, 0) < 0)
         if (errno != EINTR)
             return fail(diag, 0, "waitpid: %s%s", strerror(errno), "");
+    if (exec_errno)
+        return fail(diag, 0, "cannot run %s: %s", argv[0],
+                    strerror(exec_errno));
     if (late) {
         char secs[16];
         snprintf(secs, sizeof secs, "%d", TOOL_SECONDS);
@@ -153,8 +247,23 @@ static bool run_tool(char *const argv[], char *out, size_t cap, int *status,
     return true;
 }
 
+/* A tool killed by a signal: most often the abort of an uncaught
+ * std::bad_alloc, an allocation past TOOL_MEMORY. */
+static bool tool_died(const char *tool, int status, const char *log,
+                      struct us_diag *diag)
+{
+    char what[160];
+    if (strstr(log, "bad_alloc") || strstr(log, "memory"))
+        snprintf(what, sizeof what, "ran out of memory (the tools may use "
+                 "%d MiB of address space)", TOOL_MEMORY >> 20);
+    else
+        snprintf(what, sizeof what, "was killed by signal %d (%s)",
+                 WTERMSIG(status), strsignal(WTERMSIG(status)));
+    return fail(diag, 0, "%s %s", tool, what);
+}
+
 /* glslang's first "ERROR: <file>:<line>: <message>" as the diagnostic. */
-static bool glslang_error(const char *log, const char *tmp_path,
+static bool glslang_error(const char *log, int status, const char *tmp_path,
                           const char *path, struct us_diag *diag)
 {
     for (const char *p = log; p && *p;) {
@@ -189,27 +298,37 @@ static bool glslang_error(const char *log, const char *tmp_path,
                  msg);
         return false;
     }
+    /* No ERROR line: the first line that is not glslang's echo of the
+     * file name it was given. */
+    size_t tl = strlen(tmp_path);
+    while (!strncmp(log, tmp_path, tl) && (log[tl] == '\n' || !log[tl]))
+        log += tl + (log[tl] == '\n');
     size_t len = strcspn(log, "\n");
     diag->line = 0;
-    snprintf(diag->msg, sizeof diag->msg,
-             "%.100s: glslangValidator failed: %.*s", path,
-             (int)(len < 120 ? len : 120), log);
+    if (len)
+        snprintf(diag->msg, sizeof diag->msg,
+                 "%.100s: glslangValidator failed: %.*s", path,
+                 (int)(len < 120 ? len : 120), log);
+    else
+        snprintf(diag->msg, sizeof diag->msg, "%.100s: glslangValidator "
+                 "exited with status %d and no message", path, status);
     return false;
 }
 
-static bool read_spirv(const char *file, uint32_t **words, size_t *nwords,
-                       struct us_diag *diag)
+/* The module `tool` wrote into `file`. */
+static bool read_spirv(const char *file, const char *tool, uint32_t **words,
+                       size_t *nwords, struct us_diag *diag)
 {
     FILE *f = fopen(file, "rb");
     if (!f)
-        return fail(diag, 0, "cannot read %.160s: %.60s", file,
+        return fail(diag, 0, "cannot read %.100s's output: %.60s", tool,
                     strerror(errno));
     uint32_t *w = malloc(MAX_SPIRV_BYTES);
     size_t n = w ? fread(w, 1, MAX_SPIRV_BYTES, f) : 0;
     fclose(f);
     if (!w || n % 4 || n == 0 || n == MAX_SPIRV_BYTES) {
         free(w);
-        return fail(diag, 0, "%.200s: not a SPIR-V binary%s", file, "");
+        return fail(diag, 0, "%.100s wrote no SPIR-V module%s", tool, "");
     }
     *words = w;
     *nwords = n / 4;
@@ -250,17 +369,72 @@ static bool write_all(int fd, const char *p, size_t n)
     return true;
 }
 
-static bool make_temp(char *buf, size_t size, const char *what,
-                      struct us_diag *diag, int *fd)
+/* A temporary file of one compile, registered for removal on a signal
+ * (glsl/cleanup.h) from mkstemp to unlink. */
+struct temp {
+    char name[200];
+    int fd, slot;
+};
+
+static const char *temp_dir(void)
 {
     const char *dir = getenv("TMPDIR");
-    snprintf(buf, size, "%s/ushader-%s-XXXXXX", dir && *dir ? dir : "/tmp",
-             what);
-    *fd = mkstemp(buf);
-    if (*fd < 0)
-        return fail(diag, 0, "cannot create a temporary file %.160s: %.60s",
-                    buf, strerror(errno));
+    return dir && *dir ? dir : "/tmp";
+}
+
+static bool temp_make(struct temp *t, const char *what, struct us_diag *diag)
+{
+    int n = snprintf(t->name, sizeof t->name, "%s/ushader-%s-XXXXXX",
+                     temp_dir(), what);
+    if (n < 0 || (size_t)n >= sizeof t->name) {
+        t->name[0] = '\0';
+        return fail(diag, 0, "TMPDIR is too long: %.160s%s", temp_dir(), "");
+    }
+    t->fd = us_cleanup_mkstemp(t->name, &t->slot);
+    if (t->fd < 0)
+        return fail(diag, 0, "cannot create a temporary file in %.150s: "
+                    "%.60s", temp_dir(), strerror(errno));
     return true;
+}
+
+/* Each file goes as soon as it has been read; idempotent. */
+static void temp_remove(struct temp *t)
+{
+    if (t->fd < 0)
+        return;
+    close(t->fd);
+    unlink(t->name);
+    us_cleanup_drop(t->slot);
+    t->fd = -1;
+}
+
+/* Every message names the user's file: "PATH: ..." or "PATH:LINE: ...",
+ * with any temporary file's name (glslang and spirv-opt print theirs)
+ * replaced by PATH. */
+static void user_message(struct us_diag *diag, const char *path,
+                         const struct temp *t, int nt)
+{
+    char buf[sizeof diag->msg];
+    size_t n = 0, plen = strlen(path);
+    for (const char *p = diag->msg; *p && n + 1 < sizeof buf;) {
+        int hit = -1;
+        for (int i = 0; i < nt && hit < 0; i++)
+            if (t[i].name[0] && !strncmp(p, t[i].name, strlen(t[i].name)))
+                hit = i;
+        if (hit < 0) {
+            buf[n++] = *p++;
+            continue;
+        }
+        size_t take = plen < sizeof buf - 1 - n ? plen : sizeof buf - 1 - n;
+        memcpy(buf + n, path, take);
+        n += take;
+        p += strlen(t[hit].name);
+    }
+    buf[n] = '\0';
+    if (!strncmp(buf, path, plen) && buf[plen] == ':')
+        snprintf(diag->msg, sizeof diag->msg, "%s", buf);
+    else
+        snprintf(diag->msg, sizeof diag->msg, "%.100s: %.150s", path, buf);
 }
 
 /* Whether the module declares a uniform with an initializer (an
@@ -301,29 +475,33 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
                  diag->line, msg);
         return false;
     }
-    char src[200], spv[200], opt_spv[200];
-    int fs = -1, fo = -1, fp = -1;
-    bool ok = make_temp(src, sizeof src, "src", diag, &fs);
-    ok = ok && make_temp(spv, sizeof spv, "spv", diag, &fo);
-    ok = ok && make_temp(opt_spv, sizeof opt_spv, "opt", diag, &fp);
-    if (ok && !write_all(fs, text, len))
-        ok = fail(diag, 0, "cannot write %.160s: %.60s", src, strerror(errno));
+    const char *glslang = opt->glslang ? opt->glslang : "glslangValidator";
+    const char *spirv_opt = opt->spirv_opt ? opt->spirv_opt : "spirv-opt";
+    struct temp t[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
+    struct temp *src = &t[0], *spv = &t[1], *opt_spv = &t[2];
+    bool ok = temp_make(src, "src", diag) && temp_make(spv, "spv", diag) &&
+              temp_make(opt_spv, "opt", diag);
+    if (ok && !write_all(src->fd, text, len))
+        ok = fail(diag, 0, "cannot write a temporary file in %.160s: %.60s",
+                  temp_dir(), strerror(errno));
     char *log = ok ? malloc(MAX_TOOL_OUTPUT) : NULL;
     if (ok && !log)
         ok = fail(diag, 0, "out of memory%s%s", "", "");
     int status = 0;
     if (ok) {
         char *argv[] = {
-            (char *)(opt->glslang ? opt->glslang : "glslangValidator"),
-            "-G", "--aml", "--amb", "-S",
-            stage == US_STAGE_VERTEX ? "vert" : "frag", "-o", spv, src, NULL
+            (char *)glslang, "-G", "--aml", "--amb", "-S",
+            stage == US_STAGE_VERTEX ? "vert" : "frag", "-o", spv->name,
+            src->name, NULL
         };
         ok = run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag);
-        if (ok && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-            ok = glslang_error(log, src, path, diag);
-        unlink(src);   /* each file goes as soon as it has been read */
+        if (ok && WIFSIGNALED(status))
+            ok = tool_died(glslang, status, log, diag);
+        else if (ok && WEXITSTATUS(status) != 0)
+            ok = glslang_error(log, WEXITSTATUS(status), src->name, path,
+                               diag);
+        temp_remove(src);
     }
-    const char *binary = spv;
     /* An initialized uniform holds its value even where the stage does not
      * read it: the other stage's declaration of the same name does
      * (GLSL 1.20 4.3.5), so spirv-opt must keep it. */
@@ -331,7 +509,7 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     if (ok) {
         uint32_t *w0 = NULL;
         size_t n0 = 0;
-        ok = read_spirv(spv, &w0, &n0, diag);
+        ok = read_spirv(spv->name, glslang, &w0, &n0, diag);
         keep_uniforms = ok && has_initialized_uniform(w0, n0);
         free(w0);
     }
@@ -339,44 +517,35 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
         /* -O inlines, turns variables into SSA and folds; without it the
          * calls still have to go: the translator takes one function. */
         char *argv_o[] = {
-            (char *)(opt->spirv_opt ? opt->spirv_opt : "spirv-opt"),
-            "-O", "--merge-return", "--skip-validation", spv, "-o", opt_spv,
+            (char *)spirv_opt, "-O", "--merge-return", "--skip-validation",
+            spv->name, "-o", opt_spv->name,
             keep_uniforms ? "--preserve-bindings" : NULL, NULL };
         char *argv_i[] = {
-            (char *)(opt->spirv_opt ? opt->spirv_opt : "spirv-opt"),
-            "--inline-entry-points-exhaustive", "--eliminate-dead-functions",
-            "--merge-return", "--skip-validation", spv, "-o", opt_spv,
+            (char *)spirv_opt, "--inline-entry-points-exhaustive",
+            "--eliminate-dead-functions", "--merge-return",
+            "--skip-validation", spv->name, "-o", opt_spv->name,
             keep_uniforms ? "--preserve-bindings" : NULL, NULL };
         ok = run_tool(opt->optimize ? argv_o : argv_i, log, MAX_TOOL_OUTPUT,
                       &status, diag);
-        unlink(spv);
-        if (ok && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+        temp_remove(spv);
+        if (ok && WIFSIGNALED(status))
+            ok = tool_died(spirv_opt, status, log, diag);
+        else if (ok && WEXITSTATUS(status) != 0) {
+            log[strcspn(log, "\n")] = '\0';   /* its first line */
             ok = fail(diag, 0, "spirv-opt failed: %.200s%s", log, "");
-        binary = opt_spv;
+        }
     }
     uint32_t *words = NULL;
     size_t nwords = 0;
-    ok = ok && read_spirv(binary, &words, &nwords, diag);
-    if (fp >= 0)
-        unlink(binary);
-    if (ok) {
+    ok = ok && read_spirv(opt_spv->name, spirv_opt, &words, &nwords, diag);
+    for (int i = 0; i < 3; i++)
+        temp_remove(&t[i]);
+    if (ok)
         ok = us_spirv_translate(words, nwords, stage, out, info, diag);
-        if (!ok) {
-            char msg[sizeof diag->msg];
-            snprintf(msg, sizeof msg, "%s", diag->msg);
-            snprintf(diag->msg, sizeof diag->msg, "%.100s: %.150s", path, msg);
-        }
-    }
+    if (!ok)
+        user_message(diag, path, t, 3);
     free(words);
     free(log);
     free(rewritten);
-    for (int i = 0; i < 3; i++) {
-        int fd = i == 0 ? fs : i == 1 ? fo : fp;
-        const char *name = i == 0 ? src : i == 1 ? spv : opt_spv;
-        if (fd >= 0) {
-            close(fd);
-            unlink(name);
-        }
-    }
     return ok;
 }
