@@ -572,7 +572,7 @@ static int run_arch(const struct run_args *a)
         size_t len;
         if (!cli_read_file(a->config, &text, &len))
             return 2;
-        bool ok = us_config_load(&cfg, text, &diag);
+        bool ok = us_config_load(&cfg, text, len, &diag);
         free(text);
         if (!ok) {
             cli_error(a->config, diag.line, 0, "%s", diag.msg);

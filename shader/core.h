@@ -55,10 +55,12 @@ void us_config_default(struct us_config *cfg);
 US_MUST_CHECK bool us_config_set(struct us_config *cfg, const char *kv,
                                  struct us_diag *diag);
 
-/* An INI file ([core] knobs, [sfu] SFU keys), parsed with inih; errors
- * carry the line. */
+/* An INI file of `len` bytes, NUL-terminated at text[len] ([core] knobs,
+ * [sfu] SFU keys), parsed with inih; errors carry the line.  A NUL byte
+ * before text[len], or a line longer than inih reads whole (198 bytes), is
+ * an error. */
 US_MUST_CHECK bool us_config_load(struct us_config *cfg, const char *text,
-                                  struct us_diag *diag);
+                                  size_t len, struct us_diag *diag);
 
 /* ---- Statistics registry ------------------------------------------------ */
 
