@@ -584,6 +584,12 @@ static int run_arch(const struct run_args *a)
             cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
             return 2;
         }
+    for (unsigned m = 0; us_models[m]; m++)
+        if ((!one || us_models[m] == one) &&
+            !us_core_check(us_models[m], &cfg, &diag)) {
+            cli_error(NULL, 0, 0, "run: %s", diag.msg);
+            return 2;
+        }
     struct us_program prog;
     if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
         return 1;

@@ -121,6 +121,11 @@ struct us_core_model {
     /* Register every statistic of the run so far. */
     void (*stats)(const struct us_core *core, struct us_stats *st);
     void (*destroy)(struct us_core *core);
+    /* NULL, or false with diag for a configuration the model cannot build
+     * as asked (create refuses it too), so a caller can check before it
+     * has a workload. */
+    US_MUST_CHECK bool (*check)(const struct us_config *cfg,
+                                struct us_diag *diag);
 };
 
 extern const struct us_core_model us_model_scalar, us_model_simd4,
@@ -130,6 +135,11 @@ extern const struct us_core_model us_model_scalar, us_model_simd4,
 extern const struct us_core_model *const us_models[];
 
 const struct us_core_model *us_model_lookup(const char *name);
+
+/* m->check, or true when the model has none. */
+US_MUST_CHECK bool us_core_check(const struct us_core_model *m,
+                                 const struct us_config *cfg,
+                                 struct us_diag *diag);
 
 /* Run a workload to completion on one model and collect its statistics. */
 US_MUST_CHECK bool us_core_run(const struct us_core_model *m,
