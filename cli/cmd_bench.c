@@ -110,19 +110,42 @@ static bool run_tool(const char *dir, char *const argv[], bool quiet)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* "DIR/NAME" (NAME suffixed with `ext`), malloc'd; NULL for want of
+ * memory. */
+static char *path_in(const char *dir, const char *name, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(name) + strlen(ext) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s%s", dir, name, ext);
+    return p;
+}
+
+/* mkdir -p; false with errno.  The whole path is tried first, so one the
+ * system refuses (too long) leaves no parent directories behind. */
 static bool make_dirs(const char *path)
 {
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+    if (mkdir(path, 0777) == 0 || errno == EEXIST)
+        return true;
+    if (errno != ENOENT)
         return false;
-    for (char *p = buf + 1; *p; p++)
+    size_t n = strlen(path);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return false;
+    memcpy(buf, path, n + 1);
+    bool ok = true;
+    for (char *p = buf + 1; ok && *p; p++)
         if (*p == '/') {
             *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
+            ok = mkdir(buf, 0777) == 0 || errno == EEXIST;
             *p = '/';
         }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+    ok = ok && (mkdir(buf, 0777) == 0 || errno == EEXIST);
+    int err = errno;
+    free(buf);
+    errno = err;
+    return ok;
 }
 
 /* The --out directory, and the input files no output there may replace. */
@@ -134,14 +157,15 @@ struct out_dir {
 static bool write_in(const struct out_dir *od, const char *name,
                      const void *data, size_t len)
 {
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", od->dir, name) >=
-        (int)sizeof path) {
-        cli_error(od->dir, 0, 0, "path too long");
+    char *path = path_in(od->dir, name, "");
+    if (!path) {
+        cli_error(od->dir, 0, 0, "out of memory");
         return false;
     }
-    return cli_check_output(path, od->inputs, 2) &&
-           cli_write_file(path, data, len);
+    bool ok = cli_check_output(path, od->inputs, 2) &&
+              cli_write_file(path, data, len);
+    free(path);
+    return ok;
 }
 
 /* Fill a buffer through a FILE *. */
@@ -188,9 +212,9 @@ static bool plots(const struct out_dir *od, const struct us_bench *b,
     enum { MAX_PLOTS = 16 };
     int slot[MAX_PLOTS];
     for (unsigned i = 0; i < MAX_PLOTS && us_bench_plot_names[i]; i++) {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, us_bench_plot_names[i]);
-        slot[i] = us_cleanup_add_file(tmp);
+        char *tmp = path_in(dir, us_bench_plot_names[i], ".tmp");
+        slot[i] = tmp ? us_cleanup_add_file(tmp) : -1;
+        free(tmp);
     }
     char *cmd[] = { "gnuplot", "plots.gp", NULL };
     if (ok && !run_tool(dir, cmd, false)) {
@@ -199,17 +223,23 @@ static bool plots(const struct out_dir *od, const struct us_bench *b,
     }
     /* Publish each PNG by rename, so none is ever seen half written. */
     for (unsigned i = 0; i < MAX_PLOTS && us_bench_plot_names[i]; i++) {
-        char tmp[4096], dst[4096];
-        snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, us_bench_plot_names[i]);
-        snprintf(dst, sizeof dst, "%s/%s", dir, us_bench_plot_names[i]);
+        char *tmp = path_in(dir, us_bench_plot_names[i], ".tmp"),
+             *dst = path_in(dir, us_bench_plot_names[i], "");
+        if (ok && (!tmp || !dst)) {
+            *note = "out of memory while publishing the plots.";
+            ok = false;
+        }
         if (ok && !cli_check_output(dst, od->inputs, 2))
             ok = false;
         if (ok && rename(tmp, dst) != 0) {
             *note = "gnuplot did not write every plot.";
             ok = false;
         }
-        unlink(tmp);
+        if (tmp)
+            unlink(tmp);
         us_cleanup_drop(slot[i]);
+        free(tmp);
+        free(dst);
     }
     return ok;
 }
@@ -344,10 +374,12 @@ int cmd_bench(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
     char *config = NULL;
-    size_t len;
+    size_t len = 0;
     if (a.config && !cli_read_file(a.config, &config, &len))
         return 2;
     a.o.config_text = config;
+    a.o.config_len = len;
+    a.o.config_path = a.config;
     struct progress prog = { .tty = isatty(2) };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     struct us_bench *b = calloc(1, sizeof *b);
@@ -359,7 +391,10 @@ int cmd_bench(int argc, char **argv)
     }
     rc = 2;
     if (!us_bench_load(b, &a.o, show_progress, &prog, &diag)) {
-        cli_error(NULL, 0, 0, "bench: %s", diag.msg);
+        if (b->err_file)
+            cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);
+        else
+            cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }
     if (!us_bench_variants(b, a.o.archs, &diag)) {

@@ -75,7 +75,7 @@ int cmd_config(int argc, char **argv)
             size_t len;
             if (!cli_read_file(v, &text, &len))
                 return 2;
-            bool ok = us_config_load(&cfg, text, &diag);
+            bool ok = us_config_load(&cfg, text, len, &diag);
             free(text);
             if (!ok) {
                 cli_error(v, diag.line, 0, "%s", diag.msg);

@@ -576,7 +576,7 @@ static int run_arch(const struct run_args *a)
         size_t len;
         if (!cli_read_file(a->config, &text, &len))
             return 2;
-        bool ok = us_config_load(&cfg, text, &diag);
+        bool ok = us_config_load(&cfg, text, len, &diag);
         free(text);
         if (!ok) {
             cli_error(a->config, diag.line, 0, "%s", diag.msg);
@@ -586,6 +586,12 @@ static int run_arch(const struct run_args *a)
     for (unsigned i = 0; i < a->nsets; i++)
         if (!us_config_set(&cfg, a->sets[i], &diag)) {
             cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
+            return 2;
+        }
+    for (unsigned m = 0; us_models[m]; m++)
+        if ((!one || us_models[m] == one) &&
+            !us_core_check(us_models[m], &cfg, &diag)) {
+            cli_error(NULL, 0, 0, "run: %s", diag.msg);
             return 2;
         }
     struct us_program prog;

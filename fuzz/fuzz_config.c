@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct us_config cfg;
     struct us_diag d;
     us_config_default(&cfg);
-    if (us_config_load(&cfg, text, &d))
+    if (us_config_load(&cfg, text, size, &d))
         check_ranges(&cfg);
     else
         fuzz_check_diag(&d);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the libFuzzer harnesses (`make fuzz`): fuzz/run.sh SECONDS [NAME...]
 # NAME is a harness without the fuzz_ prefix (asm target decode binary
-# scene obj png shader_test config sfu spirv); default every $FUZZ_BUILD/fuzz_*.
+# scene obj png shader_test config sfu spirv glsl_front suite_list);
+# default every $FUZZ_BUILD/fuzz_*.
 # FUZZ_JOBS harnesses run at a time (default 2, the machine's two cores);
 # FUZZ_RUNS=N also stops each after N executions (whichever limit comes
 # first).  Per harness: the corpus grows in $FUZZ_BUILD/corpus/NAME,
@@ -13,11 +14,13 @@
 # repository (bench/programs, bench/scenes, tests/, configs/) and from
 # Debian's piglit and glmark2-data; nothing is ever copied into the
 # repository.  `ushader asm -o` binaries for the decoders are made with
-# $USHADER (default build/ushader) when it exists.
+# $USHADER (default build/ushader) when it exists, glmark2's shaders and
+# bench list with $GLMARK2_GEN (default build/tools/glmark2_gen).
 set -u
 cd "$(dirname "$0")/.."
 FUZZ_BUILD=${FUZZ_BUILD:-build/fuzz}
 USHADER=${USHADER:-build/ushader}
+GLMARK2_GEN=${GLMARK2_GEN:-build/tools/glmark2_gen}
 JOBS=${FUZZ_JOBS:-2}
 RUNS=${FUZZ_RUNS:--1}
 secs=${1:-60}
@@ -55,6 +58,48 @@ programs() {
     fi
 }
 
+# glmark2's shader pairs and their bench list, instantiated into DIR.
+glmark2_gen() {
+    [ -x "$GLMARK2_GEN" ] && [ -d "$GLMARK/shaders" ] && mkdir -p "$1" &&
+        "$GLMARK2_GEN" bench/glmark2/pairs.txt "$GLMARK/shaders" "$1" \
+            >/dev/null 2>&1
+}
+
+# glsl_front seeds: a mode byte (fuzz/fuzz_glsl_front.c), then the text.
+glsl_seeds() {
+    d="$seeds/glsl_front"
+    mkdir -p "$d"
+    n=0
+    for f in tests/glsl/*.vert tests/glsl/*.frag bench/programs/*.vert \
+             bench/programs/*.frag "$seeds/glmark2-glsl"/*.vert \
+             "$seeds/glmark2-glsl"/*.frag; do
+        [ -f "$f" ] || continue
+        n=$((n + 1))
+        case $f in *.vert) b='\000' ;; *) b='\001' ;; esac
+        { printf "$b"; cat "$f"; } > "$d/$n"
+    done
+    # glmark2's pairs and piglit's GLSL 1.10 / 1.20 tests: a pair through
+    # one link table
+    g="$seeds/glmark2-glsl"
+    if [ -f "$g/index.txt" ]; then
+        while read -r pair _; do
+            vs="$g/$pair.vert" fs="$g/$pair.frag"
+            [ -f "$vs" ] && [ -f "$fs" ] || continue
+            { printf '\002'; cat "$vs"; printf '\n%%%%\n'; cat "$fs"; } \
+                > "$d/g-$pair"
+        done < "$g/index.txt"
+    fi
+    find "$PIGLIT/spec/glsl-1.10" "$PIGLIT/spec/glsl-1.20" \
+        -name '*.shader_test' 2>/dev/null | sort | head -300 |
+    while read -r f; do
+        n=$((n + 1))
+        { printf '\002'
+          awk '/^\[vertex shader\]/ { s = 1; next }
+               /^\[fragment shader\]/ { if (s) printf "\n%%%%\n"; s = 2; next }
+               /^\[/ { s = 0 } s' "$f"; } > "$d/p$n"
+    done
+}
+
 make_seeds() {
     case $1 in
     asm | target)
@@ -85,6 +130,14 @@ make_seeds() {
             $(find "$GLMARK/textures" -name '*.png' -size -20k 2>/dev/null) ;;
     config)
         seed config configs/*.ini ;;
+    glsl_front)
+        glmark2_gen "$seeds/glmark2-glsl"
+        glsl_seeds
+        rm -rf "$seeds/glmark2-glsl" ;;
+    suite_list)
+        glmark2_gen "$seeds/glmark2-list"
+        seed suite_list bench/suite.list "$seeds/glmark2-list/suite.list"
+        rm -rf "$seeds/glmark2-list" ;;
     spirv)
         # modules compiled from fuzz/spirv/*, a stage byte first
         mkdir -p "$seeds/spirv"

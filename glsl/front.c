@@ -477,10 +477,15 @@ static const struct { const char *old, *now; bool shadow; } tex_funcs[] = {
 
 /* ---- declarations with attribute / varying --------------------------- */
 
-/* vec4 slots of one value of a type: matrices take a slot per column. */
+/* vec4 slots of one value of a type: matrices (matN, matNxM with N, M
+ * in 2..4) take a slot per column; anything else one (a name that is no
+ * type is glslang's to refuse). */
 static unsigned type_slots(const char *type)
 {
-    if (!strncmp(type, "mat", 3) && isdigit((unsigned char)type[3]))
+    if (strncmp(type, "mat", 3) || type[3] < '2' || type[3] > '4')
+        return 1;
+    if (!type[4] ||
+        (type[4] == 'x' && type[5] >= '2' && type[5] <= '4' && !type[6]))
         return (unsigned)(type[3] - '0');
     return 1;
 }
@@ -836,6 +841,31 @@ static bool identifier(struct front *f, const struct tok *t, bool in_directive)
     return true;
 }
 
+/* Does [s, end) hold `needle`? */
+static bool strstr_n(const char *s, const char *end, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; (size_t)(end - s) >= n; s++)
+        if (!memcmp(s, needle, n))
+            return true;
+    return false;
+}
+
+/* The number of a #version directive in [s, end), the rest of its line:
+ * blanks, then decimal digits (-1 when there are none); *after is the
+ * first byte past them.  Bounded by `end`: the text needs no NUL. */
+static long version_number(const char *s, const char *end,
+                           const char **after)
+{
+    while (s < end && (*s == ' ' || *s == '\t'))
+        s++;
+    long v = -1;
+    for (; s < end && isdigit((unsigned char)*s) && v < 100000; s++)
+        v = (v < 0 ? 0 : v * 10) + (*s - '0');
+    *after = s;
+    return v;
+}
+
 static bool directive(struct front *f, const struct tok *t)
 {
     const char *s = f->s + t->at + 1, *end = f->s + t->at + t->len;
@@ -846,11 +876,20 @@ static bool directive(struct front *f, const struct tok *t)
         s++;
     size_t wl = (size_t)(s - w);
     if (wl == 7 && !memcmp(w, "version", 7)) {
-        char *e;
-        long v = strtol(s, &e, 10);
-        if (e == s || !(v == 100 || v == 110 || v == 120))
+        const char *e;
+        long v = version_number(s, end, &e);
+        if (!(v == 100 || v == 110 || v == 120))
             return fail(f, t, "the front step takes #version 100, 110 or "
                         "120 (GLSL 3.30 and later go to glslang as they are)");
+        /* the line is dropped: nothing but a comment ending on it may
+         * follow */
+        while (e < end && (*e == ' ' || *e == '\t' || *e == '\r'))
+            e++;
+        bool line_comment = end - e >= 2 && e[0] == '/' && e[1] == '/';
+        bool block = end - e >= 4 && e[0] == '/' && e[1] == '*' &&
+                     strstr_n(e + 2, end, "*/");
+        if (e < end && !line_comment && !block)
+            return fail(f, t, "unexpected text after #version %ld", v);
         f->version = (unsigned)v;
         /* the prologue with #version 330 opens the output and `#line 1`
          * follows it, so the old directive leaves a blank line */
@@ -906,8 +945,8 @@ bool us_glsl_is_legacy(const char *text, size_t len)
         while (i < len && (text[i] == ' ' || text[i] == '\t'))
             i++;
         if (len - i >= 7 && !memcmp(text + i, "version", 7)) {
-            long v = strtol(text + i + 7, NULL, 10);
-            return v < 330;
+            const char *e;
+            return version_number(text + i + 7, text + len, &e) < 330;
         }
     }
     return true;
@@ -982,10 +1021,6 @@ static bool front_pass(const char *text, size_t len, enum us_stage stage,
     bool ok = true;
     struct tok t;
     for (lex(f, &t); ok && t.kind != T_EOF; lex(f, &t)) {
-        if (memchr(text + t.at, 0, t.len)) {
-            ok = fail(f, &t, "NUL byte in the source");
-            break;
-        }
         if (f->do_pending && t.kind != T_WS && t.kind != T_COMMENT)
             do_body(f, &t);
         switch (t.kind) {
@@ -1069,6 +1104,10 @@ bool us_glsl_front(const char *text, size_t len, enum us_stage stage,
                    struct us_glsl_link *link, char **out, size_t *out_len,
                    struct us_diag *diag)
 {
+    *out = NULL;
+    *out_len = 0;
+    if (!us_glsl_check_nul(text, len, diag))
+        return false;
     if (link)
         return front_pass(text, len, stage, link, out, out_len, diag);
     /* Alone: a first pass finds the varyings, which then take slots in

@@ -14,6 +14,22 @@ bool us_is_arb_text(const char *text, size_t len)
     return len >= 5 && !memcmp(text, "!!ARB", 5);
 }
 
+bool us_glsl_check_nul(const char *text, size_t len, struct us_diag *diag)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return true;
+    memset(diag, 0, sizeof *diag);
+    diag->line = 1;
+    diag->col = 1;
+    for (const char *p = text; p < nul; p++) {
+        diag->col = *p == '\n' ? 1 : diag->col + 1;
+        diag->line += *p == '\n';
+    }
+    snprintf(diag->msg, sizeof diag->msg, "NUL byte in the source");
+    return false;
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -56,6 +72,8 @@ bool us_program_from_text(const char *path, const char *text, size_t len,
     if (us_is_arb_text(text, len))
         return us_assemble(text, len, stage, out, diag);
     memset(out, 0, sizeof *out);
+    if (!us_glsl_check_nul(text, len, diag))
+        return false;
     if (stage == US_STAGE_ANY)
         stage = us_glsl_stage_of_path(path);
     if (stage == US_STAGE_ANY) {

@@ -986,6 +986,10 @@ US_MUST_CHECK bool us_glsl_front(const char *text, size_t len,
 /* Programs of either language (glsl/source.c): ARB text starts with
  * "!!ARB"; anything else is GLSL. */
 bool us_is_arb_text(const char *text, size_t len);
+/* GLSL text must hold no NUL byte: the compiler would stop reading there
+ * and drop the rest.  False with diag at the first NUL's line and column. */
+US_MUST_CHECK bool us_glsl_check_nul(const char *text, size_t len,
+                                     struct us_diag *diag);
 /* The stage a file name implies: .vert/.vs vertex, .frag/.fs fragment,
  * else US_STAGE_ANY. */
 int us_glsl_stage_of_path(const char *path);

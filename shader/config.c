@@ -8,6 +8,11 @@
  *                     e.g.  rcp.k = 7
  *   ; and # start comments.  Values: INT decimal; BOOL 0/1, true/false,
  *   on/off, yes/no; ENUM one of the knob's choices.
+ *
+ * inih reads a line in pieces of INI_MAX_LINE - 1 bytes and the text up to
+ * its first NUL, so a longer line would be parsed as two (the tail of a
+ * comment becoming a setting) and a NUL would end the file: both are
+ * refused before inih sees the text.
  */
 #include <errno.h>
 #include <ini.h>
@@ -116,15 +121,29 @@ static bool set_knob(struct us_config *cfg, const struct us_knob_info *k,
     return false;
 }
 
+/* SFU key `key` (length klen) = `val`, as us_sfu_config_set's
+ * "key=value". */
+static bool set_sfu(struct us_config *cfg, const char *key, size_t klen,
+                    const char *val, struct us_diag *diag)
+{
+    size_t vlen = strlen(val);
+    char *kv = malloc(klen + vlen + 2);
+    if (!kv)
+        return fail(diag, "out of memory%s%s", "", "");
+    memcpy(kv, key, klen);
+    kv[klen] = '=';
+    memcpy(kv + klen + 1, val, vlen + 1);
+    bool ok = us_sfu_config_set(&cfg->sfu, kv, diag);
+    free(kv);
+    return ok;
+}
+
 /* Set knob `key` (length klen) to `val`. */
 static bool set_kv(struct us_config *cfg, const char *key, size_t klen,
                    const char *val, struct us_diag *diag)
 {
-    if (klen > 4 && !memcmp(key, "sfu.", 4)) {
-        char buf[160];
-        snprintf(buf, sizeof buf, "%.*s=%s", (int)(klen - 4), key + 4, val);
-        return us_sfu_config_set(&cfg->sfu, buf, diag);
-    }
+    if (klen > 4 && !memcmp(key, "sfu.", 4))
+        return set_sfu(cfg, key + 4, klen - 4, val, diag);
     for (unsigned i = 0; i < US_KNOB_COUNT; i++)
         if (strlen(us_knobs[i].name) == klen &&
             !memcmp(us_knobs[i].name, key, klen))
@@ -169,9 +188,7 @@ static int on_entry(void *user, const char *section, const char *name,
     if (!strcmp(section, "core")) {
         ok = set_kv(c->cfg, name, strlen(name), value, c->diag);
     } else if (!strcmp(section, "sfu")) {
-        char buf[160];
-        snprintf(buf, sizeof buf, "%s=%s", name, value);
-        ok = us_sfu_config_set(&c->cfg->sfu, buf, c->diag);
+        ok = set_sfu(c->cfg, name, strlen(name), value, c->diag);
     } else {
         ok = fail(c->diag, "unknown section [%s] (want [core] or [sfu])%s",
                   section, "");
@@ -180,12 +197,44 @@ static int on_entry(void *user, const char *section, const char *name,
     return ok;
 }
 
-bool us_config_load(struct us_config *cfg, const char *text,
+/* Longest line inih reads whole: INI_MAX_LINE - 1 bytes with its '\n'. */
+enum { MAX_LINE = INI_MAX_LINE - 2 };
+
+/* Every line fits inih's buffer and no NUL cuts the text short. */
+static bool check_lines(const char *text, size_t len, struct us_diag *diag)
+{
+    unsigned line = 1;
+    for (size_t at = 0; at < len; line++) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - text) - at : len - at;
+        const char *nul = memchr(text + at, '\0', n);
+        if (nul || n > MAX_LINE) {
+            if (diag) {
+                diag->line = line;
+                diag->col = 0;
+                if (nul)
+                    snprintf(diag->msg, sizeof diag->msg,
+                             "NUL byte in the file");
+                else
+                    snprintf(diag->msg, sizeof diag->msg,
+                             "line longer than %d bytes (the INI parser's "
+                             "limit)", MAX_LINE);
+            }
+            return false;
+        }
+        at += n + 1;
+    }
+    return true;
+}
+
+bool us_config_load(struct us_config *cfg, const char *text, size_t len,
                     struct us_diag *diag)
 {
     struct load_ctx c = { cfg, diag, false };
     if (diag)
         diag->msg[0] = '\0';
+    if (!check_lines(text, len, diag))
+        return false;
     int line = ini_parse_string(text, on_entry, &c);
     if (line == 0)
         return true;

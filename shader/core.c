@@ -3,6 +3,12 @@
 
 #include "shader/core.h"
 
+bool us_core_check(const struct us_core_model *m,
+                   const struct us_config *cfg, struct us_diag *diag)
+{
+    return !m->check || m->check(cfg, diag);
+}
+
 bool us_core_run(const struct us_core_model *m, const struct us_config *cfg,
                  const struct us_workload *w, struct us_stats *st,
                  struct us_diag *diag)

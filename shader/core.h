@@ -60,10 +60,12 @@ US_MUST_CHECK bool us_config_set(struct us_config *cfg, const char *kv,
  * interpreter and the models alike. */
 void us_config_env(const struct us_config *cfg, struct us_exec_env *env);
 
-/* An INI file ([core] knobs, [sfu] SFU keys), parsed with inih; errors
- * carry the line. */
+/* An INI file of `len` bytes, NUL-terminated at text[len] ([core] knobs,
+ * [sfu] SFU keys), parsed with inih; errors carry the line.  A NUL byte
+ * before text[len], or a line longer than inih reads whole (198 bytes), is
+ * an error. */
 US_MUST_CHECK bool us_config_load(struct us_config *cfg, const char *text,
-                                  struct us_diag *diag);
+                                  size_t len, struct us_diag *diag);
 
 /* ---- Statistics registry ------------------------------------------------ */
 
@@ -124,6 +126,11 @@ struct us_core_model {
     /* Register every statistic of the run so far. */
     void (*stats)(const struct us_core *core, struct us_stats *st);
     void (*destroy)(struct us_core *core);
+    /* NULL, or false with diag for a configuration the model cannot build
+     * as asked (create refuses it too), so a caller can check before it
+     * has a workload. */
+    US_MUST_CHECK bool (*check)(const struct us_config *cfg,
+                                struct us_diag *diag);
 };
 
 extern const struct us_core_model us_model_scalar, us_model_simd4,
@@ -133,6 +140,11 @@ extern const struct us_core_model us_model_scalar, us_model_simd4,
 extern const struct us_core_model *const us_models[];
 
 const struct us_core_model *us_model_lookup(const char *name);
+
+/* m->check, or true when the model has none. */
+US_MUST_CHECK bool us_core_check(const struct us_core_model *m,
+                                 const struct us_config *cfg,
+                                 struct us_diag *diag);
 
 /* Run a workload to completion on one model and collect its statistics.
  * A thread over the instruction budget ends the run: false, and *diag

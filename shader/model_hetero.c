@@ -21,10 +21,21 @@
 
 #include "shader/vec4_timing.h"
 
+/* Processors of hetero_vec_width + 1 lanes. */
+static bool hetero_check(const struct us_config *cfg, struct us_diag *diag)
+{
+    unsigned vw = (unsigned)cfg->v[US_KNOB_hetero_vec_width];
+    char what[48];
+    snprintf(what, sizeof what, "hetero %u+1", vw);
+    return vt_check_lanes(cfg, what, vw + 1, diag);
+}
+
 static struct us_core *hetero_create(const struct us_config *cfg,
                                      const struct us_workload *w,
                                      struct us_diag *diag)
 {
+    if (!hetero_check(cfg, diag))
+        return NULL;
     unsigned vw = (unsigned)cfg->v[US_KNOB_hetero_vec_width];
     struct us_inst *slots = NULL;
     bool *empty = NULL;
@@ -83,4 +94,5 @@ static struct us_core *hetero_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_hetero = {
     "hetero", hetero_create, vt_reset, vt_step, vt_stats, vt_destroy,
+    hetero_check,
 };

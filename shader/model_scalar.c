@@ -993,5 +993,5 @@ static void stats(const struct us_core *core, struct us_stats *st)
 }
 
 const struct us_core_model us_model_scalar = {
-    "scalar", create, reset, step, stats, destroy,
+    "scalar", create, reset, step, stats, destroy, NULL,  /* any count */
 };

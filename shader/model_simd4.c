@@ -13,10 +13,17 @@
  */
 #include "shader/vec4_timing.h"
 
+static bool simd4_check(const struct us_config *cfg, struct us_diag *diag)
+{
+    return vt_check_lanes(cfg, "simd4", 4, diag);
+}
+
 static struct us_core *simd4_create(const struct us_config *cfg,
                                     const struct us_workload *w,
                                     struct us_diag *diag)
 {
+    if (!simd4_check(cfg, diag))
+        return NULL;
     const struct us_program *prog = w->prog;
     struct vt_code code = { .vinsts = prog->insts, .mem_words = prog->ninsts };
     for (unsigned pc = 0; pc < prog->ninsts; pc++)
@@ -31,4 +38,5 @@ static struct us_core *simd4_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_simd4 = {
     "simd4", simd4_create, vt_reset, vt_step, vt_stats, vt_destroy,
+    simd4_check,
 };

@@ -12,10 +12,18 @@
  */
 #include "shader/vec4_timing.h"
 
+static bool superscalar_check(const struct us_config *cfg,
+                              struct us_diag *diag)
+{
+    return vt_check_lanes(cfg, "superscalar", 4, diag);
+}
+
 static struct us_core *superscalar_create(const struct us_config *cfg,
                                           const struct us_workload *w,
                                           struct us_diag *diag)
 {
+    if (!superscalar_check(cfg, diag))
+        return NULL;
     const struct us_program *prog = w->prog;
     struct vt_code code = { .vinsts = prog->insts, .mem_words = prog->ninsts };
     for (unsigned pc = 0; pc < prog->ninsts; pc++)
@@ -37,5 +45,5 @@ static struct us_core *superscalar_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_superscalar = {
     "superscalar", superscalar_create, vt_reset, vt_step, vt_stats,
-    vt_destroy,
+    vt_destroy, superscalar_check,
 };

@@ -15,10 +15,18 @@
 
 #include "shader/vec4_timing.h"
 
+/* Processors of four scalar slots (the t-slot comes on top). */
+static bool vliw_check(const struct us_config *cfg, struct us_diag *diag)
+{
+    return vt_check_lanes(cfg, "vliw", 4, diag);
+}
+
 static struct us_core *vliw_create(const struct us_config *cfg,
                                    const struct us_workload *w,
                                    struct us_diag *diag)
 {
+    if (!vliw_check(cfg, diag))
+        return NULL;
     bool tslot = cfg->v[US_KNOB_vliw_tslot] != 0;
     unsigned nslots = tslot ? 5 : 4;
     struct us_scode sc;
@@ -71,5 +79,5 @@ static struct us_core *vliw_create(const struct us_config *cfg,
 }
 
 const struct us_core_model us_model_vliw = {
-    "vliw", vliw_create, vt_reset, vt_step, vt_stats, vt_destroy,
+    "vliw", vliw_create, vt_reset, vt_step, vt_stats, vt_destroy, vliw_check,
 };

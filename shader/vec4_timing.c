@@ -204,6 +204,20 @@ unsigned vt_procs(const struct us_config *cfg, unsigned lanes_per_proc)
     return p ? p : 1;
 }
 
+bool vt_check_lanes(const struct us_config *cfg, const char *what,
+                    unsigned width, struct us_diag *diag)
+{
+    unsigned lanes = (unsigned)cfg->v[US_KNOB_alu_lanes];
+    if (lanes % width == 0)
+        return true;
+    diag->line = diag->col = 0;
+    snprintf(diag->msg, sizeof diag->msg, "%s: alu_lanes=%u cannot be built "
+             "from processors of %u lanes; it takes a multiple of %u (%u, "
+             "%u, %u, ...)", what, lanes, width, width, width, 2 * width,
+             3 * width);
+    return false;
+}
+
 static struct slot *lane(const struct vt_core *c, const struct lgroup *gr,
                          unsigned i, unsigned j)
 {

@@ -169,4 +169,11 @@ void vt_latencies(const struct us_config *cfg, unsigned lat[US_UNIT_COUNT]);
  * one). */
 unsigned vt_procs(const struct us_config *cfg, unsigned lanes_per_proc);
 
+/* A model built of processors of `width` lanes takes alu_lanes only as a
+ * multiple of it: otherwise false, diag naming the model (`what`) and the
+ * counts it accepts.  Each vec4 model's check, called by its create. */
+US_MUST_CHECK bool vt_check_lanes(const struct us_config *cfg,
+                                  const char *what, unsigned width,
+                                  struct us_diag *diag);
+
 #endif

@@ -1,9 +1,10 @@
 /* Loading the suite and capturing workloads from scenes: suite/suite.h. */
-#include <limits.h>
+#define _XOPEN_SOURCE 700  /* realpath: glibc declares it for X/Open only */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gfx/capture.h"
 #include "suite/suite.h"
@@ -11,21 +12,71 @@
 enum { MAX_PROGRAM_BYTES = 1 << 20, MAX_SCENE_BYTES = 1 << 20,
        MAX_LIST_BYTES = 1 << 20 };
 
-static bool fail(struct us_diag *diag, const char *fmt, const char *a,
-                 const char *b)
+/* A load error about `file` (NULL: none) at line, col (0: unknown). */
+static bool fail_at(struct us_bench *b, const char *file, unsigned line,
+                    unsigned col, struct us_diag *diag, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static bool fail_at(struct us_bench *b, const char *file, unsigned line,
+                    unsigned col, struct us_diag *diag, const char *fmt, ...)
 {
-    memset(diag, 0, sizeof *diag);
-    snprintf(diag->msg, sizeof diag->msg, fmt, a, b);
+    b->err_file = file;
+    diag->line = line;
+    diag->col = col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->msg, sizeof diag->msg, fmt, ap);
+    va_end(ap);
     return false;
 }
 
-/* `rel` relative to the directory of `list` (a path as given). */
-static bool join(char *out, size_t size, const char *list, const char *rel)
+static bool oom(struct us_bench *b, struct us_diag *diag)
+{
+    return fail_at(b, NULL, 0, 0, diag, "out of memory");
+}
+
+/* A library filled diag: its line and column are in `file`. */
+static bool fail_in(struct us_bench *b, const char *file)
+{
+    b->err_file = file;
+    return false;
+}
+
+/* gfx_read_file, its error about `path` without the "PATH: " the
+ * message starts with (the path goes in front, b->err_file). */
+static bool read_in(struct us_bench *b, const char *path, size_t max,
+                    char **text, size_t *len, struct us_diag *diag)
+{
+    if (gfx_read_file(path, max, text, len, diag))
+        return true;
+    size_t n = strlen(path);
+    if (!strncmp(diag->msg, path, n) && diag->msg[n] == ':' &&
+        diag->msg[n + 1] == ' ')
+        memmove(diag->msg, diag->msg + n + 2, strlen(diag->msg + n + 2) + 1);
+    return fail_in(b, path);
+}
+
+static char *copy(const char *s, size_t n)
+{
+    char *c = malloc(n + 1);
+    if (c) {
+        memcpy(c, s, n);
+        c[n] = '\0';
+    }
+    return c;
+}
+
+/* `rel` (n bytes) relative to the directory of `list` (a path as given). */
+static char *join(const char *list, const char *rel, size_t n)
 {
     const char *slash = strrchr(list, '/');
-    int dir = slash && rel[0] != '/' ? (int)(slash - list + 1) : 0;
-    int n = snprintf(out, size, "%.*s%s", dir, list, rel);
-    return n >= 0 && (size_t)n < size;
+    size_t dir = slash && rel[0] != '/' ? (size_t)(slash - list + 1) : 0;
+    char *out = malloc(dir + n + 1);
+    if (out) {
+        memcpy(out, list, dir);
+        memcpy(out + dir, rel, n);
+        out[dir + n] = '\0';
+    }
+    return out;
 }
 
 /* The first phrase of the program's leading comment: up to the first
@@ -52,71 +103,152 @@ static void describe(const char *text, char *out, size_t size)
     }
 }
 
-/* The scene text with `program SLOT FILE` pointing at `abs` instead. */
-static char *substitute(const char *text, const char *slot, const char *abs,
-                        bool *found)
+/* Words of a line as the scene parser splits them: blanks separate, '#'
+ * ends a word and starts a comment. */
+static bool word_end(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '#' ||
+           c == '\0';
+}
+
+/* The next word in [*p, end): its start, and its length in *n (0: none
+ * left). */
+static const char *next_word(const char **p, const char *end, size_t *n)
+{
+    const char *s = *p;
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+        s++;
+    if (s == end || *s == '#' || *s == '\n') {
+        *p = s;
+        *n = 0;
+        return s;
+    }
+    const char *e = s;
+    while (e < end && !word_end(*e))
+        e++;
+    *p = e;
+    *n = (size_t)(e - s);
+    return s;
+}
+
+/* Is the line [line, end) the directive `program SLOT ...`? */
+static bool names_slot(const char *line, const char *end, const char *slot)
+{
+    size_t n;
+    const char *w = next_word(&line, end, &n);
+    if (n != 7 || memcmp(w, "program", 7))
+        return false;
+    w = next_word(&line, end, &n);
+    return n == strlen(slot) && !memcmp(w, slot, n);
+}
+
+/* The scene text (len bytes) with `program SLOT FILE` pointing at `abs`
+ * instead; the length in *out_len. */
+static char *substitute(const char *text, size_t len, const char *slot,
+                        const char *abs, bool *found, size_t *out_len)
 {
     /* the new line: "program " SLOT ' ' ABS '\n' */
-    size_t len = strlen(text),
-           cap = len + strlen(slot) + strlen(abs) + 16;
+    size_t cap = len + strlen(slot) + strlen(abs) + 16;
     char *out = malloc(cap + 1);
     if (!out)
         return NULL;
     size_t o = 0;
     *found = false;
-    for (const char *line = text; *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
-        char w0[16], w1[US_MAX_NAME];
-        if (!*found && sscanf(line, "%15s %63s", w0, w1) == 2 &&
-            !strcmp(w0, "program") && !strcmp(w1, slot)) {
+    for (const char *line = text, *end = text + len; line < end;) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = nl ? (size_t)(nl - line + 1) : (size_t)(end - line);
+        if (!*found && names_slot(line, line + n, slot)) {
             o += (size_t)snprintf(out + o, cap + 1 - o, "program %s %s\n",
                                   slot, abs);
             *found = true;
-        } else if (o + n <= cap) {
+        } else {
             memcpy(out + o, line, n);
             o += n;
         }
         line += n;
     }
     out[o] = '\0';
+    *out_len = o;
     return out;
 }
 
-/* Render the scene with the program in its slot, keep the inputs. */
-static bool capture(struct us_bench *b, struct us_bench_prog *bp,
-                    struct us_diag *diag)
+/* `path` with its directory made absolute and canonical (realpath); the
+ * file name stays, so a symbolic link to a scene still finds the scene's
+ * files from the link's directory.  NULL with errno on failure. */
+static char *canonical_dir(const char *path)
 {
-    /* The scene resolves relative names against its own directory, so
-     * the program goes in with an absolute path. */
-    char abs[PATH_MAX + 1024], cwd[PATH_MAX], *text = NULL;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? copy(path, (size_t)(slash - path) + 1) : copy(".", 1);
+    if (!dir)
+        return NULL;
+    char *real = realpath(dir, NULL);
+    free(dir);
+    if (!real)
+        return NULL;
+    const char *base = slash ? slash + 1 : path;
+    size_t rn = strlen(real), bn = strlen(base);
+    char *out = malloc(rn + bn + 2);
+    if (out) {
+        memcpy(out, real, rn);
+        out[rn] = '/';
+        memcpy(out + rn + 1, base, bn + 1);
+    }
+    free(real);
+    return out;
+}
+
+/* The scene, with the program (by its absolute path: the scene resolves
+ * relative names against its own directory) in the slot. */
+static bool load_scene(struct us_bench *b, const char *list,
+                       struct us_bench_prog *bp, struct us_diag *diag)
+{
+    char *abs = realpath(bp->path, NULL);
+    if (!abs)
+        return fail_at(b, bp->path, 0, 0, diag, "cannot resolve the path: %s",
+                       strerror(errno));
+    if (abs[strcspn(abs, " \t\r\n#")]) {
+        free(abs);
+        return fail_at(b, bp->path, 0, 0, diag, "the absolute path has a "
+                       "blank or '#', which a scene cannot name");
+    }
+    char *text = NULL;
     size_t len;
-    if (bp->path[0] == '/')
-        snprintf(abs, sizeof abs, "%s", bp->path);
-    else if (getcwd(cwd, sizeof cwd))
-        snprintf(abs, sizeof abs, "%s/%s", cwd, bp->path);
-    else
-        return fail(diag, "%.200s: cannot resolve the path%s", bp->path, "");
-    if (!gfx_read_file(bp->scene, MAX_SCENE_BYTES, &text, &len, diag))
+    if (!read_in(b, bp->scene, MAX_SCENE_BYTES, &text, &len, diag)) {
+        free(abs);
         return false;
+    }
     bool found = false;
-    char *sub = substitute(text, bp->slot, abs, &found);
+    size_t sub_len;
+    char *sub = substitute(text, len, bp->slot, abs, &found, &sub_len);
     free(text);
+    free(abs);
     if (!sub)
-        return fail(diag, "out of memory%s%s", "", "");
+        return oom(b, diag);
     if (!found) {
         free(sub);
-        return fail(diag, "%.150s has no program named '%.40s'", bp->scene,
-                    bp->slot);
+        return fail_at(b, list, bp->line, 0, diag, "%s has no program named "
+                       "'%s'", bp->scene, bp->slot);
     }
-    struct us_diag d;
-    bool ok = gfx_scene_load(&bp->scn, bp->scene, sub, strlen(sub), &d);
+    /* the directory short and absolute, so the scene's own files are
+     * found however long the list's spelling of it */
+    char *where = canonical_dir(bp->scene);
+    if (!where) {
+        free(sub);
+        return fail_at(b, bp->scene, 0, 0, diag, "cannot resolve the "
+                       "directory: %s", strerror(errno));
+    }
+    bool ok = gfx_scene_load(&bp->scn, where, sub, sub_len, diag);
+    free(where);
     free(sub);
-    if (!ok) {
-        snprintf(diag->msg, sizeof diag->msg, "%.100s:%u: %.140s", bp->scene,
-                 d.line, d.msg);
+    return ok || fail_in(b, bp->scene);
+}
+
+/* Render the scene with the program in its slot, keep the inputs. */
+static bool capture(struct us_bench *b, const char *list,
+                    struct us_bench_prog *bp, struct us_diag *diag)
+{
+    if (!load_scene(b, list, bp, diag))
         return false;
-    }
     unsigned w, h;
     gfx_scene_size(bp->scn, &w, &h);
     struct gfx_capture cap;
@@ -124,13 +256,14 @@ static bool capture(struct us_bench *b, struct us_bench_prog *bp,
                      US_BENCH_CAPTURE);
     struct gfx_framebuffer fb = { 0 };
     struct gfx_stats gs;
-    ok = gfx_scene_render(bp->scn, w, h, &b->math, &cap.be, &fb, &gs, diag);
+    bool ok = gfx_scene_render(bp->scn, w, h, &b->math, &cap.be, &fb, &gs,
+                               diag) || fail_in(b, bp->scene);
     gfx_fb_free(&fb);
     if (ok && cap.oom)
-        ok = fail(diag, "out of memory%s%s", "", "");
+        ok = oom(b, diag);
     if (ok && cap.n == 0)
-        ok = fail(diag, "%.100s: the scene shades no thread with %.100s",
-                  bp->scene, bp->path);
+        ok = fail_at(b, bp->scene, 0, 0, diag, "the scene shades no thread "
+                     "with %s", bp->path);
     if (!ok) {
         gfx_capture_free(&cap);
         return false;
@@ -145,7 +278,7 @@ static bool capture(struct us_bench *b, struct us_bench_prog *bp,
     bp->inputs = malloc((size_t)n * sizeof *bp->inputs);
     if (!bp->inputs) {
         gfx_capture_free(&cap);
-        return fail(diag, "out of memory%s%s", "", "");
+        return oom(b, diag);
     }
     memcpy(bp->inputs, cap.inputs + start, (size_t)n * sizeof *bp->inputs);
     bp->n = n;
@@ -181,81 +314,141 @@ static bool reference(const struct us_bench *b, struct us_bench_prog *bp)
     return true;
 }
 
+/* Does `name` contain the n bytes at `s`? */
+static bool contains(const char *name, const char *s, size_t n)
+{
+    for (const char *p = name; *p; p++)
+        if (!strncmp(p, s, n))
+            return true;
+    return false;
+}
+
 static bool wanted(const char *name, const char *only)
 {
     if (!only)
         return true;
     for (const char *p = only; *p;) {
         size_t n = strcspn(p, ",");
-        char tok[128];
-        snprintf(tok, sizeof tok, "%.*s", (int)(n < 127 ? n : 127), p);
-        if (n > 0 && strstr(name, tok))
+        if (n > 0 && contains(name, p, n))
             return true;
         p += n + (p[n] == ',');
     }
     return false;
 }
 
-static bool load_program(struct us_bench *b, struct us_bench_prog *bp,
-                         struct us_diag *diag)
+static bool load_program(struct us_bench *b, const char *list,
+                         struct us_bench_prog *bp, struct us_diag *diag)
 {
     char *text;
     size_t len;
-    if (!gfx_read_file(bp->path, MAX_PROGRAM_BYTES, &text, &len, diag))
+    if (!read_in(b, bp->path, MAX_PROGRAM_BYTES, &text, &len, diag))
         return false;
-    struct us_diag d;
     /* an ARB program, or a GLSL shader staged by its extension */
     bool ok = us_program_from_text(bp->path, text, len, US_STAGE_ANY, NULL,
-                                   &bp->prog, &d);
+                                   &bp->prog, diag);
     if (ok)
         describe(text, bp->desc, sizeof bp->desc);
     free(text);
-    if (!ok) {
-        snprintf(diag->msg, sizeof diag->msg, "%.100s:%u:%u: %.140s", bp->path,
-                 d.line, d.col, d.msg);
-        return false;
-    }
-    if (!us_code_stats(&bp->prog, &bp->code, &d)) {
-        snprintf(diag->msg, sizeof diag->msg, "%.100s: %.140s", bp->path,
-                 d.msg);
-        return false;
-    }
+    if (!ok || !us_code_stats(&bp->prog, &bp->code, diag))
+        return fail_in(b, bp->path);
     for (unsigned i = 0; i < bp->prog.ninsts; i++)
         bp->sfu_insts += us_ops[bp->prog.insts[i].op].unit == US_UNIT_SFU;
-    return capture(b, bp, diag) && (reference(b, bp) ||
-                                    fail(diag, "out of memory%s%s", "", ""));
+    return capture(b, list, bp, diag) && (reference(b, bp) || oom(b, diag));
 }
 
-/* Parse one list line into bp (names only); false with diag on error,
- * *skip for comments, blank lines and programs not selected. */
-static bool parse_line(const char *list, unsigned lineno, const char *line,
-                       const char *only, struct us_bench_prog *bp,
-                       bool *skip, struct us_diag *diag)
+/* Free what parse_line allocated. */
+static void free_names(struct us_bench_prog *bp)
 {
-    char prog[512], scene[512], slot[US_MAX_NAME], extra[8];
+    free(bp->name);
+    free(bp->path);
+    free(bp->scene);
+    free(bp->scene_name);
+}
+
+/* Parse list line `lineno` ([line, end), no '\n') into bp (names only);
+ * false with diag on error, *skip for comments, blank lines and programs
+ * not selected. */
+static bool parse_line(struct us_bench *b, const char *list, unsigned lineno,
+                       const char *line, const char *end, const char *only,
+                       struct us_bench_prog *bp, bool *skip,
+                       struct us_diag *diag)
+{
     *skip = true;
-    const char *s = line + strspn(line, " \t");
-    if (*s == '#' || *s == '\n' || *s == '\0')
+    const char *w[3], *p = line;
+    size_t n[3], more = 0;
+    unsigned nw = 0;
+    while (nw < 3 && (w[nw] = next_word(&p, end, &n[nw]), n[nw]))
+        nw++;
+    if (nw == 0)  /* a blank line or a comment */
         return true;
-    int n = sscanf(s, "%511s %511s %63s %7s", prog, scene, slot, extra);
-    if (n != 3 || strlen(slot) >= US_MAX_NAME - 1) {
-        memset(diag, 0, sizeof *diag);
-        diag->line = lineno;
-        snprintf(diag->msg, sizeof diag->msg,
-                 "%.200s:%u: expected PROGRAM SCENE SLOT", list, lineno);
-        return false;
+    if (nw == 3)
+        next_word(&p, end, &more);
+    if (nw < 3 || more || p != end)
+        return fail_at(b, list, lineno, 0, diag, "expected PROGRAM SCENE "
+                       "SLOT");
+    if (n[2] >= US_MAX_NAME)
+        return fail_at(b, list, lineno, (unsigned)(w[2] - line) + 1, diag,
+                       "slot name longer than %d characters", US_MAX_NAME - 1);
+    const char *shown = w[0];
+    size_t shown_n = n[0];
+    if (n[0] > 9 && !memcmp(w[0], "programs/", 9)) {
+        shown += 9;
+        shown_n -= 9;
     }
-    const char *shown = strncmp(prog, "programs/", 9) ? prog : prog + 9;
-    if (!wanted(shown, only))
-        return true;
-    *skip = false;
     memset(bp, 0, sizeof *bp);
-    snprintf(bp->name, sizeof bp->name, "%.127s", shown);
-    snprintf(bp->scene_name, sizeof bp->scene_name, "%.127s", scene);
-    snprintf(bp->slot, sizeof bp->slot, "%s", slot);
-    if (!join(bp->path, sizeof bp->path, list, prog) ||
-        !join(bp->scene, sizeof bp->scene, list, scene))
-        return fail(diag, "%.200s: path too long%s", list, "");
+    bp->name = copy(shown, shown_n);
+    if (bp->name && !wanted(bp->name, only)) {
+        free(bp->name);
+        bp->name = NULL;
+        return true;
+    }
+    *skip = false;
+    bp->line = lineno;
+    memcpy(bp->slot, w[2], n[2]);
+    bp->slot[n[2]] = '\0';
+    bp->scene_name = copy(w[1], n[1]);
+    bp->path = join(list, w[0], n[0]);
+    bp->scene = join(list, w[1], n[1]);
+    if (!bp->name || !bp->scene_name || !bp->path || !bp->scene) {
+        free_names(bp);
+        return oom(b, diag);
+    }
+    return true;
+}
+
+bool us_bench_parse_list(struct us_bench *b, const char *list,
+                         const char *text, size_t len, const char *only,
+                         struct us_diag *diag)
+{
+    memset(diag, 0, sizeof *diag);
+    b->err_file = NULL;
+    b->nprogs = 0;
+    b->progs = calloc(US_BENCH_MAX_PROGRAMS, sizeof *b->progs);
+    if (!b->progs)
+        return oom(b, diag);
+    unsigned lineno = 1;
+    for (const char *line = text, *end = text + len; line < end; lineno++) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        const char *stop = nl ? nl : end;
+        const char *nul = memchr(line, '\0', (size_t)(stop - line));
+        if (nul)
+            return fail_at(b, list, lineno, (unsigned)(nul - line) + 1, diag,
+                           "NUL byte in the list");
+        bool skip;
+        struct us_bench_prog one;
+        if (!parse_line(b, list, lineno, line, stop, only, &one, &skip, diag))
+            return false;
+        if (!skip && b->nprogs == US_BENCH_MAX_PROGRAMS) {
+            free_names(&one);
+            return fail_at(b, list, lineno, 0, diag, "more than %d programs",
+                           US_BENCH_MAX_PROGRAMS);
+        }
+        if (!skip)
+            b->progs[b->nprogs++] = one;
+        line = nl ? nl + 1 : end;
+    }
+    if (b->nprogs == 0)
+        return fail_at(b, list, 0, 0, diag, "no program selected");
     return true;
 }
 
@@ -264,12 +457,14 @@ bool us_bench_load(struct us_bench *b, const struct us_bench_opts *o,
                    struct us_diag *diag)
 {
     memset(b, 0, sizeof *b);
+    memset(diag, 0, sizeof *diag);
     b->threads = o->threads ? o->threads : US_BENCH_DEFAULT_THREADS;
     if (b->threads > US_BENCH_CAPTURE)
         b->threads = US_BENCH_CAPTURE;
     us_config_default(&b->base);
-    if (o->config_text && !us_config_load(&b->base, o->config_text, diag))
-        return false;
+    if (o->config_text &&
+        !us_config_load(&b->base, o->config_text, o->config_len, diag))
+        return fail_in(b, o->config_path);
     for (unsigned i = 0; i < o->nsets; i++)
         if (!us_config_set(&b->base, o->sets[i], diag))
             return false;
@@ -279,39 +474,15 @@ bool us_bench_load(struct us_bench *b, const struct us_bench_opts *o,
 
     char *text;
     size_t len;
-    if (!gfx_read_file(o->list, MAX_LIST_BYTES, &text, &len, diag))
+    if (!read_in(b, o->list, MAX_LIST_BYTES, &text, &len, diag))
         return false;
-    b->progs = calloc(US_BENCH_MAX_PROGRAMS, sizeof *b->progs);
-    if (!b->progs) {
-        free(text);
-        return fail(diag, "out of memory%s%s", "", "");
-    }
     /* Names first, so progress knows the total. */
-    bool ok = true;
-    unsigned lineno = 0;
-    struct us_bench_prog one;
-    for (char *line = text; ok && line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        lineno++;
-        bool skip;
-        if (!parse_line(o->list, lineno, line, o->only, &one, &skip, diag))
-            ok = false;
-        else if (!skip && b->nprogs == US_BENCH_MAX_PROGRAMS)
-            ok = fail(diag, "%.200s: more than the supported number of "
-                      "programs%s", o->list, "");
-        else if (!skip)
-            b->progs[b->nprogs++] = one;
-        line = nl ? nl + 1 : NULL;
-    }
+    bool ok = us_bench_parse_list(b, o->list, text, len, o->only, diag);
     free(text);
-    if (ok && b->nprogs == 0)
-        ok = fail(diag, "%.200s: no program selected%s", o->list, "");
     for (unsigned i = 0; ok && i < b->nprogs; i++) {
         if (progress)
             progress(ctx, "capture", i, b->nprogs);
-        ok = load_program(b, &b->progs[i], diag);
+        ok = load_program(b, o->list, &b->progs[i], diag);
     }
     if (ok && progress)
         progress(ctx, "capture", b->nprogs, b->nprogs);
@@ -322,6 +493,7 @@ void us_bench_free(struct us_bench *b)
 {
     for (unsigned i = 0; b->progs && i < US_BENCH_MAX_PROGRAMS; i++) {
         struct us_bench_prog *bp = &b->progs[i];
+        free_names(bp);
         us_program_free(&bp->prog);
         if (bp->scn)
             gfx_scene_free(bp->scn);

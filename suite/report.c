@@ -354,8 +354,12 @@ static void section_cycles(FILE *f, const struct us_bench *b,
                                                     US_BENCH_ALL, "cycles"));
         num(u, sizeof u, "%.1f%%", 100 * us_bench_mean(b, (int)v, US_BENCH_ALL,
                                                        "utilization"));
-        fprintf(f, "\nVariant %s: %s cycles (%s of simd4), utilization %s.",
-                b->vars[v].name, c, r, u);
+        int lanes = b->vars[v].cfg.v[US_KNOB_alu_lanes];
+        char at[48] = "";
+        if (lanes != b->base.v[US_KNOB_alu_lanes])
+            snprintf(at, sizeof at, " at %d ALU lanes", lanes);
+        fprintf(f, "\nVariant %s%s: %s cycles (%s of simd4), utilization %s.",
+                b->vars[v].name, at, c, r, u);
     }
     fprintf(f, "\n\n");
 }

@@ -48,10 +48,11 @@ struct us_bench_ref {
 };
 
 struct us_bench_prog {
-    char name[128];          /* PROGRAM as listed, "programs/" dropped   */
-    char path[1024];         /* PROGRAM relative to the working directory */
-    char scene[1024];        /* SCENE likewise                           */
-    char scene_name[128];    /* SCENE as listed                          */
+    char *name;              /* PROGRAM as listed, "programs/" dropped   */
+    char *path;              /* PROGRAM relative to the working directory */
+    char *scene;             /* SCENE likewise                           */
+    char *scene_name;        /* SCENE as listed                          */
+    unsigned line;           /* its line in the list                     */
     char slot[US_MAX_NAME];  /* the scene program it replaces            */
     char desc[128];          /* first phrase of its leading comment      */
     struct us_program prog;
@@ -98,6 +99,8 @@ struct us_bench_opts {
                                 names, or NULL for all                   */
     const char *archs;       /* comma-separated models, or NULL for all  */
     const char *config_text; /* an INI configuration, or NULL            */
+    size_t config_len;       /* its bytes (config_text[config_len] == 0) */
+    const char *config_path; /* its file, for messages (or NULL)         */
     const char *sets[US_BENCH_MAX_SETS];
     unsigned nsets;
     unsigned threads;        /* workload threads per program             */
@@ -118,13 +121,32 @@ struct us_bench {
     unsigned nvars;
     struct us_bench_result *res;   /* [p * nvars + v] after us_bench_run */
     unsigned failures;             /* jobs not ok or not identical       */
+    const char *err_file;          /* after a load error: the file diag's
+                                      line and column are in (NULL: none);
+                                      valid until us_bench_free          */
 };
 
-/* Load the suite and capture every program's workload. */
+/* Load the suite and capture every program's workload.  On error diag
+ * and b->err_file say where; us_bench_free frees what was loaded. */
 US_MUST_CHECK bool us_bench_load(struct us_bench *b,
                                  const struct us_bench_opts *o,
                                  us_bench_progress_fn progress, void *ctx,
                                  struct us_diag *diag);
+
+/*
+ * The list step of us_bench_load: `text` (len bytes) is the list at path
+ * `list` (names in it are relative to its directory), `only` as in
+ * us_bench_opts.  Fills b->progs (allocated here; b's other fields
+ * untouched) with the names of the selected programs, reading no file.
+ *   list := (line '\n')* line
+ *   line := blank* ('#' any* | PROGRAM blank+ SCENE blank+ SLOT blank*)?
+ * where blank is a space, tab or CR, a word has no blank or '#', SLOT has
+ * fewer than US_MAX_NAME bytes, and no NUL byte appears.  Errors: diag with
+ * the line, b->err_file = list.
+ */
+US_MUST_CHECK bool us_bench_parse_list(struct us_bench *b, const char *list,
+                                       const char *text, size_t len,
+                                       const char *only, struct us_diag *diag);
 void us_bench_free(struct us_bench *b);
 
 /* Fill b->vars for the models named in `archs` (NULL: all). */

@@ -9,6 +9,9 @@
 #      *.scn            ushader render --hash (relative to tests/robust/)
 #      *.obj *.png      ushader render --hash of a one-line scene using it
 #      *.shader_test    ushader piglit (when that command exists)
+#      *.frag *.vert    ushader glsl
+#      *.ini            ushader config --config, run --config, bench --config
+#      *.list           ushader bench --suite
 #    and must exit 1 or 2 with "error:" on stderr, no signal and no
 #    sanitizer report.  NAME.err, when present, holds a string that stderr
 #    must contain as well.  NAME.ok.fp / NAME.ok.vp are valid programs the
@@ -116,6 +119,17 @@ for f in tests/robust/*; do
         if has_cmd piglit; then
             clean_error "$f" "$want" "$U" piglit "$f"
         fi ;;
+    *.frag | *.vert)
+        clean_error "$f" "$want" "$U" glsl "$f" ;;
+    *.ini)
+        clean_error "$f" "$want" "$U" config --config "$f"
+        clean_error "$f (run)" "$want" "$U" run --arch scalar --config "$f" \
+            bench/programs/blur.fp
+        clean_error "$f (bench)" "$want" "$U" bench --config "$f" \
+            --only blur.fp --threads 4 --arch scalar ;;
+    *.list)
+        clean_error "$f" "$want" "$U" bench --suite "$f" --threads 4 \
+            --arch scalar --no-plots ;;
     *)
         echo "FAIL: $f: unknown kind of reproducer"
         fail=$((fail + 1)) ;;

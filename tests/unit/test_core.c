@@ -492,6 +492,13 @@ END_TEST
 
 /* ---- Configuration -------------------------------------------------------- */
 
+/* us_config_load on a C string. */
+static bool load_text(struct us_config *cfg, const char *text,
+                      struct us_diag *diag)
+{
+    return us_config_load(cfg, text, strlen(text), diag);
+}
+
 START_TEST(config_defaults_set_and_ini)
 {
     struct us_config cfg;
@@ -514,18 +521,18 @@ START_TEST(config_defaults_set_and_ini)
     ck_assert_int_eq(cfg.sfu.k[US_SFU_T_RCP], 6);
 
     us_config_default(&cfg);
-    ck_assert(us_config_load(&cfg,
-                             "; comment\n[core]\nalu_lanes = 16\n"
-                             "lut = private\n[sfu]\nrsq.k = 7\n", &diag));
+    ck_assert(load_text(&cfg,
+                        "; comment\n[core]\nalu_lanes = 16\n"
+                        "lut = private\n[sfu]\nrsq.k = 7\n", &diag));
     ck_assert_int_eq(cfg.v[US_KNOB_alu_lanes], 16);
     ck_assert_int_eq(cfg.v[US_KNOB_lut], 1);
     ck_assert_int_eq(cfg.sfu.k[US_SFU_T_RSQ], 7);
-    ck_assert(!us_config_load(&cfg, "[core]\nalu_lanes = 4\nlookahead = 99\n",
-                              &diag));
+    ck_assert(!load_text(&cfg, "[core]\nalu_lanes = 4\nlookahead = 99\n",
+                         &diag));
     ck_assert_uint_eq(diag.line, 3);
-    ck_assert(!us_config_load(&cfg, "[gpu]\nx = 1\n", &diag));
+    ck_assert(!load_text(&cfg, "[gpu]\nx = 1\n", &diag));
     ck_assert_uint_eq(diag.line, 2);
-    ck_assert(!us_config_load(&cfg, "[core]\nthis is not ini\n", &diag));
+    ck_assert(!load_text(&cfg, "[core]\nthis is not ini\n", &diag));
     ck_assert_uint_eq(diag.line, 2);
 }
 END_TEST

@@ -6,9 +6,10 @@
  *
  * Default knobs unless a test says otherwise: alu_latency 4, sfu_latency
  * 6, tex_latency 20, alu_lanes 8 (two vec4 processors; hetero 3+1: two
- * processors).  Time convention (shader/vec4_timing.h): an instruction
- * issued at cycle c with latency L has its result usable at c + L; a run
- * ends at the cycle the last result is usable.
+ * processors; hetero 4+1 runs at alu_lanes 5: one).  Time convention
+ * (shader/vec4_timing.h): an instruction issued at cycle c with latency L
+ * has its result usable at c + L; a run ends at the cycle the last result
+ * is usable.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static const struct variant variants[] = {
     { &us_model_vliw, "vliw_tslot=1", NULL },
     { &us_model_superscalar, NULL, NULL },
     { &us_model_hetero, NULL, NULL },
-    { &us_model_hetero, "hetero_vec_width=4", NULL },
+    { &us_model_hetero, "hetero_vec_width=4 alu_lanes=5", NULL },
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -48,14 +49,26 @@ static void fake_sample(void *ctx, unsigned unit, enum us_tex_target target,
                  (float)c * 0.125f;
 }
 
+/* Apply "key=value" settings separated by spaces (NULL: none). */
+static void apply(struct us_config *cfg, const char *sets)
+{
+    for (const char *p = sets; p && *p;) {
+        size_t n = strcspn(p, " ");
+        char one[64];
+        ck_assert_uint_lt(n, sizeof one);
+        memcpy(one, p, n);
+        one[n] = '\0';
+        struct us_diag d;
+        ck_assert_msg(us_config_set(cfg, one, &d), "%s: %s", one, d.msg);
+        p += n + (p[n] == ' ');
+    }
+}
+
 static void config(struct us_config *cfg, const char *set1, const char *set2)
 {
-    struct us_diag d;
     us_config_default(cfg);
-    if (set1)
-        ck_assert_msg(us_config_set(cfg, set1, &d), "%s: %s", set1, d.msg);
-    if (set2)
-        ck_assert_msg(us_config_set(cfg, set2, &d), "%s: %s", set2, d.msg);
+    apply(cfg, set1);
+    apply(cfg, set2);
 }
 
 /* Run a workload to the end through the timing interface. */
@@ -164,7 +177,7 @@ static const struct variant flow_variants[] = {
     { &us_model_vliw, "vliw_tslot=1", NULL },
     { &us_model_superscalar, NULL, NULL },
     { &us_model_hetero, NULL, NULL },
-    { &us_model_hetero, "hetero_vec_width=4", NULL },
+    { &us_model_hetero, "hetero_vec_width=4 alu_lanes=5", NULL },
     /* vec4 processors in lockstep (one instruction stream, masked lanes):
      * two processors, four, and groups of 3 + 1 over four; superscalar
      * co-issue and hetero's two-cycle bundles under a mask */
@@ -437,7 +450,8 @@ START_TEST(timing_mul_chain)
      * 4-component MOV is wider than the vec3 datapath: issues at 24 and
      * 25, usable 25 + 4 = 29.  hetero 4+1 issues it once: 28. */
     ck_assert_double_eq(cycles1(&us_model_hetero, NULL, mul_chain), 29);
-    ck_assert_double_eq(cycles1(&us_model_hetero, "hetero_vec_width=4",
+    ck_assert_double_eq(cycles1(&us_model_hetero,
+                                "hetero_vec_width=4 alu_lanes=5",
                                 mul_chain), 28);
     /* alu_latency=2 halves every step: 7 * 2. */
     ck_assert_double_eq(cycles1(&us_model_simd4, "alu_latency=2", mul_chain), 14);
@@ -467,7 +481,8 @@ START_TEST(timing_vec4_adds)
     /* hetero 3+1: each ADD takes two issues (0-1, 2-3, ..., 14-15), the
      * last usable at 15 + 4 = 19; 4+1: one issue each, 11. */
     ck_assert_double_eq(cycles1(&us_model_hetero, NULL, vec4_adds), 19);
-    ck_assert_double_eq(cycles1(&us_model_hetero, "hetero_vec_width=4",
+    ck_assert_double_eq(cycles1(&us_model_hetero,
+                                "hetero_vec_width=4 alu_lanes=5",
                                 vec4_adds), 11);
 }
 END_TEST
@@ -488,7 +503,8 @@ START_TEST(timing_dp3_chain)
      * fits the vec3 datapath with its reduction: 5 -> 9 -> 13 -> 17; the
      * final MOV issues 17-18, usable 18 + 4 = 22.  4+1: 20 as simd4. */
     ck_assert_double_eq(cycles1(&us_model_hetero, NULL, dp3_chain), 22);
-    ck_assert_double_eq(cycles1(&us_model_hetero, "hetero_vec_width=4",
+    ck_assert_double_eq(cycles1(&us_model_hetero,
+                                "hetero_vec_width=4 alu_lanes=5",
                                 dp3_chain), 20);
     /* vliw: the list scheduler's bundles (isa/baseline_vliw.c) --
      *   B0  MOV r.x..w (4 slots)                      issue  0
