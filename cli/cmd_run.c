@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "gfx/gfx.h"
 #include "isa/scalar.h"
 #include "shader/core.h"
 
@@ -46,11 +47,15 @@ static const char usage[] =
     "  [...]}).\n"
     "  --config  an INI file ([core] knobs, [sfu] SFU keys; configs/*.ini)\n"
     "  --set     one knob, after --config (ushader config --list)\n"
+    "  --threads 1..65536; without it, 64, or one per --inputs line\n"
     "  --inputs  one line per thread: BINDING=x,y,z,w words separated by\n"
     "            blanks ('#' starts a comment); thread i takes line i mod the\n"
-    "            line count.  Without it, every input the program reads gets\n"
+    "            line count (at most 65536 lines without --threads).\n"
+    "            Without it, every input the program reads gets\n"
     "            deterministic pseudo-random values in [-1, 1) per thread.\n"
     "            --attrib values apply to every thread, last.\n"
+    "  The threads' records and the inputs count against the memory budget\n"
+    "  of a run (1024 MiB, README \"Limits\").\n"
     "  --time    print each model's host CPU time and simulated useful ops per\n"
     "            host second on stderr (bench/core_speed.bench.sh)\n";
 
@@ -65,6 +70,11 @@ struct setting {
 };
 
 enum { MAX_SETS = 64 };
+
+/* Threads of one --arch run, given by --threads or by --inputs lines:
+ * three records each (inputs, reference, model) of 4.8 KiB are 0.9 GiB
+ * at the cap, within the memory budget (GFX_MEM_BUDGET_MIB). */
+enum { MAX_THREADS = 65536 };
 
 struct run_args {
     const char *file;
@@ -173,9 +183,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 errno = 0;
                 a->threads = strtol(v, &end, 10);
                 if (end == v || *end || errno || a->threads < 1 ||
-                    a->threads > 65536) {
-                    cli_error(NULL, 0, 0, "run: --threads wants 1..65536, "
-                              "not '%s'", v);
+                    a->threads > MAX_THREADS) {
+                    cli_error(NULL, 0, 0, "run: --threads wants 1..%d, "
+                              "not '%s'", MAX_THREADS, v);
                     return 2;
                 }
             }
@@ -438,8 +448,10 @@ static float gen_value(unsigned i, unsigned s, unsigned c)
 }
 
 /* The --inputs file's lines that hold settings (comments and blank lines
- * dropped), as pointers into `text` (modified in place). */
-static bool split_lines(char *text, char ***lines, unsigned *n)
+ * dropped), as pointers into `text` (modified in place); the array is
+ * charged to `mem` as it grows. */
+static bool split_lines(char *text, struct gfx_budget *mem, char ***lines,
+                        unsigned *n, struct us_diag *diag)
 {
     unsigned cap = 0;
     *lines = NULL;
@@ -453,10 +465,14 @@ static bool split_lines(char *text, char ***lines, unsigned *n)
             *hash = '\0';
         if (p[strspn(p, " \t\r")] != '\0') {
             if (*n == cap) {
-                cap = cap ? 2 * cap : 64;
+                unsigned more = cap ? cap : 64;
+                if (!gfx_budget_take(mem, more, sizeof **lines,
+                                     "the input lines", diag))
+                    return false;
+                cap += more;
                 char **l = realloc(*lines, cap * sizeof *l);
                 if (!l)
-                    return false;
+                    return gfx_fail(diag, 0, 0, "out of memory");
                 *lines = l;
             }
             (*lines)[(*n)++] = p;
@@ -603,6 +619,8 @@ static int run_arch(const struct run_args *a)
     us_vec4 *params = NULL;
     struct us_thread *base = NULL, *ref = NULL, *work = NULL;
     struct us_stats *st = NULL;
+    struct gfx_budget mem;
+    gfx_budget_init(&mem);
     struct us_glstate *gl = malloc(sizeof *gl);
     if (!gl)
         goto oom;
@@ -612,13 +630,29 @@ static int run_arch(const struct run_args *a)
         if (!apply_param(&a->params[i], prog.stage, gl))
             goto out;
     if (a->inputs) {
+        /* the text is at most CLI_MAX_INPUT bytes: charged as that much
+         * before it is read */
         size_t len;
+        if (!gfx_budget_take(&mem, (size_t)CLI_MAX_INPUT + 1, 1,
+                             "the --inputs file", &diag)) {
+            cli_error(a->inputs, 0, 0, "%s", diag.msg);
+            goto out;
+        }
         if (!cli_read_file(a->inputs, &itext, &len))
             goto out;
-        if (!split_lines(itext, &lines, &nlines))
-            goto oom;
+        gfx_budget_give(&mem, (size_t)CLI_MAX_INPUT - len);
+        if (!split_lines(itext, &mem, &lines, &nlines, &diag)) {
+            cli_error(a->inputs, 0, 0, "%s", diag.msg);
+            goto out;
+        }
         if (nlines == 0) {
             cli_error(a->inputs, 0, 0, "no input lines");
+            goto out;
+        }
+        if (!a->threads && nlines > MAX_THREADS) {
+            cli_error(a->inputs, 0, 0, "%u input lines, more than the %d "
+                      "threads of a run (--threads N runs N threads on "
+                      "them)", nlines, MAX_THREADS);
             goto out;
         }
     }
@@ -627,6 +661,13 @@ static int run_arch(const struct run_args *a)
     unsigned nmodels = 0;
     while (us_models[nmodels])
         nmodels++;
+    /* inputs, reference results and the model's copy: charged first */
+    char what[64];
+    snprintf(what, sizeof what, "%u threads", n);
+    if (!gfx_budget_take(&mem, 3 * (size_t)n, sizeof *base, what, &diag)) {
+        cli_error(a->file, 0, 0, "%s", diag.msg);
+        goto out;
+    }
     params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
     base = calloc(n, sizeof *base);
     ref = calloc(n, sizeof *ref);

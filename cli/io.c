@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "gfx/gfx.h"
 #include "glsl/cleanup.h"
 
 void cli_error(const char *file, unsigned line, unsigned col,
@@ -35,10 +36,28 @@ void cli_error(const char *file, unsigned line, unsigned col,
 bool cli_read_file(const char *path, char **text, size_t *len)
 {
     bool is_stdin = !strcmp(path, "-");
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        cli_error(path, 0, 0, "cannot open: %s", strerror(errno));
-        return false;
+    FILE *f = stdin;
+    if (!is_stdin) {
+        /* regular files only: a FIFO would block, a directory cannot be
+         * read (gfx_open_regular) */
+        struct us_diag d;
+        size_t size;
+        int fd = gfx_open_regular(path, &size, &d);
+        if (fd < 0) {
+            cli_error(path, 0, 0, "%s", d.msg);
+            return false;
+        }
+        if (size > CLI_MAX_INPUT) {
+            close(fd);
+            cli_error(path, 0, 0, "file is larger than the %d MiB limit",
+                      CLI_MAX_INPUT >> 20);
+            return false;
+        }
+        if (!(f = fdopen(fd, "rb"))) {
+            cli_error(path, 0, 0, "cannot open: %s", strerror(errno));
+            close(fd);
+            return false;
+        }
     }
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap + 1);

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     struct gfx_mesh m;
     struct us_diag d;
-    if (gfx_mesh_obj(&m, text, size, &d)) {
+    if (gfx_mesh_obj(&m, text, size, NULL, &d)) {
         for (size_t i = 0; i < 3 * (size_t)m.ntris; i++)
             if (m.idx[i] >= m.nverts)
                 fuzz_fail("OBJ mesh index out of range", NULL);

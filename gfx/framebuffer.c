@@ -26,6 +26,12 @@ bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
     return true;
 }
 
+size_t gfx_fb_bytes(unsigned w, unsigned h)
+{
+    /* RGBA float, depth, RGBA8, and as much again for its PNG at worst */
+    return (size_t)w * h * (4 * sizeof(float) + sizeof(float) + 4 + 4);
+}
+
 void gfx_fb_free(struct gfx_framebuffer *fb)
 {
     free(fb->color);

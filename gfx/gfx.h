@@ -45,9 +45,66 @@ enum {
 bool gfx_fail(struct us_diag *diag, unsigned line, unsigned col,
               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Read a whole file of at most `max` bytes, NUL-terminated (malloc'd). */
+/* A path as messages show it: the path itself when it has at most `max`
+ * bytes (max < GFX_SHOWN_PATH), else "..." and its last bytes, cut at a
+ * UTF-8 character boundary, so that the reason after it always fits in
+ * us_diag.msg.  Returns `path` or `buf`. */
+enum { GFX_SHOWN_PATH = 128 };
+const char *gfx_show_path(char buf[GFX_SHOWN_PATH], const char *path,
+                          size_t max);
+/* gfx_fail with "PATH: REASON" (no position), the path shortened by
+ * gfx_show_path as far as the whole reason needs. */
+bool gfx_fail_path(struct us_diag *diag, const char *path, const char *fmt,
+                   ...) __attribute__((format(printf, 3, 4)));
+
+/* ---------------------------------------------------------------------- */
+/* The memory budget of one run (gfx/budget.c).                            */
+
+/* A scene (loaded and rendered), a shader_test or a `run --arch` holds at
+ * most GFX_MEM_BUDGET_MIB of memory whose size its input chooses: texels,
+ * vertices and indices, framebuffers, a draw's clip-space vertices,
+ * thread records, the files a scene names.  Each such allocation is
+ * charged to the run's budget before it is made and refused with a clear
+ * message when it would go over (README "Limits").  Allocations of a
+ * fixed size, or at most a few times the size of a 16 MiB input file, are
+ * not counted. */
+enum { GFX_MEM_BUDGET_MIB = 1024 };
+
+struct gfx_budget {
+    size_t left;               /* bytes that may still be charged        */
+};
+void gfx_budget_init(struct gfx_budget *b);
+/* Whether n * size bytes fit in what is left; when not, "WHAT needs N
+ * MiB, more than the M MiB left of the 1024 MiB memory budget" in *diag.
+ * A NULL budget takes everything (callers outside a run: tests, fuzzers). */
+US_MUST_CHECK bool gfx_budget_check(const struct gfx_budget *b, size_t n,
+                                    size_t size, const char *what,
+                                    struct us_diag *diag);
+/* gfx_budget_check, then charge the bytes. */
+US_MUST_CHECK bool gfx_budget_take(struct gfx_budget *b, size_t n,
+                                   size_t size, const char *what,
+                                   struct us_diag *diag);
+/* Give back bytes taken before (a NULL budget: nothing to do). */
+void gfx_budget_give(struct gfx_budget *b, size_t bytes);
+
+/* Open a file for reading only if it is a regular file: opened without
+ * blocking (a FIFO without a writer would block open(2) for ever), then
+ * fstat'ed, then made blocking.  Returns the descriptor and the file's
+ * size, or -1 with the reason, without the path, in *diag ("is a
+ * directory", "not a regular file (a FIFO)", "cannot open: ..."). */
+US_MUST_CHECK int gfx_open_regular(const char *path, size_t *size,
+                                struct us_diag *diag);
+
+/* Read a whole file of at most `max` bytes, NUL-terminated (malloc'd),
+ * through gfx_open_regular; messages are "PATH: REASON". */
 US_MUST_CHECK bool gfx_read_file(const char *path, size_t max, char **data,
                                  size_t *len, struct us_diag *diag);
+/* The same, with the buffer charged to `budget` first: *len + 1 bytes on
+ * success, which the caller gives back when it frees the data. */
+US_MUST_CHECK bool gfx_read_file_charged(const char *path, size_t max,
+                                         struct gfx_budget *budget,
+                                         char **data, size_t *len,
+                                         struct us_diag *diag);
 
 /* ---------------------------------------------------------------------- */
 /* Small vector/matrix helpers (gfx/math3d.c).  Matrices are us_mat4:      */
@@ -95,6 +152,8 @@ struct gfx_texture {
     struct gfx_level level[GFX_MAX_TEX_LEVELS];
     uint8_t compare;           /* enum gfx_compare: shadow lookups' test  */
     uint8_t depth_mode;        /* enum gfx_depth_mode: shadow result      */
+    struct gfx_budget *budget; /* the levels are charged here (or NULL)  */
+    size_t charged;            /* ... this much, given back by free      */
 };
 
 /* GL 2.1 §3.8.4 / ARB_shadow: TEXTURE_COMPARE_FUNC of shadow lookups
@@ -107,13 +166,22 @@ enum gfx_compare { GFX_CMP_LEQUAL, GFX_CMP_GEQUAL, GFX_CMP_LESS,
 enum gfx_depth_mode { GFX_DEPTH_LUMINANCE, GFX_DEPTH_INTENSITY,
                       GFX_DEPTH_ALPHA, GFX_DEPTH_RED };
 
-/* Allocate level 0 (texels zeroed). */
+/* Allocate level 0 (texels zeroed), charged to `budget` (may be NULL)
+ * first; the texture keeps the budget for its mipmaps and gives every
+ * byte back when freed. */
 US_MUST_CHECK bool gfx_texture_alloc(struct gfx_texture *t,
                                      enum gfx_tex_kind kind, unsigned w,
                                      unsigned h, unsigned d,
+                                     struct gfx_budget *budget,
                                      struct us_diag *diag);
 void gfx_texture_free(struct gfx_texture *t);
-/* Build levels 1.. by 2x2(x2) box filtering, down to 1x1 (not RECT). */
+/* Bytes of the texels of a w x h x d texture, with its mipmap levels as
+ * gfx_texture_mipmap builds them when `mipmaps` (RECT has none): what a
+ * declaration will need, known before anything is allocated. */
+size_t gfx_texture_bytes(enum gfx_tex_kind kind, unsigned w, unsigned h,
+                         unsigned d, bool mipmaps);
+/* Build levels 1.. by 2x2(x2) box filtering, down to 1x1 (not RECT);
+ * each level is charged to the texture's budget before it is allocated. */
 US_MUST_CHECK bool gfx_texture_mipmap(struct gfx_texture *t,
                                       struct us_diag *diag);
 static inline float *gfx_texel(const struct gfx_level *l, unsigned x,
@@ -155,8 +223,12 @@ US_MUST_CHECK bool gfx_png_decode(const void *data, size_t len,
                                   unsigned max_side, float **rgba,
                                   unsigned *w, unsigned *h,
                                   struct us_diag *diag);
+/* A PNG file (gfx_read_file rules), the file and the decoder's arrays
+ * charged to `budget` while they live, and the image's w * h * 16 bytes
+ * still charged on return: the caller gives them back when it frees it. */
 US_MUST_CHECK bool gfx_png_load(const char *path, unsigned max_side,
-                                float **rgba, unsigned *w, unsigned *h,
+                                struct gfx_budget *budget, float **rgba,
+                                unsigned *w, unsigned *h,
                                 struct us_diag *diag);
 US_MUST_CHECK bool gfx_png_encode(const uint8_t *rgba, unsigned w,
                                   unsigned h, void **out, size_t *len,
@@ -193,36 +265,52 @@ struct gfx_mesh {
     uint32_t *idx;             /* 3 per triangle, counter-clockwise front */
     unsigned ntris;
     uint32_t attr_mask;        /* attributes the mesh defines             */
+    struct gfx_budget *budget; /* verts and idx are charged here (or NULL) */
+    size_t charged;            /* ... this much, given back by free      */
 };
 
+/* Every constructor charges the mesh (gfx_mesh_bytes) and the loaders
+ * their working arrays to `budget` (NULL: no budget) before allocating
+ * them; gfx_mesh_free gives the mesh's bytes back. */
 void gfx_mesh_free(struct gfx_mesh *m);
+/* Bytes of a mesh of nverts vertices and ntris triangles. */
+size_t gfx_mesh_bytes(size_t nverts, size_t ntris);
 /* nverts vertices set to GL's current attribute values, ntris triangles. */
 US_MUST_CHECK bool gfx_mesh_alloc(struct gfx_mesh *m, size_t nverts,
-                                  size_t ntris, struct us_diag *diag);
+                                  size_t ntris, struct gfx_budget *budget,
+                                  struct us_diag *diag);
 US_MUST_CHECK bool gfx_mesh_sphere(struct gfx_mesh *m, float r,
                                    unsigned slices, unsigned stacks,
+                                   struct gfx_budget *budget,
                                    struct us_diag *diag);
 US_MUST_CHECK bool gfx_mesh_torus(struct gfx_mesh *m, float R, float r,
                                   unsigned rings, unsigned sides,
+                                  struct gfx_budget *budget,
                                   struct us_diag *diag);
 US_MUST_CHECK bool gfx_mesh_plane(struct gfx_mesh *m, float size,
-                                  unsigned n, struct us_diag *diag);
+                                  unsigned n, struct gfx_budget *budget,
+                                  struct us_diag *diag);
 US_MUST_CHECK bool gfx_mesh_cube(struct gfx_mesh *m, float size,
+                                 struct gfx_budget *budget,
                                  struct us_diag *diag);
 /* Newell's teapot, each Bezier patch tessellated n x n, z up as in the
  * data set, scaled to unit height-ish (see teapot.c). */
 US_MUST_CHECK bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n,
+                                   struct gfx_budget *budget,
                                    struct us_diag *diag);
 /* Wavefront OBJ text, NUL-terminated at text[len] (v, vt, vn, f; negative
- * indices; polygons fanned).
+ * indices; polygons fanned).  Vertices are the distinct (v, vt, vn)
+ * corners in the order of their first use, found in linear time.
  * Smooth normals are computed when the file has none. */
 US_MUST_CHECK bool gfx_mesh_obj(struct gfx_mesh *m, const char *text,
-                                size_t len, struct us_diag *diag);
+                                size_t len, struct gfx_budget *budget,
+                                struct us_diag *diag);
 /* Autodesk .3ds geometry (gfx/model3ds.c): every object's vertices, faces
  * and texture coordinates; normals computed; with texture coordinates,
  * tangents in attribute 6 and repeated in texcoord[1]. */
 US_MUST_CHECK bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data,
-                                size_t len, struct us_diag *diag);
+                                size_t len, struct gfx_budget *budget,
+                                struct us_diag *diag);
 /* Area-weighted vertex normals; tangents along +u of texcoord[0]. */
 void gfx_mesh_normals(struct gfx_mesh *m);
 void gfx_mesh_tangents(struct gfx_mesh *m);
@@ -293,6 +381,9 @@ struct gfx_framebuffer {
 };
 US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
                                unsigned h, struct us_diag *diag);
+/* Bytes a w x h framebuffer costs a run: colour, depth, the RGBA8 export
+ * (gfx_fb_rgba8) and a PNG written from it (28 bytes a pixel). */
+size_t gfx_fb_bytes(unsigned w, unsigned h);
 void gfx_fb_free(struct gfx_framebuffer *fb);
 void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
                   float depth);
@@ -334,8 +425,13 @@ struct gfx_draw {
     const struct gfx_state *state;
     const struct us_math *math;
     const struct gfx_shader_backend *backend;
+    struct gfx_budget *budget; /* charged with the draw's working memory
+                                  (gfx_draw_bytes) while it runs, or NULL */
 };
 
+/* Bytes gfx_draw_mesh allocates for a draw: the clip-space vertices, the
+ * thread batch, the parameters. */
+size_t gfx_draw_bytes(const struct gfx_draw *d);
 US_MUST_CHECK bool gfx_draw_mesh(struct gfx_framebuffer *fb,
                                  const struct gfx_draw *d,
                                  struct gfx_stats *stats,

@@ -4,6 +4,7 @@
  * points along the normal), texcoord[0] = (u, v), tangent = dP/du.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,14 @@ void gfx_mesh_free(struct gfx_mesh *m)
 {
     free(m->verts);
     free(m->idx);
+    gfx_budget_give(m->budget, m->charged);
     memset(m, 0, sizeof *m);
+}
+
+size_t gfx_mesh_bytes(size_t nverts, size_t ntris)
+{
+    return (nverts ? nverts : 1) * sizeof(struct gfx_vertex) +
+           (ntris ? ntris : 1) * 3 * sizeof(uint32_t);
 }
 
 /* GL's current values for attributes the mesh does not define. */
@@ -31,7 +39,7 @@ static void vertex_defaults(struct gfx_vertex *v)
 }
 
 static bool mesh_alloc(struct gfx_mesh *m, size_t nverts, size_t ntris,
-                       struct us_diag *diag)
+                       struct gfx_budget *budget, struct us_diag *diag)
 {
     memset(m, 0, sizeof *m);
     if (nverts > GFX_MAX_MESH_VERTS || ntris > GFX_MAX_MESH_TRIS)
@@ -39,6 +47,14 @@ static bool mesh_alloc(struct gfx_mesh *m, size_t nverts, size_t ntris,
                         "mesh too large: %zu vertices, %zu triangles "
                         "(limits %d, %d)", nverts, ntris,
                         GFX_MAX_MESH_VERTS, GFX_MAX_MESH_TRIS);
+    char what[80];
+    snprintf(what, sizeof what, "a mesh of %zu vertices and %zu triangles",
+             nverts, ntris);
+    size_t bytes = gfx_mesh_bytes(nverts, ntris);
+    if (!gfx_budget_take(budget, bytes, 1, what, diag))
+        return false;
+    m->budget = budget;
+    m->charged = bytes;
     m->verts = malloc((nverts ? nverts : 1) * sizeof *m->verts);
     m->idx = malloc((ntris ? ntris : 1) * 3 * sizeof *m->idx);
     if (!m->verts || !m->idx) {
@@ -77,12 +93,13 @@ enum { GRID_ATTRS = 1u << GFX_ATTR_POSITION | 1u << GFX_ATTR_NORMAL |
 
 /* A (nu+1) x (nv+1) vertex grid and its 2 nu nv triangles. */
 static bool grid(struct gfx_mesh *m, unsigned nu, unsigned nv,
-                 struct us_diag *diag)
+                 struct gfx_budget *budget, struct us_diag *diag)
 {
     if (nu < 1 || nv < 1 || nu > 4096 || nv > 4096)
         return gfx_fail(diag, 0, 0, "tessellation %ux%u out of range 1..4096",
                         nu, nv);
-    if (!mesh_alloc(m, (size_t)(nu + 1) * (nv + 1), (size_t)2 * nu * nv, diag))
+    if (!mesh_alloc(m, (size_t)(nu + 1) * (nv + 1), (size_t)2 * nu * nv,
+                    budget, diag))
         return false;
     uint32_t *ix = m->idx;
     for (unsigned j = 0; j < nv; j++)
@@ -100,9 +117,10 @@ static bool grid(struct gfx_mesh *m, unsigned nu, unsigned nv,
 }
 
 bool gfx_mesh_sphere(struct gfx_mesh *m, float r, unsigned slices,
-                     unsigned stacks, struct us_diag *diag)
+                     unsigned stacks, struct gfx_budget *budget,
+                     struct us_diag *diag)
 {
-    if (!grid(m, slices, stacks, diag))
+    if (!grid(m, slices, stacks, budget, diag))
         return false;
     for (unsigned k = 0; k < m->nverts; k++) {
         struct gfx_vertex *v = &m->verts[k];
@@ -117,9 +135,10 @@ bool gfx_mesh_sphere(struct gfx_mesh *m, float r, unsigned slices,
 }
 
 bool gfx_mesh_torus(struct gfx_mesh *m, float R, float r, unsigned rings,
-                    unsigned sides, struct us_diag *diag)
+                    unsigned sides, struct gfx_budget *budget,
+                    struct us_diag *diag)
 {
-    if (!grid(m, rings, sides, diag))
+    if (!grid(m, rings, sides, budget, diag))
         return false;
     for (unsigned k = 0; k < m->nverts; k++) {
         struct gfx_vertex *v = &m->verts[k];
@@ -135,9 +154,9 @@ bool gfx_mesh_torus(struct gfx_mesh *m, float R, float r, unsigned rings,
 }
 
 bool gfx_mesh_plane(struct gfx_mesh *m, float size, unsigned n,
-                    struct us_diag *diag)
+                    struct gfx_budget *budget, struct us_diag *diag)
 {
-    if (!grid(m, n, n, diag))
+    if (!grid(m, n, n, budget, diag))
         return false;
     for (unsigned k = 0; k < m->nverts; k++) {
         struct gfx_vertex *v = &m->verts[k];
@@ -151,7 +170,8 @@ bool gfx_mesh_plane(struct gfx_mesh *m, float size, unsigned n,
     return tangent_in_texcoord1(m);
 }
 
-bool gfx_mesh_cube(struct gfx_mesh *m, float size, struct us_diag *diag)
+bool gfx_mesh_cube(struct gfx_mesh *m, float size, struct gfx_budget *budget,
+                   struct us_diag *diag)
 {
     /* normal, tangent (+u); the bitangent n x t is +v */
     static const float face[6][2][3] = {
@@ -160,7 +180,7 @@ bool gfx_mesh_cube(struct gfx_mesh *m, float size, struct us_diag *diag)
         { { 0, 0, 1 }, { 1, 0, 0 } },  { { 0, 0, -1 }, { -1, 0, 0 } },
     };
     static const float uv[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
-    if (!mesh_alloc(m, 24, 12, diag))
+    if (!mesh_alloc(m, 24, 12, budget, diag))
         return false;
     float h = 0.5f * size;
     for (unsigned f = 0; f < 6; f++) {
@@ -268,7 +288,7 @@ void gfx_mesh_tangents(struct gfx_mesh *m)
 
 /* Shared with obj.c and teapot.c. */
 bool gfx_mesh_alloc(struct gfx_mesh *m, size_t nverts, size_t ntris,
-                    struct us_diag *diag)
+                    struct gfx_budget *budget, struct us_diag *diag)
 {
-    return mesh_alloc(m, nverts, ntris, diag);
+    return mesh_alloc(m, nverts, ntris, budget, diag);
 }

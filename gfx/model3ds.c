@@ -46,8 +46,17 @@ struct ctx {
     const uint8_t *base;
     struct obj3ds *obj;
     size_t nobj, cap;
+    struct gfx_budget *budget; /* obj is charged here                   */
     struct us_diag *diag;
 };
+
+static void free_objects(struct ctx *c)
+{
+    free(c->obj);
+    gfx_budget_give(c->budget, c->cap * sizeof *c->obj);
+    c->obj = NULL;
+    c->cap = c->nobj = 0;
+}
 
 static uint16_t u16(const uint8_t *p)
 {
@@ -123,10 +132,21 @@ static bool walk(struct ctx *c, const uint8_t *p, const uint8_t *end,
             if (q == next)
                 return fail_at(c, body, "object name not terminated");
             if (c->nobj == c->cap) {
+                /* objects are small in the file, not in memory: the
+                 * table is charged before it grows */
                 size_t cap = c->cap ? 2 * c->cap : 8;
+                size_t more = (cap - c->cap) * sizeof *c->obj;
+                if (!gfx_budget_take(c->budget, more, 1, "the object table",
+                                     c->diag)) {
+                    char m[sizeof c->diag->msg];
+                    memcpy(m, c->diag->msg, sizeof m);
+                    return fail_at(c, p, m);
+                }
                 void *o = realloc(c->obj, cap * sizeof *c->obj);
-                if (!o)
+                if (!o) {
+                    gfx_budget_give(c->budget, more);
                     return fail_at(c, p, "out of memory");
+                }
                 c->obj = o;
                 c->cap = cap;
             }
@@ -170,16 +190,16 @@ static bool walk(struct ctx *c, const uint8_t *p, const uint8_t *end,
 }
 
 bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
-                  struct us_diag *diag)
+                  struct gfx_budget *budget, struct us_diag *diag)
 {
     memset(m, 0, sizeof *m);
-    struct ctx c = { .base = data, .diag = diag };
+    struct ctx c = { .base = data, .budget = budget, .diag = diag };
     const uint8_t *p = data;
     if (len < 6 || u16(p) != C_MAIN)
         return gfx_fail(diag, 0, 0, "3ds: not a 3D Studio file (no 0x4D4D "
                         "main chunk)");
     if (!walk(&c, p, p + len, 0)) {
-        free(c.obj);
+        free_objects(&c);
         return false;
     }
     size_t nv = 0, nt = 0;
@@ -188,7 +208,7 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
         const struct obj3ds *o = &c.obj[i];
         if (o->nfaces && !o->verts) {
             size_t at = o->faces_at;
-            free(c.obj);
+            free_objects(&c);
             return gfx_fail(diag, 0, 0, "3ds: byte %zu: faces without "
                             "vertices", at);
         }
@@ -197,11 +217,11 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
         uv = uv && o->uvs && o->nuvs == o->nverts;
     }
     if (nt == 0) {
-        free(c.obj);
+        free_objects(&c);
         return gfx_fail(diag, 0, 0, "3ds: no triangles");
     }
-    if (!gfx_mesh_alloc(m, nv, nt, diag)) {
-        free(c.obj);
+    if (!gfx_mesh_alloc(m, nv, nt, budget, diag)) {
+        free_objects(&c);
         return false;
     }
     size_t v0 = 0, t = 0;
@@ -212,7 +232,7 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
             for (int j = 0; j < 3; j++) {
                 pos[j] = f32(o->verts + 12 * k + 4 * j);
                 if (!isfinite(pos[j]) || fabsf(pos[j]) > 1e30f) {
-                    free(c.obj);
+                    free_objects(&c);
                     gfx_mesh_free(m);
                     return gfx_fail(diag, 0, 0, "3ds: object %zu vertex %u "
                                     "is not a finite coordinate", i, k);
@@ -233,7 +253,7 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
                 if (ix >= o->nverts) {
                     size_t at = o->faces_at + 2 + 8 * (size_t)f;
                     unsigned n = o->nverts;
-                    free(c.obj);
+                    free_objects(&c);
                     gfx_mesh_free(m);
                     return gfx_fail(diag, 0, 0, "3ds: byte %zu: face %u "
                                     "uses vertex %u of %u", at, f, ix, n);
@@ -242,7 +262,7 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
             }
         v0 += o->nverts;
     }
-    free(c.obj);
+    free_objects(&c);
     m->attr_mask = 1u << GFX_ATTR_POSITION;
     gfx_mesh_normals(m);
     if (uv) {

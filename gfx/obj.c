@@ -4,7 +4,13 @@
  * indices count back from the latest element (OBJ spec, Wavefront Advanced
  * Visualizer manual, appendix B1).  Polygons are triangulated as fans from
  * their first corner.  Other statements (o, g, s, usemtl, mtllib, l, p...)
- * are ignored.  Counts are checked against GFX_MAX_MESH_VERTS/TRIS.
+ * are ignored.  Counts are checked against GFX_MAX_MESH_VERTS/TRIS, and
+ * every array is charged to the caller's budget before it grows.
+ *
+ * Distinct (v, vt, vn) corners become the mesh's vertices in the order of
+ * their first use.  They are found by sorting the corners (three stable
+ * counting sorts, one per index), which takes linear time whatever the
+ * indices: no input can aim at it, as crafted keys could at a hash table.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +32,8 @@ struct obj_ctx {
     struct vec_list pos, tex, nrm;
     struct corner *corners;    /* 3 per triangle */
     size_t ncorners, cap;
+    struct gfx_budget *budget;
+    size_t charged;            /* by the arrays above                    */
     struct us_diag *diag;
 };
 
@@ -35,19 +43,36 @@ static bool err(struct obj_ctx *c, const char *at, const char *msg)
                     "%s", msg);
 }
 
+/* Double an array of `size`-byte elements (`first` to start with), the
+ * new bytes charged first. */
+static bool grow(struct obj_ctx *c, const char *at, void **array,
+                 size_t *cap, size_t size, size_t first)
+{
+    size_t ncap = *cap ? 2 * *cap : first, more = (ncap - *cap) * size;
+    if (!gfx_budget_take(c->budget, more, 1, "the OBJ's arrays", c->diag)) {
+        char m[sizeof c->diag->msg];
+        memcpy(m, c->diag->msg, sizeof m);
+        return err(c, at, m);
+    }
+    void *p = realloc(*array, ncap * size);
+    if (!p) {
+        gfx_budget_give(c->budget, more);
+        return err(c, at, "out of memory");
+    }
+    c->charged += more;
+    *array = p;
+    *cap = ncap;
+    return true;
+}
+
 static bool push_vec(struct obj_ctx *c, struct vec_list *l, const float v[4],
                      const char *at)
 {
     if (l->n >= GFX_MAX_MESH_VERTS)
         return err(c, at, "too many vertex elements for the mesh limit");
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 1024;
-        void *p = realloc(l->v, cap * sizeof *l->v);
-        if (!p)
-            return err(c, at, "out of memory");
-        l->v = p;
-        l->cap = cap;
-    }
+    if (l->n == l->cap &&
+        !grow(c, at, (void **)&l->v, &l->cap, sizeof *l->v, 1024))
+        return false;
     memcpy(l->v[l->n++], v, 4 * sizeof(float));
     return true;
 }
@@ -147,14 +172,9 @@ static bool push_corner(struct obj_ctx *c, const struct corner *k,
 {
     if (c->ncorners / 3 >= GFX_MAX_MESH_TRIS)
         return err(c, at, "too many triangles for the mesh limit");
-    if (c->ncorners == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 3072;
-        void *p = realloc(c->corners, cap * sizeof *c->corners);
-        if (!p)
-            return err(c, at, "out of memory");
-        c->corners = p;
-        c->cap = cap;
-    }
+    if (c->ncorners == c->cap &&
+        !grow(c, at, (void **)&c->corners, &c->cap, sizeof *c->corners, 3072))
+        return false;
     c->corners[c->ncorners++] = *k;
     return true;
 }
@@ -193,42 +213,100 @@ static bool keyword(struct obj_ctx *c, const char *kw)
     return true;
 }
 
-/* Unique (v, vt, vn) corners become mesh vertices (open-addressing hash). */
+/* Index f of a corner as a sort key in 0 .. range-1: v, vt + 1, vn + 1
+ * (absent vt and vn are -1). */
+static uint32_t key(const struct corner *k, int f)
+{
+    return f == 0 ? (uint32_t)k->v : f == 1 ? (uint32_t)(k->t + 1)
+                                            : (uint32_t)(k->n + 1);
+}
+
+/* Stable counting sort of the corner numbers `in` by index f into `out`;
+ * count has range + 1 entries. */
+static void sort_by(const struct corner *k, int f, uint32_t range,
+                    const uint32_t *in, uint32_t *out, size_t n,
+                    uint32_t *count)
+{
+    memset(count, 0, ((size_t)range + 1) * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[key(&k[in[i]], f) + 1]++;
+    for (uint32_t r = 0; r < range; r++)
+        count[r + 1] += count[r];
+    for (size_t i = 0; i < n; i++)
+        out[count[key(&k[in[i]], f)]++] = in[i];
+}
+
+/* remap[i]: the vertex of corner i, vertices numbered in the order of
+ * their first corner; returns the vertex count.  `order` and `count`
+ * are work space (ncorners entries, and one more than the largest
+ * range of an index). */
+static size_t dedup(const struct obj_ctx *c, uint32_t *remap,
+                    uint32_t *order, uint32_t *count)
+{
+    const struct corner *k = c->corners;
+    size_t n = c->ncorners;
+    /* sort by (v, vt, vn): least significant index first; each sort is
+     * stable, so equal corners stay in file order */
+    uint32_t *cur = order, *other = remap;
+    for (size_t i = 0; i < n; i++)
+        cur[i] = (uint32_t)i;
+    uint32_t ranges[3] = { (uint32_t)c->pos.n, (uint32_t)c->tex.n + 1,
+                           (uint32_t)c->nrm.n + 1 };
+    for (int f = 2; f >= 0; f--) {
+        if (ranges[f] <= 1)
+            continue;  /* one value: already in order */
+        sort_by(k, f, ranges[f], cur, other, n, count);
+        uint32_t *t = cur;
+        cur = other;
+        other = t;
+    }
+    /* other[i]: the first corner equal to corner i (the head of its run) */
+    for (size_t j = 0, head = 0; j < n; j++) {
+        const struct corner *a = &k[cur[head]], *b = &k[cur[j]];
+        if (a->v != b->v || a->t != b->t || a->n != b->n)
+            head = j;
+        other[cur[j]] = cur[head];
+    }
+    /* number the vertices in the order of their first corners; first[i]
+     * <= i, so its number is known when corner i needs it */
+    const uint32_t *first = other;
+    uint32_t *num = cur;
+    size_t nv = 0;
+    for (size_t i = 0; i < n; i++)
+        num[i] = first[i] == i ? (uint32_t)nv++ : num[first[i]];
+    if (num != remap)
+        memcpy(remap, num, n * sizeof *remap);
+    return nv;
+}
+
 static bool build(struct obj_ctx *c, struct gfx_mesh *m)
 {
-    size_t nt = c->ncorners / 3;
-    size_t hcap = 1;
-    while (hcap < 2 * c->ncorners + 2)
-        hcap *= 2;
-    uint32_t *table = malloc(hcap * sizeof *table);
-    uint32_t *remap = malloc((c->ncorners + 1) * sizeof *remap);
-    size_t nv = 0;
-    bool ok = table && remap;
-    if (ok) {
-        memset(table, 0xff, hcap * sizeof *table);
-        for (size_t i = 0; i < c->ncorners; i++) {
-            const struct corner *k = &c->corners[i];
-            uint32_t h = (uint32_t)k->v * 2654435761u ^
-                         (uint32_t)k->t * 40503u ^ (uint32_t)k->n * 97u;
-            size_t slot = h & (hcap - 1);
-            while (table[slot] != UINT32_MAX) {
-                const struct corner *o = &c->corners[table[slot]];
-                if (o->v == k->v && o->t == k->t && o->n == k->n)
-                    break;
-                slot = (slot + 1) & (hcap - 1);
-            }
-            if (table[slot] == UINT32_MAX) {
-                table[slot] = (uint32_t)i;
-                remap[i] = (uint32_t)nv++;
-            } else {
-                remap[i] = remap[table[slot]];
-            }
-        }
+    size_t n = c->ncorners, nt = n / 3;
+    uint32_t range = (uint32_t)c->pos.n;
+    if (c->tex.n + 1 > range)
+        range = (uint32_t)c->tex.n + 1;
+    if (c->nrm.n + 1 > range)
+        range = (uint32_t)c->nrm.n + 1;
+    size_t work = (2 * n + (size_t)range + 1) * sizeof(uint32_t);
+    if (!gfx_budget_take(c->budget, work, 1, "the OBJ's vertex sort", c->diag))
+        return false;
+    uint32_t *remap = malloc(n * sizeof *remap);
+    uint32_t *order = malloc(n * sizeof *order);
+    uint32_t *count = malloc(((size_t)range + 1) * sizeof *count);
+    bool ok = remap && order && count;
+    size_t nv = ok ? dedup(c, remap, order, count) : 0;
+    free(order);
+    free(count);
+    gfx_budget_give(c->budget, work - n * sizeof *remap);
+    if (!ok) {
+        free(remap);
+        gfx_budget_give(c->budget, n * sizeof *remap);
+        return gfx_fail(c->diag, 0, 0, "out of memory");
     }
-    ok = ok && gfx_mesh_alloc(m, nv, nt, c->diag);
+    ok = gfx_mesh_alloc(m, nv, nt, c->budget, c->diag);
     if (ok) {
         bool have_t = false, have_n = true;
-        for (size_t i = 0; i < c->ncorners; i++) {
+        for (size_t i = 0; i < n; i++) {
             const struct corner *k = &c->corners[i];
             struct gfx_vertex *v = &m->verts[remap[i]];
             m->idx[i] = remap[i];
@@ -245,25 +323,23 @@ static bool build(struct obj_ctx *c, struct gfx_mesh *m)
         m->attr_mask = 1u << GFX_ATTR_POSITION;
         if (have_t)
             m->attr_mask |= 1u << GFX_ATTR_TEXCOORD0;
-        if (have_n && c->ncorners)
+        if (have_n && n)
             m->attr_mask |= 1u << GFX_ATTR_NORMAL;
         else
             gfx_mesh_normals(m);
         gfx_mesh_tangents(m);
-    } else if (!table || !remap) {
-        gfx_fail(c->diag, 0, 0, "out of memory");
     }
-    free(table);
     free(remap);
+    gfx_budget_give(c->budget, n * sizeof *remap);
     return ok;
 }
 
 bool gfx_mesh_obj(struct gfx_mesh *m, const char *text, size_t len,
-                  struct us_diag *diag)
+                  struct gfx_budget *budget, struct us_diag *diag)
 {
     memset(m, 0, sizeof *m);
     struct obj_ctx c = { .p = text, .end = text + len, .line = 1,
-                         .diag = diag };
+                         .budget = budget, .diag = diag };
     static const float pos_def[4] = { 0, 0, 0, 1 }, tex_def[4] = { 0, 0, 0, 1 },
                        nrm_def[4] = { 0, 0, 1, 1 };
     bool ok = true;
@@ -302,5 +378,6 @@ bool gfx_mesh_obj(struct gfx_mesh *m, const char *text, size_t len,
     free(c.tex.v);
     free(c.nrm.v);
     free(c.corners);
+    gfx_budget_give(budget, c.charged);
     return ok;
 }

@@ -9,6 +9,7 @@
  * order and the image does not depend on the backend.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,17 +357,31 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
     return true;
 }
 
+enum { NTHREADS = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH };
+
+size_t gfx_draw_bytes(const struct gfx_draw *d)
+{
+    return (d->vp->nparams + 1 + d->fp->nparams + 1) * sizeof(us_vec4) +
+           ((size_t)d->mesh->nverts + 1) * sizeof(struct gfx_cvert) +
+           NTHREADS * sizeof(struct us_thread) +
+           QUAD_BATCH * sizeof(struct quad_info);
+}
+
 bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
                    struct gfx_stats *stats, struct us_diag *diag)
 {
     if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
         return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
     const struct gfx_mesh *m = d->mesh;
+    size_t bytes = gfx_draw_bytes(d);
+    char what[80];
+    snprintf(what, sizeof what, "drawing %u vertices", m->nverts);
+    if (!gfx_budget_take(d->budget, bytes, 1, what, diag))
+        return false;
     us_vec4 *vparams = malloc((d->vp->nparams + 1) * sizeof *vparams);
     us_vec4 *fparams = malloc((d->fp->nparams + 1) * sizeof *fparams);
-    struct gfx_cvert *cv = malloc((m->nverts + 1) * sizeof *cv);
-    unsigned nthreads = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH;
-    struct us_thread *threads = malloc(nthreads * sizeof *threads);
+    struct gfx_cvert *cv = malloc(((size_t)m->nverts + 1) * sizeof *cv);
+    struct us_thread *threads = malloc(NTHREADS * sizeof *threads);
     struct quad_info *quads = malloc(QUAD_BATCH * sizeof *quads);
     bool ok = vparams && fparams && cv && threads && quads;
     if (!ok) {
@@ -426,5 +441,6 @@ out:
     free(cv);
     free(threads);
     free(quads);
+    gfx_budget_give(d->budget, bytes);
     return ok;
 }

@@ -44,6 +44,27 @@ static void read_data(png_structp png, png_bytep out, size_t n)
     io->pos += n;
 }
 
+/* The image size from IHDR, the first chunk (PNG spec 11.2.2): width and
+ * height at bytes 16..23, big-endian.  False when the data has none. */
+static bool ihdr_size(const void *data, size_t len, uint32_t *w, uint32_t *h)
+{
+    const uint8_t *b = data;
+    if (len < 24 || png_sig_cmp(data, 0, 8) || memcmp(b + 12, "IHDR", 4))
+        return false;
+    *w = (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 |
+         (uint32_t)b[18] << 8 | b[19];
+    *h = (uint32_t)b[20] << 24 | (uint32_t)b[21] << 16 |
+         (uint32_t)b[22] << 8 | b[23];
+    return true;
+}
+
+/* Bytes gfx_png_decode allocates for a w x h image besides the result:
+ * 16-bit pixels at most, and the row pointers. */
+static size_t decode_bytes(size_t w, size_t h)
+{
+    return w * h * 4 * 2 + h * sizeof(png_bytep);
+}
+
 bool gfx_png_decode(const void *data, size_t len, unsigned max_side,
                     float **rgba, unsigned *pw, unsigned *ph,
                     struct us_diag *diag)
@@ -51,15 +72,10 @@ bool gfx_png_decode(const void *data, size_t len, unsigned max_side,
     *rgba = NULL;
     if (len < 8 || png_sig_cmp(data, 0, 8))
         return gfx_fail(diag, 0, 0, "not a PNG file");
-    /* The size limit, with a clear message, before libpng sees the image:
-     * IHDR is the first chunk (PNG spec 11.2.2), width and height at
-     * bytes 16..23, big-endian. */
-    const uint8_t *b = data;
-    if (len >= 24 && !memcmp(b + 12, "IHDR", 4)) {
-        uint32_t iw = (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 |
-                      (uint32_t)b[18] << 8 | b[19];
-        uint32_t ih = (uint32_t)b[20] << 24 | (uint32_t)b[21] << 16 |
-                      (uint32_t)b[22] << 8 | b[23];
+    /* The size limit, with a clear message, before libpng sees the
+     * image. */
+    uint32_t iw, ih;
+    if (ihdr_size(data, len, &iw, &ih)) {
         if (iw > max_side || ih > max_side)
             return gfx_fail(diag, 0, 0, "image %" PRIu32 "x%" PRIu32
                             " is larger than the limit of %u per side",
@@ -125,20 +141,31 @@ bool gfx_png_decode(const void *data, size_t len, unsigned max_side,
     return true;
 }
 
-bool gfx_png_load(const char *path, unsigned max_side, float **rgba,
-                  unsigned *w, unsigned *h, struct us_diag *diag)
+bool gfx_png_load(const char *path, unsigned max_side,
+                  struct gfx_budget *budget, float **rgba, unsigned *w,
+                  unsigned *h, struct us_diag *diag)
 {
     char *buf;
     size_t n;
-    if (!gfx_read_file(path, GFX_MAX_PNG_BYTES, &buf, &n, diag))
+    *rgba = NULL;
+    if (!gfx_read_file_charged(path, GFX_MAX_PNG_BYTES, budget, &buf, &n,
+                               diag))
         return false;
-    bool ok = gfx_png_decode(buf, n, max_side, rgba, w, h, diag);
-    if (!ok) {
-        char m[sizeof diag->msg];
-        snprintf(m, sizeof m, "%s", diag->msg);
-        gfx_fail(diag, 0, 0, "%.100s: %.150s", path, m);
-    }
+    /* the decoder's arrays and the image, charged before they exist */
+    uint32_t iw = 0, ih = 0;
+    if (ihdr_size(buf, n, &iw, &ih) && (iw > max_side || ih > max_side))
+        iw = ih = 0;  /* refused by the decoder before it allocates */
+    size_t work = decode_bytes(iw, ih), image = (size_t)iw * ih * 16;
+    char what[64];
+    snprintf(what, sizeof what, "a %" PRIu32 "x%" PRIu32 " image", iw, ih);
+    bool taken = gfx_budget_take(budget, work + image, 1, what, diag);
+    bool ok = taken && gfx_png_decode(buf, n, max_side, rgba, w, h, diag);
+    if (taken)
+        gfx_budget_give(budget, ok ? work : work + image);
+    if (!ok)
+        gfx_fail_path(diag, path, "%s", diag->msg);
     free(buf);
+    gfx_budget_give(budget, n + 1);
     return ok;
 }
 

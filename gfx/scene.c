@@ -17,11 +17,7 @@
 
 #include "gfx/gfx.h"
 
-enum { MAX_TOKENS = 48, MAX_DRAWS = 1024, MAX_STACK = 8, MAX_PATH = 1024 };
-
-/* Texels and vertices one scene may hold: each texture and mesh is limited
- * on its own, but 32 of the largest would need about 17 GiB. */
-enum { MAX_SCENE_MIB = 1024 };
+enum { MAX_TOKENS = 48, MAX_DRAWS = 1024, MAX_STACK = 8 };
 
 struct named_tex { char name[US_MAX_NAME]; struct gfx_texture tex; };
 struct named_mesh { char name[US_MAX_NAME]; struct gfx_mesh mesh; };
@@ -45,12 +41,17 @@ struct gfx_scene {
     unsigned nprog;
     struct scene_draw *draws;
     unsigned ndraws;
+    /* GFX_MEM_BUDGET_MIB for the scene's textures, meshes, draws and the
+     * files it reads, then its render: each texture and mesh is limited
+     * on its own, but 32 of the largest would need about 17 GiB */
+    struct gfx_budget budget;
 };
 
 /* Parse-time state. */
 struct parser {
     struct gfx_scene *s;
-    char dir[MAX_PATH];        /* the scene file's directory, "" or "x/" */
+    const char *path;          /* the scene file; its first dirlen bytes */
+    size_t dirlen;             /* are its directory, "" or "x/"          */
     struct us_diag *diag;
     unsigned line;
     const char *tok[MAX_TOKENS];
@@ -62,7 +63,6 @@ struct parser {
     float view[16], model[16], stack[MAX_STACK][16];
     unsigned sp;
     int vp, fp;
-    size_t bytes;              /* texels and vertices so far             */
 };
 
 static bool perr(struct parser *p, unsigned tok, const char *fmt, ...)
@@ -80,15 +80,22 @@ static bool perr(struct parser *p, unsigned tok, const char *fmt, ...)
     return false;
 }
 
-/* Re-home a message from a loader (which has no scene position). */
+/* Re-home a message from a loader (which has no scene position): with a
+ * position in `file`, "FILE:LINE:COL: MSG", the file's name shortened as
+ * far as the whole message needs. */
 static bool perr_from(struct parser *p, unsigned tok, const char *file)
 {
     char m[sizeof p->diag->msg];
-    if (p->diag->line)
-        snprintf(m, sizeof m, "%.80s:%u:%u: %.150s", file,
-                 p->diag->line, p->diag->col, p->diag->msg);
-    else
+    if (p->diag->line) {
+        char at[32], shown[GFX_SHOWN_PATH];
+        snprintf(at, sizeof at, ":%u:%u: ", p->diag->line, p->diag->col);
+        size_t used = strlen(at) + strlen(p->diag->msg);
+        size_t room = used < sizeof m - 1 ? sizeof m - 1 - used : 0;
+        snprintf(m, sizeof m, "%s%s%s", gfx_show_path(shown, file, room), at,
+                 p->diag->msg);
+    } else {
         memcpy(m, p->diag->msg, sizeof m);
+    }
     return perr(p, tok, "%s", m);
 }
 
@@ -112,9 +119,10 @@ static bool number(struct parser *p, float *out)
         return perr(p, p->ntok, "expected a number");
     const char *t = p->tok[p->pos];
     char *e;
-    errno = 0;
+    /* strtof's ERANGE is overflow (to infinity: refused) or underflow: a
+     * denormal or zero, which GL takes as any other float */
     float v = strtof(t, &e);
-    if (e == t || *e || !isfinite(v) || errno == ERANGE)
+    if (e == t || *e || !isfinite(v))
         return perr(p, p->pos, "expected a number, not '%s'", t);
     *out = v;
     p->pos++;
@@ -189,22 +197,20 @@ static bool new_name(struct parser *p, char *dst, unsigned at)
     return true;
 }
 
-static void path_of(const struct parser *p, const char *file, char *out)
+/* The path of a file the scene names at word `tok` (malloc'd, whatever
+ * its length): relative to the scene's directory unless absolute. */
+static char *path_of(struct parser *p, unsigned tok)
 {
-    if (file[0] == '/')
-        snprintf(out, MAX_PATH, "%s", file);
-    else
-        snprintf(out, MAX_PATH, "%s%s", p->dir, file);
-}
-
-/* Charge a new texture's or mesh's memory to the scene (MAX_SCENE_MIB). */
-static bool charge(struct parser *p, size_t bytes)
-{
-    p->bytes += bytes;
-    if (p->bytes > (size_t)MAX_SCENE_MIB << 20)
-        return perr(p, 1, "the scene's textures and meshes need more than "
-                    "%d MiB", MAX_SCENE_MIB);
-    return true;
+    const char *file = p->tok[tok];
+    size_t dir = file[0] == '/' ? 0 : p->dirlen, n = strlen(file);
+    char *out = malloc(dir + n + 1);
+    if (!out) {
+        perr(p, tok, "out of memory");
+        return NULL;
+    }
+    memcpy(out, p->path, dir);
+    memcpy(out + dir, file, n + 1);
+    return out;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -247,21 +253,29 @@ static bool parse_camera(struct parser *p)
     return true;
 }
 
+/* The program file named at word `at`. */
 static bool load_program(struct parser *p, struct us_program *prog,
-                         const char *file, unsigned at)
+                         unsigned at)
 {
-    char path[MAX_PATH], *text;
+    char *text, *path = path_of(p, at);
     size_t len;
-    path_of(p, file, path);
-    if (!gfx_read_file(path, 1 << 20, &text, &len, p->diag))
-        return perr_from(p, at, path);
-    /* an ARB program, or a GLSL shader staged by its extension */
-    bool ok = us_program_from_text(path, text, len, US_STAGE_ANY, NULL, prog,
-                                   p->diag);
-    free(text);
-    if (!ok)
-        return perr_from(p, at, file);
-    return true;
+    if (!path)
+        return false;
+    bool ok = gfx_read_file_charged(path, 1 << 20, &p->s->budget, &text, &len,
+                                    p->diag);
+    if (!ok) {
+        perr_from(p, at, path);
+    } else {
+        /* an ARB program, or a GLSL shader staged by its extension */
+        ok = us_program_from_text(path, text, len, US_STAGE_ANY, NULL, prog,
+                                  p->diag);
+        free(text);
+        gfx_budget_give(&p->s->budget, len + 1);
+        if (!ok)
+            perr_from(p, at, p->tok[at]);
+    }
+    free(path);
+    return ok;
 }
 
 /* program NAME FILE */
@@ -273,8 +287,8 @@ static bool parse_program(struct parser *p)
     struct named_prog *np = &s->prog[s->nprog];
     if (!new_name(p, np->name, 1))
         return false;
-    const char *file = word(p, "a program file (ARB or GLSL)");
-    if (!file || !end(p) || !load_program(p, &np->prog, file, 2))
+    if (!word(p, "a program file (ARB or GLSL)") || !end(p) ||
+        !load_program(p, &np->prog, 2))
         return false;
     /* GLSL `uniform T x = init;` (4.3.5): the program.local slots start
      * with the initializer's values (us_param.value); `uniform` and
@@ -329,45 +343,53 @@ static bool parse_mesh(struct parser *p)
         return false;
     float a = 0, b = 0;
     unsigned i = 0, j = 0;
+    struct gfx_budget *bud = &s->budget;
     bool ok;
+    /* the constructors charge the mesh, sized from these arguments, to
+     * the budget before they allocate it */
     switch (choice(p, "mesh kind", kinds)) {
     case 0:
         ok = number(p, &a) && uinteger(p, 3, 1024, &i) &&
              uinteger(p, 2, 1024, &j) && end(p) &&
-             gfx_mesh_sphere(&nm->mesh, a, i, j, p->diag);
+             gfx_mesh_sphere(&nm->mesh, a, i, j, bud, p->diag);
         break;
     case 1:
         ok = number(p, &a) && number(p, &b) && uinteger(p, 3, 1024, &i) &&
              uinteger(p, 3, 1024, &j) && end(p) &&
-             gfx_mesh_torus(&nm->mesh, a, b, i, j, p->diag);
+             gfx_mesh_torus(&nm->mesh, a, b, i, j, bud, p->diag);
         break;
     case 2:
         ok = number(p, &a) && uinteger(p, 1, 1024, &i) && end(p) &&
-             gfx_mesh_plane(&nm->mesh, a, i, p->diag);
+             gfx_mesh_plane(&nm->mesh, a, i, bud, p->diag);
         break;
     case 3:
-        ok = number(p, &a) && end(p) && gfx_mesh_cube(&nm->mesh, a, p->diag);
+        ok = number(p, &a) && end(p) &&
+             gfx_mesh_cube(&nm->mesh, a, bud, p->diag);
         break;
     case 4:
         ok = uinteger(p, 1, 64, &i) && end(p) &&
-             gfx_mesh_teapot(&nm->mesh, i, p->diag);
+             gfx_mesh_teapot(&nm->mesh, i, bud, p->diag);
         break;
     case 5:
     case 6: {
-        const char *file = word(p, "a model file");
-        char path[MAX_PATH], *text;
+        char *path, *text;
         size_t len;
-        if (!file || !end(p))
+        if (!word(p, "a model file") || !end(p) || !(path = path_of(p, 3)))
             return false;
-        path_of(p, file, path);
-        if (!gfx_read_file(path, 256u << 20, &text, &len, p->diag))
-            return perr_from(p, 3, path);
-        ok = !strcmp(p->tok[2], "3ds")
-                 ? gfx_mesh_3ds(&nm->mesh, text, len, p->diag)
-                 : gfx_mesh_obj(&nm->mesh, text, len, p->diag);
-        free(text);
+        ok = gfx_read_file_charged(path, 256u << 20, bud, &text, &len,
+                                   p->diag);
+        if (ok) {
+            ok = !strcmp(p->tok[2], "3ds")
+                     ? gfx_mesh_3ds(&nm->mesh, text, len, bud, p->diag)
+                     : gfx_mesh_obj(&nm->mesh, text, len, bud, p->diag);
+            free(text);
+            gfx_budget_give(bud, len + 1);
+        }
         if (!ok)
-            return perr_from(p, 3, path);
+            perr_from(p, 3, path);
+        free(path);
+        if (!ok)
+            return false;
         break;
     }
     default:
@@ -376,11 +398,6 @@ static bool parse_mesh(struct parser *p)
     if (!ok) {
         if (p->diag->line == 0 && p->diag->msg[0])
             return perr_from(p, 2, "");
-        return false;
-    }
-    if (!charge(p, nm->mesh.nverts * sizeof *nm->mesh.verts +
-                       3 * sizeof *nm->mesh.idx * nm->mesh.ntris)) {
-        gfx_mesh_free(&nm->mesh);
         return false;
     }
     s->nmesh++;
@@ -397,6 +414,33 @@ static void put_layer(struct gfx_level *l, unsigned z, const float *img,
         memcpy(gfx_texel(l, 0, y, z), img + (size_t)src * l->w * 4,
                (size_t)l->w * 4 * sizeof(float));
     }
+}
+
+/* Whether the line's options ask for mipmaps (its last `filter` counts):
+ * they are part of the texture's size, known before it is built. */
+static bool wants_mipmaps(const struct parser *p)
+{
+    bool mip = false;
+    for (unsigned k = 4; k + 1 < p->ntok; k++)
+        if (!strcmp(p->tok[k], "filter"))
+            mip = !strcmp(p->tok[k + 1], "mipnearest") ||
+                  !strcmp(p->tok[k + 1], "trilinear");
+    return mip;
+}
+
+/* Refuse a texture that the budget cannot hold, mipmaps and all, before
+ * any of its texels is allocated. */
+static bool texture_fits(struct parser *p, const char *name,
+                         enum gfx_tex_kind kind, unsigned w, unsigned h,
+                         unsigned d, unsigned tok)
+{
+    char what[US_MAX_NAME + 16];
+    snprintf(what, sizeof what, "texture '%s'", name);
+    if (!gfx_budget_check(&p->s->budget,
+                          gfx_texture_bytes(kind, w, h, d, wants_mipmaps(p)),
+                          1, what, p->diag))
+        return perr_from(p, tok, "");
+    return true;
 }
 
 /* texture NAME TARGET png FILE... | proc PATTERN SIZE [SEED]
@@ -437,21 +481,28 @@ static bool parse_texture(struct parser *p)
         if (kind == GFX_TEX_3D && nfiles > GFX_MAX_TEX_3D)
             return perr(p, first, "more than %d slices", GFX_MAX_TEX_3D);
         for (unsigned f = 0; f < nfiles; f++) {
-            char path[MAX_PATH];
             float *img;
             unsigned w, h;
-            path_of(p, p->tok[first + f], path);
+            char *path = path_of(p, first + f);
+            if (!path) {
+                gfx_texture_free(t);
+                return false;
+            }
             unsigned lim = kind == GFX_TEX_3D ? GFX_MAX_TEX_3D : GFX_MAX_TEX_SIZE;
-            if (!gfx_png_load(path, lim, &img, &w, &h, p->diag)) {
+            bool ok = gfx_png_load(path, lim, &s->budget, &img, &w, &h,
+                                   p->diag);
+            free(path);
+            if (!ok) {
                 gfx_texture_free(t);   /* the slices already loaded */
                 return perr_from(p, first + f, "");
             }
-            bool ok = true;
             if (f == 0) {
                 unsigned th = kind == GFX_TEX_1D ? 1 : h;
-                ok = gfx_texture_alloc(t, (enum gfx_tex_kind)kind, w, th,
-                                       nfiles, p->diag);
-                if (!ok)
+                ok = texture_fits(p, nt->name, (enum gfx_tex_kind)kind, w, th,
+                                  nfiles, first) &&
+                     gfx_texture_alloc(t, (enum gfx_tex_kind)kind, w, th,
+                                       nfiles, &s->budget, p->diag);
+                if (!ok && !p->diag->line)
                     perr_from(p, first, "");
             } else if (w != t->level[0].w || h != t->level[0].h) {
                 ok = perr(p, first + f, "size %ux%u differs from the first "
@@ -460,6 +511,7 @@ static bool parse_texture(struct parser *p)
             if (ok)
                 put_layer(&t->level[0], f, img, h, kind != GFX_TEX_CUBE);
             free(img);
+            gfx_budget_give(&s->budget, (size_t)w * h * 16);
             if (!ok) {
                 gfx_texture_free(t);
                 return false;
@@ -479,7 +531,10 @@ static bool parse_texture(struct parser *p)
                               "maps take only the sky pattern");
         unsigned h = kind == GFX_TEX_1D ? 1 : size;
         unsigned d = kind == GFX_TEX_CUBE ? 6 : kind == GFX_TEX_3D ? size : 1;
-        if (!gfx_texture_alloc(t, (enum gfx_tex_kind)kind, size, h, d, p->diag))
+        if (!texture_fits(p, nt->name, (enum gfx_tex_kind)kind, size, h, d, 1))
+            return false;
+        if (!gfx_texture_alloc(t, (enum gfx_tex_kind)kind, size, h, d,
+                               &s->budget, p->diag))
             return perr_from(p, 1, "");
         struct gfx_level *l = &t->level[0];
         for (unsigned z = 0; z < d; z++)
@@ -528,12 +583,6 @@ static bool parse_texture(struct parser *p)
         perr_from(p, 1, "");
         goto fail;
     }
-    size_t bytes = 0;
-    for (unsigned l = 0; l < t->nlevels; l++)
-        bytes += (size_t)t->level[l].w * t->level[l].h * t->level[l].d *
-                 4 * sizeof(float);
-    if (!charge(p, bytes))
-        goto fail;
     s->ntex++;
     return true;
 fail:
@@ -766,9 +815,15 @@ static bool parse_draw(struct parser *p)
     if (s->ndraws == MAX_DRAWS)
         return perr(p, 0, "more than %d draws", MAX_DRAWS);
     if (s->ndraws % 16 == 0) {
+        /* a draw keeps a copy of the GL state: 16 more are 0.7 MiB */
+        if (!gfx_budget_take(&s->budget, 16, sizeof *s->draws, "the draws",
+                             p->diag))
+            return perr_from(p, 0, "");
         void *q = realloc(s->draws, (s->ndraws + 16) * sizeof *s->draws);
-        if (!q)
+        if (!q) {
+            gfx_budget_give(&s->budget, 16 * sizeof *s->draws);
             return perr(p, 0, "out of memory");
+        }
         s->draws = q;
     }
     struct scene_draw *d = &s->draws[s->ndraws++];
@@ -878,11 +933,12 @@ bool gfx_scene_load(struct gfx_scene **out, const char *path,
     s->fov = 45.0f;
     s->znear = 0.1f;
     s->zfar = 100.0f;
+    gfx_budget_init(&s->budget);
     p->s = s;
     p->diag = diag;
+    p->path = path;
     const char *slash = strrchr(path, '/');
-    if (slash && (size_t)(slash - path) + 2 < sizeof p->dir)
-        memcpy(p->dir, path, (size_t)(slash - path) + 1);
+    p->dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     us_glstate_init(&p->gl);
     gfx_state_init(&p->st);
     static const float eye[3] = { 0, 0, 5 }, at[3] = { 0, 0, 0 }, up[3] = { 0, 1, 0 };
@@ -938,6 +994,14 @@ bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
                       struct gfx_framebuffer *fb, struct gfx_stats *stats,
                       struct us_diag *diag)
 {
+    /* what the scene left of its budget pays for the image and, one at a
+     * time, the draws' working memory */
+    memset(fb, 0, sizeof *fb);
+    struct gfx_budget budget = s->budget;
+    char what[64];
+    snprintf(what, sizeof what, "a %ux%u image", w, h);
+    if (!gfx_budget_take(&budget, gfx_fb_bytes(w, h), 1, what, diag))
+        return false;
     if (!gfx_fb_init(fb, w, h, diag))
         return false;
     gfx_fb_clear(fb, s->clear, 1.0f);
@@ -955,7 +1019,7 @@ bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
         struct gfx_draw dr = {
             .mesh = &s->mesh[d->mesh].mesh, .vp = &s->prog[d->vp].prog,
             .fp = &s->prog[d->fp].prog, .gl = gl, .state = &d->st,
-            .math = math, .backend = be,
+            .math = math, .backend = be, .budget = &budget,
         };
         ok = gfx_draw_mesh(fb, &dr, stats, diag);
     }

@@ -175,12 +175,14 @@ static void cross(float o[3], const float a[3], const float b[3])
     o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n, struct us_diag *diag)
+bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n, struct gfx_budget *budget,
+                     struct us_diag *diag)
 {
     if (n < 1 || n > 64)
         return gfx_fail(diag, 0, 0, "teapot tessellation %u out of range 1..64", n);
     unsigned per = (n + 1) * (n + 1);
-    if (!gfx_mesh_alloc(m, (size_t)32 * per, (size_t)32 * 2 * n * n, diag))
+    if (!gfx_mesh_alloc(m, (size_t)32 * per, (size_t)32 * 2 * n * n, budget,
+                        diag))
         return false;
     uint32_t *ix = m->idx;
     for (unsigned p = 0; p < 32; p++) {

@@ -11,9 +11,40 @@
 
 #include "gfx/gfx.h"
 
+enum { TEXEL_BYTES = 4 * sizeof(float) };
+
+/* The next mipmap level's size (GL 2.1 §3.8.8: halved, at least 1; the
+ * layers of a 2D, cube or 1D texture stay). */
+static void next_level(bool is3d, unsigned *w, unsigned *h, unsigned *d)
+{
+    *w = *w > 1 ? *w / 2 : 1;
+    *h = *h > 1 ? *h / 2 : 1;
+    if (is3d && *d > 1)
+        *d /= 2;
+}
+
+static bool last_level(bool is3d, unsigned w, unsigned h, unsigned d)
+{
+    return w == 1 && h == 1 && (!is3d || d == 1);
+}
+
+size_t gfx_texture_bytes(enum gfx_tex_kind kind, unsigned w, unsigned h,
+                         unsigned d, bool mipmaps)
+{
+    bool is3d = kind == GFX_TEX_3D;
+    size_t bytes = (size_t)w * h * d * TEXEL_BYTES;
+    for (unsigned l = 1; mipmaps && kind != GFX_TEX_RECT &&
+                         l < GFX_MAX_TEX_LEVELS && !last_level(is3d, w, h, d);
+         l++) {
+        next_level(is3d, &w, &h, &d);
+        bytes += (size_t)w * h * d * TEXEL_BYTES;
+    }
+    return bytes;
+}
+
 bool gfx_texture_alloc(struct gfx_texture *t, enum gfx_tex_kind kind,
                        unsigned w, unsigned h, unsigned d,
-                       struct us_diag *diag)
+                       struct gfx_budget *budget, struct us_diag *diag)
 {
     memset(t, 0, sizeof *t);
     unsigned lim = kind == GFX_TEX_3D ? GFX_MAX_TEX_3D : GFX_MAX_TEX_SIZE;
@@ -26,18 +57,27 @@ bool gfx_texture_alloc(struct gfx_texture *t, enum gfx_tex_kind kind,
         return gfx_fail(diag, 0, 0, "cube map faces must be square (%ux%u)", w, h);
     if (kind == GFX_TEX_1D && (h != 1 || d != 1))
         return gfx_fail(diag, 0, 0, "1D texture with %u rows, %u slices", h, d);
+    char what[64];
+    snprintf(what, sizeof what, "a %ux%ux%u texture", w, h, d);
+    size_t bytes = (size_t)w * h * d * TEXEL_BYTES;
+    if (!gfx_budget_take(budget, bytes, 1, what, diag))
+        return false;
+    t->level[0].texels = calloc((size_t)w * h * d * 4, sizeof(float));
+    if (!t->level[0].texels) {
+        gfx_budget_give(budget, bytes);
+        return gfx_fail(diag, 0, 0, "out of memory for a %ux%u texture", w, h);
+    }
     t->kind = kind;
     t->filter = GFX_FILTER_BILINEAR;
     for (int i = 0; i < 3; i++)
         t->wrap[i] = kind == GFX_TEX_RECT || kind == GFX_TEX_CUBE
                          ? GFX_WRAP_CLAMP : GFX_WRAP_REPEAT;
-    t->level[0].texels = calloc((size_t)w * h * d * 4, sizeof(float));
-    if (!t->level[0].texels)
-        return gfx_fail(diag, 0, 0, "out of memory for a %ux%u texture", w, h);
     t->level[0].w = w;
     t->level[0].h = h;
     t->level[0].d = d;
     t->nlevels = 1;
+    t->budget = budget;
+    t->charged = bytes;
     return true;
 }
 
@@ -45,6 +85,7 @@ void gfx_texture_free(struct gfx_texture *t)
 {
     for (unsigned i = 0; i < t->nlevels; i++)
         free(t->level[i].texels);
+    gfx_budget_give(t->budget, t->charged);
     memset(t, 0, sizeof *t);
 }
 
@@ -57,15 +98,25 @@ bool gfx_texture_mipmap(struct gfx_texture *t, struct us_diag *diag)
     bool is3d = t->kind == GFX_TEX_3D;
     while (t->nlevels < GFX_MAX_TEX_LEVELS) {
         const struct gfx_level *s = &t->level[t->nlevels - 1];
-        if (s->w == 1 && s->h == 1 && (!is3d || s->d == 1))
+        if (last_level(is3d, s->w, s->h, s->d))
             break;
         struct gfx_level *l = &t->level[t->nlevels];
-        l->w = s->w > 1 ? s->w / 2 : 1;
-        l->h = s->h > 1 ? s->h / 2 : 1;
-        l->d = is3d && s->d > 1 ? s->d / 2 : s->d;
-        l->texels = malloc((size_t)l->w * l->h * l->d * 4 * sizeof(float));
-        if (!l->texels)
+        unsigned w = s->w, h = s->h, d = s->d;
+        next_level(is3d, &w, &h, &d);
+        size_t bytes = (size_t)w * h * d * TEXEL_BYTES;
+        char what[64];
+        snprintf(what, sizeof what, "mipmap level %u", t->nlevels);
+        if (!gfx_budget_take(t->budget, bytes, 1, what, diag))
+            return false;
+        l->texels = malloc(bytes);
+        if (!l->texels) {
+            gfx_budget_give(t->budget, bytes);
             return gfx_fail(diag, 0, 0, "out of memory for mipmap level %u", t->nlevels);
+        }
+        t->charged += bytes;
+        l->w = w;
+        l->h = h;
+        l->d = d;
         unsigned zs = is3d ? 2 : 1;
         for (unsigned z = 0; z < l->d; z++)
             for (unsigned y = 0; y < l->h; y++)

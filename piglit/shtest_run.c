@@ -75,6 +75,9 @@ struct runner {
     bool clear_color_bit, clear_depth_bit;
     us_vec4 color, texcoord[US_MAX_TEX_COORDS];
     float tol[4];
+    /* the run's memory budget (gfx/gfx.h): the framebuffer, textures,
+     * meshes and draws are charged before they are allocated */
+    struct gfx_budget mem;
 };
 
 static bool fail_at(struct runner *R, unsigned line, unsigned col,
@@ -637,7 +640,7 @@ static bool make_texture(struct runner *R, const struct shtest_cmd *c)
                            : c->sub == SH_TEX_SHADOWRECT ? GFX_TEX_RECT
                            : GFX_TEX_2D;
     struct us_diag d = { 0 };
-    if (!gfx_texture_alloc(&tu->tex, kind, w, h, 1, &d))
+    if (!gfx_texture_alloc(&tu->tex, kind, w, h, 1, &R->mem, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
     tu->present = true;
     struct gfx_texture *t = &tu->tex;
@@ -672,9 +675,15 @@ static bool make_texture(struct runner *R, const struct shtest_cmd *c)
         for (unsigned lv = 1; lv < 4; lv++) {
             struct gfx_level *l = &t->level[lv];
             unsigned s = 8u >> lv;
-            l->texels = malloc((size_t)s * s * 4 * sizeof(float));
-            if (!l->texels)
+            size_t bytes = (size_t)s * s * 4 * sizeof(float);
+            if (!gfx_budget_take(t->budget, bytes, 1, "a mipmap level", &d))
+                return fail_at(R, c->line, c->col, "%s", d.msg);
+            l->texels = malloc(bytes);
+            if (!l->texels) {
+                gfx_budget_give(t->budget, bytes);
                 return fail_at(R, c->line, c->col, "out of memory");
+            }
+            t->charged += bytes;
             l->w = l->h = s;
             l->d = 1;
             t->nlevels = lv + 1;
@@ -791,6 +800,7 @@ static bool draw(struct runner *R, const struct shtest_cmd *c,
     struct gfx_draw dr = {
         .mesh = m, .vp = &R->vp, .fp = &R->fp, .gl = &R->gl,
         .state = &R->st, .math = R->env->math, .backend = R->env->backend,
+        .budget = &R->mem,
     };
     struct gfx_stats stats = { 0 };
     if (ok && !gfx_draw_mesh(&R->fb, &dr, &stats, &d))
@@ -813,7 +823,7 @@ static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
 {
     struct gfx_mesh m;
     struct us_diag d = { 0 };
-    if (!gfx_mesh_alloc(&m, 4, 2, &d))
+    if (!gfx_mesh_alloc(&m, 4, 2, &R->mem, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
     float f[8];
     memcpy(f, c->f, sizeof f);
@@ -869,7 +879,7 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
                    : count >= 3 ? count - 2 : 0;
     struct gfx_mesh m;
     struct us_diag d = { 0 };
-    if (!gfx_mesh_alloc(&m, count, ntris, &d))
+    if (!gfx_mesh_alloc(&m, count, ntris, &R->mem, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
     m.attr_mask = 1u << GFX_ATTR_COLOR0 | 1u << GFX_ATTR_TEXCOORD0;
     for (unsigned i = 0; i < count; i++)
@@ -1075,6 +1085,12 @@ bool shtest_run(const struct shtest *t, const struct shtest_env *env,
             ok = assemble(R, &t->fp, US_STAGE_FRAGMENT, &R->fp);
     }
     struct us_diag d = { 0 };
+    gfx_budget_init(&R->mem);
+    char what[64];
+    snprintf(what, sizeof what, "a %ux%u window", t->width, t->height);
+    if (ok && !gfx_budget_take(&R->mem, gfx_fb_bytes(t->width, t->height), 1,
+                               what, &d))
+        ok = fail_at(R, 0, 0, "%s", d.msg);
     if (ok && !gfx_fb_init(&R->fb, t->width, t->height, &d))
         ok = fail_at(R, 0, 0, "%s", d.msg);
     for (unsigned i = 0; ok && i < t->ncmds && r->status != SHTEST_SKIP; i++)

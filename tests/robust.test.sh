@@ -270,7 +270,7 @@ max_sprog=$(hdr_enum $G GFX_MAX_SCENE_PROGRAMS)
 max_tokens=$(hdr_enum $S MAX_TOKENS)
 max_draws=$(hdr_enum $S MAX_DRAWS)
 max_stack=$(hdr_enum $S MAX_STACK)
-max_mib=$(hdr_enum $S MAX_SCENE_MIB)
+max_mib=$(hdr_enum $G GFX_MEM_BUDGET_MIB)
 for v in max_vp max_tex max_3d max_stex max_smesh max_sprog max_tokens \
          max_draws max_stack max_mib; do
     eval "[ -n \"\$$v\" ]" || { echo "FAIL: $v not found in $G / $S"; fail=$((fail + 1)); }
@@ -331,11 +331,11 @@ scene_err "2D texture $((max_tex + 1))" "texture t 2d proc checker $((max_tex + 
     "$((max_tex + 1)) is out of range 1..$max_tex"
 scene_err "3D texture $((max_3d + 1))" "texture t 3d proc noise $((max_3d + 1))" \
     "$((max_3d + 1)) is out of range 1..$max_3d"
-# The scene memory budget (MAX_SCENE_MIB): spheres of 1024 x 1024 are
+# The memory budget (GFX_MEM_BUDGET_MIB): spheres of 1024 x 1024 are
 # 269 MB of vertices each (about a second apiece to build).
 n=$(( (max_mib * 1048576) / 268959744 + 1 ))
 scene_err "textures and meshes over $max_mib MiB" "$(lines "$n" 'mesh s%d sphere 1 1024 1024')" \
-    "textures and meshes need more than $max_mib MiB"
+    "MiB left of the $max_mib MiB memory budget"
 scene_err "light $max_lights" "light $max_lights position 0 0 0 1" \
     "$max_lights is out of range 0..$((max_lights - 1))"
 scene_err "texture unit $max_units" "bind $max_units none" \
@@ -440,16 +440,18 @@ if has_cmd config; then
 fi
 
 # ---- 5. Special files: directories and empty input ---------------------
-clean_error "asm of a directory" "Is a directory" "$U" asm "$tmp"
-clean_error "asm of an empty file" "must begin with" "$U" asm /dev/null
-clean_error "dis of an empty file" "bad magic" "$U" dis /dev/null
-clean_error "render of a directory" "Is a directory" "$U" render --hash "$tmp"
-clean_error "empty scene" "draws nothing" "$U" render --hash /dev/null
-scene_err "program file is a directory" "program p $tmp" "read error"
-scene_err "empty OBJ" "mesh m obj /dev/null" "no faces"
-scene_err "empty PNG" "texture t 2d png /dev/null" "not a PNG file"
+# Only regular files are read (devices and FIFOs: tests/budget.test.sh).
+: >"$tmp/empty"
+clean_error "asm of a directory" "is a directory" "$U" asm "$tmp"
+clean_error "asm of an empty file" "must begin with" "$U" asm "$tmp/empty"
+clean_error "dis of an empty file" "bad magic" "$U" dis "$tmp/empty"
+clean_error "render of a directory" "is a directory" "$U" render --hash "$tmp"
+clean_error "empty scene" "draws nothing" "$U" render --hash "$tmp/empty"
+scene_err "program file is a directory" "program p $tmp" "is a directory"
+scene_err "empty OBJ" "mesh m obj $tmp/empty" "no faces"
+scene_err "empty PNG" "texture t 2d png $tmp/empty" "not a PNG file"
 if has_cmd piglit; then
-    clean_error "piglit of an empty file" "error:" "$U" piglit /dev/null
+    clean_error "piglit of an empty file" "error:" "$U" piglit "$tmp/empty"
 fi
 
 echo "robust: $pass passed, $fail failed"

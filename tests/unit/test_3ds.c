@@ -100,7 +100,7 @@ START_TEST(quad)
     quad_file(&f, 0);
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert_msg(gfx_mesh_3ds(&m, f.b, f.n, &d), "%s", d.msg);
+    ck_assert_msg(gfx_mesh_3ds(&m, f.b, f.n, NULL, &d), "%s", d.msg);
     ck_assert_uint_eq(m.nverts, 4);
     ck_assert_uint_eq(m.ntris, 2);
     ck_assert_uint_eq(m.idx[5], 3);
@@ -125,21 +125,21 @@ START_TEST(errors)
     struct gfx_mesh m;
     struct us_diag d;
     quad_file(&f, 9);
-    ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, &d));
+    ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, NULL, &d));
     ck_assert_msg(strstr(d.msg, "uses vertex 9 of 4"), "%s", d.msg);
     ck_assert(m.verts == NULL);
 
-    ck_assert(!gfx_mesh_3ds(&m, "MM", 2, &d));
+    ck_assert(!gfx_mesh_3ds(&m, "MM", 2, NULL, &d));
     ck_assert(strstr(d.msg, "not a 3D Studio file"));
 
     quad_file(&f, 0);
     f.b[2] = 0xff;                  /* main chunk longer than the file */
-    ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, &d));
+    ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, NULL, &d));
     ck_assert_msg(strstr(d.msg, "byte 0: chunk length"), "%s", d.msg);
 
     /* a main chunk with no geometry */
     static const uint8_t empty[] = { 0x4D, 0x4D, 6, 0, 0, 0 };
-    ck_assert(!gfx_mesh_3ds(&m, empty, sizeof empty, &d));
+    ck_assert(!gfx_mesh_3ds(&m, empty, sizeof empty, NULL, &d));
     ck_assert(strstr(d.msg, "no triangles"));
 
     /* a vertex count larger than its chunk */
@@ -149,7 +149,7 @@ START_TEST(errors)
             f.b[i + 6] = 200;
             break;
         }
-    ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, &d));
+    ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, NULL, &d));
     ck_assert_msg(strstr(d.msg, "vertex list longer"), "%s", d.msg);
 }
 END_TEST
@@ -163,7 +163,7 @@ START_TEST(truncations_and_corruption)
     for (size_t n = 0; n < f.n; n++) {
         uint8_t *copy = malloc(n ? n : 1);  /* exact size: ASan sees reads */
         memcpy(copy, f.b, n);
-        if (gfx_mesh_3ds(&m, copy, n, &d))
+        if (gfx_mesh_3ds(&m, copy, n, NULL, &d))
             gfx_mesh_free(&m);
         free(copy);
     }
@@ -176,7 +176,7 @@ START_TEST(truncations_and_corruption)
         }
         uint8_t *copy = malloc(g.n);
         memcpy(copy, g.b, g.n);
-        if (gfx_mesh_3ds(&m, copy, g.n, &d)) {
+        if (gfx_mesh_3ds(&m, copy, g.n, NULL, &d)) {
             for (unsigned t = 0; t < 3 * m.ntris; t++)
                 ck_assert_uint_lt(m.idx[t], m.nverts);
             gfx_mesh_free(&m);
@@ -201,7 +201,7 @@ START_TEST(glmark2_models)
         if (!gfx_read_file(path, 64u << 20, &text, &len, &d))
             continue;
         struct gfx_mesh m;
-        ck_assert_msg(gfx_mesh_3ds(&m, text, len, &d), "%s: %s", path,
+        ck_assert_msg(gfx_mesh_3ds(&m, text, len, NULL, &d), "%s: %s", path,
                       d.msg);
         ck_assert_uint_gt(m.ntris, 0);
         for (unsigned t = 0; t < 3 * m.ntris; t++)

@@ -153,7 +153,7 @@ START_TEST(perspective_interpolation)
         "!!ARBfp1.0\nMOV result.color, fragment.texcoord[0];\nEND\n");
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert(gfx_mesh_alloc(&m, 3, 1, &d));
+    ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
     float pos[3][4] = { { -1, -1, 0, 1 }, { 2, -2, 0, 2 }, { -1, 1, 0, 1 } };
     float tc[3] = { 0, 1, 0 };
     for (int i = 0; i < 3; i++) {
@@ -206,7 +206,7 @@ START_TEST(wrap_modes)
     /* Through the sampler: a 4x1 ramp, nearest, s = 1.1 and -0.1. */
     struct gfx_texture t;
     struct us_diag d;
-    ck_assert(gfx_texture_alloc(&t, GFX_TEX_1D, 4, 1, 1, &d));
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_1D, 4, 1, 1, NULL, &d));
     for (unsigned i = 0; i < 4; i++)
         gfx_texel(&t.level[0], i, 0, 0)[0] = (float)i;
     t.filter = GFX_FILTER_NEAREST;
@@ -257,7 +257,7 @@ START_TEST(mip_selection)
     /* 8x8 texture whose levels hold 0, 1, 2, 3 in red. */
     struct gfx_texture t;
     struct us_diag d;
-    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 8, 8, 1, &d));
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 8, 8, 1, NULL, &d));
     ck_assert(gfx_texture_mipmap(&t, &d));
     ck_assert_uint_eq(t.nlevels, 4);
     ck_assert_uint_eq(t.level[3].w, 1);
@@ -291,7 +291,7 @@ START_TEST(mip_selection)
     gfx_texture_free(&t);
 
     /* Box filter: level 1 of a 2x2 checker is the average. */
-    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 2, 2, 1, &d));
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 2, 2, 1, NULL, &d));
     gfx_texel(&t.level[0], 0, 0, 0)[1] = 1;
     gfx_texel(&t.level[0], 1, 1, 0)[1] = 1;
     ck_assert(gfx_texture_mipmap(&t, &d));
@@ -304,7 +304,7 @@ START_TEST(shadow_compare)
 {
     struct gfx_texture t;
     struct us_diag d;
-    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 2, 1, 1, &d));
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 2, 1, 1, NULL, &d));
     gfx_texel(&t.level[0], 0, 0, 0)[0] = 0.25f;
     gfx_texel(&t.level[0], 1, 0, 0)[0] = 0.75f;
     t.filter = GFX_FILTER_NEAREST;
@@ -359,14 +359,14 @@ START_TEST(png_errors)
     free(png);
     ck_assert(!gfx_png_decode("GIF89a....", 10, 64, &rgba, &w, &h, &d));
     ck_assert_str_eq(d.msg, "not a PNG file");
-    ck_assert(!gfx_png_load("/nonexistent/x.png", 64, &rgba, &w, &h, &d));
+    ck_assert(!gfx_png_load("/nonexistent/x.png", 64, NULL, &rgba, &w, &h, &d));
     ck_assert_ptr_nonnull(strstr(d.msg, "cannot open"));
 }
 END_TEST
 
 static bool obj(const char *text, struct gfx_mesh *m, struct us_diag *d)
 {
-    return gfx_mesh_obj(m, text, strlen(text), d);
+    return gfx_mesh_obj(m, text, strlen(text), NULL, d);
 }
 
 START_TEST(obj_loader)
@@ -408,7 +408,7 @@ START_TEST(teapot_outward)
 {
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert(gfx_mesh_teapot(&m, 6, &d));
+    ck_assert(gfx_mesh_teapot(&m, 6, NULL, &d));
     /* Body vertices (patches 4..11, 0-based) face away from the y axis. */
     unsigned out = 0, total = 0;
     for (unsigned p = 4; p < 12; p++)

@@ -181,7 +181,7 @@ START_TEST(shadow_modes)
 {
     struct gfx_texture t;
     struct us_diag d;
-    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 1, 1, 1, &d));
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_2D, 1, 1, 1, NULL, &d));
     t.filter = GFX_FILTER_NEAREST;
     gfx_texel(&t.level[0], 0, 0, 0)[0] = 0.5f;
     static const struct { uint8_t f; float below, equal, above; } cmp[] = {
