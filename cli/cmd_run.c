@@ -486,18 +486,24 @@ static bool split_lines(char *text, struct gfx_budget *mem, char ***lines,
 static bool apply_line(const char *line, enum us_stage stage,
                        struct us_thread *t)
 {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", line);
+    char *buf = strdup(line);   /* strtok_r writes; a line of any length */
+    if (!buf) {
+        cli_error(NULL, 0, 0, "out of memory");
+        return false;
+    }
     char *save = NULL;
     for (char *w = strtok_r(buf, " \t\r", &save); w;
          w = strtok_r(NULL, " \t\r", &save)) {
         struct setting st;
         unsigned count = 0, slot;
         if (!add_setting("--inputs", w, &st, &count) ||
-            !resolve_input(&st, stage, &slot))
+            !resolve_input(&st, stage, &slot)) {
+            free(buf);
             return false;
+        }
         memcpy(t->input[slot], st.value, sizeof t->input[slot]);
     }
+    free(buf);
     return true;
 }
 

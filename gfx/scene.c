@@ -1022,6 +1022,16 @@ bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
             .math = math, .backend = be, .budget = &budget,
         };
         ok = gfx_draw_mesh(fb, &dr, stats, diag);
+        if (!ok) {   /* say which draw and programs */
+            char msg[2 * sizeof diag->msg];
+            int n = snprintf(msg, sizeof msg, "draw %u (programs '%s' and "
+                             "'%s'): %s", i + 1, s->prog[d->vp].name,
+                             s->prog[d->fp].name, diag->msg);
+            size_t k = n < 0 ? 0 : (size_t)n < sizeof diag->msg
+                                       ? (size_t)n : sizeof diag->msg - 1;
+            memcpy(diag->msg, msg, k);
+            diag->msg[k] = '\0';
+        }
     }
     free(gl);
     if (!ok)

@@ -10,8 +10,10 @@
 
 bool us_is_arb_text(const char *text, size_t len)
 {
-    /* ARB_vertex_program 2.14.1: the program string begins with !!ARB */
-    return len >= 5 && !memcmp(text, "!!ARB", 5);
+    /* ARB_vertex_program 2.14.1: the program string begins with !!ARB;
+     * a compute program with !!USHADER (docs/COMPUTE.md) */
+    return (len >= 5 && !memcmp(text, "!!ARB", 5)) ||
+           (len >= 9 && !memcmp(text, "!!USHADER", 9));
 }
 
 bool us_glsl_check_nul(const char *text, size_t len, struct us_diag *diag)

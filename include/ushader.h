@@ -984,7 +984,7 @@ US_MUST_CHECK bool us_glsl_front(const char *text, size_t len,
                                  size_t *out_len, struct us_diag *diag);
 
 /* Programs of either language (glsl/source.c): ARB text starts with
- * "!!ARB"; anything else is GLSL. */
+ * "!!ARB" (a compute program "!!USHADER"); anything else is GLSL. */
 bool us_is_arb_text(const char *text, size_t len);
 /* GLSL text must hold no NUL byte: the compiler would stop reading there
  * and drop the rest.  False with diag at the first NUL's line and column. */

@@ -51,7 +51,7 @@ else
 fi
 
 # render: the draw fails, no image is written
-expect 1 "error: the fragment program does not finish: a thread executed more than 16777216 $msg" \
+expect 1 "error: draw 1 (programs 'ev' and 'inf'): the fragment program does not finish: a thread executed more than 16777216 $msg" \
     "$U" render nested.scn -o "$tmp/x.png"
 if [ -e "$tmp/x.png" ]; then
     echo "FAIL: render wrote an image of a failed draw"

@@ -1,0 +1,472 @@
+/* ushader compute KERNEL --groups X[,Y,Z] --buffer B=FILE[,SIZE] ...: a
+ * compute launch (docs/COMPUTE.md) on the reference interpreter or a core
+ * model, buffers read from and written to binary files. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gfx/gfx.h"
+#include "shader/core.h"
+
+static const char usage[] =
+    "usage: ushader compute KERNEL --groups X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
+    "                       [--buffer B=[FILE][,SIZE]]... [--out B=FILE]...\n"
+    "                       [--param local[N]=V,...]... [--arch A]\n"
+    "                       [--config F.ini] [--set KEY=V]... [--json]\n"
+    "  Launch a compute kernel (a !!USHADERcp1.0 program, or GLSL compute: a\n"
+    "  .comp file) over X x Y x Z workgroups and write its buffers back.\n"
+    "  --groups  workgroup counts (missing ones are 1)\n"
+    "  --local   the workgroup size, replacing the kernel's GROUP_SIZE\n"
+    "  --buffer  binding B (0..31) starts with FILE's bytes (none: zeros),\n"
+    "            SIZE bytes long (default: FILE's size; a larger SIZE pads\n"
+    "            with zeros, a smaller one is an error); unbound buffers are\n"
+    "            empty, so every access to them is out of bounds\n"
+    "  --out     write binding B to FILE after the launch (atomically)\n"
+    "  --param   program.local[N] or program.env[N] (a uniform): up to 4\n"
+    "            values; an integer value is written 5u, -3i or 0x1f\n"
+    "  --arch    what runs it: functional (the reference interpreter, the\n"
+    "            default) or a core model: scalar, simd4, vliw, superscalar,\n"
+    "            hetero (whose memory must equal the interpreter's)\n"
+    "  --config, --set  the model's knobs (ushader config --list); the\n"
+    "            instruction budget (max_instructions) applies to every --arch\n"
+    "  --json    the report as one JSON object\n"
+    "  Prints the launch, the memory counts (loads, stores, atomics, bytes,\n"
+    "  out-of-bounds accesses) and, on a model, its statistics\n"
+    "  (docs/METRICS.md).  Buffers count against the memory budget of a run\n"
+    "  (README \"Limits\").  Exit status: 0 success, 1 a failed launch or an\n"
+    "  I/O error, 2 a bad command line.\n";
+
+enum { MAX_OPTS = 64 };
+
+struct binding {
+    bool given;
+    const char *file;      /* NULL: zeros                                */
+    uint64_t size;         /* UINT64_MAX: the file's                      */
+    const char *out;       /* --out, or NULL                              */
+};
+
+struct compute_args {
+    const char *kernel, *arch, *config;
+    uint32_t groups[3];
+    uint32_t local[3];     /* 0: the kernel's                             */
+    bool json;
+    struct binding buf[US_MAX_BUFFERS];
+    const char *sets[MAX_OPTS], *params[MAX_OPTS];
+    unsigned nsets, nparams;
+};
+
+static int bad(const char *fmt, const char *arg)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, arg);
+    cli_error(NULL, 0, 0, "compute: %s", msg);
+    return 2;
+}
+
+/* "X[,Y[,Z]]" of positive counts; missing ones are 1. */
+static bool parse_dims(const char *s, uint32_t out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    for (int d = 0; d < 3; d++) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || errno || v == 0 || v > UINT32_MAX || *s == '-' ||
+            (*end && *end != ','))
+            return false;
+        out[d] = (uint32_t)v;
+        if (!*end)
+            return true;
+        s = end + 1;
+    }
+    return false;
+}
+
+/* "B=[FILE][,SIZE]" (--buffer) or "B=FILE" (--out). */
+static int parse_binding(struct compute_args *a, const char *opt,
+                         const char *arg)
+{
+    char *end;
+    errno = 0;
+    unsigned long b = strtoul(arg, &end, 10);
+    if (end == arg || *end != '=' || errno || b >= US_MAX_BUFFERS)
+        return bad("bad binding '%s' (B=..., B 0..31)", arg);
+    struct binding *bd = &a->buf[b];
+    const char *v = end + 1;
+    if (!strcmp(opt, "--out")) {
+        if (!*v)
+            return bad("--out '%s' needs a file", arg);
+        bd->out = v;
+        return 0;
+    }
+    if (bd->given)
+        return bad("buffer binding given twice: '%s'", arg);
+    bd->given = true;
+    bd->size = UINT64_MAX;
+    const char *comma = strrchr(v, ',');
+    if (comma) {
+        char *e;
+        errno = 0;
+        unsigned long long n = strtoull(comma + 1, &e, 10);
+        if (e == comma + 1 || *e || errno || comma[1] == '-' ||
+            n > UINT32_MAX)
+            return bad("--buffer '%s': SIZE must be 0..4294967295 bytes", arg);
+        bd->size = n;
+    }
+    size_t flen = comma ? (size_t)(comma - v) : strlen(v);
+    if (!flen && bd->size == UINT64_MAX)
+        return bad("--buffer '%s' needs a file or a size", arg);
+    if (flen) {
+        char *f = strndup(v, flen);
+        if (!f)
+            return bad("out of memory (%s)", arg);
+        bd->file = f;   /* freed at exit with the process */
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct compute_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->arch = "functional";
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        if (!strcmp(o, "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if (!strcmp(o, "--json")) {
+            a->json = true;
+            continue;
+        }
+        static const char *const valued[] = {
+            "--groups", "--local", "--buffer", "--out", "--param", "--arch",
+            "--config", "--set", NULL
+        };
+        bool takes = false;
+        for (int k = 0; valued[k]; k++)
+            takes |= !strcmp(o, valued[k]);
+        if (!takes) {
+            if (o[0] == '-' && o[1])
+                return bad("unknown option '%s' (ushader compute --help)", o);
+            if (a->kernel)
+                return bad("one KERNEL at a time ('%s')", o);
+            a->kernel = o;
+            continue;
+        }
+        if (i + 1 == argc)
+            return bad("%s needs a value", o);
+        const char *v = argv[++i];
+        int rc = 0;
+        if (!strcmp(o, "--groups")) {
+            if (!parse_dims(v, a->groups))
+                return bad("--groups wants X[,Y[,Z]] of counts >= 1, not '%s'",
+                           v);
+        } else if (!strcmp(o, "--local")) {
+            if (!parse_dims(v, a->local))
+                return bad("--local wants X[,Y[,Z]] of sizes >= 1, not '%s'", v);
+        } else if (!strcmp(o, "--buffer") || !strcmp(o, "--out")) {
+            rc = parse_binding(a, o, v);
+        } else if (!strcmp(o, "--arch")) {
+            a->arch = v;
+        } else if (!strcmp(o, "--config")) {
+            a->config = v;
+        } else if (!strcmp(o, "--set") || !strcmp(o, "--param")) {
+            bool set = !strcmp(o, "--set");
+            unsigned *n = set ? &a->nsets : &a->nparams;
+            if (*n == MAX_OPTS)
+                return bad("more than 64 of %s", o);
+            (set ? a->sets : a->params)[(*n)++] = v;
+        }
+        if (rc)
+            return rc;
+    }
+    if (!a->kernel || !a->groups[0]) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* One --param value: a float, or an integer's bits (5u, -3i, 0x1f). */
+static bool param_value(const char *s, size_t len, float *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    bool hex = len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+    char last = buf[len - 1];
+    if (hex || last == 'u' || last == 'i') {
+        if (!hex)
+            buf[len - 1] = '\0';
+        long long v = strtoll(buf, &end, 0);
+        if (*end || errno || v < INT32_MIN || v > (long long)UINT32_MAX ||
+            (last == 'u' && buf[0] == '-'))
+            return false;
+        uint32_t u = (uint32_t)v;
+        memcpy(out, &u, sizeof u);
+        return true;
+    }
+    *out = strtof(buf, &end);
+    return !*end && !errno;
+}
+
+/* "local[N]=..." / "env[N]=..." (the "program." prefix optional). */
+static bool apply_param(const char *arg, const struct us_program *prog,
+                        struct us_glstate *gl)
+{
+    const char *s = arg;
+    if (!strncmp(s, "program.", 8))
+        s += 8;
+    bool env = !strncmp(s, "env[", 4);
+    if (!env && strncmp(s, "local[", 6)) {
+        cli_error(NULL, 0, 0, "compute: --param '%s': expected local[N]= or "
+                  "env[N]=", arg);
+        return false;
+    }
+    s += env ? 4 : 6;
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    unsigned limit = env ? US_MAX_ENV_PARAMS : US_MAX_LOCAL_PARAMS;
+    if (end == s || errno || n >= limit || end[0] != ']' || end[1] != '=') {
+        cli_error(NULL, 0, 0, "compute: --param '%s': bad index (0..%u)", arg,
+                  limit - 1);
+        return false;
+    }
+    float *dst = env ? gl->env[prog->stage][n] : gl->local[prog->stage][n];
+    const char *v = end + 2;
+    for (int c = 0; c < 4; c++) {
+        size_t len = strcspn(v, ",");
+        if (!param_value(v, len, &dst[c])) {
+            cli_error(NULL, 0, 0, "compute: --param '%s': bad value '%.*s'",
+                      arg, (int)len, v);
+            return false;
+        }
+        if (!v[len])
+            return true;
+        v += len + 1;
+    }
+    cli_error(NULL, 0, 0, "compute: --param '%s': more than 4 values", arg);
+    return false;
+}
+
+/* The buffers' initial contents, charged to the run's budget. */
+static bool load_buffers(const struct compute_args *a, struct us_memory *mem,
+                         struct gfx_budget *budget)
+{
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++) {
+        const struct binding *bd = &a->buf[b];
+        if (!bd->given)
+            continue;
+        char *data = NULL;
+        size_t len = 0;
+        struct us_diag d = { 0 };
+        if (bd->file &&
+            !gfx_read_file_charged(bd->file, (size_t)UINT32_MAX, budget,
+                                   &data, &len, &d)) {
+            cli_error(NULL, 0, 0, "compute: %s", d.msg);
+            return false;
+        }
+        uint64_t size = bd->size == UINT64_MAX ? len : bd->size;
+        if (size < len) {
+            cli_error(bd->file, 0, 0, "%zu bytes, more than the buffer's %" PRIu64,
+                      len, size);
+            free(data);
+            return false;
+        }
+        uint8_t *buf = NULL;
+        char what[32];
+        snprintf(what, sizeof what, "buffer %u", b);
+        if (!gfx_budget_take(budget, (size_t)size + 1, 1, what, &d)) {
+            cli_error(NULL, 0, 0, "compute: %s", d.msg);
+            free(data);
+            return false;
+        }
+        if (!(buf = calloc((size_t)size + 1, 1))) {
+            cli_error(NULL, 0, 0, "compute: %s: out of memory", what);
+            free(data);
+            return false;
+        }
+        if (len)
+            memcpy(buf, data, len);
+        free(data);
+        mem->buf[b] = (struct us_buffer){ buf, (uint32_t)size };
+    }
+    return true;
+}
+
+static void print_report(const struct compute_args *a,
+                         const struct us_program *prog, uint64_t items,
+                         const struct us_mem_counts *mc,
+                         const struct us_stats *st)
+{
+    const uint16_t *gs = prog->group_size;
+    if (a->json) {
+        printf("{\"kernel\": ");
+        cli_json_string(stdout, a->kernel);
+        printf(", \"arch\": ");
+        cli_json_string(stdout, a->arch);
+        printf(", \"groups\": [%u, %u, %u], \"local\": [%u, %u, %u], "
+               "\"work_items\": %" PRIu64 ", \"memory\": {\"loads\": %" PRIu64
+               ", \"stores\": %" PRIu64 ", \"atomics\": %" PRIu64
+               ", \"bytes\": %" PRIu64 ", \"oob\": %" PRIu64 "}",
+               a->groups[0], a->groups[1], a->groups[2], gs[0], gs[1], gs[2],
+               items, mc->loads, mc->stores, mc->atomics, mc->bytes, mc->oob);
+        if (st) {
+            printf(", \"stats\": ");
+            us_stats_print(stdout, st, true);
+        }
+        printf("}\n");
+        return;
+    }
+    printf("compute: %s on %s: %u x %u x %u workgroups of %u x %u x %u "
+           "(%" PRIu64 " work-items)\n", a->kernel, a->arch, a->groups[0],
+           a->groups[1], a->groups[2], gs[0], gs[1], gs[2], items);
+    printf("memory: %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64
+           " atomics, %" PRIu64 " bytes, %" PRIu64 " out of bounds\n",
+           mc->loads, mc->stores, mc->atomics, mc->bytes, mc->oob);
+    if (st)
+        us_stats_print(stdout, st, false);
+}
+
+/* No --out may replace an input (the kernel, the config, a buffer's
+ * file): checked before any work. */
+static bool check_outputs(const struct compute_args *a)
+{
+    const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
+    size_t n = 2;
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        if (a->buf[b].file)
+            inputs[n++] = a->buf[b].file;
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        if (a->buf[b].out && !cli_check_output(a->buf[b].out, inputs, n))
+            return false;
+    return true;
+}
+
+static bool write_outputs(const struct compute_args *a,
+                          const struct us_memory *mem)
+{
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++) {
+        const char *out = a->buf[b].out;
+        if (out && !cli_write_file(out, mem->buf[b].data ? (const void *)
+                                   mem->buf[b].data : "", mem->buf[b].size))
+            return false;
+    }
+    return true;
+}
+
+int cmd_compute(int argc, char **argv)
+{
+    struct compute_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    bool functional = !strcmp(a.arch, "functional");
+    const struct us_core_model *model = functional ? NULL
+                                                   : us_model_lookup(a.arch);
+    if (!functional && !model)
+        return bad("unknown --arch '%s' (functional, scalar, simd4, vliw, "
+                   "superscalar, hetero)", a.arch);
+    if (!check_outputs(&a))
+        return 1;
+    struct us_memory mem = { 0 };
+
+    struct us_config cfg;
+    us_config_default(&cfg);
+    struct us_diag d = { 0 };
+    if (a.config) {
+        char *text;
+        size_t len;
+        if (!cli_read_file(a.config, &text, &len))
+            return 1;
+        bool ok = us_config_load(&cfg, text, len, &d);
+        free(text);
+        if (!ok) {
+            cli_error(a.config, d.line, 0, "%s", d.msg);
+            return 1;
+        }
+    }
+    for (unsigned i = 0; i < a.nsets; i++)
+        if (!us_config_set(&cfg, a.sets[i], &d)) {
+            cli_error(NULL, 0, 0, "compute: --set %s: %s", a.sets[i], d.msg);
+            return 2;
+        }
+
+    struct us_program prog;
+    if (!cli_load_program(a.kernel, US_STAGE_COMPUTE, &prog))
+        return 1;
+    if (prog.stage != US_STAGE_COMPUTE) {
+        cli_error(a.kernel, 0, 0, "not a compute program");
+        us_program_free(&prog);
+        return 1;
+    }
+    if (a.local[0]) {
+        uint64_t n = (uint64_t)a.local[0] * a.local[1] * a.local[2];
+        if (n > US_MAX_GROUP_INVOCATIONS) {
+            cli_error(NULL, 0, 0, "compute: --local of %" PRIu64 " invocations "
+                      "(limit %d)", n, US_MAX_GROUP_INVOCATIONS);
+            us_program_free(&prog);
+            return 2;
+        }
+        for (int k = 0; k < 3; k++)
+            prog.group_size[k] = (uint16_t)a.local[k];
+    }
+
+    rc = 1;
+    struct gfx_budget budget;
+    gfx_budget_init(&budget);
+    struct us_glstate *gl = malloc(sizeof *gl);
+    us_vec4 *params = calloc(prog.nparams + 1, sizeof *params);
+    struct us_stats *st = NULL;
+    if (!gl || !params) {
+        cli_error(NULL, 0, 0, "compute: out of memory");
+        goto out;
+    }
+    us_glstate_init(gl);
+    us_load_initial_locals(&prog, gl);
+    for (unsigned i = 0; i < a.nparams; i++)
+        if (!apply_param(a.params[i], &prog, gl)) {
+            rc = 2;
+            goto out;
+        }
+    us_resolve_params(&prog, gl, params);
+    if (!load_buffers(&a, &mem, &budget))
+        goto out;
+    uint64_t items = us_compute_items(&prog, a.groups, UINT32_MAX, &d);
+    if (!items) {
+        cli_error(a.kernel, 0, 0, "%s", d.msg);
+        goto out;
+    }
+    struct us_exec_env env = { .params = params, .math = &us_math_exact,
+                               .mem = &mem };
+    us_config_env(&cfg, &env);
+    if (functional) {
+        if (!us_compute_interpret(&prog, &env, a.groups, NULL, &d)) {
+            cli_error(a.kernel, d.line, d.col, "%s", d.msg);
+            goto out;
+        }
+    } else {
+        cli_error(NULL, 0, 0, "compute: --arch %s: the core models do not run "
+                  "compute kernels yet", a.arch);
+        goto out;
+    }
+    print_report(&a, &prog, items, &mem.counts, st);
+    rc = write_outputs(&a, &mem) ? 0 : 1;
+out:
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        free(mem.buf[b].data);
+    free(st);
+    free(params);
+    free(gl);
+    us_program_free(&prog);
+    return rc;
+}
