@@ -459,7 +459,8 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
 /* ---- vec4 (simd4 / superscalar / hetero) word --------------------------- */
 
 /*
- * The vec4 word (128 bits, four little-endian 32-bit words):
+ * The vec4 word (128 bits, four little-endian 32-bit words).  Register
+ * formats (VEC SCL ARL SWZ TEX KIL COND FLOW):
  *
  *  127   106 105    84 83         55 54   44 43  33 32 31 30 28 27 24 23 20 19  12 11  9 8  7    0
  * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
@@ -473,6 +474,36 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
  *  array length).  OP is enum us_opcode.  ZERO/ONE selectors and per-component
  *  negation exist only in SRC0 (SWZ has one source); the encoder reports
  *  programs it cannot represent.
+ *
+ * Memory formats (LOAD STORE ATOM and the shared forms LDS STS ATOMS): the
+ * address (SRC0) has neither 0/1 selectors nor a per-component sign, so
+ * it takes the 22-bit form of SRC1, and its last 7 bits hold the access:
+ *
+ *  127   106 105    84 83 82 80 79 77 76    55 54   44 43  33 32 31 30 29 28 24 23 20 19  12 11  9 8  7    0
+ * +--------+--------+---+-----+-----+--------+-------+------+------+-----+-----+-----+------+-----+---+------+
+ * |  SRC2  |  SRC1  |(0)| AOP |MTYPE|  SRC0  |RELSIZE|RELOFF|RELSRC| (0) | BUF |DMASK| DIDX |DFILE|(0)|  OP  |
+ * +--------+--------+---+-----+-----+--------+-------+------+------+-----+-----+-----+------+-----+---+------+
+ *
+ *  MTYPE  enum us_mtype; AOP enum us_atom (ATOM ATOMS; 0 otherwise)
+ *  BUF    the buffer binding, 0..US_MAX_BUFFERS-1 (0 for LDS STS ATOMS)
+ *  SRC0 the address, SRC1 the value (STORE ATOM), SRC2 CSWAP's compare.
+ *  STORE has no destination register: DFILE = DIDX = 0, DMASK its mask.
+ *
+ * BRA has no destination: its target (an instruction index, 0..ninsts)
+ * takes the destination's 15 bits and its condition the texture unit's:
+ *
+ *  127  106 105    84 83         55 54   44 43  33 32 31 30 28 27  24 23          9 8  7    0
+ * +-------+--------+-------------+-------+------+------+-----+------+-------------+---+------+
+ * |  (0)  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC| (0) | COND |   TARGET    |(0)|  OP  |
+ * +-------+--------+-------------+-------+------+------+-----+------+-------------+---+------+
+ *
+ *  COND   enum us_cond (0: always, and then the sources are those of the
+ *         IR, normally zero); SRC0 and SRC1 the scalar operands a, b.
+ *
+ * BAR and MEMBAR: OP alone, every other bit zero.  Integer instructions
+ * use the register format; their literals are ordinary PARAM slots.  SAT is
+ * zero wherever the instruction has no _SAT form (integer results, memory,
+ * BRA, BAR).
  */
 enum {
     US_VW_BITS = 128,
@@ -492,16 +523,41 @@ enum {
     POS_VW_SRC1 = POS_VW_SRC0 + SIZE_VW_SRC0,   /* 84 */
     POS_VW_SRC2 = POS_VW_SRC1 + SIZE_VW_SRCN,   /* 106 */
     POS_VW_END = POS_VW_SRC2 + SIZE_VW_SRCN,    /* 128 */
+    /* memory formats */
+    SIZE_VW_BUF = 5, POS_VW_BUF = POS_VW_TEXU,                   /* 24 */
+    POS_VW_MPAD = POS_VW_BUF + SIZE_VW_BUF,                      /* 29 */
+    SIZE_VW_MPAD = POS_VW_RELSRC - POS_VW_MPAD,                  /* 2 */
+    SIZE_VW_MTYPE = 3, POS_VW_MTYPE = POS_VW_SRC0 + SIZE_VW_SRCN, /* 77 */
+    SIZE_VW_AOP = 3, POS_VW_AOP = POS_VW_MTYPE + SIZE_VW_MTYPE,  /* 80 */
+    POS_VW_APAD = POS_VW_AOP + SIZE_VW_AOP,                      /* 83 */
+    SIZE_VW_APAD = POS_VW_SRC1 - POS_VW_APAD,                    /* 1 */
+    /* BRA */
+    SIZE_VW_TARGET = 15, POS_VW_TARGET = POS_VW_DFILE,           /* 9 */
+    SIZE_VW_COND = 4, POS_VW_COND = POS_VW_TEXU,                 /* 24 */
+    POS_VW_CPAD = POS_VW_COND + SIZE_VW_COND,                    /* 28 */
+    SIZE_VW_CPAD = POS_VW_RELSRC - POS_VW_CPAD,                  /* 3 */
 };
 _Static_assert(POS_VW_END <= US_VW_BITS, "vec4 word fits 128 bits");
 _Static_assert(US_MAX_REL_OFFSET < 1 << (SIZE_VW_RELOFF - 1), "RELOFF range");
 _Static_assert(US_OP_COUNT <= (1 << SIZE_VW_OP), "vec4 OP field too small");
 _Static_assert(US_MAX_TEMPS <= (1 << SIZE_VW_DIDX), "vec4 DIDX too small");
+_Static_assert(US_MAX_BUFFERS <= (1 << SIZE_VW_BUF), "vec4 BUF too small");
+_Static_assert(US_MT_COUNT <= (1 << SIZE_VW_MTYPE) &&
+               US_ATOM_COUNT <= (1 << SIZE_VW_AOP), "MTYPE, AOP too small");
+_Static_assert(US_COND_COUNT <= (1 << SIZE_VW_COND), "vec4 COND too small");
+_Static_assert(US_MAX_INSTRUCTIONS < (1 << SIZE_VW_TARGET),
+               "vec4 TARGET holds every instruction index and the end");
+_Static_assert(POS_VW_TARGET + SIZE_VW_TARGET == POS_VW_COND,
+               "TARGET is the destination's bits");
 
 /* Encode one vec4 instruction (false if a field cannot represent it) and
- * decode it back (false on malformed words). */
+ * decode it back (false on malformed words: decoding then encoding gives
+ * the same bits). */
 US_MUST_CHECK bool us_vencode(const struct us_inst *in, uint32_t w[4]);
 US_MUST_CHECK bool us_vdecode(const uint32_t w[4], struct us_inst *out);
+/* One line of text: "ADD r0.xy, r1.xyzw, c3.xxxx", "LOAD.U32 r0.x,
+ * r1.xxxx, buffer[2]", "BRA.LT.S @12, r0.xxxx, c1.yyyy" (@n: the target
+ * instruction); the snprintf-style length. */
 int us_inst_format(const struct us_inst *in, char *buf, size_t size);
 
 /* ---- Static scheduling (VLIW bundles, hetero pairs) --------------------- */
