@@ -7,8 +7,19 @@
  *   RAW, WAW  the consumer / later writer goes in a later bundle;
  *   WAR       the later writer may share the reader's bundle (a bundle
  *             reads all its operands before it writes).
+ * Memory operations all read and write one pseudo register, memory
+ * (US_SCHED_MEMORY), so they keep their program order, each in a later
+ * bundle than the one before: loads could pass loads, but the accesses
+ * of one thread to one address (and the component order within an
+ * instruction) must stay as the interpreter runs them, and a load's
+ * address is only known at run time.
  * Each item takes one cycle; the critical path is the longest dependence
  * chain to the end of the program.
+ *
+ * Basic blocks: a flow instruction, BRA, BAR or MEMBAR has a bundle of its
+ * own and nothing moves across it (BAR: every access before it must be
+ * done when the workgroup's other threads go on), and a BRA's target
+ * starts a block, so code after a label never moves above it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +28,31 @@
 
 enum { KEYS = 8 << 12 };   /* file << 12 | scalar register */
 
-void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
-                      unsigned reg)
+static void add_key(uint16_t *keys, uint8_t *n, uint16_t k)
 {
-    if (file == US_FILE_NULL || file == US_FILE_PARAM || file == US_FILE_IMM)
-        return;
-    uint16_t *keys = write ? it->writes : it->reads;
-    uint8_t *n = write ? &it->nwrites : &it->nreads;
-    uint16_t k = (uint16_t)(file << 12 | reg);
     for (unsigned i = 0; i < *n; i++)
         if (keys[i] == k)
             return;
     assert(*n < US_SCHED_MAX_REGS);
     if (*n < US_SCHED_MAX_REGS)
         keys[(*n)++] = k;
+}
+
+void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
+                      unsigned reg)
+{
+    if (file == US_FILE_NULL || file == US_FILE_PARAM || file == US_FILE_IMM)
+        return;
+    if (write)
+        add_key(it->writes, &it->nwrites, (uint16_t)(file << 12 | reg));
+    else
+        add_key(it->reads, &it->nreads, (uint16_t)(file << 12 | reg));
+}
+
+void us_sched_add_memory(struct us_sched_item *it)
+{
+    add_key(it->reads, &it->nreads, US_SCHED_MEMORY);
+    add_key(it->writes, &it->nwrites, US_SCHED_MEMORY);
 }
 
 struct edge { unsigned from; bool strict; };
@@ -183,30 +205,38 @@ out:
 }
 
 unsigned us_list_schedule_blocks(const struct us_sched_item *items,
-                                 const bool *barrier, unsigned n,
+                                 const uint8_t *cut, unsigned n,
                                  unsigned nslots, unsigned *bundle_of,
-                                 unsigned *slot_of)
+                                 unsigned *slot_of, unsigned *entry)
 {
     unsigned total = 0;
     for (unsigned a = 0; a < n;) {
         unsigned b = a;
-        while (b < n && !barrier[b])
+        while (b < n && cut[b] != US_SCHED_ALONE &&
+               (b == a || cut[b] != US_SCHED_BEGIN))
             b++;
         if (b > a) {   /* the basic block a .. b-1 */
             unsigned nb = us_list_schedule(items + a, b - a, nslots,
                                            bundle_of + a, slot_of + a);
             if (!nb)
                 return 0;
-            for (unsigned i = a; i < b; i++)
+            for (unsigned i = a; i < b; i++) {
                 bundle_of[i] += total;
+                if (entry)
+                    entry[i] = total;
+            }
             total += nb;
         }
-        if (b < n) {   /* the flow instruction alone */
+        if (b < n && cut[b] == US_SCHED_ALONE) {   /* alone in its bundle */
+            if (entry)
+                entry[b] = total;
             bundle_of[b] = total++;
             slot_of[b] = 0;
             b++;
         }
         a = b;
     }
+    if (entry)
+        entry[n] = total;
     return total;
 }

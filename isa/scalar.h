@@ -563,8 +563,11 @@ int us_inst_format(const struct us_inst *in, char *buf, size_t size);
 /* ---- Static scheduling (VLIW bundles, hetero pairs) --------------------- */
 
 /* A schedulable item: the scalar registers it reads and writes (as
- * file << 12 | reg keys) and the slots it may occupy (bit per slot). */
-enum { US_SCHED_MAX_REGS = 16 };
+ * file << 12 | reg keys) and the slots it may occupy (bit per slot).
+ * US_SCHED_MEMORY (file NULL, which names no register: the scoreboards of
+ * shader/timing.h ignore it) is memory: every LOAD STORE ATOM LDS STS
+ * ATOMS reads and writes it, so no schedule reorders two of them. */
+enum { US_SCHED_MAX_REGS = 16, US_SCHED_MEMORY = 1 };
 struct us_sched_item {
     uint16_t reads[US_SCHED_MAX_REGS], writes[US_SCHED_MAX_REGS];
     uint8_t nreads, nwrites;
@@ -583,31 +586,48 @@ unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
                           unsigned nslots, unsigned *bundle_of,
                           unsigned *slot_of);
 
-/* us_list_schedule over basic blocks: an item with barrier[i] set (a flow
- * instruction) gets a bundle of its own, in slot 0, and no item moves
- * across it.  Returns the number of bundles, 0 on allocation failure. */
+/* Where basic blocks end (cut[i] per item): */
+enum us_sched_cut {
+    US_SCHED_PLAIN,    /* an ordinary item                                 */
+    US_SCHED_BEGIN,    /* starts a block: a BRA's target                   */
+    US_SCHED_ALONE,    /* flow control, BRA, BAR, MEMBAR: a bundle of its
+                          own, in slot 0, and the end of its block          */
+};
+
+/* us_list_schedule over basic blocks: no item moves out of its block, and
+ * blocks follow each other in program order.  `entry` (NULL, or n + 1
+ * entries) receives for each item the first bundle of its block, the
+ * bundle a jump to a block's first item goes to, and entry[n] the number
+ * of bundles (a jump to the end).  Returns the number of bundles, 0 on
+ * allocation failure. */
 unsigned us_list_schedule_blocks(const struct us_sched_item *items,
-                                 const bool *barrier, unsigned n,
+                                 const uint8_t *cut, unsigned n,
                                  unsigned nslots, unsigned *bundle_of,
-                                 unsigned *slot_of);
+                                 unsigned *slot_of, unsigned *entry);
 
 /* VLIW (isa/baseline_vliw.c): pack uncompacted scalar code into bundles of
  * `nslots` slots; with `tslot`, the last slot is the transcendental slot,
  * the only one that runs SFU operations (it also runs ALU ones).  *slots
  * receives nbundles * nslots instructions, NOP in empty slots, and (when
  * `origin` is not NULL) *origin the index in `code` of each slot's
- * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word has a
- * bundle of its own, and its target becomes its partner's bundle. */
+ * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word, BRA, BAR
+ * or MEMBAR (us_sops[].unit BARRIER) has a bundle of its own; a flow
+ * word's target becomes its partner's bundle, a BRA's the first bundle of
+ * its target's block (nbundles for the end).  LSU operations keep their
+ * order. */
 US_MUST_CHECK bool us_vliw_schedule(const struct us_scode *code,
                                     unsigned nslots, bool tslot,
                                     struct us_sinst **slots,
                                     uint32_t **origin, unsigned *nbundles);
 
 /* Hetero (isa/baseline_hetero.c): pair vec4 instructions into bundles of a
- * vector slot (ALU, texture, KIL, ARL, flow control) and a scalar slot (SFU
- * operations and one-component ALU operations); a flow instruction has a
- * bundle of its own.  *slots receives 2 * nbundles
- * instructions and *empty flags the empty slots (both malloc'd). */
+ * vector slot (ALU, texture, KIL, ARL, memory, flow control) and a scalar
+ * slot (SFU operations and one-component ALU operations); a flow
+ * instruction, BRA, BAR or MEMBAR has a bundle of its own, and memory
+ * operations keep their order.  *slots receives 2 * nbundles
+ * instructions and *empty flags the empty slots (both malloc'd); a BRA's
+ * target there is the first bundle of its target's block (nbundles for
+ * the end), as the hetero binary's words are bundles. */
 US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
                                       struct us_inst **slots, bool **empty,
                                       unsigned *nbundles);
@@ -616,8 +636,11 @@ US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
  * read-only files (PARAM, IMM) and NULL make no dependences. */
 void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
                       unsigned reg);
+/* Record that `it` reads and writes memory (US_SCHED_MEMORY). */
+void us_sched_add_memory(struct us_sched_item *it);
 
-/* Scheduler registers read and written by one instruction. */
+/* Scheduler registers read and written by one instruction (memory
+ * operations: US_SCHED_MEMORY too). */
 void us_sched_item_scalar(const struct us_sinst *in, struct us_sched_item *it);
 void us_sched_item_vec4(const struct us_inst *in, struct us_sched_item *it);
 
