@@ -77,20 +77,53 @@ static bool add_edge(struct dag *d, unsigned from, bool strict)
     return true;
 }
 
-/* Reader lists per key, reset by each write. */
+/* Per key, the last writer and the head of the list of readers since it
+ * (-1: none).  Allocated once per schedule and reset key by key after each
+ * block, as a program of many small blocks would otherwise clear KEYS
+ * entries per block. */
+struct keys { int *last_writer, *head; };
+
+static bool keys_init(struct keys *k)
+{
+    k->last_writer = malloc(KEYS * sizeof *k->last_writer);
+    k->head = malloc(KEYS * sizeof *k->head);
+    if (!k->last_writer || !k->head)
+        return false;
+    for (unsigned i = 0; i < KEYS; i++)
+        k->last_writer[i] = k->head[i] = -1;
+    return true;
+}
+
+static void keys_free(struct keys *k)
+{
+    free(k->last_writer);
+    free(k->head);
+}
+
+static void keys_reset(struct keys *k, const struct us_sched_item *items,
+                       unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned j = 0; j < items[i].nreads; j++)
+            k->last_writer[items[i].reads[j] % KEYS] =
+                k->head[items[i].reads[j] % KEYS] = -1;
+        for (unsigned j = 0; j < items[i].nwrites; j++)
+            k->last_writer[items[i].writes[j] % KEYS] =
+                k->head[items[i].writes[j] % KEYS] = -1;
+    }
+}
+
+/* Reader lists per key (heads in struct keys), reset by each write. */
 struct readers { int *head; int *next; unsigned *item; unsigned n; };
 
-static bool build_dag(const struct us_sched_item *items, unsigned n, struct dag *d)
+static bool build_dag(const struct us_sched_item *items, unsigned n,
+                      struct dag *d, struct keys *keys)
 {
-    int *last_writer = malloc(KEYS * sizeof *last_writer);
-    struct readers r = { malloc(KEYS * sizeof(int)),
+    int *last_writer = keys->last_writer;
+    struct readers r = { keys->head,
                          malloc((n * US_SCHED_MAX_REGS + 1) * sizeof(int)),
                          malloc((n * US_SCHED_MAX_REGS + 1) * sizeof(unsigned)), 0 };
-    bool ok = last_writer && r.head && r.next && r.item;
-    if (ok) {
-        for (unsigned k = 0; k < KEYS; k++)
-            last_writer[k] = r.head[k] = -1;
-    }
+    bool ok = r.next && r.item;
     for (unsigned i = 0; i < n && ok; i++) {
         const struct us_sched_item *it = &items[i];
         d->first[i] = d->ne;
@@ -121,16 +154,15 @@ static bool build_dag(const struct us_sched_item *items, unsigned n, struct dag 
             r.head[k] = (int)r.n++;
         }
     }
-    free(last_writer);
-    free(r.head);
+    keys_reset(keys, items, n);
     free(r.next);
     free(r.item);
     return ok;
 }
 
-unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
-                          unsigned nslots, unsigned *bundle_of,
-                          unsigned *slot_of)
+static unsigned schedule(const struct us_sched_item *items, unsigned n,
+                         unsigned nslots, unsigned *bundle_of,
+                         unsigned *slot_of, struct keys *keys)
 {
     if (n == 0 || nslots == 0 || nslots > 8)
         return 0;
@@ -144,7 +176,7 @@ unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
     bool *done = calloc(n, sizeof *done);
     unsigned bundles = 0;
     if (!d.first || !d.count || !height || !order || !done ||
-        !build_dag(items, n, &d))
+        !build_dag(items, n, &d, keys))
         goto out;
 
     /* critical path: longest chain of strict edges to the end */
@@ -204,22 +236,40 @@ out:
     return bundles;
 }
 
+unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
+                          unsigned nslots, unsigned *bundle_of,
+                          unsigned *slot_of)
+{
+    struct keys keys;
+    unsigned nb = keys_init(&keys) ? schedule(items, n, nslots, bundle_of,
+                                              slot_of, &keys) : 0;
+    keys_free(&keys);
+    return nb;
+}
+
 unsigned us_list_schedule_blocks(const struct us_sched_item *items,
                                  const uint8_t *cut, unsigned n,
                                  unsigned nslots, unsigned *bundle_of,
                                  unsigned *slot_of, unsigned *entry)
 {
     unsigned total = 0;
+    struct keys keys;
+    if (!keys_init(&keys)) {
+        keys_free(&keys);
+        return 0;
+    }
     for (unsigned a = 0; a < n;) {
         unsigned b = a;
         while (b < n && cut[b] != US_SCHED_ALONE &&
                (b == a || cut[b] != US_SCHED_BEGIN))
             b++;
         if (b > a) {   /* the basic block a .. b-1 */
-            unsigned nb = us_list_schedule(items + a, b - a, nslots,
-                                           bundle_of + a, slot_of + a);
-            if (!nb)
+            unsigned nb = schedule(items + a, b - a, nslots, bundle_of + a,
+                                   slot_of + a, &keys);
+            if (!nb) {
+                keys_free(&keys);
                 return 0;
+            }
             for (unsigned i = a; i < b; i++) {
                 bundle_of[i] += total;
                 if (entry)
@@ -236,6 +286,7 @@ unsigned us_list_schedule_blocks(const struct us_sched_item *items,
         }
         a = b;
     }
+    keys_free(&keys);
     if (entry)
         entry[n] = total;
     return total;
