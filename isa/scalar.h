@@ -671,6 +671,85 @@ US_MUST_CHECK bool us_random_flow_program(struct us_rng *r,
 void us_random_thread(struct us_rng *r, struct us_thread *t);
 float us_random_float(struct us_rng *r);
 
+/* ---- Random compute programs (isa/randcompute.c) ------------------------ */
+
+/*
+ * A random case for the compute instructions: a program with integers,
+ * memory, barriers and BRA (compute, or vertex / fragment under
+ * USHADER_extensions), its launch, buffers and initial registers.  The
+ * program does not depend on the order its threads run in, so every
+ * executor must leave the reference interpreter's registers and memory
+ * bit for bit (isa/randcompute.c says how it is kept so).
+ */
+enum { US_RCASE_BUDGET = 1 << 17,    /* instructions a thread may run */
+       US_RCASE_MAX_THREADS = 16 };
+
+/* The buffers a case's program accesses. */
+struct us_rlayout {
+    uint8_t priv, ro, ctr, none;     /* bindings: the threads' own regions,
+                                        read-only data, counters, unbound */
+    uint32_t region;                 /* bytes of each thread's region      */
+    uint32_t priv_size, ro_size, ctr_size;
+    uint32_t slot;                   /* shared bytes of a thread per area  */
+    uint32_t area[2], ctr_area[2];   /* shared memory: slots, counters     */
+    uint8_t id_input;                /* vertex / fragment: the input whose
+                                        x is the thread's index (uint)     */
+};
+
+struct us_rcase {
+    struct us_program prog;
+    struct us_rlayout layout;
+    uint32_t groups[3];              /* compute: the launch; else 1 1 1    */
+    unsigned nthreads;               /* work-items in launch order, or
+                                        vertex / fragment threads (4 or 8:
+                                        whole quads)                       */
+    struct us_thread *init;          /* registers before the run, inputs
+                                        set (us_compute_thread for compute) */
+    us_vec4 *params;                 /* prog's parameters, resolved        */
+    struct us_memory mem;            /* initial buffer contents            */
+};
+
+/* A random case with about `size` random statements (size 30: some 150
+ * instructions); false when out of memory. */
+US_MUST_CHECK bool us_random_case(struct us_rng *r, enum us_stage stage,
+                                  unsigned size, struct us_rcase *out);
+void us_rcase_free(struct us_rcase *c);
+
+/*
+ * One executor's run of a case: its own threads and memory (copies of the
+ * case's), and the environment to run in (the case's parameters, exact
+ * math, a sampler that depends on each lane's own coordinates alone,
+ * US_RCASE_BUDGET, the memory).  To check a model:
+ *
+ *     us_rrun_init(&c, &ref);  us_rrun_reference(&c, &ref, &diag);
+ *     us_rrun_init(&c, &run);  us_rrun_workload(&c, &run, &w);
+ *     us_core_run(model, &cfg, &w, &st, &diag);
+ *     us_rrun_same(&c, &ref, &run, why, sizeof why);
+ *
+ * A compute workload's threads are the launch's work-items in order (its
+ * workgroups are runs of prog.group_size's product of threads, and each
+ * needs prog.shared_bytes of zeroed shared memory).
+ */
+struct us_rrun {
+    struct us_thread *threads;
+    struct us_memory mem;
+    struct us_exec_env env;
+};
+
+struct us_workload;
+US_MUST_CHECK bool us_rrun_init(const struct us_rcase *c, struct us_rrun *run);
+void us_rrun_free(struct us_rrun *run);
+void us_rrun_workload(const struct us_rcase *c, struct us_rrun *run,
+                      struct us_workload *w);
+/* The reference: us_compute_interpret, or us_interpret thread by thread;
+ * false (and *diag) when a thread goes over the budget. */
+US_MUST_CHECK bool us_rrun_reference(const struct us_rcase *c,
+                                     struct us_rrun *run, struct us_diag *diag);
+/* Same registers (TEMPs, outputs, address registers, killed, overrun),
+ * buffers and memory counts?  If not, *why says what differs first. */
+bool us_rrun_same(const struct us_rcase *c, const struct us_rrun *want,
+                  const struct us_rrun *got, char *why, size_t size);
+
 /* ---- Instruction statistics (`ushader stats`) --------------------------- */
 
 struct us_code_stats {
