@@ -48,6 +48,7 @@
  * sources.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1220,11 +1221,15 @@ bool us_rrun_reference(const struct us_rcase *c, struct us_rrun *run,
     return true;
 }
 
-static bool differ(char *why, size_t size, const char *fmt, unsigned a,
-                   unsigned b)
+__attribute__((format(printf, 3, 4)))
+static bool differ(char *why, size_t size, const char *fmt, ...)
 {
-    if (size)
-        snprintf(why, size, fmt, a, b);
+    if (size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, size, fmt, ap);
+        va_end(ap);
+    }
     return false;
 }
 
@@ -1239,26 +1244,30 @@ bool us_rrun_same(const struct us_rcase *c, const struct us_rrun *want,
         for (unsigned r = 0; r < US_MAX_OUTPUTS; r++)
             if (memcmp(a->output[r], b->output[r], sizeof a->output[r]))
                 return differ(why, size, "thread %u: output %u differs", i, r);
-        if (memcmp(a->addr, b->addr, sizeof a->addr) ||
-            a->killed != b->killed || a->overrun != b->overrun)
-            return differ(why, size, "thread %u: address register, killed "
-                          "or overrun differs%.0u", i, 0);
+        if (memcmp(a->addr, b->addr, sizeof a->addr))
+            return differ(why, size, "thread %u: address register differs", i);
+        if (a->killed != b->killed || a->overrun != b->overrun)
+            return differ(why, size, "thread %u: killed or overrun differs", i);
     }
     for (unsigned k = 0; k < US_MAX_BUFFERS; k++) {
         const struct us_buffer *a = &want->mem.buf[k], *b = &got->mem.buf[k];
-        if (a->size != b->size ||
-            (a->size && memcmp(a->data, b->data, a->size))) {
-            for (uint32_t i = 0; i < a->size && i < b->size; i++)
-                if (a->data[i] != b->data[i])
-                    return differ(why, size, "buffer %u differs at byte %u",
-                                  k, i);
-            return differ(why, size, "buffer %u: size %u differs", k, b->size);
-        }
+        if (a->size != b->size)
+            return differ(why, size, "buffer %u: %u bytes, not %u", k,
+                          b->size, a->size);
+        for (uint32_t i = 0; i < a->size; i++)
+            if (a->data[i] != b->data[i])
+                return differ(why, size, "buffer %u differs at byte %u", k, i);
     }
     const struct us_mem_counts *x = &want->mem.counts, *y = &got->mem.counts;
     if (x->loads != y->loads || x->stores != y->stores ||
         x->atomics != y->atomics || x->bytes != y->bytes || x->oob != y->oob)
-        return differ(why, size, "memory counts differ (%u vs %u out of "
-                      "bounds)", (unsigned)x->oob, (unsigned)y->oob);
+        return differ(why, size, "memory counts differ: %llu %llu %llu %llu "
+                      "%llu loads, stores, atomics, bytes, out of bounds, not "
+                      "%llu %llu %llu %llu %llu",
+                      (unsigned long long)y->loads, (unsigned long long)y->stores,
+                      (unsigned long long)y->atomics, (unsigned long long)y->bytes,
+                      (unsigned long long)y->oob, (unsigned long long)x->loads,
+                      (unsigned long long)x->stores, (unsigned long long)x->atomics,
+                      (unsigned long long)x->bytes, (unsigned long long)x->oob);
     return true;
 }

@@ -14,6 +14,7 @@
 
 #include "ushader.h"
 #include "isa/scalar.h"
+#include "shader/core.h"
 
 #include "check_main.h"
 
@@ -310,6 +311,7 @@ struct tally {
     unsigned op[US_OP_COUNT];
     unsigned words[3];                  /* word widths 32 16 8 */
     unsigned mtype[US_MT_COUNT], atom[US_ATOM_COUNT], cond[US_COND_COUNT];
+    unsigned bar_in_if, bar_in_loop, bar_in_bra_loop;   /* BARs nested */
     uint64_t loads, stores, atomics, oob, bytes;
 };
 
@@ -330,6 +332,24 @@ static void count(struct tally *t, const struct us_rcase *c,
             t->atom[in->sub]++;
         if (f == US_FMT_BRA)
             t->cond[in->sub]++;
+    }
+    /* where the BARs stand: in IF/ELSE bodies, structured loops, the
+     * range of a backward BRA */
+    unsigned ifs = 0, loops = 0;
+    for (unsigned i = 0; i < p->ninsts; i++) {
+        unsigned op = p->insts[i].op;
+        ifs += op == US_OP_IF;
+        ifs -= op == US_OP_ENDIF;
+        loops += op == US_OP_BGNLOOP;
+        loops -= op == US_OP_ENDLOOP;
+        if (op != US_OP_BAR)
+            continue;
+        t->bar_in_if += ifs > 0;
+        t->bar_in_loop += loops > 0;
+        bool in_bra = false;
+        for (unsigned j = i; j < p->ninsts && !in_bra; j++)
+            in_bra = p->insts[j].op == US_OP_BRA && p->insts[j].target <= i;
+        t->bar_in_bra_loop += in_bra;
     }
     t->loads += ref->mem.counts.loads;
     t->stores += ref->mem.counts.stores;
@@ -431,6 +451,8 @@ static void print_tally(const struct tally *t)
                    : o->flags & (US_I_SRC | US_I_DST) ? 0 : 1;
         cls[k] += t->op[op];
     }
+    printf("  BARs in IF bodies %u, in loops %u, in BRA loops %u\n",
+           t->bar_in_if, t->bar_in_loop, t->bar_in_bra_loop);
     printf("  integer %u, float %u, conversions %u, memory %u, BAR %u, "
            "MEMBAR %u, BRA %u, structured flow %u\n", cls[0], cls[1], cls[2],
            cls[3], cls[4], cls[5], cls[6], cls[7]);
@@ -478,6 +500,54 @@ START_TEST(random_programs)
     for (unsigned k = 0; k < US_COND_COUNT; k++)
         CHECK(t.cond[k] > 0);
     CHECK(t.words[1] && t.words[2] && t.oob && t.atomics);
+}
+END_TEST
+
+/* us_rrun_same (what the models will be checked with) sees one flipped
+ * bit of registers, memory or counts, and us_rrun_workload hands a model
+ * the case as it is. */
+START_TEST(rrun_same_sees_differences)
+{
+    for (unsigned k = 0; k < 2; k++) {
+        struct us_rng r = { 77 + k };
+        struct us_rcase c;
+        struct us_rrun a, b;
+        struct us_diag d;
+        char why[160];
+        ck_assert(us_random_case(&r, k ? US_STAGE_FRAGMENT : US_STAGE_COMPUTE,
+                                 SIZE, &c));
+        ck_assert(us_rrun_init(&c, &a) && us_rrun_init(&c, &b));
+        ck_assert(us_rrun_reference(&c, &a, &d) && us_rrun_reference(&c, &b, &d));
+        ck_assert(us_rrun_same(&c, &a, &b, why, sizeof why));
+        struct us_workload w;
+        us_rrun_workload(&c, &b, &w);
+        ck_assert(w.prog == &c.prog && w.env == &b.env &&
+                  w.threads == b.threads && w.nthreads == c.nthreads &&
+                  w.env->mem == &b.mem && w.env->max_insts == US_RCASE_BUDGET);
+
+        unsigned last = c.nthreads - 1;
+        b.threads[last].temp[US_MAX_TEMPS - 1][3] = 1.0f;
+        ck_assert(!us_rrun_same(&c, &a, &b, why, sizeof why));
+        char want[64];
+        snprintf(want, sizeof want, "thread %u: TEMP 255 differs", last);
+        ck_assert_str_eq(why, want);
+        b.threads[last].temp[US_MAX_TEMPS - 1][3] = a.threads[last].temp[US_MAX_TEMPS - 1][3];
+        b.threads[0].killed ^= 1;
+        ck_assert(!us_rrun_same(&c, &a, &b, why, sizeof why));
+        b.threads[0].killed ^= 1;
+        struct us_buffer *buf = &b.mem.buf[c.layout.priv];
+        buf->data[buf->size - 1] ^= 0x80;
+        ck_assert(!us_rrun_same(&c, &a, &b, why, sizeof why));
+        ck_assert(strstr(why, "differs at byte") != NULL);
+        buf->data[buf->size - 1] ^= 0x80;
+        b.mem.counts.oob++;
+        ck_assert(!us_rrun_same(&c, &a, &b, why, sizeof why));
+        b.mem.counts.oob--;
+        ck_assert(us_rrun_same(&c, &a, &b, why, sizeof why));
+        us_rrun_free(&a);
+        us_rrun_free(&b);
+        us_rcase_free(&c);
+    }
 }
 END_TEST
 
@@ -793,6 +863,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(rp, 120);
     tcase_add_test(rp, random_programs);
     tcase_add_test(rp, random_programs_encode_and_schedule);
+    tcase_add_test(rp, rrun_same_sees_differences);
     suite_add_tcase(s, rp);
     return s;
 }
