@@ -215,15 +215,21 @@ static void place(struct cg *g, unsigned label)
         g->labels[label] = g->p->ninsts;
 }
 
-/* dst.mask = op(a, b) on TEMP `dst`. */
-static void op2(struct cg *g, enum us_opcode op, unsigned dst, unsigned mask,
-                struct us_src a, struct us_src b)
+/* dst.mask = op(a[, b]) on TEMP `dst`. */
+static struct us_inst *op1(struct cg *g, enum us_opcode op, unsigned dst,
+                           unsigned mask, struct us_src a)
 {
     struct us_inst *in = emit(g, op);
     in->dst = (struct us_dst){ .file = US_FILE_TEMP, .mask = (uint8_t)mask,
                                .index = (uint16_t)dst };
     in->src[0] = a;
-    in->src[1] = b;
+    return in;
+}
+
+static void op2(struct cg *g, enum us_opcode op, unsigned dst, unsigned mask,
+                struct us_src a, struct us_src b)
+{
+    op1(g, op, dst, mask, a)->src[1] = b;
 }
 
 /* ---- Random operands ------------------------------------------------------ */
@@ -447,10 +453,8 @@ static void addr_oob(struct cg *g, uint32_t size, unsigned n)
         case 3: v[c] = n > 1 ? size - 1 - rnd(g, n - 1) : size; break;
         default: v[c] = size; break;
         }
-    struct us_inst *in = emit(g, US_OP_MOV_U);
-    in->dst = (struct us_dst){ .file = US_FILE_TEMP, .index = RC_ADDR,
-                               .mask = (uint8_t)(1 + rnd(g, 15)) };
-    in->src[0] = lit(g, v[0], v[1], v[2], v[3]);
+    unsigned mask = 1 + rnd(g, 15);
+    op1(g, US_OP_MOV_U, RC_ADDR, mask, lit(g, v[0], v[1], v[2], v[3]));
 }
 
 static unsigned log2u(unsigned x)
@@ -551,8 +555,9 @@ static void access(struct cg *g, enum us_opcode op, enum space space)
     }
     struct us_src a = address(g, space, kind, f == US_FMT_ATOM ? 4
                                                 : access_size(mt));
-    struct us_src value = rand_src(g, NULL, true, false);
-    struct us_src compare = rand_src(g, NULL, true, false);
+    struct us_src value = rand_src(g, NULL, true, false), compare = { 0 };
+    if (aop == US_ATOM_CSWAP)
+        compare = rand_src(g, NULL, true, false);
     struct us_inst *in = emit(g, op);
     in->mtype = (uint8_t)mt;
     in->sub = (uint8_t)aop;
@@ -569,8 +574,7 @@ static void access(struct cg *g, enum us_opcode op, enum space space)
     in->dst.mask = (uint8_t)(1 + rnd(g, 15));
     if (f == US_FMT_ATOM) {
         in->src[1] = value;
-        if (aop == US_ATOM_CSWAP)
-            in->src[2] = compare;
+        in->src[2] = compare;
     }
     if (!counter || f != US_FMT_ATOM)
         return;
@@ -580,9 +584,7 @@ static void access(struct cg *g, enum us_opcode op, enum space space)
     do
         s = rand_src(g, NULL, true, false);
     while (s.file == US_FILE_TEMP && s.index == d.index);
-    in = emit(g, US_OP_MOV_U);
-    in->dst = d;
-    in->src[0] = s;
+    op1(g, US_OP_MOV_U, d.index, d.mask, s);
 }
 
 static void mem_stmt(struct cg *g)
@@ -680,12 +682,12 @@ static void sloop(struct cg *g, const struct ctx *cx)
     bool uni = cx->uniform && rnd(g, 2);
     unsigned lp = RC_LOOP + cx->loops;
     struct us_src cnt = reg(US_FILE_TEMP, lp);
-    op2(g, US_OP_MOV, lp, 1, lit1(g, fbits(0.0f)), reg(0, 0));
+    op1(g, US_OP_MOV, lp, 1, lit1(g, fbits(0.0f)));
     if (uni) {
-        op2(g, US_OP_MOV, lp, 2, lit1(g, fbits((float)rnd(g, 5))), reg(0, 0));
+        op1(g, US_OP_MOV, lp, 2, lit1(g, fbits((float)rnd(g, 5))));
     } else {
         op2(g, US_OP_AND_U, lp, 2, rand_src(g, NULL, true, true), lit1(g, 3));
-        op2(g, US_OP_I2F_U, lp, 2, comp(cnt, 1), reg(0, 0));
+        op1(g, US_OP_I2F_U, lp, 2, comp(cnt, 1));
     }
     emit(g, US_OP_BGNLOOP);
     op2(g, US_OP_ADD, lp, 1, comp(cnt, 0), lit1(g, fbits(1.0f)));
@@ -741,9 +743,9 @@ static void bra_loop(struct cg *g, const struct ctx *cx)
     bool uni = cx->uniform && rnd(g, 2);
     unsigned lp = RC_LOOP + cx->loops;
     struct us_src cnt = reg(US_FILE_TEMP, lp);
-    op2(g, US_OP_MOV_U, lp, 1, lit1(g, 0), reg(0, 0));
+    op1(g, US_OP_MOV_U, lp, 1, lit1(g, 0));
     if (uni)
-        op2(g, US_OP_MOV_U, lp, 2, lit1(g, rnd(g, 5)), reg(0, 0));
+        op1(g, US_OP_MOV_U, lp, 2, lit1(g, rnd(g, 5)));
     else
         op2(g, US_OP_AND_U, lp, 2, rand_src(g, NULL, true, true), lit1(g, 3));
     unsigned top = new_label(g), exit = new_label(g), test = RC_END;
@@ -857,10 +859,7 @@ static void prologue(struct cg *g)
             comp(reg(US_FILE_INPUT, US_CIN_LOCALINDEX), 0),
             lit1(g, log2u(L->slot)));
     } else {
-        struct us_inst *in = emit(g, US_OP_MOV_U);
-        in->dst = (struct us_dst){ .file = US_FILE_TEMP, .index = RC_BASE,
-                                   .mask = 4 };
-        in->src[0] = comp(reg(US_FILE_INPUT, L->id_input), 0);
+        op1(g, US_OP_MOV_U, RC_BASE, 4, comp(reg(US_FILE_INPUT, L->id_input), 0));
     }
     op2(g, US_OP_SHL_U, RC_BASE, 1, comp(b, 2), lit1(g, log2u(L->region)));
     /* data that differs between threads: the read-only buffer at the
@@ -868,14 +867,10 @@ static void prologue(struct cg *g)
     op2(g, US_OP_SHL_U, RC_ADDR, 0xf, comp(b, 2), lit1(g, 2));
     op2(g, US_OP_ADD_U, RC_ADDR, 0xf, reg(US_FILE_TEMP, RC_ADDR),
         lit(g, 0, 1, 2, 3));
-    struct us_inst *in = emit(g, US_OP_LOAD);
-    in->dst = (struct us_dst){ .file = US_FILE_TEMP, .index = 1, .mask = 0xf };
+    struct us_inst *in = op1(g, US_OP_LOAD, 1, 0xf, reg(US_FILE_TEMP, RC_ADDR));
     in->mtype = US_MT_U32;
     in->tex_unit = L->ro;
-    in->src[0] = reg(US_FILE_TEMP, RC_ADDR);
-    in = emit(g, US_OP_I2F_U);
-    in->dst = (struct us_dst){ .file = US_FILE_TEMP, .index = 0, .mask = 0xf };
-    in->src[0] = comp(b, 2);
+    op1(g, US_OP_I2F_U, 0, 0xf, comp(b, 2));
 }
 
 /* The sources of `in` in the order the text spells them. */
