@@ -459,7 +459,8 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
 /* ---- vec4 (simd4 / superscalar / hetero) word --------------------------- */
 
 /*
- * The vec4 word (128 bits, four little-endian 32-bit words):
+ * The vec4 word (128 bits, four little-endian 32-bit words).  Register
+ * formats (VEC SCL ARL SWZ TEX KIL COND FLOW):
  *
  *  127   106 105    84 83         55 54   44 43  33 32 31 30 28 27 24 23 20 19  12 11  9 8  7    0
  * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
@@ -473,6 +474,36 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
  *  array length).  OP is enum us_opcode.  ZERO/ONE selectors and per-component
  *  negation exist only in SRC0 (SWZ has one source); the encoder reports
  *  programs it cannot represent.
+ *
+ * Memory formats (LOAD STORE ATOM and the shared forms LDS STS ATOMS): the
+ * address (SRC0) has neither 0/1 selectors nor a per-component sign, so
+ * it takes the 22-bit form of SRC1, and its last 7 bits hold the access:
+ *
+ *  127   106 105    84 83 82 80 79 77 76    55 54   44 43  33 32 31 30 29 28 24 23 20 19  12 11  9 8  7    0
+ * +--------+--------+---+-----+-----+--------+-------+------+------+-----+-----+-----+------+-----+---+------+
+ * |  SRC2  |  SRC1  |(0)| AOP |MTYPE|  SRC0  |RELSIZE|RELOFF|RELSRC| (0) | BUF |DMASK| DIDX |DFILE|(0)|  OP  |
+ * +--------+--------+---+-----+-----+--------+-------+------+------+-----+-----+-----+------+-----+---+------+
+ *
+ *  MTYPE  enum us_mtype; AOP enum us_atom (ATOM ATOMS; 0 otherwise)
+ *  BUF    the buffer binding, 0..US_MAX_BUFFERS-1 (0 for LDS STS ATOMS)
+ *  SRC0 the address, SRC1 the value (STORE ATOM), SRC2 CSWAP's compare.
+ *  STORE has no destination register: DFILE = DIDX = 0, DMASK its mask.
+ *
+ * BRA has no destination: its target (an instruction index, 0..ninsts)
+ * takes the destination's 15 bits and its condition the texture unit's:
+ *
+ *  127  106 105    84 83         55 54   44 43  33 32 31 30 28 27  24 23          9 8  7    0
+ * +-------+--------+-------------+-------+------+------+-----+------+-------------+---+------+
+ * |  (0)  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC| (0) | COND |   TARGET    |(0)|  OP  |
+ * +-------+--------+-------------+-------+------+------+-----+------+-------------+---+------+
+ *
+ *  COND   enum us_cond (0: always, and then the sources are those of the
+ *         IR, normally zero); SRC0 and SRC1 the scalar operands a, b.
+ *
+ * BAR and MEMBAR: OP alone, every other bit zero.  Integer instructions
+ * use the register format; their literals are ordinary PARAM slots.  SAT is
+ * zero wherever the instruction has no _SAT form (integer results, memory,
+ * BRA, BAR).
  */
 enum {
     US_VW_BITS = 128,
@@ -492,23 +523,51 @@ enum {
     POS_VW_SRC1 = POS_VW_SRC0 + SIZE_VW_SRC0,   /* 84 */
     POS_VW_SRC2 = POS_VW_SRC1 + SIZE_VW_SRCN,   /* 106 */
     POS_VW_END = POS_VW_SRC2 + SIZE_VW_SRCN,    /* 128 */
+    /* memory formats */
+    SIZE_VW_BUF = 5, POS_VW_BUF = POS_VW_TEXU,                   /* 24 */
+    POS_VW_MPAD = POS_VW_BUF + SIZE_VW_BUF,                      /* 29 */
+    SIZE_VW_MPAD = POS_VW_RELSRC - POS_VW_MPAD,                  /* 2 */
+    SIZE_VW_MTYPE = 3, POS_VW_MTYPE = POS_VW_SRC0 + SIZE_VW_SRCN, /* 77 */
+    SIZE_VW_AOP = 3, POS_VW_AOP = POS_VW_MTYPE + SIZE_VW_MTYPE,  /* 80 */
+    POS_VW_APAD = POS_VW_AOP + SIZE_VW_AOP,                      /* 83 */
+    SIZE_VW_APAD = POS_VW_SRC1 - POS_VW_APAD,                    /* 1 */
+    /* BRA */
+    SIZE_VW_TARGET = 15, POS_VW_TARGET = POS_VW_DFILE,           /* 9 */
+    SIZE_VW_COND = 4, POS_VW_COND = POS_VW_TEXU,                 /* 24 */
+    POS_VW_CPAD = POS_VW_COND + SIZE_VW_COND,                    /* 28 */
+    SIZE_VW_CPAD = POS_VW_RELSRC - POS_VW_CPAD,                  /* 3 */
 };
 _Static_assert(POS_VW_END <= US_VW_BITS, "vec4 word fits 128 bits");
 _Static_assert(US_MAX_REL_OFFSET < 1 << (SIZE_VW_RELOFF - 1), "RELOFF range");
 _Static_assert(US_OP_COUNT <= (1 << SIZE_VW_OP), "vec4 OP field too small");
 _Static_assert(US_MAX_TEMPS <= (1 << SIZE_VW_DIDX), "vec4 DIDX too small");
+_Static_assert(US_MAX_BUFFERS <= (1 << SIZE_VW_BUF), "vec4 BUF too small");
+_Static_assert(US_MT_COUNT <= (1 << SIZE_VW_MTYPE) &&
+               US_ATOM_COUNT <= (1 << SIZE_VW_AOP), "MTYPE, AOP too small");
+_Static_assert(US_COND_COUNT <= (1 << SIZE_VW_COND), "vec4 COND too small");
+_Static_assert(US_MAX_INSTRUCTIONS < (1 << SIZE_VW_TARGET),
+               "vec4 TARGET holds every instruction index and the end");
+_Static_assert(POS_VW_TARGET + SIZE_VW_TARGET == POS_VW_COND,
+               "TARGET is the destination's bits");
 
 /* Encode one vec4 instruction (false if a field cannot represent it) and
- * decode it back (false on malformed words). */
+ * decode it back (false on malformed words: decoding then encoding gives
+ * the same bits). */
 US_MUST_CHECK bool us_vencode(const struct us_inst *in, uint32_t w[4]);
 US_MUST_CHECK bool us_vdecode(const uint32_t w[4], struct us_inst *out);
+/* One line of text: "ADD r0.xy, r1.xyzw, c3.xxxx", "LOAD.U32 r0.x,
+ * r1.xxxx, buffer[2]", "BRA.LT.S @12, r0.xxxx, c1.yyyy" (@n: the target
+ * instruction); the snprintf-style length. */
 int us_inst_format(const struct us_inst *in, char *buf, size_t size);
 
 /* ---- Static scheduling (VLIW bundles, hetero pairs) --------------------- */
 
 /* A schedulable item: the scalar registers it reads and writes (as
- * file << 12 | reg keys) and the slots it may occupy (bit per slot). */
-enum { US_SCHED_MAX_REGS = 16 };
+ * file << 12 | reg keys) and the slots it may occupy (bit per slot).
+ * US_SCHED_MEMORY (file NULL, which names no register: the scoreboards of
+ * shader/timing.h ignore it) is memory: every LOAD STORE ATOM LDS STS
+ * ATOMS reads and writes it, so no schedule reorders two of them. */
+enum { US_SCHED_MAX_REGS = 16, US_SCHED_MEMORY = 1 };
 struct us_sched_item {
     uint16_t reads[US_SCHED_MAX_REGS], writes[US_SCHED_MAX_REGS];
     uint8_t nreads, nwrites;
@@ -527,31 +586,48 @@ unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
                           unsigned nslots, unsigned *bundle_of,
                           unsigned *slot_of);
 
-/* us_list_schedule over basic blocks: an item with barrier[i] set (a flow
- * instruction) gets a bundle of its own, in slot 0, and no item moves
- * across it.  Returns the number of bundles, 0 on allocation failure. */
+/* Where basic blocks end (cut[i] per item): */
+enum us_sched_cut {
+    US_SCHED_PLAIN,    /* an ordinary item                                 */
+    US_SCHED_BEGIN,    /* starts a block: a BRA's target                   */
+    US_SCHED_ALONE,    /* flow control, BRA, BAR, MEMBAR: a bundle of its
+                          own, in slot 0, and the end of its block          */
+};
+
+/* us_list_schedule over basic blocks: no item moves out of its block, and
+ * blocks follow each other in program order.  `entry` (NULL, or n + 1
+ * entries) receives for each item the first bundle of its block, the
+ * bundle a jump to a block's first item goes to, and entry[n] the number
+ * of bundles (a jump to the end).  Returns the number of bundles, 0 on
+ * allocation failure. */
 unsigned us_list_schedule_blocks(const struct us_sched_item *items,
-                                 const bool *barrier, unsigned n,
+                                 const uint8_t *cut, unsigned n,
                                  unsigned nslots, unsigned *bundle_of,
-                                 unsigned *slot_of);
+                                 unsigned *slot_of, unsigned *entry);
 
 /* VLIW (isa/baseline_vliw.c): pack uncompacted scalar code into bundles of
  * `nslots` slots; with `tslot`, the last slot is the transcendental slot,
  * the only one that runs SFU operations (it also runs ALU ones).  *slots
  * receives nbundles * nslots instructions, NOP in empty slots, and (when
  * `origin` is not NULL) *origin the index in `code` of each slot's
- * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word has a
- * bundle of its own, and its target becomes its partner's bundle. */
+ * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word, BRA, BAR
+ * or MEMBAR (us_sops[].unit BARRIER) has a bundle of its own; a flow
+ * word's target becomes its partner's bundle, a BRA's the first bundle of
+ * its target's block (nbundles for the end).  LSU operations keep their
+ * order. */
 US_MUST_CHECK bool us_vliw_schedule(const struct us_scode *code,
                                     unsigned nslots, bool tslot,
                                     struct us_sinst **slots,
                                     uint32_t **origin, unsigned *nbundles);
 
 /* Hetero (isa/baseline_hetero.c): pair vec4 instructions into bundles of a
- * vector slot (ALU, texture, KIL, ARL, flow control) and a scalar slot (SFU
- * operations and one-component ALU operations); a flow instruction has a
- * bundle of its own.  *slots receives 2 * nbundles
- * instructions and *empty flags the empty slots (both malloc'd). */
+ * vector slot (ALU, texture, KIL, ARL, memory, flow control) and a scalar
+ * slot (SFU operations and one-component ALU operations); a flow
+ * instruction, BRA, BAR or MEMBAR has a bundle of its own, and memory
+ * operations keep their order.  *slots receives 2 * nbundles
+ * instructions and *empty flags the empty slots (both malloc'd); a BRA's
+ * target there is the first bundle of its target's block (nbundles for
+ * the end), as the hetero binary's words are bundles. */
 US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
                                       struct us_inst **slots, bool **empty,
                                       unsigned *nbundles);
@@ -560,8 +636,11 @@ US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
  * read-only files (PARAM, IMM) and NULL make no dependences. */
 void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
                       unsigned reg);
+/* Record that `it` reads and writes memory (US_SCHED_MEMORY). */
+void us_sched_add_memory(struct us_sched_item *it);
 
-/* Scheduler registers read and written by one instruction. */
+/* Scheduler registers read and written by one instruction (memory
+ * operations: US_SCHED_MEMORY too). */
 void us_sched_item_scalar(const struct us_sinst *in, struct us_sched_item *it);
 void us_sched_item_vec4(const struct us_inst *in, struct us_sched_item *it);
 
@@ -591,6 +670,85 @@ US_MUST_CHECK bool us_random_flow_program(struct us_rng *r,
 /* Random register contents with special values (+-0, +-inf, NaN, tiny). */
 void us_random_thread(struct us_rng *r, struct us_thread *t);
 float us_random_float(struct us_rng *r);
+
+/* ---- Random compute programs (isa/randcompute.c) ------------------------ */
+
+/*
+ * A random case for the compute instructions: a program with integers,
+ * memory, barriers and BRA (compute, or vertex / fragment under
+ * USHADER_extensions), its launch, buffers and initial registers.  The
+ * program does not depend on the order its threads run in, so every
+ * executor must leave the reference interpreter's registers and memory
+ * bit for bit (isa/randcompute.c says how it is kept so).
+ */
+enum { US_RCASE_BUDGET = 1 << 17,    /* instructions a thread may run */
+       US_RCASE_MAX_THREADS = 16 };
+
+/* The buffers a case's program accesses. */
+struct us_rlayout {
+    uint8_t priv, ro, ctr, none;     /* bindings: the threads' own regions,
+                                        read-only data, counters, unbound */
+    uint32_t region;                 /* bytes of each thread's region      */
+    uint32_t priv_size, ro_size, ctr_size;
+    uint32_t slot;                   /* shared bytes of a thread per area  */
+    uint32_t area[2], ctr_area[2];   /* shared memory: slots, counters     */
+    uint8_t id_input;                /* vertex / fragment: the input whose
+                                        x is the thread's index (uint)     */
+};
+
+struct us_rcase {
+    struct us_program prog;
+    struct us_rlayout layout;
+    uint32_t groups[3];              /* compute: the launch; else 1 1 1    */
+    unsigned nthreads;               /* work-items in launch order, or
+                                        vertex / fragment threads (4 or 8:
+                                        whole quads)                       */
+    struct us_thread *init;          /* registers before the run, inputs
+                                        set (us_compute_thread for compute) */
+    us_vec4 *params;                 /* prog's parameters, resolved        */
+    struct us_memory mem;            /* initial buffer contents            */
+};
+
+/* A random case with about `size` random statements (size 30: some 150
+ * instructions); false when out of memory. */
+US_MUST_CHECK bool us_random_case(struct us_rng *r, enum us_stage stage,
+                                  unsigned size, struct us_rcase *out);
+void us_rcase_free(struct us_rcase *c);
+
+/*
+ * One executor's run of a case: its own threads and memory (copies of the
+ * case's), and the environment to run in (the case's parameters, exact
+ * math, a sampler that depends on each lane's own coordinates alone,
+ * US_RCASE_BUDGET, the memory).  To check a model:
+ *
+ *     us_rrun_init(&c, &ref);  us_rrun_reference(&c, &ref, &diag);
+ *     us_rrun_init(&c, &run);  us_rrun_workload(&c, &run, &w);
+ *     us_core_run(model, &cfg, &w, &st, &diag);
+ *     us_rrun_same(&c, &ref, &run, why, sizeof why);
+ *
+ * A compute workload's threads are the launch's work-items in order (its
+ * workgroups are runs of prog.group_size's product of threads, and each
+ * needs prog.shared_bytes of zeroed shared memory).
+ */
+struct us_rrun {
+    struct us_thread *threads;
+    struct us_memory mem;
+    struct us_exec_env env;
+};
+
+struct us_workload;
+US_MUST_CHECK bool us_rrun_init(const struct us_rcase *c, struct us_rrun *run);
+void us_rrun_free(struct us_rrun *run);
+void us_rrun_workload(const struct us_rcase *c, struct us_rrun *run,
+                      struct us_workload *w);
+/* The reference: us_compute_interpret, or us_interpret thread by thread;
+ * false (and *diag) when a thread goes over the budget. */
+US_MUST_CHECK bool us_rrun_reference(const struct us_rcase *c,
+                                     struct us_rrun *run, struct us_diag *diag);
+/* Same registers (TEMPs, outputs, address registers, killed, overrun),
+ * buffers and memory counts?  If not, *why says what differs first. */
+bool us_rrun_same(const struct us_rcase *c, const struct us_rrun *want,
+                  const struct us_rrun *got, char *why, size_t size);
 
 /* ---- Instruction statistics (`ushader stats`) --------------------------- */
 
