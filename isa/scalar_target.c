@@ -88,10 +88,16 @@ static bool legalize_vec4(const struct us_program *prog, struct us_program *out,
 {
     *out = *prog;
     out->insts = malloc((3 * (size_t)prog->ninsts + 1) * sizeof *out->insts);
-    if (!out->insts)
+    /* where each instruction's copy starts: a BRA jumps to its MOVs */
+    uint32_t *start = malloc(((size_t)prog->ninsts + 1) * sizeof *start);
+    if (!out->insts || !start) {
+        free(out->insts);
+        free(start);
         return fail(diag, 0, "out of memory");
+    }
     unsigned n = 0;
     for (unsigned i = 0; i < prog->ninsts; i++) {
+        start[i] = n;
         struct us_inst in = prog->insts[i];
         unsigned nrel = 0;
         for (unsigned s = 0; s < us_ops[in.op].nsrc; s++) {
@@ -100,6 +106,7 @@ static bool legalize_vec4(const struct us_program *prog, struct us_program *out,
             unsigned t = prog->ntemps + nrel - 2;
             if (t >= US_MAX_TEMPS) {
                 free(out->insts);
+                free(start);
                 return fail(diag, in.line, "no TEMP left to split relative reads");
             }
             struct us_inst mov;
@@ -122,6 +129,11 @@ static bool legalize_vec4(const struct us_program *prog, struct us_program *out,
         }
         out->insts[n++] = in;
     }
+    start[prog->ninsts] = n;
+    for (unsigned i = 0; i < n; i++)
+        if (out->insts[i].op == US_OP_BRA && out->insts[i].target <= prog->ninsts)
+            out->insts[i].target = (uint16_t)start[out->insts[i].target];
+    free(start);
     out->ninsts = n;
     return true;
 }
