@@ -15,11 +15,98 @@
  * readers-first (shader/vec4_timing.c).  With lockstep=L, L processors
  * issue one bundle stream under one flow mask; a masked processor's
  * vw + 1 lanes idle for the bundle's one or two issues
- * (shader/vec4_timing.h).
+ * (shader/vec4_timing.h).  A program with memory instructions, barriers
+ * or BRA is scheduled in segments (vt_cuts) until the scheduler orders
+ * them itself.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "shader/vec4_timing.h"
+
+/* Memory instructions and barriers keep their order; BRA targets start a
+ * block (vt_cuts). */
+static bool ordered_inst(const struct us_inst *in)
+{
+    enum us_unit u = us_ops[in->op].unit;
+    return u == US_UNIT_LSU || u == US_UNIT_BARRIER;
+}
+
+/* us_hetero_schedule over the whole program or, when it has memory,
+ * barriers or BRA, segment by segment laid out in order; *base (n + 1
+ * entries, malloc'd) receives the first bundle of the segment starting at
+ * each cut (a BRA's target becomes base[target]). */
+static bool schedule(const struct us_program *prog, struct us_inst **slots,
+                     bool **empty, unsigned *nbundles, uint32_t **base_out)
+{
+    unsigned n = prog->ninsts, nt = 0;
+    bool segments = false;
+    for (unsigned i = 0; i < n; i++)
+        segments |= ordered_inst(&prog->insts[i]) ||
+                    prog->insts[i].op == US_OP_BRA;
+    *base_out = NULL;
+    if (!segments)
+        return us_hetero_schedule(prog, slots, empty, nbundles);
+    *slots = NULL;
+    *empty = NULL;
+    *nbundles = 0;
+    bool *ordered = malloc((n + 1) * sizeof *ordered);
+    uint32_t *targets = malloc((n + 1) * sizeof *targets);
+    uint32_t *base = malloc((n + 1) * sizeof *base);
+    uint8_t *cut = NULL;
+    bool ok = ordered && targets && base;
+    for (unsigned i = 0; ok && i < n; i++) {
+        ordered[i] = ordered_inst(&prog->insts[i]);
+        if (prog->insts[i].op == US_OP_BRA)
+            targets[nt++] = prog->insts[i].target;
+    }
+    ok = ok && (cut = vt_cuts(n, ordered, targets, nt)) != NULL;
+    unsigned total = 0;
+    for (unsigned a = 0, b; ok && a < n; a = b) {
+        for (b = a + 1; !cut[b]; b++)
+            ;
+        struct us_program seg = *prog;
+        seg.insts = prog->insts + a;
+        seg.ninsts = b - a;
+        struct us_inst *s = NULL;
+        bool *e = NULL;
+        unsigned nb = 0;
+        ok = us_hetero_schedule(&seg, &s, &e, &nb);
+        struct us_inst *ns = ok ? realloc(*slots, 2 * ((size_t)total + nb) *
+                                          sizeof *ns) : NULL;
+        if (ns)
+            *slots = ns;
+        bool *ne = ns ? realloc(*empty, 2 * ((size_t)total + nb) *
+                                sizeof *ne) : NULL;
+        if (ne)
+            *empty = ne;
+        ok = ok && ns && ne;
+        if (ok) {
+            memcpy(*slots + 2 * (size_t)total, s, 2 * (size_t)nb * sizeof *s);
+            memcpy(*empty + 2 * (size_t)total, e, 2 * (size_t)nb * sizeof *e);
+        }
+        base[a] = total;
+        total += nb;
+        free(s);
+        free(e);
+    }
+    if (ok) {
+        base[n] = total;
+        *nbundles = total;
+        *base_out = base;
+        base = NULL;
+    } else {
+        free(*slots);
+        free(*empty);
+        *slots = NULL;
+        *empty = NULL;
+    }
+    free(ordered);
+    free(targets);
+    free(base);
+    free(cut);
+    return ok;
+}
 
 /* Processors of hetero_vec_width + 1 lanes. */
 static bool hetero_check(const struct us_config *cfg, struct us_diag *diag)
@@ -41,7 +128,8 @@ static struct us_core *hetero_create(const struct us_config *cfg,
     bool *empty = NULL;
     unsigned nb = 0;
     struct vt_code code = { 0 };
-    if (!us_hetero_schedule(w->prog, &slots, &empty, &nb))
+    uint32_t *base = NULL;
+    if (!schedule(w->prog, &slots, &empty, &nb, &base))
         return vt_oom("hetero", &code, diag);
     /* The ops index a compacted copy of the bundles' instructions. */
     code.vinsts_owned = malloc((2 * (size_t)nb + 1) * sizeof *code.vinsts_owned);
@@ -57,6 +145,8 @@ static struct us_core *hetero_create(const struct us_config *cfg,
             const struct us_inst *in = &slots[2 * b + s];
             code.vinsts_owned[n] = *in;
             ok = vt_code_add_vec4(&code, n++);
+            if (ok && in->op == US_OP_BRA && base)   /* to its bundle */
+                code.ops[code.nops - 1].target = base[in->target];
             if (s == 0 && us_ops[in->op].unit == US_UNIT_ALU &&
                 us_inst_width(in) > vw)
                 issues = 2;
@@ -65,6 +155,7 @@ static struct us_core *hetero_create(const struct us_config *cfg,
     }
     free(slots);
     free(empty);
+    free(base);
     if (!ok)
         return vt_oom("hetero", &code, diag);
     struct vt_desc d = { .name = "hetero", .target = US_TARGET_HETERO,
@@ -94,5 +185,5 @@ static struct us_core *hetero_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_hetero = {
     "hetero", hetero_create, vt_reset, vt_step, vt_stats, vt_destroy,
-    hetero_check,
+    hetero_check, vt_failed,
 };

@@ -53,7 +53,7 @@
  * processors: active lanes run it on their own registers, masked lanes
  * (a thread in the warp that flow control switched off) sit idle for the
  * issue's cycles -- lanes_per_proc lane slots each per cycle, counted in
- * masked_lane_slots and absent from useful_ops.  An IF whose active lanes
+ * masked_lane_slots and absent from useful_ops.  An IF or BRA whose active lanes
  * disagree counts a divergent branch.  `issued`, branch_instructions and
  * the fetched words count once per warp; slot occupancy counts the
  * active lanes' bundles.  A lane retires when the warp is past the end
@@ -65,10 +65,27 @@
  *
  * Stalls, as on the scalar model: a cycle in which a processor holding
  * threads issues nothing counts one stall, charged to the first thread
- * with work left that the policy tried -- fetch, or the unit class whose
- * pending result it waits for (ALU/ADDR dependency, SFU sfu, TEX texture);
- * dependency when every thread is only draining.  A processor without
- * threads counts idle.
+ * with work left that the policy tried -- a barrier, fetch, or the unit
+ * class whose pending result it waits for (ALU/ADDR dependency, SFU sfu,
+ * TEX texture, LSU memory); dependency when every thread is only
+ * draining.  A processor without threads counts idle.
+ *
+ * Compute (a workload with workgroups, shader/workgroup.h), as on the
+ * scalar model:
+ *   - a memory op issues in one cycle: its requests, one per component of
+ *     each active lane, go to the processor's load/store unit, which takes
+ *     one request per lane per cycle, and a processor has at least as
+ *     many lanes as a vec4 op has components; its results are usable
+ *     mem_latency after issue.  Accesses take effect at issue, in the
+ *     group's op order (the model's static order: program order for
+ *     simd4 and superscalar; see vt_cuts for vliw and hetero);
+ *   - BAR and MEMBAR take one issue and no datapath work (BAR never
+ *     co-issues on the superscalar processor); after a BAR a warp is not
+ *     ready until its workgroup's barrier releases (stalls.barrier);
+ *   - workgroups start whole, in whole warps, when enough are free (the
+ *     order threads go round the processors); a warp that issues BAR with
+ *     live lanes masked off fails the run, and a watchdog fails one in
+ *     which nothing issues or retires for far longer than any latency.
  */
 #ifndef US_SHADER_VEC4_TIMING_H
 #define US_SHADER_VEC4_TIMING_H
@@ -86,8 +103,14 @@ struct vt_op {
     uint8_t unit;               /* enum us_unit, from us_ops / us_sops    */
     uint8_t width;              /* datapath components it occupies        */
     uint8_t flow;               /* enum us_flow_kind                      */
+    bool bar;                   /* BAR: the workgroup's barrier            */
+    bool always;                /* BRA: jumps whatever its sources        */
     unsigned ref;               /* index into the code's vec4 or scalar
                                    instructions (functional execution)    */
+    uint32_t target;            /* BRA: the group it jumps to (vt_code_add_*
+                                   copy the instruction's target; a model
+                                   whose groups are not its instructions
+                                   sets it)                               */
     struct us_opcount w;        /* the vec4 program's work it stands for  */
 };
 
@@ -157,10 +180,25 @@ void vt_reset(struct us_core *core);
 bool vt_step(struct us_core *core);
 void vt_stats(const struct us_core *core, struct us_stats *st);
 void vt_destroy(struct us_core *core);
+bool vt_failed(const struct us_core *core, struct us_diag *diag);
 
 /* A create's failure for want of memory: frees *code, fills *diag. */
 struct us_core *vt_oom(const char *name, struct vt_code *code,
                        struct us_diag *diag);
+
+/*
+ * Where the static schedulers' segments start.  Until us_vliw_schedule and
+ * us_hetero_schedule keep memory operations and barriers in program order
+ * and start a block at each BRA target (issue 15's scheduler work), the
+ * vliw and hetero models schedule a program that computes in segments,
+ * each scheduled alone and laid out in order: every instruction with
+ * ordered[i] set (memory, BAR, MEMBAR) is a segment of its own, and every
+ * BRA target starts one.  Returns cut[0 .. n] (cut[i]: a segment starts
+ * at i; cut[0] and cut[n] set), malloc'd, or NULL when out of memory.
+ * `targets` (ntargets entries) are the BRA targets, 0..n.
+ */
+uint8_t *vt_cuts(unsigned n, const bool *ordered, const uint32_t *targets,
+                 unsigned ntargets);
 
 /* The model's latency table: us_unit_latency per unit class. */
 void vt_latencies(const struct us_config *cfg, unsigned lat[US_UNIT_COUNT]);
