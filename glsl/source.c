@@ -10,8 +10,10 @@
 
 bool us_is_arb_text(const char *text, size_t len)
 {
-    /* ARB_vertex_program 2.14.1: the program string begins with !!ARB */
-    return len >= 5 && !memcmp(text, "!!ARB", 5);
+    /* ARB_vertex_program 2.14.1: the program string begins with !!ARB;
+     * compute programs (docs/COMPUTE.md) with !!USHADERcp */
+    return (len >= 5 && !memcmp(text, "!!ARB", 5)) ||
+           (len >= 11 && !memcmp(text, "!!USHADERcp", 11));
 }
 
 bool us_glsl_check_nul(const char *text, size_t len, struct us_diag *diag)
