@@ -987,8 +987,13 @@ static void destroy(struct us_core *core)
     if (!core)
         return;
     if (core->sp)
-        for (unsigned i = 0; i < core->nsp; i++)
+        for (unsigned i = 0; i < core->nsp; i++) {
+            /* a run that failed leaves threads pointing at shared memory */
+            for (unsigned j = 0; core->sp[i].slot && j < core->nslots; j++)
+                if (core->sp[i].slot[j].active && core->sp[i].slot[j].wg >= 0)
+                    core->w->threads[core->sp[i].slot[j].tid].shared = NULL;
             free(core->sp[i].slot);
+        }
     if (core->luts)
         for (unsigned l = 0; l < core->nluts; l++)
             us_lut_free(&core->luts[l]);

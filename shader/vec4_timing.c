@@ -479,6 +479,10 @@ void vt_destroy(struct us_core *core)
     struct vt_core *c = vt(core);
     if (!c)
         return;
+    /* a run that failed leaves threads pointing at shared memory */
+    for (size_t i = 0; c->slot_mem && i < (size_t)c->desc.procs * c->tpp; i++)
+        if (c->slot_mem[i].busy && c->slot_mem[i].wg >= 0)
+            c->w->threads[c->slot_mem[i].tid].shared = NULL;
     vt_code_free(&c->code);
     us_wgs_free(&c->wgs);
     free(c->procs);

@@ -691,8 +691,12 @@ START_TEST(divergent_barrier_in_lockstep_fails)
         { &us_model_superscalar, "lockstep=2" },
         { &us_model_hetero, "lockstep=2" },
     };
+    struct us_thread *t = calloc(l.items, sizeof *t);
+    ck_assert_ptr_nonnull(t);
     for (unsigned v = 0; v < 6; v++) {
-        ck_assert(!run_variant(&l, &bad[v], NULL, x, NULL, &st, &d));
+        ck_assert(!run_variant(&l, &bad[v], NULL, x, t, &st, &d));
+        for (unsigned i = 0; i < l.items; i++)   /* no dangling pointer */
+            ck_assert_ptr_null(t[i].shared);
         char want[256];
         snprintf(want, sizeof want, "%s: a lockstep warp reached BAR with "
                  "%u of its lanes masked off by flow control: a barrier in "
@@ -703,6 +707,7 @@ START_TEST(divergent_barrier_in_lockstep_fails)
         if (bad[v].m != &us_model_vliw)   /* scalar slots know no line */
             ck_assert_uint_eq(d.line, 6);
     }
+    free(t);
     free(ref);
     free(x);
     teardown(&l);
