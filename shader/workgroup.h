@@ -76,10 +76,10 @@ struct us_wgs {
  * Set up the workgroups of workload w (nothing for a graphics workload:
  * size 0) for a model of `slots` thread slots.  False with *diag when a
  * workgroup does not fit -- "MODEL: a workgroup of G threads needs G
- * thread slots; it has `what` = slots: raise threads_per_proc or
- * alu_lanes" (`what` names the product, "alu_lanes x threads_per_proc =
- * 8 x 4") -- when nthreads is not a multiple of G, or when memory runs
- * out.
+ * thread slots resident together; the model has WHAT = SLOTS: raise
+ * threads_per_proc or alu_lanes" (`what` names the product,
+ * "alu_lanes x threads_per_proc = 8 x 4") -- when nthreads is not a
+ * multiple of G, or when memory runs out.
  */
 US_MUST_CHECK bool us_wgs_init(struct us_wgs *g, const struct us_workload *w,
                                unsigned slots, const char *model,

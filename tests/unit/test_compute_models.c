@@ -582,8 +582,9 @@ START_TEST(barrier_cycles)
     ck_assert_double_eq(stat(&st, "barrier_wait_cycles"), 13);
     ck_assert_double_eq(stat(&st, "barrier_instructions"), 2);
     ck_assert_double_eq(stat(&st, "idle"), 8);
-    /* SP 1 waits for the MOV at 3, 4 (dependency 2); for loads at 6..14,
-     * 17..24 and, draining, 26..34 (26); SP 0 drains 18..26 (9). */
+    /* Each SP's cycle 0 waits for fetch (2); SP 1 waits for the MOV at
+     * 3, 4 (dependency 2), for loads at 6..14, 17..24 and, draining,
+     * 26..34 (26); SP 0 drains 18..26 (9). */
     ck_assert_double_eq(stat(&st, "stalls.dependency"), 2);
     ck_assert_double_eq(stat(&st, "stalls.memory"), 35);
     ck_assert_double_eq(stat(&st, "stalls.fetch"), 2);
@@ -601,14 +602,21 @@ START_TEST(barrier_cycles)
     ck_assert_double_eq(stat(&st, "stalls.dependency"), 20);
     ck_assert_double_eq(stat(&st, "stalls.memory"), 17);
     ck_assert_double_eq(stat(&st, "idle"), 8);
-    /* Two workgroups of two on one SP pair: the second starts only when
-     * both of the first have retired... with two slots per SP it starts
-     * at once, beside the first. */
+    /* Two workgroups on those two slots: the second starts only when both
+     * threads of the first have retired, at 35 (SP 0 idles 27..34 with a
+     * slot free: half a workgroup cannot start); its cycle 35 is the
+     * first run's cycle 0, so it ends at 35 + 35. */
     timed(k_barrier, 2, &us_model_scalar, "alu_lanes=2 threads_per_proc=1",
           &st);
     ck_assert_double_eq(stat(&st, "workgroups"), 2);
     ck_assert_double_eq(stat(&st, "threads"), 4);
-    ck_assert_double_gt(stat(&st, "cycles"), 35);
+    ck_assert_double_eq(stat(&st, "cycles"), 70);
+    ck_assert_double_eq(stat(&st, "barrier_wait_cycles"), 26);
+    ck_assert_double_eq(stat(&st, "idle"), 16);
+    /* With two slots per SP both start at cycle 0, side by side. */
+    timed(k_barrier, 2, &us_model_scalar, "alu_lanes=2 threads_per_proc=2",
+          &st);
+    ck_assert_double_lt(stat(&st, "cycles"), 70);
 }
 END_TEST
 
