@@ -445,6 +445,19 @@ static const char k_float[] =
     "STORE.U32 buffer[1], a, y;\n"
     "END\n";
 
+/* Odd threads leave by a BRA to the end (the program's last pc + 1). */
+static const char k_leave[] =
+    "!!USHADERcp1.0\n"
+    "GROUP_SIZE 8;\n"
+    "TEMP l, a;\n"
+    "MUL.U a.x, invocation.globalid.x, 4;\n"
+    "STORE.U32 buffer[1].x, a.x, invocation.globalid.x;\n"
+    "AND.U l.x, invocation.localindex.x, 1;\n"
+    "BRA.NE.U end, l.x, 0;\n"
+    "STORE.U32 buffer[2].x, a.x, a.x;\n"
+    "end:\n"
+    "END\n";
+
 START_TEST(kernels_on_every_model)
 {
     check_kernel("skew", k_skew, 3, 1);
@@ -455,6 +468,7 @@ START_TEST(kernels_on_every_model)
     check_kernel("word16", k_word16, 2, 1);
     check_kernel("word8", k_word8, 4, 1);
     check_kernel("float", k_float, 2, 1);
+    check_kernel("leave", k_leave, 2, 1);
 }
 END_TEST
 
