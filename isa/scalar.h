@@ -442,8 +442,10 @@ void us_scode_free(struct us_scode *c);
 
 /* Lower vec4 IR to scalar code: one repetition per instruction unless
  * `compact`, in which case us_compact runs on the result.  Each vec4 flow
- * instruction becomes one flow word (an IF on a relative source first
- * loads it into SCRATCH with an LDR). */
+ * instruction becomes one flow word (an IF or BRA on relative sources
+ * first loads them into SCRATCH with LDRs); a BRA's target is the scalar
+ * pc where its target's lowering starts, and code with BRAs gets its
+ * reconvergence points (us_flow_branches) in `flow`. */
 US_MUST_CHECK bool us_lower(const struct us_program *prog, bool compact,
                             struct us_scode *out, struct us_diag *diag);
 
@@ -456,8 +458,10 @@ US_MUST_CHECK bool us_compact(struct us_scode *c);
 
 /* Link the flow words of c->insts: c->flow's kind, partner and weight (n
  * entries each, allocated by the caller) from the opcodes and vbegin (NULL:
- * weight 1), then every flow word's target.  False when the nesting is
- * broken. */
+ * weight 1; a BRA's partner is its target), then every structured flow
+ * word's target, and with BRAs the reconvergence points (rpc, always:
+ * replaced).  False when the nesting is broken or a BRA leaves its
+ * block. */
 US_MUST_CHECK bool us_scode_link(struct us_scode *c, struct us_diag *diag);
 
 /* Can the n (<= 4) single-repetition instructions ops[0..n) run as the
