@@ -89,6 +89,7 @@ static bool legalize_vec4(const struct us_program *prog, struct us_program *out,
 {
     *out = *prog;
     out->insts = malloc((3 * (size_t)prog->ninsts + 1) * sizeof *out->insts);
+    /* where each instruction's copy starts: a BRA jumps to its MOVs */
     uint32_t *at = malloc(((size_t)prog->ninsts + 1) * sizeof *at);
     if (!out->insts || !at) {
         free(out->insts);
