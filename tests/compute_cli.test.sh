@@ -53,6 +53,31 @@ else
     bad "reduce.cp: $(cat "$tmp/err")"
 fi
 
+# every core model: the interpreter's buffers, and its statistics
+for m in scalar simd4 vliw superscalar hetero; do
+    if "$U" compute reduce.cp --groups 3 --arch $m --set threads_per_proc=32 \
+        --set lockstep=4 --buffer 0="$tmp/in.bin" --buffer 1=,12 \
+        --out 1="$tmp/r_$m.bin" > "$tmp/out" 2> "$tmp/err" &&
+        cmp -s "$tmp/r.bin" "$tmp/r_$m.bin" &&
+        grep -q "barrier_instructions  *1344 " "$tmp/out"; then
+        ok
+    else
+        bad "reduce.cp on $m: $(cat "$tmp/err")"
+    fi
+    if "$U" compute sum.cp --groups 3 --arch $m --buffer 0=,48 --buffer 1=,48 \
+        --buffer 2="$tmp/c.bin" --out 1="$tmp/b_$m.bin" \
+        --out 2="$tmp/c_$m.bin" > "$tmp/out" 2> "$tmp/err" &&
+        cmp -s "$tmp/b.bin" "$tmp/b_$m.bin" && cmp -s "$tmp/c2.bin" "$tmp/c_$m.bin"
+    then
+        ok
+    else
+        bad "sum.cp on $m: $(cat "$tmp/err")"
+    fi
+done
+"$U" compute reduce.cp --groups 1 --arch scalar > "$tmp/out" 2> "$tmp/err"
+grep -qF "a workgroup of 64 threads needs 64 thread slots resident together; the model has alu_lanes x threads_per_proc = 8 x 4 = 32: raise threads_per_proc or alu_lanes" "$tmp/err" &&
+    ok || bad "a workgroup over the slots: $(cat "$tmp/err")"
+
 # --json
 "$U" compute sum.cp --groups 2 --json > "$tmp/j" 2>&1 &&
     python3 -m json.tool "$tmp/j" > /dev/null &&
