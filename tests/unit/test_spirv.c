@@ -78,7 +78,24 @@ static void compile(struct fx *f, enum us_stage st, const char *src)
     compile_opt(f, st, src, true);
 }
 
-/* Set a user uniform's slot by name (program.local[] behind the decl). */
+/* The type a runner writes uniform `name` as (us_glsl_uniform.type). */
+static unsigned uniform_type(const struct fx *f, const char *name)
+{
+    for (unsigned i = 0; i < f->info.nuniforms; i++)
+        if (!strcmp(f->info.uniforms[i].name, name))
+            return f->info.uniforms[i].type;
+    return US_GLSL_FLOAT;
+}
+
+static float int_bits(float v, bool is_signed)
+{
+    uint32_t u = is_signed ? (uint32_t)(int32_t)v : (uint32_t)v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Set a user uniform's slot by name (program.local[] behind the decl), as
+ * a runner does: the values of an integer uniform as their bits. */
 static void uniform(struct fx *f, const char *name, unsigned slot,
                     float x, float y, float z, float w)
 {
@@ -91,6 +108,10 @@ static void uniform(struct fx *f, const char *name, unsigned slot,
         ck_assert_int_eq(p->kind, US_PARAM_LOCAL);
         float *v = f->gl.local[f->p.stage][p->index];
         v[0] = x, v[1] = y, v[2] = z, v[3] = w;
+        unsigned t = uniform_type(f, name);
+        if (t == US_GLSL_INT || t == US_GLSL_UINT)
+            for (int c = 0; c < 4; c++)
+                v[c] = int_bits(v[c], t == US_GLSL_INT);
         return;
     }
     /* optimized away: nothing to set */
@@ -816,12 +837,6 @@ START_TEST(logic_select)
              "  vec4 d = x ? c : -c; int k = int(v.w) & 1;\n"
              "  color = vec4(d.x, float(any(b)), float(all(b)), "
              "float(b.x != b.y)) + float(k); }\n");
-    struct us_diag d;
-    /* bitwise & is not exact in floats: refused with a message */
-    ck_assert(!try_compile(&f, US_STAGE_FRAGMENT, src, true, &d));
-    ck_assert(strstr(d.msg, "unsupported"));
-    char *amp = strstr(src, " & 1");
-    memcpy(amp, " * 0", 4);
     compile(&f, US_STAGE_FRAGMENT, src);
     for (int m = 0; m < 16; m++) {
         float v[4];
@@ -834,10 +849,11 @@ START_TEST(logic_select)
         bool x = (b[0] && !b[1]) || b[2] == b[3];
         float c0 = b[0] ? v[0] : -1;
         float *o = f.t.output[US_FOUT_COLOR];
-        NEAR(o[0], x ? c0 : -c0, 0);
-        NEAR(o[1], (float)(b[0] || b[1] || b[2] || b[3]), 0);
-        NEAR(o[2], (float)(b[0] && b[1] && b[2] && b[3]), 0);
-        NEAR(o[3], (float)(b[0] != b[1]), 0);
+        float k = (float)((int)v[3] & 1);
+        NEAR(o[0], (x ? c0 : -c0) + k, 0);
+        NEAR(o[1], (float)(b[0] || b[1] || b[2] || b[3]) + k, 0);
+        NEAR(o[2], (float)(b[0] && b[1] && b[2] && b[3]) + k, 0);
+        NEAR(o[3], (float)(b[0] != b[1]) + k, 0);
     }
     us_program_free(&f.p);
 }
@@ -1296,15 +1312,15 @@ START_TEST(malformed)
     uint32_t *w = module_words(small_fs, false, &n);
     struct us_program p;
     struct us_diag d;
-    ck_assert(us_spirv_translate(w, n, US_STAGE_FRAGMENT, &p, NULL, &d));
+    ck_assert(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d));
     check_roundtrip(&p);
     us_program_free(&p);
     /* wrong stage */
-    ck_assert(!us_spirv_translate(w, n, US_STAGE_VERTEX, &p, NULL, &d));
+    ck_assert(!us_spirv_translate(w, n, US_STAGE_VERTEX, 0, &p, NULL, &d));
     ck_assert(strstr(d.msg, "entry point"));
     /* every truncation */
     for (size_t k = 0; k < n; k++) {
-        ck_assert(!us_spirv_translate(w, k, US_STAGE_FRAGMENT, &p, NULL,
+        ck_assert(!us_spirv_translate(w, k, US_STAGE_FRAGMENT, 0, &p, NULL,
                                       &d));
         ck_assert(d.msg[0]);
     }
@@ -1316,7 +1332,7 @@ START_TEST(malformed)
         for (size_t j = 0; j < sizeof junk / sizeof junk[0]; j++) {
             memcpy(c, w, n * sizeof *c);
             c[k] = junk[j] == 0x10000 ? w[k] + 0x10000 : junk[j];
-            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d))
+            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d))
                 us_program_free(&p);
             else
                 failed++, ck_assert(d.msg[0]);
@@ -1326,11 +1342,11 @@ START_TEST(malformed)
     /* bad magic, bad bound */
     memcpy(c, w, n * sizeof *c);
     c[0] = 0x12345678;
-    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d));
+    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d));
     ck_assert(strstr(d.msg, "magic"));
     memcpy(c, w, n * sizeof *c);
     c[3] = 0xfffffff0u;
-    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d));
+    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d));
     free(c);
     free(w);
 }
@@ -1348,7 +1364,7 @@ START_TEST(malformed_flow)
     struct us_program p;
     struct us_diag d;
     struct us_glsl_info info;
-    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, &p, &info, &d),
+    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, &info, &d),
                   "%s", d.msg);
     check_roundtrip(&p);
     us_program_free(&p);
@@ -1368,7 +1384,7 @@ START_TEST(malformed_flow)
                 memcpy(c, w, n * sizeof *c);
                 c[at + k] = labels[l];
                 runs++;
-                if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL,
+                if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL,
                                        &d)) {
                     ok++;
                     us_program_free(&p);
@@ -1382,7 +1398,7 @@ START_TEST(malformed_flow)
         for (uint32_t j = 0; j < 3; j++) {
             memcpy(c, w, n * sizeof *c);
             c[k] = j == 0 ? w[k] ^ 1 : j == 1 ? w[k] + 0x10000 : 2;
-            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d))
+            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d))
                 us_program_free(&p);
         }
     free(c);
