@@ -1573,7 +1573,11 @@ static uint32_t r_f2u(int32_t a, int32_t b, float f)
         return ~0u;
     return (uint32_t)f;
 }
-static uint32_t r_sel(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)(a < b ? a - 1 : b + 7); }
+static uint32_t r_sel(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return a < b ? (uint32_t)a - 1u : (uint32_t)b + 7u;
+}
 static uint32_t r_fsel(int32_t a, int32_t b, float f) { return (uint32_t)(f > 0 ? a : b); }
 static uint32_t r_bits(int32_t a, int32_t b, float f) { (void)b; (void)f; return (uint32_t)a; }
 
@@ -2087,7 +2091,7 @@ START_TEST(small_storage)
         "  h[i + 4u] = int16_t(r[i]);\n"
         "  u[i + 4u] = uint8_t(r[i] + 1);\n"
         "}\n");
-    uint8_t *b = mx_buffer(&m, 0, 64);
+    uint8_t *b = mx_buffer(&m, 0, 68);   /* r[] at 36, 8 of them */
     const int16_t h[4] = { -1, 32767, -32768, 5 };
     const uint8_t u[4] = { 255, 0, 128, 7 };
     const int8_t sb[4] = { -128, 127, -1, 0 };
@@ -2108,6 +2112,7 @@ START_TEST(small_storage)
         ck_assert_int_eq(h2, (int16_t)r);
         ck_assert_uint_eq(b[20 + i], (uint8_t)(r + 1));
     }
+    ck_assert_uint_eq(m.mem.counts.oob, 0);
     unsigned narrow = 0;
     for (unsigned i = 0; i < m.p.ninsts; i++)
         narrow += m.p.insts[i].mtype != US_MT_U32 &&
