@@ -72,8 +72,9 @@ struct sid {
     uint8_t space;         /* enum space                                   */
     uint8_t mbinding;      /* SP_BUFFER: buffer[mbinding]                  */
     bool mdyn, mrow_major;
+    bool has_vaddr;        /* a scalar's / vector's address operand, vaddr */
     uint32_t moff, mstride;
-    struct us_src maddr;
+    struct us_src maddr, vaddr;
     /* Values: a bool with an integer twin (all ones / 0, the form an
      * integer comparison computes; docs/GLSL.md "Booleans"). */
     bool has_ibool;
