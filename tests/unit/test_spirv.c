@@ -2150,6 +2150,30 @@ START_TEST(es_versions)
     NEAR(f.t.output[US_FOUT_COLOR][0], 5.0f, 0);
     NEAR(f.t.output[US_FOUT_COLOR][3], 3.0f, 0);
     us_program_free(&f.p);
+    /* 3.30 with the storage buffer extension (piglit's way): 4.30 */
+    mx_compile(&m, US_STAGE_FRAGMENT,
+        "#version 330\n"
+        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+        "layout(binding = 2) buffer B { vec4 c; uint n; };\n"
+        "out vec4 o;\nvoid main() { o = c * float(atomicAdd(n, 2u)); }\n");
+    b = mx_buffer(&m, 2, 20);
+    put32(b, fbits(1.5f));
+    put32(b + 16, 3);
+    struct us_exec_env env = mx_env(&m);
+    us_thread_reset(&f.t);
+    us_interpret(&m.p, &env, &f.t);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 4.5f, 0);
+    ck_assert_uint_eq(get32(b + 16), 5);
+    mx_free(&m);
+    /* and a 3.30 compute shader with GL_ARB_compute_shader */
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 330\n#extension GL_ARB_compute_shader: require\n"
+        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+        "layout(local_size_x = 3) in;\n"
+        "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+        "void main() { v[gl_LocalInvocationIndex] = 7u; }\n");
+    ck_assert_uint_eq(m.p.group_size[0], 3);
+    mx_free(&m);
 }
 END_TEST
 
