@@ -1290,7 +1290,16 @@ static void spawn(char *const argv[])
 }
 
 /* glslang's module for a fragment shader, spirv-opt -O'd if `optimize`. */
+static uint32_t *module_words_st(const char *src, const char *stage,
+                                 bool optimize, size_t *n);
+
 static uint32_t *module_words(const char *src, bool optimize, size_t *n)
+{
+    return module_words_st(src, "frag", optimize, n);
+}
+
+static uint32_t *module_words_st(const char *src, const char *stage,
+                                 bool optimize, size_t *n)
 {
     char path[] = "/tmp/ushader-test-XXXXXX";
     int fd = mkstemp(path);
@@ -1300,8 +1309,8 @@ static uint32_t *module_words(const char *src, bool optimize, size_t *n)
     fclose(fsrc);
     char out[64];
     snprintf(out, sizeof out, "%s.spv", path);
-    char *argv[] = { "glslangValidator", "-G", "--aml", "--amb", "-S", "frag",
-                     "-o", out, path, NULL };
+    char *argv[] = { "glslangValidator", "-G", "--aml", "--amb", "-S",
+                     (char *)stage, "-o", out, path, NULL };
     spawn(argv);
     if (optimize) {
         char *opt[] = { "spirv-opt", "-O", "--merge-return", out, "-o", out,
@@ -2411,6 +2420,67 @@ START_TEST(malformed_flow)
 }
 END_TEST
 
+/* Memory, atomics, barriers and integers gone wrong: every word of a
+ * compute and of a fragment module with storage buffers, shared memory,
+ * atomics, a counter and length() corrupted.  An error or a program that
+ * reassembles, never a crash. */
+START_TEST(malformed_memory)
+{
+    static const char *const src[2] = {
+        "#version 430\nlayout(local_size_x = 8, local_size_y = 2) in;\n"
+        "struct S { vec3 a; int b[2]; };\n"
+        "layout(std430, binding = 1) buffer B { uint n; S s[4]; "
+        "float f[]; };\n"
+        "shared uint t[16];\n"
+        "void main() { uint l = gl_LocalInvocationIndex;\n"
+        "  t[l] = gl_GlobalInvocationID.x << 2u;\n  barrier();\n"
+        "  s[l & 3u].b[l & 1u] = int(atomicAdd(t[15u - l], n)) >> 1;\n"
+        "  f[l % uint(f.length())] = float(s[l & 3u].a.y);\n"
+        "  atomicCompSwap(n, 0u, l); memoryBarrier(); }\n",
+        "#version 450\n"
+        "layout(binding = 0, offset = 4) uniform atomic_uint c;\n"
+        "layout(std430, binding = 2) buffer B { ivec4 v[]; };\n"
+        "in vec4 p;\nout vec4 o;\n"
+        "void main() { int i = int(p.x) & 7;\n"
+        "  v[i] = ivec4(p) ^ v[i + 1] >> 2;\n"
+        "  o = vec4(atomicCounterIncrement(c), bitCount(v[0].x), p.zw); }\n",
+    };
+    for (unsigned m = 0; m < 2; m++) {
+        enum us_stage st = m ? US_STAGE_FRAGMENT : US_STAGE_COMPUTE;
+        size_t n;
+        uint32_t *w = module_words_st(src[m], m ? "frag" : "comp", true, &n);
+        struct us_program p;
+        struct us_diag d;
+        ck_assert_msg(us_spirv_translate(w, n, st, 0, &p, NULL, &d), "%s",
+                      d.msg);
+        check_roundtrip(&p);
+        us_program_free(&p);
+        uint32_t *c = malloc(n * sizeof *c);
+        ck_assert_ptr_nonnull(c);
+        unsigned failed = 0, passed = 0;
+        for (size_t k = 5; k < n; k++) {
+            static const uint32_t junk[] = { 0, 1, 0xffffffffu, 0x10000, 3 };
+            for (size_t j = 0; j < sizeof junk / sizeof junk[0]; j++) {
+                memcpy(c, w, n * sizeof *c);
+                c[k] = junk[j] == 0x10000 ? w[k] + 0x10000 : junk[j];
+                if (us_spirv_translate(c, n, st, 0, &p, NULL, &d)) {
+                    passed++;
+                    check_roundtrip(&p);
+                    us_program_free(&p);
+                } else {
+                    failed++;
+                    ck_assert(d.msg[0]);
+                }
+            }
+        }
+        ck_assert_uint_gt(failed, n);
+        ck_assert_uint_gt(passed, 0);
+        free(c);
+        free(w);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("spirv");
@@ -2457,6 +2527,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, error_lines);
     tcase_add_test(tc, malformed);
     tcase_add_loop_test(tc, malformed_flow, 0, 2);
+    tcase_add_test(tc, malformed_memory);
     suite_add_tcase(s, tc);
     return s;
 }
