@@ -241,6 +241,7 @@ static bool negated(struct spv *s, struct us_src c, struct us_src *out)
      * but the result). */
     if (s->ninsts >= 2 && d->op == US_OP_AND_U &&
         d->dst.file == US_FILE_TEMP && d->dst.index != c.index &&
+        s->vreg_ssa[d->dst.index] &&
         d->src[0].file == US_FILE_TEMP && d->src[0].index == c.index)
         d--;
     if (d->dst.file != US_FILE_TEMP || d->dst.index != c.index || d->sat ||
