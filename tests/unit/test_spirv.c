@@ -2297,6 +2297,11 @@ START_TEST(glsl_130)
                              &n, &d));
     ck_assert_uint_eq(d.line, 3);
     ck_assert(strstr(d.msg, "one colour buffer"));
+    /* compute shaders start at 4.30 (ES 3.10) */
+    const char *cs = "layout(local_size_x = 1) in;\nvoid main() {}\n";
+    ck_assert(!us_glsl_front(cs, strlen(cs), US_STAGE_COMPUTE, NULL, &out, &n,
+                             &d));
+    ck_assert(strstr(d.msg, "#version 430"));
     /* 1.30 7.1: built-in varyings redeclared with a qualifier */
     const char *re = "#version 130\nflat in vec4 gl_Color;\n"
                      "void main() { gl_FragColor = gl_Color; }\n";
