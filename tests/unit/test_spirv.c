@@ -2197,9 +2197,9 @@ START_TEST(error_lines)
           "  c = vec4(dFdx(x));\n}\n", 7,
           "unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
-          "  c = vec4(packHalf2x16(v.xy));\n}\n", 5,
-          "unsupported GLSL.std.450 instruction PackHalf2x16 (GLSL: "
-          "c = vec4(packHalf2x16(v.xy));)" },
+          "  c = vec4(determinant(mat2(v)));\n}\n", 5,
+          "unsupported GLSL.std.450 instruction Determinant (GLSL: "
+          "c = vec4(determinant(mat2(v)));)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
           "  c = vec4(fwidth(v.x)\n   + 1.0);\n}\n", 5,
           "unsupported SPIR-V instruction OpFwidth" },
@@ -2322,6 +2322,116 @@ START_TEST(glsl_130)
     ck_assert(us_glsl_float_integers(out, n));
     ck_assert(strstr(out, "us_id_flat"));
     free(out);
+}
+END_TEST
+
+/* packHalf2x16 and unpackHalf2x16 against the compiler's binary16 (every
+ * half, every midpoint between neighbouring halves, the specials), and
+ * the 8- and 16-bit norm packings on values they represent exactly. */
+START_TEST(packing)
+{
+#ifdef __FLT16_MAX__
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\nlayout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) buffer P { vec2 f[]; };\n"
+        "layout(std430, binding = 1) buffer Q { uint packed[]; };\n"
+        "layout(std430, binding = 2) buffer U { uint u[]; };\n"
+        "layout(std430, binding = 3) buffer V { vec2 unpacked[]; };\n"
+        "layout(std430, binding = 4) buffer N { vec4 n[256]; uvec4 pn[256];\n"
+        "  vec4 un[256]; };\n"
+        "void main() { uint i = gl_GlobalInvocationID.x;\n"
+        "  if (i < uint(f.length())) packed[i] = packHalf2x16(f[i]);\n"
+        "  if (i < uint(u.length())) unpacked[i] = unpackHalf2x16(u[i]);\n"
+        "  if (i < 256u) {\n"
+        "    pn[i] = uvec4(packUnorm4x8(n[i]), packSnorm4x8(n[i] * 2.0 - 1.0),\n"
+        "                  packUnorm2x16(n[i].xy), packSnorm2x16(n[i].zw));\n"
+        "    un[i] = vec4(unpackUnorm4x8(i * 0x01010101u).x,\n"
+        "                 unpackSnorm4x8(i << 8).y, unpackUnorm2x16(i << 8).x,\n"
+        "                 unpackSnorm2x16(i << 24).y);\n"
+        "  } }\n");
+    enum { NH = 65536, NF = 2 * NH + 8 };
+    float *in = malloc(NF * sizeof *in);
+    ck_assert_ptr_nonnull(in);
+    unsigned nf = 0;
+    for (uint32_t h = 0; h < NH; h++) {
+        uint16_t hb = (uint16_t)h, hn = (uint16_t)(h + 1);
+        _Float16 a, b;
+        memcpy(&a, &hb, 2);
+        memcpy(&b, &hn, 2);
+        in[nf++] = (float)a;
+        /* the midpoint to the next half of the same sign */
+        if ((h & 0x7fff) < 0x7bff)
+            in[nf++] = ((float)a + (float)b) / 2;
+    }
+    const float special[] = { 65504.0f, 65519.99f, 65520.0f, 1e10f,
+                              5.9604645e-8f * 0.5f, 1e-30f,
+                              bitsf(0x7f800000u), bitsf(0xff812345u) };
+    for (unsigned i = 0; i < sizeof special / sizeof *special; i++)
+        in[nf++] = special[i];
+    if (nf & 1)
+        in[nf++] = 0.0f;
+    uint8_t *fb = mx_buffer(&m, 0, 4 * nf);
+    memcpy(fb, in, 4 * nf);
+    uint8_t *pb = mx_buffer(&m, 1, 2 * nf);
+    uint8_t *ub = mx_buffer(&m, 2, 2 * NH);
+    uint8_t *vb = mx_buffer(&m, 3, 4 * NH);
+    for (uint32_t i = 0; i < NH / 2; i++)
+        put32(ub + 4 * i, (2 * i) | (2 * i + 1) << 16);
+    uint8_t *nb = mx_buffer(&m, 4, 3 * 16 * 256);
+    for (unsigned i = 0; i < 256; i++) {
+        const float v[4] = { (float)i / 255, (float)(255 - i) / 255,
+                             (float)(i % 3) / 2, i == 7 ? 1.5f : 0.0f };
+        memcpy(nb + 16 * i, v, 16);
+    }
+    mx_launch(&m, (nf / 2 + 63) / 64, 1, 1);
+    for (unsigned i = 0; i < nf; i++) {
+        uint16_t got, want;
+        memcpy(&got, pb + 2 * i, 2);
+        _Float16 h = (_Float16)in[i];
+        memcpy(&want, &h, 2);
+        if (in[i] != in[i])
+            ck_assert_msg((got & 0x7c00) == 0x7c00 && (got & 0x3ff),
+                          "pack NaN 0x%08x: 0x%04x", fbits(in[i]), got);
+        else
+            ck_assert_msg(got == want, "packHalf2x16(%a): 0x%04x, want "
+                          "0x%04x", (double)in[i], got, want);
+    }
+    for (uint32_t h = 0; h < NH; h++) {
+        uint16_t hb = (uint16_t)h;
+        _Float16 x;
+        memcpy(&x, &hb, 2);
+        float want = (float)x, got = bitsf(get32(vb + 4 * h));
+        if (want != want)
+            ck_assert_msg(got != got, "unpack 0x%04x: %a", h, (double)got);
+        else
+            ck_assert_msg(fbits(got) == fbits(want), "unpackHalf2x16(0x%04x)"
+                          ": %a, want %a", h, (double)got, (double)want);
+    }
+    for (unsigned i = 0; i < 256; i++) {
+        const uint8_t *p = nb + 4096 + 16 * i;
+        /* (i, 255 - i, 0 / 127 / 255, 0 or 255) as bytes */
+        unsigned z = (i % 3) * 255 / 2 + ((i % 3) == 1), w = i == 7 ? 255 : 0;
+        ck_assert_uint_eq(get32(p), i | (255 - i) << 8 | z << 16 | w << 24);
+        /* snorm of 2v - 1: round(clamp(v', -1, 1) * 127) */
+        for (unsigned c = 0; c < 4; c++) {
+            float v = bitsf(get32(nb + 16 * i + 4 * c)) * 2.0f - 1.0f;
+            float cl = v < -1 ? -1 : v > 1 ? 1 : v;
+            int want = (int)floorf(cl * 127.0f + 0.5f);
+            ck_assert_int_eq((int8_t)(get32(p + 4) >> (8 * c)), want);
+        }
+        ck_assert_uint_eq(get32(p + 8) & 0xffff, i * 257);
+        const float *q = (const float *)(nb + 8192 + 16 * i);
+        NEAR(q[0], (float)i / 255, 6e-8f);
+        float sb = (float)(int8_t)i / 127;
+        NEAR(q[1], sb < -1 ? -1 : sb, 6e-8f);
+        NEAR(q[2], (float)(i << 8) / 65535, 6e-8f);
+        float sw = (float)(int16_t)(i << 8) / 32767;
+        NEAR(q[3], sw < -1 ? -1 : sw, 6e-8f);
+    }
+    free(in);
+    mx_free(&m);
+#endif
 }
 END_TEST
 
@@ -2528,6 +2638,7 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, atomic_counters, 0, 2);
     tcase_add_test(tc, small_storage);
     tcase_add_test(tc, es_versions);
+    tcase_add_test(tc, packing);
     tcase_add_test(tc, glsl_130);
     tcase_add_test(tc, error_lines);
     tcase_add_test(tc, malformed);
