@@ -1,6 +1,10 @@
 /*
  * The GLSL driver: source -> glslangValidator (OpenGL SPIR-V, locations
- * and bindings auto-mapped) -> spirv-opt -> us_spirv_translate.
+ * and bindings auto-mapped, debug lines) -> spirv-opt ->
+ * us_spirv_translate.  The front step rewrites legacy sources; versions
+ * glslang's SPIR-V path lacks are raised (ES 3.00 to 3.10, compute and
+ * storage-buffer shaders to 4.30); a source with atomic counters gets a
+ * limits file with the model's counter bindings.
  *
  * The tools run through fork and execv with argument vectors (no shell),
  * on files made with mkstemp and removed afterwards; their output is

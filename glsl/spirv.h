@@ -3,8 +3,9 @@
  * glsl/regalloc.c.  The module is parsed once into per-id records
  * (spirv_module.c); the entry point is then emitted block by block
  * (spirv_flow.c) into IR whose TEMP indices are virtual registers and whose
- * literal operands are constant ids (spirv_emit.c, spirv_ops.c);
- * regalloc.c maps both to the final program.
+ * literal operands are constant ids (spirv_emit.c, spirv_ops.c,
+ * spirv_math.c; memory in spirv_buffer.c); regalloc.c maps both to the
+ * final program.  Messages name opcodes through spirv_names.c.
  */
 #ifndef GLSL_SPIRV_H
 #define GLSL_SPIRV_H

@@ -16,8 +16,10 @@
  *                                   before ENDLOOP is dropped)
  *
  * OpPhi results are registers written on every incoming edge, as a
- * parallel copy: when one phi's source is another phi of the same block
- * (a loop swapping values) the sources go through fresh registers first.
+ * parallel copy (MOV, MOV.U for integer words): when one phi's source is
+ * another phi of the same block (a loop swapping values) the sources go
+ * through fresh registers first.  A condition is a boolean's integer form
+ * when it has one (spirv_ops.c).
  */
 #include <string.h>
 

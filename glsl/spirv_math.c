@@ -2,7 +2,8 @@
  * GLSL.std.450 extended instructions lowered the way a compiler for an
  * SFU-equipped vec4 shader does: RCP RSQ EX2 LG2 SIN COS POW where the
  * hardware has them (one per component: they are scalar), ALU sequences
- * otherwise.  The inverse trigonometric functions use Hastings'
+ * otherwise; with 32-bit integer words, the integer functions, ldexp,
+ * frexp and the packing functions are integer instructions on the bits.  The inverse trigonometric functions use Hastings'
  * approximations as printed in Abramowitz & Stegun, Handbook of
  * Mathematical Functions (1964):
  *   4.4.46  arccos x = sqrt(1 - x) * (a0 + a1 x + ... + a7 x^7),
