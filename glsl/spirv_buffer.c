@@ -548,10 +548,13 @@ bool memory_load(struct spv *s, const struct sid *p, uint32_t type,
     struct maddr a = addr_of(p);
     if (!alloc_vals(s, n, &at))
         return false;
+    memset(&s->vals[at], 0, n * sizeof *s->vals);
     /* access() writes the slots as it goes; vals may not move meanwhile:
      * it allocates no values (constants were made up front). */
     if (!access(s, &a, type, false, &s->vals[at], n, &k, 0))
         return false;
+    if (k != n)
+        return spv_fail(s, "SPIR-V: type %u does not fill its slots", type);
     s->ids[result].has_val = true;
     s->ids[result].val = at;
     return true;

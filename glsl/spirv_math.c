@@ -504,6 +504,27 @@ static bool more_ext(struct spv *s, uint32_t at, unsigned fn,
     }
 }
 
+/* Operands of the GLSL.std.450 instructions translated (1 for those not
+ * listed). */
+static unsigned arity(unsigned fn)
+{
+    switch (fn) {
+    case GLSLstd450FClamp: case GLSLstd450UClamp: case GLSLstd450SClamp:
+    case GLSLstd450NClamp: case GLSLstd450FMix: case GLSLstd450SmoothStep:
+    case GLSLstd450Fma: case GLSLstd450FaceForward: case GLSLstd450Refract:
+        return 3;
+    case GLSLstd450Atan2: case GLSLstd450Pow: case GLSLstd450FMin:
+    case GLSLstd450UMin: case GLSLstd450SMin: case GLSLstd450NMin:
+    case GLSLstd450FMax: case GLSLstd450UMax: case GLSLstd450SMax:
+    case GLSLstd450NMax: case GLSLstd450Step: case GLSLstd450Distance:
+    case GLSLstd450Cross: case GLSLstd450Reflect: case GLSLstd450Ldexp:
+    case GLSLstd450Modf: case GLSLstd450Frexp:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
 bool translate_ext(struct spv *s, uint32_t at)
 {
     uint32_t set;
@@ -512,11 +533,17 @@ bool translate_ext(struct spv *s, uint32_t at)
     if (set != s->glsl_ext)
         return spv_fail(s, "unsupported extended instruction set");
     unsigned fn = s->w[at + 4], nargs = spv_wc(s, at) - 5;
+    if (nargs < arity(fn)) {
+        char buf[32];
+        return spv_fail(s, "SPIR-V: GLSL.std.450 %s needs %u operands",
+                        spv_std450_name(fn, buf, sizeof buf), arity(fn));
+    }
     struct us_src a[3] = { NONE, NONE, NONE }, r, t, c, u;
     for (unsigned i = 0; i < nargs && i < 3; i++) {
         uint32_t id = s->w[at + 5 + i];
         /* modf's and frexp's out parameter is a pointer, not a value */
-        if (id < s->bound && s->ids[s->ids[id].type].ty == TY_POINTER)
+        if (i == 1 && (fn == GLSLstd450Modf || fn == GLSLstd450Frexp) &&
+            id < s->bound && s->ids[s->ids[id].type].ty == TY_POINTER)
             continue;
         if (!arg(s, at, 5 + i, &a[i]))
             return false;

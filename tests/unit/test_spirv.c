@@ -2596,6 +2596,56 @@ START_TEST(malformed_memory)
 }
 END_TEST
 
+/* Fuzz findings: a composite constant with fewer constituents than its
+ * type's slots, and an extended instruction short of operands, are
+ * errors (they left operands unset). */
+START_TEST(malformed_operands)
+{
+    size_t n;
+    uint32_t *w = module_words(
+        "#version 330\nin vec4 v;\nout vec4 c;\n"
+        "const vec4 k[3] = vec4[3](vec4(0.1), vec4(0.2), vec4(0.3));\n"
+        "void main() { c = k[int(v.x)] + smoothstep(v.x, v.y, v.zwzw); }\n",
+        true, &n);
+    struct us_program p;
+    struct us_diag d;
+    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d),
+                  "%s", d.msg);
+    us_program_free(&p);
+    uint32_t *c = malloc(n * sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    unsigned patched = 0;
+    for (size_t at = 5; at < n; at += w[at] >> 16) {
+        unsigned op = w[at] & 0xffff, wc = w[at] >> 16;
+        memcpy(c, w, n * sizeof *c);
+        if (op == 28 /* OpTypeArray */) {
+            /* its length constant 3 -> 5 */
+            bool done = false;
+            for (size_t b = 5; b < n && !done; b += w[b] >> 16)
+                if ((w[b] & 0xffff) == 43 /* OpConstant */ &&
+                    w[b + 2] == w[at + 3]) {
+                    c[b + 3] = 5;
+                    done = true;
+                }
+            ck_assert(done);
+        } else if (op == 12 /* OpExtInst */ && wc > 6) {
+            c[at] = (uint32_t)(wc - 1) << 16 | 12;   /* one operand less */
+            c[at + wc - 1] = 1u << 16;                /* OpNop */
+        } else {
+            continue;
+        }
+        patched++;
+        ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL,
+                                      &d));
+        ck_assert_msg(strstr(d.msg, "bad composite") ||
+                      strstr(d.msg, "needs 3 operands"), "%s", d.msg);
+    }
+    ck_assert_uint_ge(patched, 2);
+    free(c);
+    free(w);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("spirv");
@@ -2644,6 +2694,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, malformed);
     tcase_add_loop_test(tc, malformed_flow, 0, 2);
     tcase_add_test(tc, malformed_memory);
+    tcase_add_test(tc, malformed_operands);
     suite_add_tcase(s, tc);
     return s;
 }
