@@ -43,7 +43,7 @@ enum { MAX_OPTS = 64 };
 
 struct binding {
     bool given;
-    const char *file;      /* NULL: zeros                                */
+    char *file;            /* NULL: zeros; owned                         */
     uint64_t size;         /* UINT64_MAX: the file's                      */
     const char *out;       /* --out, or NULL                              */
 };
@@ -123,7 +123,7 @@ static int parse_binding(struct compute_args *a, const char *opt,
         char *f = strndup(v, flen);
         if (!f)
             return bad("out of memory (%s)", arg);
-        bd->file = f;   /* freed at exit with the process */
+        bd->file = f;
     }
     return 0;
 }
@@ -364,40 +364,36 @@ static bool write_outputs(const struct compute_args *a,
     return true;
 }
 
-int cmd_compute(int argc, char **argv)
+static int compute(const struct compute_args *a)
 {
-    struct compute_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? 0 : rc;
-    bool functional = !strcmp(a.arch, "functional");
+    bool functional = !strcmp(a->arch, "functional");
     const struct us_core_model *model = functional ? NULL
-                                                   : us_model_lookup(a.arch);
+                                                   : us_model_lookup(a->arch);
     if (!functional && !model)
         return bad("unknown --arch '%s' (functional, scalar, simd4, vliw, "
-                   "superscalar, hetero)", a.arch);
+                   "superscalar, hetero)", a->arch);
     struct us_diag d = { 0 };
-    if (!check_outputs(&a))
+    if (!check_outputs(a))
         return 1;
     struct us_memory mem = { 0 };
 
     struct us_config cfg;
     us_config_default(&cfg);
-    if (a.config) {
+    if (a->config) {
         char *text;
         size_t len;
-        if (!cli_read_file(a.config, &text, &len))
+        if (!cli_read_file(a->config, &text, &len))
             return 1;
         bool ok = us_config_load(&cfg, text, len, &d);
         free(text);
         if (!ok) {
-            cli_error(a.config, d.line, 0, "%s", d.msg);
+            cli_error(a->config, d.line, 0, "%s", d.msg);
             return 1;
         }
     }
-    for (unsigned i = 0; i < a.nsets; i++)
-        if (!us_config_set(&cfg, a.sets[i], &d)) {
-            cli_error(NULL, 0, 0, "compute: --set %s: %s", a.sets[i], d.msg);
+    for (unsigned i = 0; i < a->nsets; i++)
+        if (!us_config_set(&cfg, a->sets[i], &d)) {
+            cli_error(NULL, 0, 0, "compute: --set %s: %s", a->sets[i], d.msg);
             return 2;
         }
     if (model && !us_core_check(model, &cfg, &d)) {
@@ -406,15 +402,15 @@ int cmd_compute(int argc, char **argv)
     }
 
     struct us_program prog;
-    if (!cli_load_program(a.kernel, US_STAGE_COMPUTE, &prog))
+    if (!cli_load_program(a->kernel, US_STAGE_COMPUTE, &prog))
         return 1;
     if (prog.stage != US_STAGE_COMPUTE) {
-        cli_error(a.kernel, 0, 0, "not a compute program");
+        cli_error(a->kernel, 0, 0, "not a compute program");
         us_program_free(&prog);
         return 1;
     }
-    if (a.local[0]) {
-        uint64_t n = (uint64_t)a.local[0] * a.local[1] * a.local[2];
+    if (a->local[0]) {
+        uint64_t n = (uint64_t)a->local[0] * a->local[1] * a->local[2];
         if (n > US_MAX_GROUP_INVOCATIONS) {
             cli_error(NULL, 0, 0, "compute: --local of %" PRIu64 " invocations "
                       "(limit %d)", n, US_MAX_GROUP_INVOCATIONS);
@@ -422,10 +418,10 @@ int cmd_compute(int argc, char **argv)
             return 2;
         }
         for (int k = 0; k < 3; k++)
-            prog.group_size[k] = (uint16_t)a.local[k];
+            prog.group_size[k] = (uint16_t)a->local[k];
     }
 
-    rc = 1;
+    int rc = 1;
     struct gfx_budget budget;
     gfx_budget_init(&budget);
     struct us_glstate *gl = malloc(sizeof *gl);
@@ -437,25 +433,25 @@ int cmd_compute(int argc, char **argv)
     }
     us_glstate_init(gl);
     us_load_initial_locals(&prog, gl);
-    for (unsigned i = 0; i < a.nparams; i++)
-        if (!apply_param(a.params[i], &prog, gl)) {
+    for (unsigned i = 0; i < a->nparams; i++)
+        if (!apply_param(a->params[i], &prog, gl)) {
             rc = 2;
             goto out;
         }
     us_resolve_params(&prog, gl, params);
-    if (!load_buffers(&a, &mem, &budget))
+    if (!load_buffers(a, &mem, &budget))
         goto out;
-    uint64_t items = us_compute_items(&prog, a.groups, UINT32_MAX, &d);
+    uint64_t items = us_compute_items(&prog, a->groups, UINT32_MAX, &d);
     if (!items) {
-        cli_error(a.kernel, 0, 0, "%s", d.msg);
+        cli_error(a->kernel, 0, 0, "%s", d.msg);
         goto out;
     }
     struct us_exec_env env = { .params = params, .math = &us_math_exact,
                                .mem = &mem };
     us_config_env(&cfg, &env);
     if (functional) {
-        if (!us_compute_interpret(&prog, &env, a.groups, NULL, &d)) {
-            cli_error(a.kernel, d.line, d.col, "%s", d.msg);
+        if (!us_compute_interpret(&prog, &env, a->groups, NULL, &d)) {
+            cli_error(a->kernel, d.line, d.col, "%s", d.msg);
             goto out;
         }
     } else {
@@ -464,14 +460,14 @@ int cmd_compute(int argc, char **argv)
             cli_error(NULL, 0, 0, "compute: out of memory");
             goto out;
         }
-        if (!us_core_run_compute(model, &cfg, &prog, &env, a.groups, NULL, st,
+        if (!us_core_run_compute(model, &cfg, &prog, &env, a->groups, NULL, st,
                                  &d)) {
-            cli_error(a.kernel, d.line, d.col, "%s", d.msg);
+            cli_error(a->kernel, d.line, d.col, "%s", d.msg);
             goto out;
         }
     }
-    print_report(&a, &prog, items, &mem.counts, st);
-    rc = write_outputs(&a, &mem) ? 0 : 1;
+    print_report(a, &prog, items, &mem.counts, st);
+    rc = write_outputs(a, &mem) ? 0 : 1;
 out:
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         free(mem.buf[b].data);
@@ -480,4 +476,15 @@ out:
     free(gl);
     us_program_free(&prog);
     return rc;
+}
+
+int cmd_compute(int argc, char **argv)
+{
+    struct compute_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (!rc)
+        rc = compute(&a);
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        free(a.buf[b].file);
+    return rc < 0 ? 0 : rc;
 }
