@@ -1,7 +1,7 @@
 /* ushader piglit [--arch A] [--exact-math] FILE...
  *
- * Run piglit shader_test files that use ARB programs or GLSL shaders
- * (piglit/shtest.h):
+ * Run piglit shader_test files that use ARB programs, GLSL shaders or
+ * compute programs (piglit/shtest.h):
  * one line per file (PASS, FAIL with the probe and the values seen, SKIP
  * with the reason), then "N passed, N failed, N skipped".  A file that
  * cannot run (malformed, a program that does not assemble) is reported as
@@ -17,12 +17,16 @@
 
 static const char usage[] =
     "usage: ushader piglit [--arch A] [--exact-math] FILE...\n"
-    "  Run piglit shader_test files with ARB vertex/fragment programs or\n"
-    "  GLSL 1.10/1.20 shaders (docs/GLSL.md) through the 3D pipeline as\n"
-    "  piglit's shader_runner does.\n"
-    "  --arch A      what runs the programs: functional (the reference\n"
-    "                interpreter, the default) or a core model: scalar,\n"
-    "                simd4, vliw, superscalar, hetero (default configuration)\n"
+    "  Run piglit shader_test files with ARB vertex/fragment programs,\n"
+    "  GLSL shaders (docs/GLSL.md) or compute shaders (docs/COMPUTE.md)\n"
+    "  through the 3D pipeline and compute launches as piglit's\n"
+    "  shader_runner does: draws, probes, uniforms, shader storage and\n"
+    "  atomic counter buffers.\n"
+    "  --arch A      what runs the vertex and fragment programs: functional\n"
+    "                (the reference interpreter, the default) or a core\n"
+    "                model: scalar, simd4, vliw, superscalar, hetero (default\n"
+    "                configuration); compute launches run on the reference\n"
+    "                interpreter\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
     "  Prints PASS, FAIL or SKIP per file and a closing count; exits 1 when\n"

@@ -98,6 +98,24 @@ static const struct {
     { "[require]\n[test]\northo 0 1 0\n", 3, 12, "ortho bound" },
     { "[require]\n[test]\nlink maybe\n", 3, 6, "expected 'success'" },
     { "[require]\n[test]\nclear color 1 1 1 0x\n", 3, 19, "hexadecimal" },
+    /* compute and buffer objects */
+    { "[require]\n[test]\ncompute 1 1\n", 3, 12, "workgroup count" },
+    { "[require]\n[test]\ncompute 1 65536 1\n", 3, 11, "outside 0..65535" },
+    { "[require]\n[test]\nssbo 32 16\n", 3, 6, "SSBO binding" },
+    { "[require]\n[test]\nssbo 0 -1\n", 3, 8, "buffer size" },
+    { "[require]\n[test]\nssbo 0 subdata uint 0 1\n", 3, 16, "subdata type" },
+    { "[require]\n[test]\nssbo 0 subdata int 0 x\n", 3, 22, "value" },
+    { "[require]\n[test]\nssbo 0 subdata float 0 1 2\n", 3, 26, "unexpected text" },
+    { "[require]\n[test]\nprobe ssbo uint 0 0 = 1\n", 3, 21, "comparison" },
+    { "[require]\n[test]\nprobe ssbo vec4 0 0 == 1\n", 3, 12, "probe type" },
+    { "[require]\n[test]\nprobe atomic counter 0 == \n", 3, 27, "counter value" },
+    { "[require]\n[test]\nprobe atomic countr 0 == 1\n", 3, 14, "'counter'" },
+    { "[require]\n[test]\natomic counter buffer 8 4\n", 3, 23, "outside 0..7" },
+    { "[require]\n[test]\natomic counter 0 0\n", 3, 19, "counter value" },
+    { "[require]\n[test]\natomic thing 1\n", 3, 8, "'counters' or 'counter'" },
+    { "[require]\n[test]\nmemory 1\n", 3, 8, "'barrier'" },
+    { "[require]\n[compute shader]\nvoid main() {}\n[fragment shader]\n"
+      "void main() {}\n", 1, 1, "cannot be linked" },
 };
 
 START_TEST(parse_errors)
@@ -124,9 +142,14 @@ static const struct {
     const char *text;
     const char *why;
 } skips[] = {
-    { "[require]\nGLSL >= 1.30\n", "GLSL 1.30" },
+    { "[require]\nGLSL >= 4.40\n", "GLSL 4.40" },
     { "[require]\nGL ES >= 2.0\n", "OpenGL ES" },
-    { "[require]\nGL >= 3.0\n", "GL 3.0" },
+    { "[require]\nGL >= 4.4\n", "GL 4.4" },
+    { "[require]\n[test]\ncompute group size 1 1 1 4 4 1\n",
+      "variable_group_size" },
+    { "[require]\n[compute shader]\nvoid main() {}\n[test]\n"
+      "uniform dvec4 d 1 2 3 4\n", "double precision" },
+    { "[require]\n[test]\nimage 0 GL_RGBA8\n", "images" },
     { "[require]\nGL_ARB_gpu_shader5\n", "GL_ARB_gpu_shader5" },
     { "[require]\n!GL_ARB_vertex_program\n", "absent" },
     { "[require]\n[geometry shader]\nvoid main() {}\n", "[geometry shader]" },
@@ -146,7 +169,8 @@ START_TEST(parse_skips)
         ck_assert_msg(strstr(t.skip, skips[i].why), "%s: skip '%s'",
                       skips[i].text, t.skip);
         struct shtest_result r;
-        struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+        struct shtest_env env = { .math = &us_math_exact,
+                                  .backend = &gfx_backend_functional };
         ck_assert(shtest_run(&t, &env, &r, &d));
         ck_assert_int_eq(r.status, SHTEST_SKIP);
         shtest_free(&t);
@@ -229,7 +253,8 @@ static bool run_text(const char *text, struct shtest_result *r,
     struct shtest t;
     if (!shtest_parse(&t, text, strlen(text), d))
         return false;
-    struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+    struct shtest_env env = { .math = &us_math_exact,
+                              .backend = &gfx_backend_functional };
     bool ok = shtest_run(&t, &env, r, d);
     shtest_free(&t);
     return ok;
@@ -398,7 +423,8 @@ START_TEST(mutants)
     const char *env_n = getenv("US_SHTEST_MUTANTS");
     unsigned count = env_n ? (unsigned)strtoul(env_n, NULL, 10) : 400;
     uint64_t seed = 0x9e3779b97f4a7c15ull;
-    struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+    struct shtest_env env = { .math = &us_math_exact,
+                              .backend = &gfx_backend_functional };
     unsigned parsed = 0, ran = 0, passed = 0;
     for (unsigned m = 0; m < count; m++) {
         unsigned k = m % nb;
