@@ -142,10 +142,14 @@ struct shtest_source {
     unsigned line;
 };
 
-/* [vertex data]: float columns "name/float/N", one vertex per row. */
+/* [vertex data]: columns "name/TYPE/N" (TYPE float, int or uint; N a
+ * count or the GLSL type), one vertex per row; an integer column's values
+ * are kept as their bits. */
+enum shtest_vtype { SH_V_NONE, SH_V_FLOAT, SH_V_INT, SH_V_UINT };
 struct shtest_vcol {
     size_t name_at;      /* offset of the attribute name in the file     */
     unsigned name_len, comps, offset;  /* offset: first float of a row    */
+    uint8_t type;        /* enum shtest_vtype                            */
 };
 
 struct shtest_vdata {

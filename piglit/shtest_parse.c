@@ -1038,8 +1038,13 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
                  p->buf[at + 2] == '_') {
             while (ident_char(p->buf[p->pos]))
                 p->pos++;
-            set_skip(p, "%s %.*s is not modelled", on ? "enable" : "disable",
-                     (int)(p->pos - at), p->buf + at);
+            if (!strncmp(p->buf + at, "GL_CLIP_PLANE", 13))
+                set_skip(p, "%s %.*s needs user clip planes, which the "
+                         "model lacks", on ? "enable" : "disable",
+                         (int)(p->pos - at), p->buf + at);
+            else
+                set_skip(p, "%s %.*s is not modelled", on ? "enable"
+                         : "disable", (int)(p->pos - at), p->buf + at);
             return true;
         } else {
             return fail(p, at, "expected a GL_ capability name");
@@ -1296,7 +1301,10 @@ static bool parse_vdata(struct parser *p)
             if (!name_len || p->buf[p->pos] != '/')
                 return fail(p, at, "expected NAME/TYPE/COUNT");
             p->pos++;
-            if (!kw(p, "float")) {
+            uint8_t type = kw(p, "float") ? SH_V_FLOAT
+                         : kw(p, "int") ? SH_V_INT
+                         : kw(p, "uint") ? SH_V_UINT : SH_V_NONE;
+            if (type == SH_V_NONE) {
                 size_t e = p->pos;
                 while (ident_char(p->buf[e]))
                     e++;
@@ -1307,18 +1315,34 @@ static bool parse_vdata(struct parser *p)
             if (p->buf[p->pos] != '/')
                 return fail(p, p->pos, "expected '/' and a component count");
             p->pos++;
+            /* N, or the GLSL type: float int uint, vecN ivecN uvecN */
+            static const char *const scalars[] = {
+                [SH_V_FLOAT] = "float", [SH_V_INT] = "int",
+                [SH_V_UINT] = "uint",
+            };
             const char *c = p->buf + p->pos;
-            if (!strncmp(c, "vec", 3))
-                c += 3;
-            if (*c < '1' || *c > '4' || ident_char(c[1]))
-                return fail(p, p->pos, "expected a component count 1..4");
+            size_t sl = strlen(scalars[type]);
+            unsigned comps = 1;
+            if (!strncmp(c, scalars[type], sl) && !ident_char(c[sl])) {
+                c += sl;
+            } else {
+                if (!strncmp(c, "vec", 3))
+                    c += 3;
+                else if ((c[0] == 'i' || c[0] == 'u') &&
+                         !strncmp(c + 1, "vec", 3))
+                    c += 4;
+                if (*c < '1' || *c > '4' || ident_char(c[1]))
+                    return fail(p, p->pos, "expected a component count 1..4");
+                comps = (unsigned)(*c++ - '0');
+            }
             struct shtest_vcol *col = &v->col[v->ncols++];
             col->name_at = p->line_at + at;
             col->name_len = (unsigned)name_len;
-            col->comps = (unsigned)(*c - '0');
+            col->type = type;
+            col->comps = comps;
             col->offset = v->stride;
             v->stride += col->comps;
-            p->pos = (size_t)(c + 1 - p->buf);
+            p->pos = (size_t)(c - p->buf);
         }
         return true;
     }
@@ -1335,8 +1359,23 @@ static bool parse_vdata(struct parser *p)
         v->values = nv;
         p->vdata_cap = cap;
     }
-    if (!numbers(p, v->values + (size_t)v->nrows * v->stride, v->stride,
-                 "vertex data value") || !end_of_command(p))
+    float *row = v->values + (size_t)v->nrows * v->stride;
+    for (unsigned k = 0; k < v->ncols; k++) {
+        const struct shtest_vcol *col = &v->col[k];
+        for (unsigned j = 0; j < col->comps; j++) {
+            float *at = &row[col->offset + j];
+            uint32_t bits;
+            if (col->type == SH_V_FLOAT) {
+                if (!number(p, at, "vertex data value"))
+                    return false;
+            } else if (!int_bits(p, &bits, "vertex data value")) {
+                return false;
+            } else {
+                memcpy(at, &bits, sizeof bits);  /* an integer's bits */
+            }
+        }
+    }
+    if (!end_of_command(p))
         return false;
     v->nrows++;
     return true;

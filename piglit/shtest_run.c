@@ -959,9 +959,19 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
             const float *src = vd->values + (size_t)(first + i) * vd->stride +
                                col->offset;
             float *dst = m.verts[i].attr[a->first];
-            static const float def[4] = { 0, 0, 0, 1 };
-            for (unsigned j = 0; j < 4; j++)
-                dst[j] = j < col->comps ? src[j] : def[j];
+            /* missing components are (0, 0, 0, 1), of an integer
+             * attribute as integers (glVertexAttribIPointer) */
+            static const uint32_t one = 1;
+            for (unsigned j = 0; j < 4; j++) {
+                if (j < col->comps)
+                    memcpy(&dst[j], &src[j], sizeof dst[j]);  /* bits */
+                else if (j < 3)
+                    dst[j] = 0.0f;
+                else if (col->type == SH_V_FLOAT)
+                    dst[j] = 1.0f;
+                else
+                    memcpy(&dst[j], &one, sizeof one);
+            }
         }
     }
     for (unsigned t = 0; t < ntris; t++) {
