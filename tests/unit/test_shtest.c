@@ -66,6 +66,129 @@ START_TEST(parse_basic)
 }
 END_TEST
 
+/* Compute and buffer commands, and integers as shader_runner passes them
+ * to GL: their 32 bits. */
+static const char compute_text[] =
+    "[require]\n"
+    "GL_ARB_compute_shader\n"
+    "[compute shader]\n"
+    "#version 430\n"
+    "layout(local_size_x = 2) in;\n"
+    "void main() {}\n"
+    "[test]\n"
+    "uniform uint u -1\n"
+    "uniform int i 0xffffffff\n"
+    "uniform ivec2 v 010 -0x10\n"
+    "ssbo 3 64\n"
+    "ssbo 3 subdata int 8 -2\n"
+    "ssbo 3 subdata double 16 0.5\n"
+    "atomic counters 4\n"
+    "atomic counter buffer 2 3\n"
+    "atomic counter 2 1 7\n"
+    "compute 4 2 1\n"
+    "probe ssbo uint 3 8 != 0xfffffffe\n"
+    "probe atomic counter 3 <= 9\n"
+    "probe atomic counter buffer 2 4 >= 7\n"
+    "memory barrier GL_SHADER_STORAGE_BARRIER_BIT\n"
+    "probe ssbo uint64 3 16 == 4602678819172646912\n";
+
+START_TEST(parse_compute)
+{
+    struct shtest t;
+    struct us_diag d = { 0 };
+    ck_assert_msg(shtest_parse(&t, compute_text, strlen(compute_text), &d),
+                  "%u:%u: %s", d.line, d.col, d.msg);
+    ck_assert_str_eq(t.skip, "");
+    ck_assert(t.glsl);
+    ck_assert_uint_eq(t.nsh[US_STAGE_COMPUTE], 1);
+    ck_assert_uint_eq(t.sh[US_STAGE_COMPUTE][0].line, 4);
+    ck_assert_uint_eq(t.ncmds, 15);
+    const struct shtest_cmd *c = t.cmds;
+    ck_assert_int_eq(c[0].sub, SH_U_UINT);
+    ck_assert_uint_eq(c[0].u[0], 0xffffffffu);
+    ck_assert_int_eq(c[1].sub, SH_U_INT);
+    ck_assert_uint_eq(c[1].u[0], 0xffffffffu);
+    ck_assert_uint_eq(c[2].u[0], 8);             /* octal */
+    ck_assert_uint_eq(c[2].u[1], 0xfffffff0u);
+    ck_assert_int_eq(c[3].op, SH_SSBO);
+    ck_assert_int_eq(c[3].i[0], 3);
+    ck_assert_int_eq(c[3].i[1], 64);
+    ck_assert_int_eq(c[4].op, SH_SSBO_SUBDATA);
+    ck_assert_int_eq(c[4].sub, SH_D_INT);
+    ck_assert_int_eq(c[4].i[1], 8);
+    ck_assert_uint_eq(c[4].u[0], 0xfffffffeu);
+    ck_assert_int_eq(c[5].sub, SH_D_DOUBLE);
+    ck_assert_uint_eq(c[5].u[0], 0);             /* 0.5: 0x3fe0000000000000 */
+    ck_assert_uint_eq(c[5].u[1], 0x3fe00000u);
+    ck_assert_int_eq(c[6].op, SH_ATOMIC_BUFFER);
+    ck_assert_int_eq(c[6].i[0], 0);
+    ck_assert_int_eq(c[6].i[1], 4);
+    ck_assert_int_eq(c[7].op, SH_ATOMIC_BUFFER);
+    ck_assert_int_eq(c[7].i[0], 2);
+    ck_assert_int_eq(c[7].i[1], 3);
+    ck_assert_int_eq(c[8].op, SH_ATOMIC_SET);
+    ck_assert_int_eq(c[8].i[1], 1);
+    ck_assert_uint_eq(c[8].u[0], 7);
+    ck_assert_int_eq(c[9].op, SH_COMPUTE);
+    ck_assert_int_eq(c[9].i[0], 4);
+    ck_assert_int_eq(c[9].i[1], 2);
+    ck_assert_int_eq(c[9].i[2], 1);
+    ck_assert_int_eq(c[10].op, SH_PROBE_SSBO);
+    ck_assert_int_eq(c[10].i[2], SH_CMP_GT);     /* shader_runner's != */
+    ck_assert_uint_eq(c[10].u[0], 0xfffffffeu);
+    ck_assert_int_eq(c[11].op, SH_PROBE_ATOMIC);
+    ck_assert_int_eq(c[11].i[0], 0);
+    ck_assert_int_eq(c[11].i[1], 12);            /* counter 3: byte 12 */
+    ck_assert_int_eq(c[11].i[2], SH_CMP_LE);
+    ck_assert_int_eq(c[12].i[0], 2);
+    ck_assert_int_eq(c[12].i[1], 4);             /* a byte offset */
+    ck_assert_int_eq(c[12].i[2], SH_CMP_GE);
+    ck_assert_int_eq(c[13].op, SH_NOP);
+    ck_assert_int_eq(c[14].sub, SH_D_UINT64);
+    ck_assert_uint_eq(c[14].u[1], 0x3fe00000u);
+    shtest_free(&t);
+}
+END_TEST
+
+/* A compute launch and its buffers through the runner (the model's
+ * assembly: no GLSL tools needed): atomics from every work-item, a probe
+ * that fails with the value seen, one on a missing buffer. */
+static const char compute_asm[] =
+    "[require]\n"
+    "[compute program]\n"
+    "!!USHADERcp1.0\n"
+    "GROUP_SIZE 3 2;\n"
+    "TEMP a;\n"
+    "MOV.U a.x, 1;\n"
+    "ATOM.ADD.U32 a.y, 0, a.x, buffer[1];\n"
+    "ATOM.MAX.U32 a.y, 4, invocation.globalid.y, buffer[1];\n"
+    "END\n"
+    "[test]\n"
+    "ssbo 1 8\n"
+    "compute 2 3 4\n"
+    "probe ssbo uint 1 0 == 144\n"
+    "probe ssbo uint 1 4 == 5\n"
+    "probe ssbo int 1 0 < 144\n"
+    "probe ssbo uint 0 0 == 0\n";
+
+START_TEST(run_compute)
+{
+    struct shtest t;
+    struct us_diag d = { 0 };
+    ck_assert(shtest_parse(&t, compute_asm, strlen(compute_asm), &d));
+    struct shtest_env env = { .math = &us_math_exact,
+                              .backend = &gfx_backend_functional };
+    struct shtest_result r;
+    ck_assert_msg(shtest_run(&t, &env, &r, &d), "%s", d.msg);
+    ck_assert_int_eq(r.status, SHTEST_FAIL);
+    ck_assert_uint_eq(r.probes, 4);
+    ck_assert_uint_eq(r.failed, 2);
+    ck_assert_uint_eq(r.line, 15);
+    ck_assert_msg(strstr(r.msg, "expected < 144, observed 144"), "%s", r.msg);
+    shtest_free(&t);
+}
+END_TEST
+
 static const struct {
     const char *text;
     unsigned line, col;
@@ -473,6 +596,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, parse_basic);
     tcase_add_test(t, parse_errors);
+    tcase_add_test(t, parse_compute);
+    tcase_add_test(t, run_compute);
     tcase_add_test(t, parse_skips);
     tcase_add_test(t, tolerances);
     tcase_add_test(t, shadow_modes);
