@@ -106,7 +106,7 @@ enum shtest_cmp { SH_CMP_EQ, SH_CMP_LT, SH_CMP_GE, SH_CMP_GT, SH_CMP_LE };
 
 enum shtest_utype { SH_U_FLOAT, SH_U_INT, SH_U_UINT, SH_U_BOOL };
 enum shtest_prim { SH_PRIM_TRIANGLES, SH_PRIM_TRIANGLE_STRIP,
-                   SH_PRIM_TRIANGLE_FAN };
+                   SH_PRIM_TRIANGLE_FAN, SH_PRIM_QUADS };
 
 enum shtest_param { SH_ENV_VP, SH_LOCAL_VP, SH_ENV_FP, SH_LOCAL_FP };
 /* SH_TEX_CHECKER: f[0..3] the colour of even squares, f[4..7] odd. */

@@ -908,18 +908,20 @@ static bool parse_draw_arrays(struct parser *p, struct shtest_cmd *c)
         [SH_PRIM_TRIANGLES] = "GL_TRIANGLES",
         [SH_PRIM_TRIANGLE_STRIP] = "GL_TRIANGLE_STRIP",
         [SH_PRIM_TRIANGLE_FAN] = "GL_TRIANGLE_FAN",
+        [SH_PRIM_QUADS] = "GL_QUADS",
     };
     ws(p);
     size_t at = p->pos;
     int mode = -1;
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < (int)(sizeof modes / sizeof *modes); m++)
         if (kw(p, modes[m]))
             mode = m;
     if (mode < 0) {
         size_t e = at;
         while (ident_char(p->buf[e]))
             e++;
-        set_skip(p, "draw arrays %.*s is not modelled (triangles only)",
+        set_skip(p, "draw arrays %.*s is not modelled (triangles and "
+                 "quads only)",
                  (int)(e - at), p->buf + at);
         return true;
     }

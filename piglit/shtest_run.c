@@ -938,6 +938,7 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
                        "%u rows of [vertex data]", first, first + count,
                        vd->nrows);
     unsigned ntris = c->sub == SH_PRIM_TRIANGLES ? count / 3
+                   : c->sub == SH_PRIM_QUADS ? count / 4 * 2
                    : count >= 3 ? count - 2 : 0;
     struct gfx_mesh m;
     struct us_diag d = { 0 };
@@ -980,6 +981,14 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
             x[0] = 3 * t, x[1] = 3 * t + 1, x[2] = 3 * t + 2;
         } else if (c->sub == SH_PRIM_TRIANGLE_FAN) {
             x[0] = 0, x[1] = t + 1, x[2] = t + 2;
+        } else if (c->sub == SH_PRIM_QUADS) {
+            /* quad q = (a, b, c, d) as (a, b, d) and (b, c, d), as
+             * Gallium's draw module decomposes it (the last vertex stays
+             * the provoking one) */
+            uint32_t q = 4 * (t / 2);
+            x[0] = t & 1 ? q + 1 : q;
+            x[1] = t & 1 ? q + 2 : q + 1;
+            x[2] = q + 3;
         } else {
             x[0] = t & 1 ? t + 1 : t;
             x[1] = t & 1 ? t : t + 1;
