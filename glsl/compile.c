@@ -60,15 +60,21 @@ static bool fail(struct us_diag *diag, unsigned line, const char *fmt,
 }
 
 bool us_spirv_translate(const uint32_t *words, size_t nwords,
-                        enum us_stage stage, struct us_program *out,
-                        struct us_glsl_info *info, struct us_diag *diag)
+                        enum us_stage stage, uint32_t flags,
+                        struct us_program *out, struct us_glsl_info *info,
+                        struct us_diag *diag)
 {
     memset(out, 0, sizeof *out);
     memset(diag, 0, sizeof *diag);
-    if (info)
+    if (info) {
         memset(info, 0, sizeof *info);
+        info->float_integers = flags & US_SPIRV_FLOAT_INTEGERS;
+    }
     struct spv s = { .w = words, .nw = nwords, .stage = stage, .diag = diag,
-                     .info = info };
+                     .info = info,
+                     .float_ints = flags & US_SPIRV_FLOAT_INTEGERS };
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        s.size_local[b] = s.size_param[b] = -1;
     s.params = calloc(US_MAX_PARAMS, sizeof *s.params);
     s.decls = calloc(US_MAX_PARAMS, sizeof *s.decls);
     s.unavailable = calloc(US_MAX_PARAMS, sizeof *s.unavailable);
@@ -347,12 +353,75 @@ static bool source_for_glslang(const char *text, size_t len,
     *owned = NULL;
     *src = text;
     *src_len = len;
-    if (!us_glsl_is_legacy(text, len))
+    if (us_glsl_is_legacy(text, len)) {
+        if (!us_glsl_front(text, len, stage, NULL, owned, src_len, diag))
+            return false;
+        *src = *owned;
         return true;
-    if (!us_glsl_front(text, len, stage, NULL, owned, src_len, diag))
-        return false;
-    *src = *owned;
+    }
+    /* glslang's SPIR-V path takes GLSL ES from 3.10 on; 3.10 is 3.00 plus
+     * features (compute, storage buffers, ...), so `#version 300 es`
+     * becomes `#version 310 es`, the same length: lines and columns stay. */
+    size_t at;
+    if (us_glsl_version(text, len, &at) == 300 && at + 3 <= len &&
+        !memcmp(text + at, "300", 3)) {
+        char *copy = malloc(len + 1);
+        if (!copy) {
+            memset(diag, 0, sizeof *diag);
+            snprintf(diag->msg, sizeof diag->msg, "out of memory");
+            return false;
+        }
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        memcpy(copy + at, "310", 3);
+        *owned = copy;
+        *src = copy;
+    }
     return true;
+}
+
+/* The text of GLSL line `line` as the source given to glslang numbers
+ * it (`#line N` makes the next line N), without leading blanks and with
+ * the front step's renames undone (us_gl_X is gl_X, us_id_X is X); "..."
+ * ends a line cut to fit.  False when no line has that number. */
+static bool source_line(const char *text, size_t len, unsigned line,
+                        char *buf, size_t size)
+{
+    unsigned n = 1;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        size_t b = i;
+        while (b < e && (text[b] == ' ' || text[b] == '\t'))
+            b++;
+        if (n == line) {
+            while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\r'))
+                e--;
+            size_t k = 0;
+            for (size_t j = b; j < e && k + 4 < size;) {
+                if (e - j > 6 && !memcmp(text + j, "us_gl_", 6))
+                    j += 3;
+                else if (e - j > 6 && !memcmp(text + j, "us_id_", 6))
+                    j += 6;
+                buf[k++] = text[j++];
+                if (k + 4 == size && j < e)
+                    k += (size_t)snprintf(buf + k, 4, "...");
+            }
+            buf[k] = '\0';
+            return k > 0;
+        }
+        unsigned set = 0;
+        if (e - b > 6 && !memcmp(text + b, "#line ", 6)) {
+            char *end;
+            unsigned long v = strtoul(text + b + 6, &end, 10);
+            if (end != text + b + 6 && v < 1u << 30)
+                set = (unsigned)v;
+        }
+        n = set ? set : n + 1;
+        i = e + 1;
+    }
+    return false;
 }
 
 static bool write_all(int fd, const char *p, size_t n)
@@ -433,6 +502,9 @@ static void user_message(struct us_diag *diag, const char *path,
     buf[n] = '\0';
     if (!strncmp(buf, path, plen) && buf[plen] == ':')
         snprintf(diag->msg, sizeof diag->msg, "%s", buf);
+    else if (diag->line)
+        snprintf(diag->msg, sizeof diag->msg, "%.100s:%u: %.140s", path,
+                 diag->line, buf);
     else
         snprintf(diag->msg, sizeof diag->msg, "%.100s: %.150s", path, buf);
 }
@@ -488,11 +560,17 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     if (ok && !log)
         ok = fail(diag, 0, "out of memory%s%s", "", "");
     int status = 0;
+    static const char *const stage_names[US_STAGE_COUNT] = {
+        "vert", "frag", "comp"
+    };
+    if (ok && (unsigned)stage >= US_STAGE_COUNT)
+        ok = fail(diag, 0, "invalid stage%s%s", "", "");
     if (ok) {
+        /* -g: OpLine, so a translation error names the GLSL line (the
+         * code is the same as without it) */
         char *argv[] = {
-            (char *)glslang, "-G", "--aml", "--amb", "-S",
-            stage == US_STAGE_VERTEX ? "vert" : "frag", "-o", spv->name,
-            src->name, NULL
+            (char *)glslang, "-G", "-g", "--aml", "--amb", "-S",
+            (char *)stage_names[stage], "-o", spv->name, src->name, NULL
         };
         ok = run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag);
         if (ok && WIFSIGNALED(status))
@@ -540,8 +618,18 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     ok = ok && read_spirv(opt_spv->name, spirv_opt, &words, &nwords, diag);
     for (int i = 0; i < 3; i++)
         temp_remove(&t[i]);
-    if (ok)
-        ok = us_spirv_translate(words, nwords, stage, out, info, diag);
+    if (ok) {
+        uint32_t flags = us_glsl_float_integers(text, len)
+                         ? US_SPIRV_FLOAT_INTEGERS : 0;
+        ok = us_spirv_translate(words, nwords, stage, flags, out, info, diag);
+        char line[64];
+        size_t n = strlen(diag->msg);
+        if (!ok && diag->line &&
+            source_line(text, len, diag->line, line, sizeof line) &&
+            n + 12 < sizeof diag->msg)
+            snprintf(diag->msg + n, sizeof diag->msg - n, " (GLSL: %s)",
+                     line);
+    }
     if (!ok)
         user_message(diag, path, t, 3);
     free(words);

@@ -930,8 +930,18 @@ static bool directive(struct front *f, const struct tok *t)
 
 /* ---- driver ---------------------------------------------------------- */
 
-bool us_glsl_is_legacy(const char *text, size_t len)
+/* The output's first lines.  The pragma tells us_glsl_compile that the
+ * integers of this GLSL 1.20-or-earlier source are floats (GLSL 1.20
+ * 4.1.3: integers may be emulated in floating point), as the translator
+ * treated them before it had integer instructions; glslang ignores it. */
+static const char prologue_float_ints[] =
+    "#version 330\n"
+    "#extension GL_ARB_separate_shader_objects : enable\n"
+    "#pragma ushader_float_integers\n";
+
+unsigned us_glsl_version(const char *text, size_t len, size_t *at)
 {
+    *at = 0;
     for (size_t i = 0; i < len; i++) {
         /* the first directive on a line of its own */
         if (text[i] != '#')
@@ -945,11 +955,28 @@ bool us_glsl_is_legacy(const char *text, size_t len)
         while (i < len && (text[i] == ' ' || text[i] == '\t'))
             i++;
         if (len - i >= 7 && !memcmp(text + i, "version", 7)) {
-            const char *e;
-            return version_number(text + i + 7, text + len, &e) < 330;
+            const char *s = text + i + 7, *e;
+            while (s < text + len && (*s == ' ' || *s == '\t'))
+                s++;
+            long v = version_number(s, text + len, &e);
+            *at = (size_t)(s - text);
+            return v > 0 ? (unsigned)v : 0;
         }
     }
-    return true;
+    return 0;
+}
+
+bool us_glsl_is_legacy(const char *text, size_t len)
+{
+    /* 300, 310 and 320 are GLSL ES versions (desktop GLSL has none) */
+    size_t at;
+    return us_glsl_version(text, len, &at) < 300;
+}
+
+bool us_glsl_float_integers(const char *text, size_t len)
+{
+    size_t n = strlen(prologue_float_ints);
+    return len >= n && !memcmp(text, prologue_float_ints, n);
 }
 
 /* Mark the generic attributes that the conventional attributes the vertex
@@ -1072,8 +1099,7 @@ static bool front_pass(const char *text, size_t len, enum us_stage stage,
     }
     struct buf res = { 0 };
     if (ok) {
-        puts_(&res, "#version 330\n"
-              "#extension GL_ARB_separate_shader_objects : enable\n");
+        puts_(&res, prologue_float_ints);
         if (f->decls.n)
             put(&res, f->decls.p, f->decls.n);
         puts_(&res, "#line 1\n");

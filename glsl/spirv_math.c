@@ -192,6 +192,194 @@ static bool round_even(struct spv *s, struct us_src x, struct us_src *out)
            op2(s, US_OP_SUB, r, tie, out);
 }
 
+/* The integer functions of 32-bit words; *done: fn was one. */
+static bool int_ext(struct spv *s, unsigned fn, const struct us_src *a,
+                    struct us_src *r, bool *done)
+{
+    struct us_src t, u, k;
+    *done = true;
+    switch (fn) {
+    case GLSLstd450SAbs: return op1(s, US_OP_ABS_S, a[0], r);
+    case GLSLstd450SSign:   /* (x >> 31) | ((-x) >>> 31) */
+        return const_int(s, 31, &k) &&
+               op2(s, US_OP_SHR_S, a[0], k, &t) &&
+               op2(s, US_OP_SHR_U, src_neg(a[0]), k, &u) &&
+               op2(s, US_OP_OR_U, t, u, r);
+    case GLSLstd450SMin: return op2(s, US_OP_MIN_S, a[0], a[1], r);
+    case GLSLstd450UMin: return op2(s, US_OP_MIN_U, a[0], a[1], r);
+    case GLSLstd450SMax: return op2(s, US_OP_MAX_S, a[0], a[1], r);
+    case GLSLstd450UMax: return op2(s, US_OP_MAX_U, a[0], a[1], r);
+    case GLSLstd450SClamp:
+        return op2(s, US_OP_MAX_S, a[0], a[1], &t) &&
+               op2(s, US_OP_MIN_S, t, a[2], r);
+    case GLSLstd450UClamp:
+        return op2(s, US_OP_MAX_U, a[0], a[1], &t) &&
+               op2(s, US_OP_MIN_U, t, a[2], r);
+    case GLSLstd450FindILsb: return op1(s, US_OP_BTFL_U, a[0], r);
+    case GLSLstd450FindSMsb: return op1(s, US_OP_BTFM_S, a[0], r);
+    case GLSLstd450FindUMsb: return op1(s, US_OP_BTFM_U, a[0], r);
+    default:
+        *done = false;
+        return true;
+    }
+}
+
+static bool ki(struct spv *s, uint32_t v, struct us_src *out)
+{
+    return const_int(s, v, out);
+}
+
+static bool kv(struct spv *s, uint32_t x, uint32_t y, uint32_t z, uint32_t w,
+               struct us_src *out)
+{
+    const uint32_t v[4] = { x, y, z, w };
+    return const_ints(s, v, out);
+}
+
+/* 2^e as a float for -126 <= e <= 127: the exponent field. */
+static bool pow2(struct spv *s, struct us_src e, struct us_src *out)
+{
+    struct us_src lo, hi, b, k23;
+    return ki(s, (uint32_t)-126, &lo) && ki(s, 127, &hi) &&
+           ki(s, 127, &b) && ki(s, 23, &k23) &&
+           op2(s, US_OP_MAX_S, e, lo, &e) && op2(s, US_OP_MIN_S, e, hi, &e) &&
+           op2(s, US_OP_ADD_U, e, b, &e) && op2(s, US_OP_SHL_U, e, k23, out);
+}
+
+/* ldexp(x, e) = x * 2^e1 * 2^e2, e1 = e >> 1, e2 = e - e1: each factor a
+ * normal float for every exponent a finite result can have. */
+static bool ldexp_fn(struct spv *s, struct us_src x, struct us_src e,
+                     struct us_src *out)
+{
+    struct us_src one, e1, e2, p1, p2, t;
+    return ki(s, 1, &one) && op2(s, US_OP_SHR_S, e, one, &e1) &&
+           op2(s, US_OP_SUB_U, e, e1, &e2) && pow2(s, e1, &p1) &&
+           pow2(s, e2, &p2) && op2(s, US_OP_MUL, x, p1, &t) &&
+           op2(s, US_OP_MUL, t, p2, out);
+}
+
+/* frexp: x = m * 2^e, 0.5 <= |m| < 1, from the exponent field; a
+ * denormal is scaled by 2^32 first; 0, inf and NaN give (x, 0). */
+static bool frexp_fn(struct spv *s, struct us_src x, struct us_src *m,
+                     struct us_src *e)
+{
+    struct us_src f, d, den, big, y, adj, k, mk, half, abs, z, inf, sp, zero;
+    return plain_float(s, &x) &&
+           kv(s, 8, 23, 8, 23, &f) && ki(s, 0, &zero) &&
+           op2(s, US_OP_BFE_U, f, x, &d) &&
+           op2(s, US_OP_SEQ_U, d, zero, &den) &&
+           const_scalar(s, 4294967296.0f, &big) &&
+           op2(s, US_OP_MUL, x, big, &y) &&
+           emit_new(s, US_OP_CMP_S, den, y, x, &y) &&
+           ki(s, 32 + 126, &k) && ki(s, 126, &adj) &&
+           emit_new(s, US_OP_CMP_S, den, k, adj, &adj) &&
+           op2(s, US_OP_BFE_U, f, y, &k) && op2(s, US_OP_SUB_U, k, adj, e) &&
+           ki(s, 0x807fffffu, &mk) && ki(s, 0x3f000000u, &half) &&
+           op2(s, US_OP_AND_U, y, mk, m) && op2(s, US_OP_OR_U, *m, half, m) &&
+           ki(s, 0x7fffffffu, &abs) && op2(s, US_OP_AND_U, x, abs, &z) &&
+           op2(s, US_OP_SEQ_U, z, zero, &z) && ki(s, 255, &inf) &&
+           op2(s, US_OP_SEQ_U, d, inf, &inf) &&
+           op2(s, US_OP_OR_U, z, inf, &sp) &&
+           emit_new(s, US_OP_CMP_S, sp, x, *m, m) &&
+           emit_new(s, US_OP_CMP_S, sp, zero, *e, e);
+}
+
+/* packUnorm/Snorm 4x8 and 2x16: each component scaled, rounded and
+ * clamped to its field, shifted into place, OR'ed together. */
+static bool pack_fn(struct spv *s, unsigned fn, struct us_src v,
+                    struct us_src *out)
+{
+    bool snorm = fn == GLSLstd450PackSnorm4x8 || fn == GLSLstd450PackSnorm2x16;
+    bool x8 = fn == GLSLstd450PackSnorm4x8 || fn == GLSLstd450PackUnorm4x8;
+    float scale = x8 ? (snorm ? 127.0f : 255.0f)
+                     : (snorm ? 32767.0f : 65535.0f);
+    struct us_src lo, hi, k, h, t, m, sh, a, b;
+    if (!const_scalar(s, snorm ? -1.0f : 0.0f, &lo) ||
+        !const_scalar(s, 1.0f, &hi) || !const_scalar(s, scale, &k) ||
+        !const_scalar(s, 0.5f, &h) ||
+        !op2(s, US_OP_MAX, v, lo, &t) || !op2(s, US_OP_MIN, t, hi, &t) ||
+        !emit_new(s, US_OP_MAD, t, k, h, &t) ||
+        !op1(s, US_OP_FLR, t, &t) ||   /* round half up */
+        !op1(s, US_OP_TRUNC_S, t, &t) ||
+        !ki(s, x8 ? 0xffu : 0xffffu, &m) || !op2(s, US_OP_AND_U, t, m, &t) ||
+        !(x8 ? kv(s, 0, 8, 16, 24, &sh) : kv(s, 0, 16, 0, 16, &sh)) ||
+        !op2(s, US_OP_SHL_U, t, sh, &t) ||
+        !op2(s, US_OP_OR_U, src_comp(t, 0), src_comp(t, 1), &a))
+        return false;
+    if (!x8) {
+        *out = a;
+        return true;
+    }
+    return op2(s, US_OP_OR_U, src_comp(t, 2), src_comp(t, 3), &b) &&
+           op2(s, US_OP_OR_U, a, b, out);
+}
+
+/* unpackUnorm/Snorm 4x8 and 2x16: the fields (sign-extended for snorm:
+ * shifted to the top, then back), as floats over the scale. */
+static bool unpack_fn(struct spv *s, unsigned fn, struct us_src p,
+                      struct us_src *out)
+{
+    bool snorm = fn == GLSLstd450UnpackSnorm4x8 ||
+                 fn == GLSLstd450UnpackSnorm2x16;
+    bool x8 = fn == GLSLstd450UnpackSnorm4x8 ||
+              fn == GLSLstd450UnpackUnorm4x8;
+    float scale = x8 ? (snorm ? 127.0f : 255.0f)
+                     : (snorm ? 32767.0f : 65535.0f);
+    struct us_src up, down, t, k, lo;
+    p = src_comp(p, 0);
+    if (!(x8 ? kv(s, 24, 16, 8, 0, &up) : kv(s, 16, 0, 16, 0, &up)) ||
+        !ki(s, x8 ? 24 : 16, &down) || !op2(s, US_OP_SHL_U, p, up, &t) ||
+        !op2(s, snorm ? US_OP_SHR_S : US_OP_SHR_U, t, down, &t) ||
+        !op1(s, snorm ? US_OP_I2F_S : US_OP_I2F_U, t, &t) ||
+        !const_scalar(s, 1.0f / scale, &k) || !op2(s, US_OP_MUL, t, k, &t))
+        return false;
+    if (!snorm) {
+        *out = t;
+        return true;
+    }
+    return const_scalar(s, -1.0f, &lo) && op2(s, US_OP_MAX, t, lo, out);
+}
+
+/* The GLSL.std.450 instructions of 32-bit words beyond int_ext: ldexp,
+ * frexp, modf and the packing functions; *done: fn was one. */
+static bool more_ext(struct spv *s, uint32_t at, unsigned fn,
+                     const struct us_src *a, bool *done)
+{
+    struct us_src r[2], t;
+    uint32_t res = s->w[at + 2];
+    *done = true;
+    switch (fn) {
+    case GLSLstd450Ldexp:
+        return ldexp_fn(s, a[0], a[1], &r[0]) && set_value(s, res, r, 1);
+    case GLSLstd450FrexpStruct:
+        return frexp_fn(s, a[0], &r[0], &r[1]) && set_value(s, res, r, 2);
+    case GLSLstd450Frexp: {
+        uint32_t ptr;
+        return spv_id(s, at, 6, &ptr) && frexp_fn(s, a[0], &r[0], &r[1]) &&
+               store_ptr(s, ptr, &r[1], 1) && set_value(s, res, r, 1);
+    }
+    case GLSLstd450ModfStruct:   /* (x - trunc(x), trunc(x)) */
+        return op1(s, US_OP_TRC, a[0], &r[1]) &&
+               op2(s, US_OP_SUB, a[0], r[1], &r[0]) &&
+               set_value(s, res, r, 2);
+    case GLSLstd450Modf: {
+        uint32_t ptr;
+        return spv_id(s, at, 6, &ptr) && op1(s, US_OP_TRC, a[0], &t) &&
+               op2(s, US_OP_SUB, a[0], t, &r[0]) && store_ptr(s, ptr, &t, 1) &&
+               set_value(s, res, r, 1);
+    }
+    case GLSLstd450PackSnorm4x8: case GLSLstd450PackUnorm4x8:
+    case GLSLstd450PackSnorm2x16: case GLSLstd450PackUnorm2x16:
+        return pack_fn(s, fn, a[0], &r[0]) && set_value(s, res, r, 1);
+    case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackUnorm4x8:
+    case GLSLstd450UnpackSnorm2x16: case GLSLstd450UnpackUnorm2x16:
+        return unpack_fn(s, fn, a[0], &r[0]) && set_value(s, res, r, 1);
+    default:
+        *done = false;
+        return true;
+    }
+}
+
 bool translate_ext(struct spv *s, uint32_t at)
 {
     uint32_t set;
@@ -208,6 +396,16 @@ bool translate_ext(struct spv *s, uint32_t at)
     unsigned n = type_comps(s, rtype);
     unsigned na = type_comps(s, s->ids[s->w[at + 5]].type);
     bool ok;
+    if (!s->float_ints) {
+        bool done;
+        ok = int_ext(s, fn, a, &r, &done);
+        if (done)
+            return ok && set_value(s, s->w[at + 2], &r, 1);
+        if (!more_ext(s, at, fn, a, &done))
+            return false;
+        if (done)
+            return true;
+    }
     switch (fn) {
     case GLSLstd450Round: ok = k(s, 0.5f, &c) && op2(s, US_OP_ADD, a[0], c, &t)
                                && op1(s, US_OP_FLR, t, &r); break;
@@ -319,8 +517,11 @@ bool translate_ext(struct spv *s, uint32_t at)
              emit_new(s, US_OP_MAD, src_neg(t), a[1], a[0], &r);
         break;
     case GLSLstd450Refract: ok = refract(s, n, a[0], a[1], a[2], &r); break;
-    default:
-        return spv_fail(s, "unsupported GLSL.std.450 instruction %u", fn);
+    default: {
+        char buf[32];
+        return spv_fail(s, "unsupported GLSL.std.450 instruction %s",
+                        spv_std450_name(fn, buf, sizeof buf));
+    }
     }
     return ok && set_value(s, s->w[at + 2], &r, 1);
 }
