@@ -76,6 +76,10 @@ static const struct { const char *name; long value; } limits[] = {
     { "GL_MAX_COMPUTE_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
     { "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS", US_MAX_GROUP_INVOCATIONS },
     { "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", US_MAX_SHARED_BYTES },
+    /* storage buffers are buffer[0..15], counter buffers buffer[16..] of
+     * which shader_runner makes 8 */
+    { "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", US_GLSL_COUNTER_BINDING0 },
+    { "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", SHTEST_MAX_ATOMIC_BUFFERS },
 };
 
 /* Extensions the model provides (the [require] lines it satisfies).

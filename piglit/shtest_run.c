@@ -69,8 +69,6 @@ struct runner {
      * the sampler index of each texture instruction (its tex_unit before
      * sampler uniforms remap it) */
     bool glsl[US_STAGE_COUNT];
-    bool int_words[US_STAGE_COUNT];  /* integers are 32-bit words, not
-                                        floats (GLSL 1.30 and later)     */
     struct us_glsl_link link;
     struct us_glsl_info info[US_STAGE_COUNT];
     uint8_t *sampler_of[US_STAGE_COUNT];
@@ -434,7 +432,6 @@ static bool compile_glsl(struct runner *R, enum us_stage st, const char *text,
     if (!ok)  /* the compiler's message names `what` itself */
         return fail_at(R, d.line, d.col, "%s", d.msg);
     R->glsl[st] = true;
-    R->int_words[st] = !us_glsl_is_legacy(text, len);
     R->sampler_of[st] = malloc(prog->ninsts ? prog->ninsts : 1);
     if (!R->sampler_of[st])
         return fail_at(R, 0, 0, "out of memory");
@@ -535,20 +532,50 @@ static bool compile_programs(struct runner *R,
     return ok;
 }
 
-/* The 32 bits a uniform slot holds for value v of command c: a float's
- * bits, or in a program whose integers are 32-bit words an integer's
- * bits (a bool's 0 or 1: GL's glUniform1i value); sources the front step
- * rewrote from GLSL 1.20 and earlier compute integers as floats (GLSL
- * 1.20 4.1.3), so their integer uniforms are converted. */
-static uint32_t uniform_word(const struct runner *R, unsigned st,
-                             const struct shtest_cmd *c, unsigned v)
+/* The translator's scalar type of uniform `name` (or of the variable
+ * `base` it indexes); the command's own when the translator did not list
+ * it. */
+static unsigned uniform_type(const struct us_glsl_info *info,
+                             const char *name, const char *base,
+                             const struct shtest_cmd *c)
+{
+    unsigned n = info->nuniforms < US_GLSL_MAX_UNIFORMS ? info->nuniforms
+                                                        : US_GLSL_MAX_UNIFORMS;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < n; k++)
+            if (!strcmp(info->uniforms[k].name, pass ? base : name))
+                return info->uniforms[k].type;
+    return c->sub == SH_U_FLOAT || info->float_integers ? US_GLSL_FLOAT
+         : c->sub == SH_U_INT ? US_GLSL_INT
+         : c->sub == SH_U_UINT ? US_GLSL_UINT : US_GLSL_BOOL;
+}
+
+/* The 32 bits value v of command c gives a slot component of a uniform of
+ * scalar type `type` (us_glsl_scalar): a float's bits; an integer's bits;
+ * a bool as 1.0 or 0.0 (glUniform of any type sets a bool, GL 4.3 §7.6.1).
+ * Integers of a float-integer program are FLOAT uniforms: the value is
+ * converted.  False when GL would refuse the type (a float for an integer
+ * uniform: GL_INVALID_OPERATION, the uniform keeps its value). */
+static bool uniform_word(unsigned type, const struct shtest_cmd *c,
+                         unsigned v, uint32_t *out)
 {
     uint32_t w = c->u[v];
-    if (c->sub == SH_U_FLOAT || R->int_words[st])
-        return w;
-    float f = c->sub == SH_U_INT ? (float)(int32_t)w : (float)w;
-    memcpy(&w, &f, sizeof w);
-    return w;
+    float f = c->f[v];
+    if (c->sub != SH_U_FLOAT)
+        f = c->sub == SH_U_INT ? (float)(int32_t)w : (float)w;
+    switch (type) {
+    case US_GLSL_INT:
+    case US_GLSL_UINT:
+        *out = w;
+        return c->sub != SH_U_FLOAT;
+    case US_GLSL_BOOL:
+        f = (c->sub == SH_U_FLOAT ? f != 0.0f : w != 0) ? 1.0f : 0.0f;
+        break;
+    default:
+        break;
+    }
+    memcpy(out, &f, sizeof f);
+    return true;
 }
 
 /* shader_runner's set_uniform: NAME or NAME[I] of either stage (NAME a
@@ -604,20 +631,22 @@ static void set_uniform(struct runner *R, const struct shtest_cmd *c)
                 size = info->uniforms[k].slots;
                 found = true;
             }
-        if (found && (at + 1) * cols <= size) {
+        unsigned type = uniform_type(info, name, base, c);
+        if (found && (at + 1) * cols <= size && type != US_GLSL_AGGREGATE) {
             for (unsigned col = 0; col < cols; col++) {
                 const struct us_param *p =
                     &prog->params[first + at * cols + col];
                 if (p->kind != US_PARAM_LOCAL)
                     continue;
-                float *dst = R->gl.local[st][p->index];
-                for (unsigned j = 0; j < 4; j++) {
-                    uint32_t w = rows == 1 ? uniform_word(R, st, c, col)
-                               : j < rows ? uniform_word(R, st, c,
-                                                         col * rows + j)
-                                          : 0;  /* replicated, or 0.0f */
-                    memcpy(&dst[j], &w, sizeof w);
-                }
+                uint32_t w[4] = { 0, 0, 0, 0 };  /* 0.0f too */
+                bool ok = true;
+                for (unsigned j = 0; j < 4; j++)
+                    if (rows == 1 || j < rows)  /* a scalar: replicated */
+                        ok &= uniform_word(type, c, rows == 1 ? col
+                                                              : col * rows + j,
+                                           &w[j]);
+                if (ok)
+                    memcpy(R->gl.local[st][p->index], w, sizeof w);
             }
         }
     }
@@ -814,14 +843,33 @@ static bool bind_textures(struct runner *R)
     return true;
 }
 
-/* The buffer objects a program's memory instructions see: shader storage
- * binding N is buffer[N] (the translator's buffer[] bindings). */
+/* The buffer objects the programs' memory instructions see, as the
+ * translator binds them (include/ushader.h, us_glsl_buffer): shader
+ * storage binding N is buffer[N], atomic counter buffer binding B is
+ * buffer[US_GLSL_COUNTER_BINDING0 + B].  A program that asks for a runtime
+ * array's length reads its buffer's byte size from a program.local slot,
+ * set here for the launch or draw. */
+_Static_assert(US_GLSL_COUNTER_BINDING0 + SHTEST_MAX_ATOMIC_BUFFERS <=
+               US_MAX_BUFFERS, "every counter buffer binding has a buffer");
+
 static struct us_memory *bind_memory(struct runner *R)
 {
     struct us_memory *m = &R->bufmem;
     memset(m->buf, 0, sizeof m->buf);
-    for (unsigned b = 0; b < SHTEST_MAX_SSBOS && b < US_MAX_BUFFERS; b++)
+    for (unsigned b = 0; b < US_GLSL_COUNTER_BINDING0; b++)
         m->buf[b] = R->ssbo[b];
+    for (unsigned b = 0; b < SHTEST_MAX_ATOMIC_BUFFERS; b++)
+        m->buf[US_GLSL_COUNTER_BINDING0 + b] = R->atomic[b];
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++) {
+        const struct us_glsl_info *info = &R->info[st];
+        for (unsigned k = 0; R->glsl[st] && k < info->nbuffers; k++) {
+            const struct us_glsl_buffer *b = &info->buffers[k];
+            if (b->size_local >= 0 && b->size_local < US_MAX_LOCAL_PARAMS &&
+                b->binding < US_MAX_BUFFERS)
+                memcpy(&R->gl.local[st][b->size_local][0],
+                       &m->buf[b->binding].size, sizeof(uint32_t));
+        }
+    }
     return m;
 }
 
@@ -1237,13 +1285,14 @@ static bool compute(struct runner *R, const struct shtest_cmd *c)
     us_vec4 *params = malloc((cp->nparams + 1) * sizeof *params);
     if (!params)
         return fail_at(R, c->line, c->col, "out of memory");
+    struct us_memory *mem = bind_memory(R);  /* sets size parameters */
     us_resolve_params(cp, &R->gl, params);
     struct gfx_sampler sampler = { .samples = 0 };
     memcpy(sampler.unit, R->st.tex, sizeof sampler.unit);
     struct us_exec_env env = {
         .params = params, .math = R->env->math, .sample = gfx_sample,
         .sample_ctx = &sampler, .max_insts = R->env->backend->max_insts,
-        .mem = bind_memory(R),
+        .mem = mem,
     };
     bool ok = R->env->compute
               ? R->env->compute(R->env->compute_ctx, cp, &env, groups, &d)
