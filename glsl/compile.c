@@ -381,13 +381,15 @@ static bool source_for_glslang(const char *text, size_t len,
 }
 
 /* The text of GLSL line `line` as the source given to glslang numbers
- * it (`#line N` makes the next line N), without leading blanks and with
- * the front step's renames undone (us_gl_X is gl_X, us_id_X is X); "..."
- * ends a line cut to fit.  False when no line has that number. */
+ * it (`#line N` makes the next line N; the last line so numbered, as the
+ * front step's prologue precedes its `#line 1`), without leading blanks
+ * and with the front step's renames undone (us_gl_X is gl_X, us_id_X is
+ * X); "..." ends a line cut to fit.  False when no line has that number. */
 static bool source_line(const char *text, size_t len, unsigned line,
                         char *buf, size_t size)
 {
     unsigned n = 1;
+    size_t from = len, to = len;
     for (size_t i = 0; i < len;) {
         size_t e = i;
         while (e < len && text[e] != '\n')
@@ -396,20 +398,8 @@ static bool source_line(const char *text, size_t len, unsigned line,
         while (b < e && (text[b] == ' ' || text[b] == '\t'))
             b++;
         if (n == line) {
-            while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\r'))
-                e--;
-            size_t k = 0;
-            for (size_t j = b; j < e && k + 4 < size;) {
-                if (e - j > 6 && !memcmp(text + j, "us_gl_", 6))
-                    j += 3;
-                else if (e - j > 6 && !memcmp(text + j, "us_id_", 6))
-                    j += 6;
-                buf[k++] = text[j++];
-                if (k + 4 == size && j < e)
-                    k += (size_t)snprintf(buf + k, 4, "...");
-            }
-            buf[k] = '\0';
-            return k > 0;
+            from = b;
+            to = e;
         }
         unsigned set = 0;
         if (e - b > 6 && !memcmp(text + b, "#line ", 6)) {
@@ -421,7 +411,20 @@ static bool source_line(const char *text, size_t len, unsigned line,
         n = set ? set : n + 1;
         i = e + 1;
     }
-    return false;
+    while (to > from && (text[to - 1] == ' ' || text[to - 1] == '\r'))
+        to--;
+    size_t k = 0;
+    for (size_t j = from; j < to && k + 4 < size;) {
+        if (to - j > 6 && !memcmp(text + j, "us_gl_", 6))
+            j += 3;
+        else if (to - j > 6 && !memcmp(text + j, "us_id_", 6))
+            j += 6;
+        buf[k++] = text[j++];
+        if (k + 4 == size && j < to)
+            k += (size_t)snprintf(buf + k, 4, "...");
+    }
+    buf[k] = '\0';
+    return k > 0;
 }
 
 static bool write_all(int fd, const char *p, size_t n)
@@ -509,6 +512,80 @@ static void user_message(struct us_diag *diag, const char *path,
         snprintf(diag->msg, sizeof diag->msg, "%.100s: %.150s", path, buf);
 }
 
+/* ---- Resource limits for glslang ------------------------------------- */
+
+/* glslang's default limits allow one atomic counter binding and no
+ * counters in vertex shaders; the model takes 16 bindings in every stage
+ * (buffer[16 + B], docs/GLSL.md).  A source with counters gets a limits
+ * file: glslangValidator -c's defaults with these lines changed (a file
+ * argument ending in .conf is one). */
+static const struct { const char *key; unsigned value; } counter_limits[] = {
+    { "MaxVertexAtomicCounters", 64 }, { "MaxFragmentAtomicCounters", 64 },
+    { "MaxComputeAtomicCounters", 64 }, { "MaxCombinedAtomicCounters", 192 },
+    { "MaxAtomicCounterBindings", 16 },
+    { "MaxVertexAtomicCounterBuffers", 16 },
+    { "MaxFragmentAtomicCounterBuffers", 16 },
+    { "MaxComputeAtomicCounterBuffers", 16 },
+    { "MaxCombinedAtomicCounterBuffers", 16 },
+};
+
+static bool mentions(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (text[i] == word[0] && !memcmp(text + i, word, n))
+            return true;
+    return false;
+}
+
+/* The limits file `conf` (named after the reserved temporary `base`). */
+static bool limits_file(const char *glslang, struct temp *base,
+                        struct temp *conf, char *log, struct us_diag *diag)
+{
+    char *argv[] = { (char *)glslang, "-c", NULL };
+    int status = 0;
+    if (!run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag))
+        return false;
+    if (WIFSIGNALED(status) || WEXITSTATUS(status) != 0)
+        return fail(diag, 0, "%s -c failed%s", glslang, "");
+    if (!temp_make(base, "lim", diag))
+        return false;
+    int k = snprintf(conf->name, sizeof conf->name, "%s.conf", base->name);
+    if (k < 0 || (size_t)k >= sizeof conf->name) {
+        conf->name[0] = '\0';
+        return fail(diag, 0, "TMPDIR is too long: %.160s%s", temp_dir(), "");
+    }
+    sigset_t mask;
+    us_cleanup_block(&mask);
+    conf->fd = open(conf->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                    0600);
+    int e = errno;
+    conf->slot = conf->fd >= 0 ? us_cleanup_add_file(conf->name) : -1;
+    us_cleanup_restore(&mask);
+    if (conf->fd < 0) {
+        conf->name[0] = '\0';
+        return fail(diag, 0, "cannot create a temporary file in %.150s: "
+                    "%.60s", temp_dir(), strerror(e));
+    }
+    bool ok = true;
+    for (const char *p = log; *p && ok;) {
+        size_t n = strcspn(p, "\n"), key = strcspn(p, " \n");
+        char line[96];
+        int m = -1;
+        for (size_t i = 0; i < sizeof counter_limits / sizeof *counter_limits;
+             i++)
+            if (key == strlen(counter_limits[i].key) &&
+                !memcmp(p, counter_limits[i].key, key))
+                m = snprintf(line, sizeof line, "%s %u\n",
+                             counter_limits[i].key, counter_limits[i].value);
+        ok = m > 0 ? write_all(conf->fd, line, (size_t)m)
+                   : write_all(conf->fd, p, n) && write_all(conf->fd, "\n", 1);
+        p += n + (p[n] == '\n');
+    }
+    return ok || fail(diag, 0, "cannot write a temporary file in %.150s: "
+                      "%.60s", temp_dir(), strerror(errno));
+}
+
 /* Whether the module declares a uniform with an initializer (an
  * OpVariable of storage class UniformConstant with a fourth operand). */
 static bool has_initialized_uniform(const uint32_t *w, size_t n)
@@ -549,8 +626,12 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     }
     const char *glslang = opt->glslang ? opt->glslang : "glslangValidator";
     const char *spirv_opt = opt->spirv_opt ? opt->spirv_opt : "spirv-opt";
-    struct temp t[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
+    enum { NTEMPS = 5 };
+    struct temp t[NTEMPS];
+    for (int i = 0; i < NTEMPS; i++)
+        t[i] = (struct temp){ .fd = -1 };
     struct temp *src = &t[0], *spv = &t[1], *opt_spv = &t[2];
+    struct temp *lim = &t[3], *conf = &t[4];
     bool ok = temp_make(src, "src", diag) && temp_make(spv, "spv", diag) &&
               temp_make(opt_spv, "opt", diag);
     if (ok && !write_all(src->fd, text, len))
@@ -559,6 +640,9 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     char *log = ok ? malloc(MAX_TOOL_OUTPUT) : NULL;
     if (ok && !log)
         ok = fail(diag, 0, "out of memory%s%s", "", "");
+    bool counters = ok && mentions(text, len, "atomic_uint");
+    if (counters)
+        ok = limits_file(glslang, lim, conf, log, diag);
     int status = 0;
     static const char *const stage_names[US_STAGE_COUNT] = {
         "vert", "frag", "comp"
@@ -570,9 +654,14 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
          * code is the same as without it) */
         char *argv[] = {
             (char *)glslang, "-G", "-g", "--aml", "--amb", "-S",
-            (char *)stage_names[stage], "-o", spv->name, src->name, NULL
+            (char *)stage_names[stage], "-o", spv->name,
+            counters ? conf->name : src->name, src->name, NULL
         };
+        if (!counters)
+            argv[10] = NULL;
         ok = run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag);
+        temp_remove(conf);
+        temp_remove(lim);
         if (ok && WIFSIGNALED(status))
             ok = tool_died(glslang, status, log, diag);
         else if (ok && WEXITSTATUS(status) != 0)
@@ -616,7 +705,7 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     uint32_t *words = NULL;
     size_t nwords = 0;
     ok = ok && read_spirv(opt_spv->name, spirv_opt, &words, &nwords, diag);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NTEMPS; i++)
         temp_remove(&t[i]);
     if (ok) {
         uint32_t flags = us_glsl_float_integers(text, len)
@@ -631,7 +720,7 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
                      line);
     }
     if (!ok)
-        user_message(diag, path, t, 3);
+        user_message(diag, path, t, NTEMPS);
     free(words);
     free(log);
     free(rewritten);

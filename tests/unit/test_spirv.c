@@ -1402,6 +1402,13 @@ static uint32_t fbits(float f)
     return u;
 }
 
+static float bitsf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 /* The model's integer semantics (docs/COMPUTE.md), written again here:
  * GLSL leaves division by zero, INT_MIN / -1 and shifts by 32 or more
  * undefined, the IR defines them. */
@@ -1555,6 +1562,7 @@ static uint32_t r_f2u(int32_t a, int32_t b, float f)
     return (uint32_t)f;
 }
 static uint32_t r_sel(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)(a < b ? a - 1 : b + 7); }
+static uint32_t r_fsel(int32_t a, int32_t b, float f) { return (uint32_t)(f > 0 ? a : b); }
 static uint32_t r_bits(int32_t a, int32_t b, float f) { (void)b; (void)f; return (uint32_t)a; }
 
 struct iop {
@@ -1589,6 +1597,7 @@ static const struct iop iops[] = {
     { "imulhi(a, b)", r_imulhi }, { "floatBitsToInt(float(a))", r_i2f },
     { "floatBitsToInt(float(ua))", r_u2f }, { "int(f)", r_f2i },
     { "int(uint(f))", r_f2u }, { "a < b ? a - 1 : b + 7", r_sel },
+    { "f > 0.0 ? a : b", r_fsel },
     { "floatBitsToInt(intBitsToFloat(a) * 1.0 + 0.0) * 0 + a", r_bits },
 };
 enum { NIOPS = sizeof iops / sizeof iops[0] };
@@ -1750,30 +1759,422 @@ START_TEST(integer_ops_stages)
 END_TEST
 
 /* A float that is a NaN pattern moves through registers and memory as
- * it is: bit casts and integer copies never quiet it. */
+ * it is: bit casts, selects, loop-carried values, register arrays with
+ * dynamic indices and integer copies never quiet it. */
 START_TEST(nan_patterns)
 {
     struct mx m;
     mx_compile(&m, US_STAGE_COMPUTE,
                "#version 430\nlayout(local_size_x = 4) in;\n"
                "layout(std430, binding = 0) buffer B { int i[4]; float f[4]; "
-               "ivec4 v; };\n"
+               "ivec4 v; int w[4]; int u[4]; int n; };\n"
                "void main() { uint k = gl_LocalInvocationIndex;\n"
                "  int x = i[k];\n"
                "  f[k] = intBitsToFloat(x);\n"
-               "  int y = k == 0u ? x : i[3 - k];\n"
-               "  v[k] = y; }\n");
-    uint8_t *b = mx_buffer(&m, 0, 48);
+               "  int y = k == 0u ? x : i[3u - k];\n"
+               "  v[k] = y;\n"
+               "  for (int j = 0; j < n; j++) x = (x << 1) | (x >> 31 & 1);\n"
+               "  w[k] = x;\n"
+               "  int a[4] = int[4](0, 0, 0, 0);\n"
+               "  a[k] = i[k]; a[(k + 1u) & 3u] = i[(k + 2u) & 3u];\n"
+               "  u[k] = a[k ^ 1u] ^ a[k];\n"
+               "}\n");
+    uint8_t *b = mx_buffer(&m, 0, 100);
     const uint32_t pat[4] = { 0x7f800001u, 0xffffffffu, 0x7fc00123u,
                               0xff812345u };
     for (int k = 0; k < 4; k++)
         put32(b + 4 * k, pat[k]);
+    put32(b + 96, 32);   /* 32 rotations: the pattern again */
     mx_launch(&m, 1, 1, 1);
     for (int k = 0; k < 4; k++) {
         ck_assert_uint_eq(get32(b + 16 + 4 * k), pat[k]);
         ck_assert_uint_eq(get32(b + 32 + 4 * k), pat[k ? 3 - k : 0]);
+        ck_assert_uint_eq(get32(b + 48 + 4 * k), pat[k]);
+        /* a[k] = pat[k], a[k+1] = pat[k+2]; k ^ 1 is k + 1 for even k */
+        uint32_t other = k % 2 == 0 ? pat[(k + 2) & 3] : 0;
+        ck_assert_uint_eq(get32(b + 64 + 4 * k), pat[k] ^ other);
     }
     mx_free(&m);
+}
+END_TEST
+
+/* ---- compute shaders and memory -------------------------------------- */
+
+/* Shared memory, barriers and atomics: each workgroup of 64 loads a tile
+ * into shared memory, reverses it across a barrier, reduces it in a tree
+ * of barriers, and counts with shared and buffer atomics (the ticket
+ * counter's old values are a permutation whatever the order). */
+START_TEST(compute_shared)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\n"
+        "layout(local_size_x = 16, local_size_y = 4) in;\n"
+        "layout(std430, binding = 0) buffer Data { uint v[]; };\n"
+        "layout(std430, binding = 1) buffer Res { uint count; int lo;\n"
+        "  int hi; uint bits; uint first[4]; uint sums[4]; uint red[4];\n"
+        "  uint tickets[256]; uint rev[256]; };\n"
+        "shared uint tile[64];\n"
+        "shared uint total;\n"
+        "void main() {\n"
+        "  uint l = gl_LocalInvocationIndex, g = gl_WorkGroupID.x;\n"
+        "  uint i = g * 64u + l;\n"
+        "  tile[l] = v[i];\n"
+        "  if (l == 0u) total = 0u;\n"
+        "  barrier();\n"
+        "  uint r = tile[63u - l];\n"
+        "  atomicAdd(total, r);\n"
+        "  atomicMin(lo, int(r) - 100);\n"
+        "  atomicMax(hi, int(r));\n"
+        "  atomicXor(bits, 1u << (l & 31u));\n"
+        "  atomicCompSwap(first[g], 0u, l + 1u);\n"
+        "  tickets[i] = atomicAdd(count, 1u);\n"
+        "  rev[i] = r;\n"
+        "  barrier();\n"
+        "  for (uint s = 32u; s > 0u; s >>= 1) {\n"
+        "    if (l < s) tile[l] += tile[l + s];\n"
+        "    barrier();\n"
+        "  }\n"
+        "  if (l == 0u) { red[g] = tile[0]; sums[g] = total; }\n"
+        "}\n");
+    ck_assert_uint_eq(m.p.group_size[0], 16);
+    ck_assert_uint_eq(m.p.group_size[1], 4);
+    ck_assert_uint_eq(m.p.group_size[2], 1);
+    ck_assert_uint_ge(m.p.shared_bytes, 64 * 4 + 4);
+    ck_assert_uint_le(m.p.shared_bytes, 64 * 4 + 16);
+    unsigned bars = 0;
+    for (unsigned i = 0; i < m.p.ninsts; i++)
+        bars += m.p.insts[i].op == US_OP_BAR;
+    ck_assert_uint_eq(bars, 3);
+    uint8_t *v = mx_buffer(&m, 0, 4 * 256);
+    uint8_t *r = mx_buffer(&m, 1, 4 * (4 + 12 + 512));
+    uint32_t want_sum[4] = { 0 };
+    for (unsigned i = 0; i < 256; i++) {
+        put32(v + 4 * i, 7 * i + 3);
+        want_sum[i / 64] += 7 * i + 3;
+    }
+    put32(r + 4, 1000000);   /* lo */
+    mx_launch(&m, 4, 1, 1);
+    ck_assert_uint_eq(get32(r), 256);
+    ck_assert_int_eq((int32_t)get32(r + 4), 3 - 100);
+    ck_assert_uint_eq(get32(r + 8), 7 * 255 + 3);
+    ck_assert_uint_eq(get32(r + 12), 0);   /* each bit flipped 8 times */
+    bool seen[256] = { false };
+    for (unsigned g = 0; g < 4; g++) {
+        ck_assert_uint_eq(get32(r + 16 + 4 * g), 1);   /* l = 0 came first */
+        ck_assert_uint_eq(get32(r + 32 + 4 * g), want_sum[g]);
+        ck_assert_uint_eq(get32(r + 48 + 4 * g), want_sum[g]);
+    }
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t t = get32(r + 64 + 4 * i);
+        ck_assert_uint_lt(t, 256);
+        ck_assert(!seen[t]);
+        seen[t] = true;
+        unsigned g = i / 64, l = i % 64;
+        ck_assert_uint_eq(get32(r + 64 + 1024 + 4 * i),
+                          7 * (64 * g + 63 - l) + 3);
+    }
+    ck_assert_uint_eq(m.mem.counts.oob, 0);
+    mx_free(&m);
+}
+END_TEST
+
+/* A barrier where only some invocations of a lockstep group arrive is
+ * the model's documented error; here every invocation passes both, so
+ * the built-ins come out as GLSL defines them. */
+START_TEST(compute_builtins)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\n"
+        "layout(local_size_x = 2, local_size_y = 3, local_size_z = 2) in;\n"
+        "layout(std430, binding = 5) buffer O { uvec4 o[]; };\n"
+        "void main() {\n"
+        "  uvec3 n = gl_NumWorkGroups * gl_WorkGroupSize;\n"
+        "  uvec3 g = gl_GlobalInvocationID;\n"
+        "  uint i = (g.z * n.y + g.y) * n.x + g.x;\n"
+        "  o[4u * i] = uvec4(gl_GlobalInvocationID, gl_LocalInvocationIndex);\n"
+        "  o[4u * i + 1u] = uvec4(gl_LocalInvocationID, 7u);\n"
+        "  o[4u * i + 2u] = uvec4(gl_WorkGroupID, 8u);\n"
+        "  o[4u * i + 3u] = uvec4(gl_NumWorkGroups, gl_WorkGroupSize.z);\n"
+        "}\n");
+    const uint32_t groups[3] = { 3, 2, 2 };
+    unsigned nx = 6, ny = 6, nz = 4, items = nx * ny * nz;
+    uint8_t *o = mx_buffer(&m, 5, 64 * items);
+    mx_launch(&m, groups[0], groups[1], groups[2]);
+    for (unsigned z = 0; z < nz; z++)
+        for (unsigned y = 0; y < ny; y++)
+            for (unsigned x = 0; x < nx; x++) {
+                const uint8_t *p = o + 64 * ((z * ny + y) * nx + x);
+                unsigned lx = x % 2, ly = y % 3, lz = z % 2;
+                const uint32_t want[16] = {
+                    x, y, z, (lz * 3 + ly) * 2 + lx, lx, ly, lz, 7,
+                    x / 2, y / 3, z / 2, 8, 3, 2, 2, 2,
+                };
+                for (int k = 0; k < 16; k++)
+                    ck_assert_msg(get32(p + 4 * k) == want[k],
+                                  "(%u %u %u) word %d: %u, want %u", x, y, z,
+                                  k, get32(p + 4 * k), want[k]);
+            }
+    mx_free(&m);
+}
+END_TEST
+
+/* std430 and std140 offsets, vec3 alignment, arrays of structs, matrices
+ * column- and row-major: a shader copies buffer 0 (filled here at the
+ * offsets the layout rules give) member by member into buffer 1 of the
+ * same layout, with a dynamic index, whole structs and matrices, and
+ * writes a few values of its own; both are compared byte for byte. */
+START_TEST(buffer_layouts)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\nlayout(local_size_x = 2) in;\n"
+        "struct S { vec3 a; float b; vec2 c; int d[3]; };\n"
+        "layout(std430, binding = 0) buffer A { float x; vec3 y; S s[2];\n"
+        "  mat3 m; layout(row_major) mat2x3 rm; vec4 tail[]; } a;\n"
+        "layout(std430, binding = 1) buffer B { float x; vec3 y; S s[2];\n"
+        "  mat3 m; layout(row_major) mat2x3 rm; vec4 tail[]; } b;\n"
+        "layout(std140, binding = 2) buffer C { float f[3]; vec3 v;\n"
+        "  mat2 q; int n; };\n"
+        "void main() {\n"
+        "  uint k = gl_LocalInvocationIndex;\n"
+        "  b.s[k] = a.s[k];\n"
+        "  if (k == 0u) {\n"
+        "    b.x = a.x; b.y = a.y; b.m = a.m; b.rm = a.rm;\n"
+        "    b.tail[int(a.x)] = a.tail[0] + vec4(a.rm[1][2]);\n"
+        "    f[1] = a.y.z; f[2] = a.m[2][1]; v = a.s[1].a;\n"
+        "    q = mat2(a.rm[0][0], a.rm[0][1], a.rm[1][0], a.rm[1][1]);\n"
+        "    n = a.tail.length();\n"
+        "  }\n"
+        "}\n");
+    /* std430: x 0, y 16, s 32 (stride 48: a 0, b 12, c 16, d 24..36),
+     * m 128 (columns 16 apart), rm 176 (rows of 2 floats, 8 apart),
+     * tail 208 */
+    enum { TAIL = 208, SIZE = TAIL + 3 * 16 };
+    uint8_t *a = mx_buffer(&m, 0, SIZE);
+    uint8_t *b = mx_buffer(&m, 1, SIZE);
+    uint8_t *c = mx_buffer(&m, 2, 128);
+    for (unsigned i = 0; i < SIZE / 4; i++)
+        put32(a + 4 * i, fbits((float)i + 0.25f));
+    put32(a, fbits(2.0f));   /* x: the tail index */
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned j = 0; j < 3; j++)
+            put32(a + 32 + 48 * e + 24 + 4 * j, 100 * e + j);   /* ints */
+    memset(b, 0xcd, SIZE);
+    mx_launch(&m, 1, 1, 1);
+    /* every member byte copied; the padding left as it was */
+    static const struct { unsigned at, n; } members[] = {
+        { 0, 4 }, { 16, 12 }, { 32, 12 }, { 44, 4 }, { 48, 8 }, { 56, 12 },
+        { 80, 12 }, { 92, 4 }, { 96, 8 }, { 104, 12 }, { 128, 12 },
+        { 144, 12 }, { 160, 12 }, { 176, 24 },
+    };
+    uint8_t want[SIZE];
+    memset(want, 0xcd, SIZE);
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+        memcpy(want + members[i].at, a + members[i].at, members[i].n);
+    /* b.tail[2] = a.tail[0] + rm[1][2] (column 1, row 2: 176 + 2 * 8 + 4) */
+    float rm12 = bitsf(get32(a + 176 + 16 + 4));
+    for (unsigned c4 = 0; c4 < 4; c4++)
+        put32(want + TAIL + 32 + 4 * c4,
+              fbits(bitsf(get32(a + TAIL + 4 * c4)) + rm12));
+    for (unsigned i = 0; i < SIZE; i++)
+        ck_assert_msg(b[i] == want[i], "byte %u: 0x%02x, want 0x%02x", i,
+                      b[i], want[i]);
+    /* std140: f[i] 16 apart, v 48, q 64 (columns 16 apart), n 96 */
+    ck_assert_uint_eq(get32(c + 16), get32(a + 16 + 8));
+    ck_assert_uint_eq(get32(c + 32), get32(a + 128 + 32 + 4));
+    for (unsigned j = 0; j < 3; j++)
+        ck_assert_uint_eq(get32(c + 48 + 4 * j), get32(a + 80 + 4 * j));
+    ck_assert_uint_eq(get32(c + 64), get32(a + 176));      /* rm[0][0] */
+    ck_assert_uint_eq(get32(c + 68), get32(a + 176 + 8));  /* rm[0][1] */
+    ck_assert_uint_eq(get32(c + 80), get32(a + 180));      /* rm[1][0] */
+    ck_assert_uint_eq(get32(c + 84), get32(a + 188));      /* rm[1][1] */
+    ck_assert_uint_eq(get32(c + 96), 3);   /* (256 - 208) / 16 */
+    ck_assert_uint_eq(m.info.nbuffers, 3);
+    for (unsigned i = 0; i < 3; i++) {
+        const struct us_glsl_buffer *bi = &m.info.buffers[i];
+        if (bi->binding == 0)
+            ck_assert_int_ge(bi->size_local, 0);
+        if (bi->binding == 2)
+            ck_assert_uint_eq(bi->size, 112);
+        if (bi->binding != 0)
+            ck_assert_uint_eq(bi->size, bi->binding == 1 ? 208 : 112);
+    }
+    mx_free(&m);
+}
+END_TEST
+
+/* Atomic counters in a fragment and a vertex shader: binding B is
+ * buffer[16 + B], the counter at its offset. */
+START_TEST(atomic_counters)
+{
+    enum us_stage st = _i ? US_STAGE_VERTEX : US_STAGE_FRAGMENT;
+    char src[1024];
+    snprintf(src, sizeof src,
+        "#version 450\n"
+        "layout(binding = 2, offset = 4) uniform atomic_uint c0;\n"
+        "layout(binding = 0) uniform atomic_uint c1[3];\n"
+        "%s\n"
+        "void main() {\n"
+        "  uint a = atomicCounterIncrement(c0);\n"
+        "  uint b = atomicCounterDecrement(c1[1]);\n"
+        "  uint d = atomicCounter(c1[2]);\n"
+        "  %s = vec4(a, b, d, 1.0);\n"
+        "}\n", _i ? "" : "out vec4 color;", _i ? "gl_Position" : "color");
+    struct mx m;
+    mx_compile(&m, st, src);
+    ck_assert_uint_eq(m.p.buffers_used, (1u << 18) | (1u << 16));
+    ck_assert_uint_eq(m.info.nbuffers, 2);
+    for (unsigned i = 0; i < 2; i++) {
+        const struct us_glsl_buffer *b = &m.info.buffers[i];
+        ck_assert_int_eq(b->kind, US_GLSL_COUNTERS);
+        ck_assert_uint_eq(b->size, b->binding == 18 ? 8 : 12);
+        ck_assert_int_eq(b->size_local, -1);
+    }
+    uint8_t *b2 = mx_buffer(&m, 18, 8);
+    uint8_t *b0 = mx_buffer(&m, 16, 12);
+    put32(b2 + 4, 41);
+    put32(b0 + 4, 10);
+    put32(b0 + 8, 77);
+    struct us_thread *t = malloc(sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    for (unsigned k = 0; k < 3; k++) {
+        struct us_exec_env env = mx_env(&m);
+        us_thread_reset(t);
+        us_interpret(&m.p, &env, t);
+        const float *o = t->output[_i ? US_VOUT_POSITION : US_FOUT_COLOR];
+        ck_assert_float_eq(o[0], (float)(41 + k));   /* the old value */
+        ck_assert_float_eq(o[1], (float)(10 - k - 1));   /* the new one */
+        ck_assert_float_eq(o[2], 77.0f);
+    }
+    ck_assert_uint_eq(get32(b2 + 4), 44);
+    ck_assert_uint_eq(get32(b0 + 4), 7);
+    ck_assert_uint_eq(get32(b0), 0);
+    free(t);
+    mx_free(&m);
+}
+END_TEST
+
+/* 8- and 16-bit storage (GL_EXT_shader_16bit_storage, 8bit_storage):
+ * LOAD.S16 / U8 extend, STORE.U16 / U8 keep the low bytes. */
+START_TEST(small_storage)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 450\n"
+        "#extension GL_EXT_shader_16bit_storage : require\n"
+        "#extension GL_EXT_shader_8bit_storage : require\n"
+        "layout(local_size_x = 4) in;\n"
+        "layout(std430, binding = 0) buffer B { int16_t h[8]; uint8_t u[8];\n"
+        "  int8_t s[4]; uint16_t w[4]; int r[]; };\n"
+        "void main() {\n"
+        "  uint i = gl_LocalInvocationID.x;\n"
+        "  r[i] = int(h[i]) + int(u[i]) * 1000 + int(s[i]) * 100000;\n"
+        "  r[i + 4u] = int(w[i]);\n"
+        "  h[i + 4u] = int16_t(r[i]);\n"
+        "  u[i + 4u] = uint8_t(r[i] + 1);\n"
+        "}\n");
+    uint8_t *b = mx_buffer(&m, 0, 64);
+    const int16_t h[4] = { -1, 32767, -32768, 5 };
+    const uint8_t u[4] = { 255, 0, 128, 7 };
+    const int8_t sb[4] = { -128, 127, -1, 0 };
+    const uint16_t w[4] = { 65535, 0x8000, 1, 0 };
+    for (int i = 0; i < 4; i++) {
+        memcpy(b + 2 * i, &h[i], 2);
+        b[16 + i] = u[i];
+        memcpy(b + 24 + i, &sb[i], 1);
+        memcpy(b + 28 + 2 * i, &w[i], 2);
+    }
+    mx_launch(&m, 1, 1, 1);
+    for (int i = 0; i < 4; i++) {
+        int32_t r = h[i] + u[i] * 1000 + sb[i] * 100000;
+        ck_assert_int_eq((int32_t)get32(b + 36 + 4 * i), r);
+        ck_assert_int_eq((int32_t)get32(b + 52 + 4 * i), w[i]);
+        int16_t h2;
+        memcpy(&h2, b + 8 + 2 * i, 2);
+        ck_assert_int_eq(h2, (int16_t)r);
+        ck_assert_uint_eq(b[20 + i], (uint8_t)(r + 1));
+    }
+    unsigned narrow = 0;
+    for (unsigned i = 0; i < m.p.ninsts; i++)
+        narrow += m.p.insts[i].mtype != US_MT_U32 &&
+                  (m.p.insts[i].op == US_OP_LOAD ||
+                   m.p.insts[i].op == US_OP_STORE);
+    ck_assert_uint_eq(narrow, 6);
+    mx_free(&m);
+}
+END_TEST
+
+/* GLSL ES 3.10 compute, GLSL ES 3.00 fragment (compiled as 3.10), and
+ * desktop GLSL ES sources' integers as words. */
+START_TEST(es_versions)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 310 es\nlayout(local_size_x = 4) in;\n"
+        "layout(std430, binding = 0) buffer B { highp int v[]; };\n"
+        "void main() { v[gl_LocalInvocationIndex] = "
+        "int(gl_LocalInvocationIndex) * -3 >> 1; }\n");
+    uint8_t *b = mx_buffer(&m, 0, 16);
+    mx_launch(&m, 1, 1, 1);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq((int32_t)get32(b + 4 * i), (i * -3) >> 1);
+    mx_free(&m);
+    struct fx f;
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 300 es\nprecision mediump float;\n"
+            "uniform ivec2 k;\nin vec4 v;\nout vec4 color;\n"
+            "void main() { color = vec4(float(k.x ^ k.y), v.yzw); }\n");
+    ck_assert(!f.info.float_integers);
+    uniform(&f, "k", 0, 6, 3, 0, 0);
+    input(&f, US_FIN_TEXCOORD0, 0, 1, 2, 3);
+    run(&f);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 5.0f, 0);
+    NEAR(f.t.output[US_FOUT_COLOR][3], 3.0f, 0);
+    us_program_free(&f.p);
+}
+END_TEST
+
+/* Unsupported SPIR-V names its instruction and the GLSL line, never a
+ * bare opcode number; so do other translation errors. */
+START_TEST(error_lines)
+{
+    static const struct { const char *src; unsigned line; const char *msg; }
+    cases[] = {
+        { "#version 450\nlayout(location = 0) in vec4 v;\n"
+          "out vec4 c;\n\nvoid main() {\n  float x = v.x;\n"
+          "  c = vec4(dFdx(x));\n}\n", 7,
+          "unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" },
+        { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
+          "  c = vec4(packHalf2x16(v.xy));\n}\n", 5,
+          "unsupported GLSL.std.450 instruction PackHalf2x16 (GLSL: "
+          "c = vec4(packHalf2x16(v.xy));)" },
+        { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
+          "  c = vec4(fwidth(v.x)\n   + 1.0);\n}\n", 5,
+          "unsupported SPIR-V instruction OpFwidth" },
+        /* the front step's renames undone in the quoted line */
+        { "varying float t;\nvoid main() {\n"
+          "  gl_FragColor = vec4(dFdy(t));\n}\n", 3,
+          "(GLSL: gl_FragColor = vec4(dFdy(t));)" },
+        { "#version 430\nlayout(local_size_x = 1) in;\n"
+          "layout(binding = 17) buffer B { int x; };\n"
+          "void main() {\n  x = 1;\n}\n", 5, "binding 17 is out of range" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct fx f;
+        struct us_diag d;
+        enum us_stage st = strstr(cases[i].src, "local_size")
+                           ? US_STAGE_COMPUTE : US_STAGE_FRAGMENT;
+        ck_assert(!try_compile(&f, st, cases[i].src, true, &d));
+        ck_assert_msg(d.line == cases[i].line, "%s: line %u, want %u", d.msg,
+                      d.line, cases[i].line);
+        char head[32];
+        snprintf(head, sizeof head, "test.glsl:%u: ", cases[i].line);
+        ck_assert_msg(!strncmp(d.msg, head, strlen(head)), "%s", d.msg);
+        ck_assert_msg(strstr(d.msg, cases[i].msg), "%s", d.msg);
+        ck_assert_msg(!strstr(d.msg, "opcode"), "%s", d.msg);
+    }
 }
 END_TEST
 
@@ -1913,6 +2314,13 @@ static Suite *make_suite(void)
     tcase_add_test(tc, integer_ops_compute);
     tcase_add_loop_test(tc, integer_ops_stages, 0, 2);
     tcase_add_test(tc, nan_patterns);
+    tcase_add_test(tc, compute_shared);
+    tcase_add_test(tc, compute_builtins);
+    tcase_add_test(tc, buffer_layouts);
+    tcase_add_loop_test(tc, atomic_counters, 0, 2);
+    tcase_add_test(tc, small_storage);
+    tcase_add_test(tc, es_versions);
+    tcase_add_test(tc, error_lines);
     tcase_add_test(tc, malformed);
     tcase_add_loop_test(tc, malformed_flow, 0, 2);
     suite_add_tcase(s, tc);
