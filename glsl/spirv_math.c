@@ -179,6 +179,67 @@ static bool smoothstep(struct spv *s, unsigned n, struct us_src e0,
            op2(s, US_OP_MUL, t, t, &b) && op2(s, US_OP_MUL, a, b, out);
 }
 
+/* e^x and e^-x, one EX2 each per component. */
+static bool exps(struct spv *s, unsigned n, struct us_src x, struct us_src *ep,
+                 struct us_src *em)
+{
+    struct us_src l, t;
+    return k(s, 1.44269504088896340736f, &l) && op2(s, US_OP_MUL, x, l, &t) &&
+           emit_scalar(s, US_OP_EX2, n, t, NONE, ep) &&
+           emit_scalar(s, US_OP_EX2, n, src_neg(t), NONE, em);
+}
+
+/* sinh, cosh, tanh from e^x and e^-x; tanh as 1 - 2 / (e^2x + 1), which
+ * stays finite for large |x|. */
+static bool hyperbolic(struct spv *s, unsigned fn, unsigned n, struct us_src x,
+                       struct us_src *out)
+{
+    struct us_src ep, em, h, t, one, two, r;
+    if (fn == GLSLstd450Tanh) {
+        return k(s, 2.88539008177792681472f, &t) &&   /* 2 log2 e */
+               op2(s, US_OP_MUL, x, t, &t) &&
+               emit_scalar(s, US_OP_EX2, n, t, NONE, &ep) &&
+               k(s, 1, &one) && k(s, -2, &two) &&
+               op2(s, US_OP_ADD, ep, one, &t) &&
+               emit_scalar(s, US_OP_RCP, n, t, NONE, &r) &&
+               emit_new(s, US_OP_MAD, r, two, one, out);
+    }
+    return exps(s, n, x, &ep, &em) && k(s, 0.5f, &h) &&
+           op2(s, fn == GLSLstd450Sinh ? US_OP_SUB : US_OP_ADD, ep, em, &t) &&
+           op2(s, US_OP_MUL, t, h, out);
+}
+
+/* asinh x = sign(x) ln(|x| + sqrt(x^2 + 1)), acosh x = ln(x + sqrt(x^2 -
+ * 1)), atanh x = ln((1 + x) / (1 - x)) / 2. */
+static bool area(struct spv *s, unsigned fn, unsigned n, struct us_src x,
+                 struct us_src *out)
+{
+    struct us_src one, a, t, r, ln2, sg;
+    if (!k(s, 1, &one) || !k(s, 0.69314718055994530942f, &ln2))
+        return false;
+    if (fn == GLSLstd450Atanh) {
+        struct us_src p, m, h;
+        return op2(s, US_OP_ADD, one, x, &p) &&
+               op2(s, US_OP_SUB, one, x, &m) &&
+               emit_scalar(s, US_OP_RCP, n, m, NONE, &m) &&
+               op2(s, US_OP_MUL, p, m, &p) &&
+               emit_scalar(s, US_OP_LG2, n, p, NONE, &t) &&
+               k(s, 0.34657359027997265471f, &h) &&   /* ln 2 / 2 */
+               op2(s, US_OP_MUL, t, h, out);
+    }
+    bool as = fn == GLSLstd450Asinh;
+    a = x;
+    if (as && !op1(s, US_OP_ABS, x, &a))
+        return false;
+    return emit_new(s, US_OP_MAD, a, a, as ? one : src_neg(one), &t) &&
+           sqrt_n(s, n, t, &t) && op2(s, US_OP_ADD, a, t, &t) &&
+           emit_scalar(s, US_OP_LG2, n, t, NONE, &r) &&
+           op2(s, US_OP_MUL, r, ln2, &r) &&
+           (!as || (op1(s, US_OP_SSG, x, &sg) &&
+                    op2(s, US_OP_MUL, r, sg, &r))) &&
+           (*out = r, true);
+}
+
 /* round half to even: r = floor(x + 0.5), minus 1 at a tie with odd r. */
 static bool round_even(struct spv *s, struct us_src x, struct us_src *out)
 {
@@ -389,9 +450,14 @@ bool translate_ext(struct spv *s, uint32_t at)
         return spv_fail(s, "unsupported extended instruction set");
     unsigned fn = s->w[at + 4], nargs = spv_wc(s, at) - 5;
     struct us_src a[3] = { NONE, NONE, NONE }, r, t, c, u;
-    for (unsigned i = 0; i < nargs && i < 3; i++)
+    for (unsigned i = 0; i < nargs && i < 3; i++) {
+        uint32_t id = s->w[at + 5 + i];
+        /* modf's and frexp's out parameter is a pointer, not a value */
+        if (id < s->bound && s->ids[s->ids[id].type].ty == TY_POINTER)
+            continue;
         if (!arg(s, at, 5 + i, &a[i]))
             return false;
+    }
     uint32_t rtype = s->w[at + 1];
     unsigned n = type_comps(s, rtype);
     unsigned na = type_comps(s, s->ids[s->w[at + 5]].type);
@@ -446,6 +512,10 @@ bool translate_ext(struct spv *s, uint32_t at)
              emit_new(s, US_OP_CMP, a[0], u, t, &r);
         break;
     case GLSLstd450Atan: ok = atan_fn(s, n, a[0], &r); break;
+    case GLSLstd450Sinh: case GLSLstd450Cosh: case GLSLstd450Tanh:
+        ok = hyperbolic(s, fn, n, a[0], &r); break;
+    case GLSLstd450Asinh: case GLSLstd450Acosh: case GLSLstd450Atanh:
+        ok = area(s, fn, n, a[0], &r); break;
     case GLSLstd450Atan2: ok = atan2_fn(s, n, a[0], a[1], &r); break;
     case GLSLstd450Pow: ok = emit_scalar(s, US_OP_POW, n, a[0], a[1], &r);
         break;

@@ -334,6 +334,12 @@ static double r_acos(double x, double y) { (void)y; return acos(x); }
 static double r_atan(double x, double y) { (void)y; return atan(x); }
 static double r_atan2(double x, double y) { return atan2(x, y); }
 static double r_exp(double x, double y) { (void)y; return exp(x); }
+static double r_sinh(double x, double y) { (void)y; return sinh(x); }
+static double r_cosh(double x, double y) { (void)y; return cosh(x); }
+static double r_tanh(double x, double y) { (void)y; return tanh(x); }
+static double r_asinh(double x, double y) { (void)y; return asinh(x); }
+static double r_acosh(double x, double y) { (void)y; return acosh(fabs(x) + 1); }
+static double r_atanh(double x, double y) { (void)y; return atanh(x); }
 static double r_exp2(double x, double y) { (void)y; return exp2(x); }
 static double r_abs(double x, double y) { (void)y; return fabs(x); }
 static double r_sign(double x, double y)
@@ -409,6 +415,12 @@ static const struct fn1 fns[] = {
     { "atan(x, y)", r_atan2, -3, 3, 4e-6f, false },
     { "pow(abs(x) + 0.1, y)", NULL, -4, 4, 0, false },
     { "exp(x)", r_exp, -8, 8, 2e-6f, true },
+    { "sinh(x)", r_sinh, -8, 8, 4e-6f, true },
+    { "cosh(x)", r_cosh, -8, 8, 2e-6f, true },
+    { "tanh(x)", r_tanh, -12, 12, 2e-6f, false },
+    { "asinh(x)", r_asinh, -50, 50, 2e-6f, false },
+    { "acosh(abs(x) + 1.0)", r_acosh, -50, 50, 2e-6f, false },
+    { "atanh(x)", r_atanh, -0.9f, 0.9f, 2e-6f, false },
     { "exp2(x)", r_exp2, -20, 20, 1e-6f, true },
     { "log(abs(x) + 0.01)", NULL, -100, 100, 0, false },
     { "log2(abs(x) + 0.01)", NULL, -100, 100, 0, false },
@@ -2178,6 +2190,98 @@ START_TEST(error_lines)
 }
 END_TEST
 
+/* GLSL 1.30, 1.40 and 1.50 through the front step: in/out globals get
+ * locations as attribute/varying do, the fragment output is the colour,
+ * 1.30's keywords stay keywords, and integers are words. */
+START_TEST(glsl_130)
+{
+    static const char *const versions[] = { "130", "140", "150 core",
+                                            "150 compatibility" };
+    for (unsigned v = 0; v < 4; v++) {
+        char vs[512], fs[512];
+        snprintf(vs, sizeof vs,
+                 "#version %s\nin vec4 pos;\nin vec3 col;\nflat out int id;\n"
+                 "smooth out vec3 c;\nuniform uint k;\nvoid main() {\n"
+                 "  gl_Position = pos; id = int(k >> 1u) ^ 5; c = col;\n}\n",
+                 versions[v]);
+        snprintf(fs, sizeof fs,
+                 "#version %s\nflat in int id;\nin vec3 c;\n"
+                 "out vec4 color;\nvoid main() {\n"
+                 "  color = vec4(c * float(id & 3), float(id));\n}\n",
+                 versions[v]);
+        struct us_glsl_link link;
+        us_glsl_link_init(&link);
+        struct us_diag d;
+        char *vr, *fr;
+        size_t vn, fn;
+        ck_assert_msg(us_glsl_front(vs, strlen(vs), US_STAGE_VERTEX, &link,
+                                    &vr, &vn, &d), "%s", d.msg);
+        ck_assert_msg(us_glsl_front(fs, strlen(fs), US_STAGE_FRAGMENT, &link,
+                                    &fr, &fn, &d), "%s", d.msg);
+        ck_assert(!us_glsl_float_integers(vr, vn));
+        ck_assert(strstr(vr, "flat out int id"));
+        ck_assert(strstr(fr, "layout(location=0) out vec4 color"));
+        const struct us_glsl_slot *sid = us_glsl_link_varying(&link, "id");
+        ck_assert_ptr_nonnull(sid);
+        struct fx f;
+        compile(&f, US_STAGE_VERTEX, vr);
+        uniform(&f, "k", 0, 13, 0, 0, 0);
+        const struct us_glsl_slot *pos = us_glsl_link_attrib(&link, "pos");
+        ck_assert_ptr_nonnull(pos);
+        input(&f, US_VIN_ATTRIB0 + pos->first, 1, 2, 3, 4);
+        run(&f);
+        uint32_t id;
+        memcpy(&id, &f.t.output[US_VOUT_TEXCOORD0 + sid->first][0], 4);
+        ck_assert_uint_eq(id, (13u >> 1) ^ 5u);
+        NEAR(f.t.output[US_VOUT_POSITION][3], 4.0f, 0);
+        us_program_free(&f.p);
+        compile(&f, US_STAGE_FRAGMENT, fr);
+        float fid;
+        int32_t six = 6;
+        memcpy(&fid, &six, 4);
+        input(&f, US_FIN_TEXCOORD0 + sid->first, fid, fid, fid, fid);
+        input(&f, US_FIN_TEXCOORD0 + us_glsl_link_varying(&link, "c")->first,
+              1, 2, 3, 0);
+        run(&f);
+        NEAR(f.t.output[US_FOUT_COLOR][1], 4.0f, 0);
+        NEAR(f.t.output[US_FOUT_COLOR][3], 6.0f, 0);
+        us_program_free(&f.p);
+        free(vr);
+        free(fr);
+    }
+    /* one colour buffer */
+    const char *two = "#version 130\nout vec4 a;\nout vec4 b;\n"
+                      "void main() { a = b = vec4(1.0); }\n";
+    struct us_diag d;
+    char *out;
+    size_t n;
+    ck_assert(!us_glsl_front(two, strlen(two), US_STAGE_FRAGMENT, NULL, &out,
+                             &n, &d));
+    ck_assert_uint_eq(d.line, 3);
+    ck_assert(strstr(d.msg, "one colour buffer"));
+    /* 1.30 7.1: built-in varyings redeclared with a qualifier */
+    const char *re = "#version 130\nflat in vec4 gl_Color;\n"
+                     "void main() { gl_FragColor = gl_Color; }\n";
+    ck_assert_msg(us_glsl_front(re, strlen(re), US_STAGE_FRAGMENT, NULL, &out,
+                                &n, &d), "%s", d.msg);
+    struct fx f;
+    compile(&f, US_STAGE_FRAGMENT, out);
+    input(&f, US_FIN_COLOR0, 0.25f, 0.5f, 1, 2);
+    run(&f);
+    NEAR(f.t.output[US_FOUT_COLOR][3], 2.0f, 0);
+    us_program_free(&f.p);
+    free(out);
+    /* 1.20 keeps float integers, and its interpolation words are names */
+    const char *old = "#version 120\nvarying float flat;\n"
+                      "void main() { gl_FragColor = vec4(flat); }\n";
+    ck_assert(us_glsl_front(old, strlen(old), US_STAGE_FRAGMENT, NULL, &out,
+                            &n, &d));
+    ck_assert(us_glsl_float_integers(out, n));
+    ck_assert(strstr(out, "us_id_flat"));
+    free(out);
+}
+END_TEST
+
 START_TEST(malformed)
 {
     size_t n;
@@ -2320,6 +2424,7 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, atomic_counters, 0, 2);
     tcase_add_test(tc, small_storage);
     tcase_add_test(tc, es_versions);
+    tcase_add_test(tc, glsl_130);
     tcase_add_test(tc, error_lines);
     tcase_add_test(tc, malformed);
     tcase_add_loop_test(tc, malformed_flow, 0, 2);
