@@ -376,13 +376,13 @@ int cmd_compute(int argc, char **argv)
     if (!functional && !model)
         return bad("unknown --arch '%s' (functional, scalar, simd4, vliw, "
                    "superscalar, hetero)", a.arch);
+    struct us_diag d = { 0 };
     if (!check_outputs(&a))
         return 1;
     struct us_memory mem = { 0 };
 
     struct us_config cfg;
     us_config_default(&cfg);
-    struct us_diag d = { 0 };
     if (a.config) {
         char *text;
         size_t len;
@@ -400,6 +400,10 @@ int cmd_compute(int argc, char **argv)
             cli_error(NULL, 0, 0, "compute: --set %s: %s", a.sets[i], d.msg);
             return 2;
         }
+    if (model && !us_core_check(model, &cfg, &d)) {
+        cli_error(NULL, 0, 0, "compute: %s", d.msg);
+        return 2;
+    }
 
     struct us_program prog;
     if (!cli_load_program(a.kernel, US_STAGE_COMPUTE, &prog))
@@ -455,9 +459,16 @@ int cmd_compute(int argc, char **argv)
             goto out;
         }
     } else {
-        cli_error(NULL, 0, 0, "compute: --arch %s: the core models do not run "
-                  "compute kernels yet", a.arch);
-        goto out;
+        st = malloc(sizeof *st);
+        if (!st) {
+            cli_error(NULL, 0, 0, "compute: out of memory");
+            goto out;
+        }
+        if (!us_core_run_compute(model, &cfg, &prog, &env, a.groups, NULL, st,
+                                 &d)) {
+            cli_error(a.kernel, d.line, d.col, "%s", d.msg);
+            goto out;
+        }
     }
     print_report(&a, &prog, items, &mem.counts, st);
     rc = write_outputs(&a, &mem) ? 0 : 1;

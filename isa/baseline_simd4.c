@@ -14,47 +14,119 @@ static unsigned src_pos(unsigned i)
     return i == 0 ? POS_VW_SRC0 : i == 1 ? POS_VW_SRC1 : POS_VW_SRC2;
 }
 
+static bool is_memory(enum us_op_format f)
+{
+    return f == US_FMT_LOAD || f == US_FMT_STORE || f == US_FMT_ATOM;
+}
+
+static bool is_shared(enum us_opcode op)
+{
+    return op == US_OP_LDS || op == US_OP_STS || op == US_OP_ATOMS;
+}
+
+/* Does source i take the wide form (3-bit selectors, a sign per
+ * component)?  Only SRC0 of a register-format instruction. */
+static bool wide_src(enum us_op_format f, unsigned i)
+{
+    return i == 0 && !is_memory(f);
+}
+
+/* One register source: FILE | IDX | SWZ | NEG at `pos`. */
+static bool put_src(const struct us_src *s, bool wide, unsigned pos,
+                    uint32_t w[4])
+{
+    if (s->file > US_FILE_ADDRESS || s->index >= (1u << SIZE_VW_IDX))
+        return false;
+    us_bits_set(w, pos, SIZE_VW_FILE, s->file);
+    us_bits_set(w, pos + SIZE_VW_FILE, SIZE_VW_IDX, s->index);
+    unsigned spos = pos + SIZE_VW_FILE + SIZE_VW_IDX, bits = wide ? 3 : 2;
+    for (unsigned c = 0; c < 4; c++) {
+        if (s->swz[c] > (wide ? US_SWZ_ONE : US_SWZ_W))
+            return false;
+        us_bits_set(w, spos + c * bits, bits, s->swz[c]);
+    }
+    unsigned npos = spos + 4 * bits, neg = s->negate & 0xf;
+    if (wide) {
+        us_bits_set(w, npos, 4, neg);
+    } else {
+        if (neg != 0 && neg != 0xf)
+            return false;
+        us_bits_set(w, npos, 1, neg != 0);
+    }
+    return true;
+}
+
+static bool get_src(const uint32_t w[4], bool wide, unsigned pos,
+                    struct us_src *s)
+{
+    s->file = (uint8_t)us_bits_get(w, pos, SIZE_VW_FILE);
+    s->index = (uint16_t)us_bits_get(w, pos + SIZE_VW_FILE, SIZE_VW_IDX);
+    unsigned spos = pos + SIZE_VW_FILE + SIZE_VW_IDX, bits = wide ? 3 : 2;
+    for (unsigned c = 0; c < 4; c++) {
+        s->swz[c] = (uint8_t)us_bits_get(w, spos + c * bits, bits);
+        if (s->swz[c] > US_SWZ_ONE)
+            return false;
+    }
+    unsigned npos = spos + 4 * bits;
+    s->negate = (uint8_t)(wide ? us_bits_get(w, npos, 4)
+                               : us_bits_get(w, npos, 1) * 0xfu);
+    return s->file <= US_FILE_ADDRESS;
+}
+
+/* The fields only some formats have: texture unit and target, memory
+ * access, branch target and condition. */
+static bool put_format_fields(const struct us_inst *in, uint32_t w[4])
+{
+    enum us_op_format f = us_ops[in->op].format;
+    if (f == US_FMT_TEX) {
+        if (in->tex_unit >= (1u << SIZE_VW_TEXU) ||
+            in->tex_target >= US_TEX_TARGET_COUNT)
+            return false;
+        us_bits_set(w, POS_VW_TEXU, SIZE_VW_TEXU, in->tex_unit);
+        us_bits_set(w, POS_VW_TEXT, SIZE_VW_TEXT, in->tex_target);
+    } else if (is_memory(f)) {
+        bool atom = f == US_FMT_ATOM;
+        if (in->tex_unit >= US_MAX_BUFFERS || in->mtype >= US_MT_COUNT ||
+            (is_shared(in->op) && in->tex_unit) ||
+            in->sub >= (atom ? US_ATOM_COUNT : 1))
+            return false;
+        us_bits_set(w, POS_VW_BUF, SIZE_VW_BUF, in->tex_unit);
+        us_bits_set(w, POS_VW_MTYPE, SIZE_VW_MTYPE, in->mtype);
+        us_bits_set(w, POS_VW_AOP, SIZE_VW_AOP, in->sub);
+    } else if (f == US_FMT_BRA) {
+        if (in->target >= (1u << SIZE_VW_TARGET) || in->sub >= US_COND_COUNT)
+            return false;
+        us_bits_set(w, POS_VW_TARGET, SIZE_VW_TARGET, in->target);
+        us_bits_set(w, POS_VW_COND, SIZE_VW_COND, in->sub);
+    }
+    return true;
+}
+
 bool us_vencode(const struct us_inst *in, uint32_t w[4])
 {
     memset(w, 0, 4 * sizeof w[0]);
     if (in->op >= US_OP_COUNT || in->dst.file > US_FILE_ADDRESS ||
         in->dst.index >= (1u << SIZE_VW_DIDX) || in->dst.mask > 0xf)
         return false;
+    const struct us_opinfo *info = &us_ops[in->op];
+    enum us_op_format f = info->format;
+    if (in->sat && ((info->flags & US_I_DST) || info->shape == US_SHAPE_NONE))
+        return false;
+    if ((f == US_FMT_BRA || f == US_FMT_BAR) &&
+        (in->dst.file || in->dst.index || in->dst.mask))
+        return false;   /* no destination: BRA's target has its bits */
     us_bits_set(w, POS_VW_OP, SIZE_VW_OP, in->op);
     us_bits_set(w, POS_VW_SAT, SIZE_VW_SAT, in->sat);
     us_bits_set(w, POS_VW_DFILE, SIZE_VW_FILE, in->dst.file);
     us_bits_set(w, POS_VW_DIDX, SIZE_VW_DIDX, in->dst.index);
     us_bits_set(w, POS_VW_DMASK, SIZE_VW_MASK, in->dst.mask);
-    if (us_ops[in->op].format == US_FMT_TEX) {
-        if (in->tex_unit >= (1u << SIZE_VW_TEXU) ||
-            in->tex_target >= US_TEX_TARGET_COUNT)
-            return false;
-        us_bits_set(w, POS_VW_TEXU, SIZE_VW_TEXU, in->tex_unit);
-        us_bits_set(w, POS_VW_TEXT, SIZE_VW_TEXT, in->tex_target);
-    }
+    if (!put_format_fields(in, w))
+        return false;
     unsigned relsrc = 0;
-    for (unsigned i = 0; i < us_ops[in->op].nsrc; i++) {
+    for (unsigned i = 0; i < info->nsrc; i++) {
         const struct us_src *s = &in->src[i];
-        unsigned pos = src_pos(i);
-        if (s->file > US_FILE_ADDRESS || s->index >= (1u << SIZE_VW_IDX))
+        if (!put_src(s, wide_src(f, i), src_pos(i), w))
             return false;
-        us_bits_set(w, pos, SIZE_VW_FILE, s->file);
-        us_bits_set(w, pos + SIZE_VW_FILE, SIZE_VW_IDX, s->index);
-        unsigned spos = pos + SIZE_VW_FILE + SIZE_VW_IDX;
-        for (unsigned c = 0; c < 4; c++) {
-            if (s->swz[c] > US_SWZ_ONE || (i > 0 && s->swz[c] > US_SWZ_W))
-                return false;
-            unsigned bits = i == 0 ? 3 : 2;
-            us_bits_set(w, spos + c * bits, bits, s->swz[c]);
-        }
-        unsigned npos = spos + (i == 0 ? 12 : 8);
-        if (i == 0) {
-            us_bits_set(w, npos, 4, s->negate & 0xf);
-        } else {
-            if ((s->negate & 0xf) != 0 && (s->negate & 0xf) != 0xf)
-                return false;
-            us_bits_set(w, npos, 1, s->negate != 0);
-        }
         if (s->rel) {
             const int half = 1 << (SIZE_VW_RELOFF - 1);
             if (relsrc || s->rel_addr != 0 || s->rel_offset < -half ||
@@ -70,6 +142,42 @@ bool us_vencode(const struct us_inst *in, uint32_t w[4])
     return true;
 }
 
+/* The format fields of a decoded word; false when bits that the format
+ * leaves zero are not. */
+static bool get_format_fields(const uint32_t w[4], struct us_inst *in)
+{
+    enum us_op_format f = us_ops[in->op].format;
+    const struct us_opinfo *info = &us_ops[in->op];
+    if (f == US_FMT_BRA || f == US_FMT_BAR) {
+        in->target = (uint16_t)us_bits_get(w, POS_VW_TARGET, SIZE_VW_TARGET);
+        in->sub = (uint8_t)us_bits_get(w, POS_VW_COND, SIZE_VW_COND);
+        if (in->sat || in->sub >= US_COND_COUNT ||
+            us_bits_get(w, POS_VW_CPAD, SIZE_VW_CPAD))
+            return false;
+        return f == US_FMT_BRA || (!in->target && !in->sub);
+    }
+    in->dst.file = (uint8_t)us_bits_get(w, POS_VW_DFILE, SIZE_VW_FILE);
+    in->dst.index = (uint16_t)us_bits_get(w, POS_VW_DIDX, SIZE_VW_DIDX);
+    in->dst.mask = (uint8_t)us_bits_get(w, POS_VW_DMASK, SIZE_VW_MASK);
+    if (in->dst.file > US_FILE_ADDRESS ||
+        (in->sat && ((info->flags & US_I_DST) || info->shape == US_SHAPE_NONE)))
+        return false;
+    if (is_memory(f)) {
+        in->tex_unit = (uint8_t)us_bits_get(w, POS_VW_BUF, SIZE_VW_BUF);
+        in->mtype = (uint8_t)us_bits_get(w, POS_VW_MTYPE, SIZE_VW_MTYPE);
+        in->sub = (uint8_t)us_bits_get(w, POS_VW_AOP, SIZE_VW_AOP);
+        return in->mtype < US_MT_COUNT &&
+               in->sub < (f == US_FMT_ATOM ? US_ATOM_COUNT : 1) &&
+               !(is_shared(in->op) && in->tex_unit) &&
+               !us_bits_get(w, POS_VW_MPAD, SIZE_VW_MPAD) &&
+               !us_bits_get(w, POS_VW_APAD, SIZE_VW_APAD);
+    }
+    in->tex_unit = (uint8_t)us_bits_get(w, POS_VW_TEXU, SIZE_VW_TEXU);
+    in->tex_target = (uint8_t)us_bits_get(w, POS_VW_TEXT, SIZE_VW_TEXT);
+    return in->tex_target < US_TEX_TARGET_COUNT &&
+           (f == US_FMT_TEX || (!in->tex_unit && !in->tex_target));
+}
+
 bool us_vdecode(const uint32_t w[4], struct us_inst *out)
 {
     struct us_inst in;
@@ -79,14 +187,9 @@ bool us_vdecode(const uint32_t w[4], struct us_inst *out)
     if (in.op >= US_OP_COUNT)
         return false;
     in.sat = us_bits_get(w, POS_VW_SAT, SIZE_VW_SAT);
-    in.dst.file = (uint8_t)us_bits_get(w, POS_VW_DFILE, SIZE_VW_FILE);
-    in.dst.index = (uint16_t)us_bits_get(w, POS_VW_DIDX, SIZE_VW_DIDX);
-    in.dst.mask = (uint8_t)us_bits_get(w, POS_VW_DMASK, SIZE_VW_MASK);
-    in.tex_unit = (uint8_t)us_bits_get(w, POS_VW_TEXU, SIZE_VW_TEXU);
-    in.tex_target = (uint8_t)us_bits_get(w, POS_VW_TEXT, SIZE_VW_TEXT);
-    if (in.dst.file > US_FILE_ADDRESS || in.tex_target >= US_TEX_TARGET_COUNT ||
-        (us_ops[in.op].format != US_FMT_TEX && (in.tex_unit || in.tex_target)))
+    if (!get_format_fields(w, &in))
         return false;
+    enum us_op_format f = us_ops[in.op].format;
     unsigned nsrc = us_ops[in.op].nsrc;
     unsigned relsrc = us_bits_get(w, POS_VW_RELSRC, SIZE_VW_RELSRC);
     if (relsrc > nsrc)
@@ -94,24 +197,13 @@ bool us_vdecode(const uint32_t w[4], struct us_inst *out)
     for (unsigned i = 0; i < 3; i++) {
         struct us_src *s = &in.src[i];
         unsigned pos = src_pos(i);
-        unsigned size = i == 0 ? SIZE_VW_SRC0 : SIZE_VW_SRCN;
+        bool wide = wide_src(f, i);
         if (i >= nsrc) {
-            if (us_bits_get(w, pos, size))
+            if (us_bits_get(w, pos, i == 0 ? SIZE_VW_SRC0 : SIZE_VW_SRCN))
                 return false;
             continue;
         }
-        s->file = (uint8_t)us_bits_get(w, pos, SIZE_VW_FILE);
-        s->index = (uint16_t)us_bits_get(w, pos + SIZE_VW_FILE, SIZE_VW_IDX);
-        unsigned spos = pos + SIZE_VW_FILE + SIZE_VW_IDX, bits = i == 0 ? 3 : 2;
-        for (unsigned c = 0; c < 4; c++) {
-            s->swz[c] = (uint8_t)us_bits_get(w, spos + c * bits, bits);
-            if (s->swz[c] > US_SWZ_ONE)
-                return false;
-        }
-        unsigned npos = spos + 4 * bits;
-        s->negate = (uint8_t)(i == 0 ? us_bits_get(w, npos, 4)
-                                     : us_bits_get(w, npos, 1) * 0xfu);
-        if (s->file > US_FILE_ADDRESS)
+        if (!get_src(w, wide, pos, s))
             return false;
         if (relsrc == i + 1) {
             unsigned off = us_bits_get(w, POS_VW_RELOFF, SIZE_VW_RELOFF);
@@ -144,6 +236,81 @@ static void put(struct out *o, const char *fmt, ...)
 
 static const char file_letter[8] = { '?', 'r', 'v', 'o', 'c', 'a', 'k', 's' };
 
+static void put_vsrc(struct out *o, const struct us_src *s)
+{
+    put(o, "%s", (s->negate & 0xf) == 0xf ? "-" : "");
+    if (s->rel)
+        put(o, "c[%u + a%u.x%+d, %u].", s->index, s->rel_addr,
+            s->rel_offset, s->rel_size);
+    else
+        put(o, "%c%u.", file_letter[s->file & 7], s->index);
+    for (unsigned c = 0; c < 4; c++) {
+        bool neg = (s->negate & 0xf) != 0xf && ((s->negate >> c) & 1);
+        put(o, "%s%c", neg ? "-" : "", "xyzw01"[s->swz[c] % 6]);
+    }
+}
+
+static void put_mask(struct out *o, unsigned mask)
+{
+    for (unsigned c = 0; c < 4; c++)
+        if ((mask >> c) & 1)
+            put(o, "%c", "xyzw"[c]);
+}
+
+/* Memory, barrier and branch instructions, in the assembler's operand
+ * order (CSWAP: compare before value). */
+static void put_compute(struct out *o, const struct us_inst *in)
+{
+    const struct us_opinfo *info = &us_ops[in->op];
+    const char *mt = us_mtype_names[in->mtype % US_MT_COUNT];
+    bool shared = is_shared(in->op);
+    switch (info->format) {
+    case US_FMT_LOAD:
+    case US_FMT_ATOM:
+        if (info->format == US_FMT_ATOM)
+            put(o, ".%s", us_atom_names[in->sub % US_ATOM_COUNT]);
+        put(o, ".%s %c%u.", mt, file_letter[in->dst.file & 7], in->dst.index);
+        put_mask(o, in->dst.mask);
+        put(o, ", ");
+        put_vsrc(o, &in->src[0]);
+        if (info->format == US_FMT_ATOM) {
+            if (in->sub == US_ATOM_CSWAP) {
+                put(o, ", ");
+                put_vsrc(o, &in->src[2]);
+            }
+            put(o, ", ");
+            put_vsrc(o, &in->src[1]);
+        }
+        if (!shared)
+            put(o, ", buffer[%u]", in->tex_unit);
+        break;
+    case US_FMT_STORE:
+        if (shared)
+            put(o, ".%s shared.", mt);
+        else
+            put(o, ".%s buffer[%u].", mt, in->tex_unit);
+        put_mask(o, in->dst.mask);
+        put(o, ", ");
+        put_vsrc(o, &in->src[0]);
+        put(o, ", ");
+        put_vsrc(o, &in->src[1]);
+        break;
+    case US_FMT_BRA: {
+        const char *cond = us_cond_names[in->sub % US_COND_COUNT];
+        put(o, "%s%s @%u", *cond ? "." : "", cond, in->target);
+        if (in->sub != US_COND_ALWAYS) {
+            put(o, ", ");
+            put_vsrc(o, &in->src[0]);
+            put(o, ", ");
+            put_vsrc(o, &in->src[1]);
+        }
+        break;
+    }
+    default:   /* BAR MEMBAR */
+        break;
+    }
+}
+
 int us_inst_format(const struct us_inst *in, char *buf, size_t size)
 {
     static const char *const targets[US_TEX_TARGET_COUNT] = {
@@ -152,29 +319,22 @@ int us_inst_format(const struct us_inst *in, char *buf, size_t size)
     struct out o = { buf, size, 0 };
     if (size)
         buf[0] = '\0';
-    const struct us_opinfo *info = &us_ops[in->op];
+    const struct us_opinfo *info = &us_ops[in->op % US_OP_COUNT];
     put(&o, "%s%s", info->name, in->sat ? "_SAT" : "");
+    if (info->format >= US_FMT_LOAD) {
+        put_compute(&o, in);
+        return (int)o.len;
+    }
     const char *sep = " ";
     if (in->op != US_OP_KIL) {
         put(&o, " %c%u.", file_letter[in->dst.file & 7], in->dst.index);
-        for (unsigned c = 0; c < 4; c++)
-            if ((in->dst.mask >> c) & 1)
-                put(&o, "%c", "xyzw"[c]);
+        put_mask(&o, in->dst.mask);
         sep = ", ";
     }
     for (unsigned i = 0; i < info->nsrc; i++) {
-        const struct us_src *s = &in->src[i];
-        put(&o, "%s%s", sep, (s->negate & 0xf) == 0xf ? "-" : "");
+        put(&o, "%s", sep);
         sep = ", ";
-        if (s->rel)
-            put(&o, "c[%u + a%u.x%+d, %u].", s->index, s->rel_addr,
-                s->rel_offset, s->rel_size);
-        else
-            put(&o, "%c%u.", file_letter[s->file & 7], s->index);
-        for (unsigned c = 0; c < 4; c++) {
-            bool neg = (s->negate & 0xf) != 0xf && ((s->negate >> c) & 1);
-            put(&o, "%s%c", neg ? "-" : "", "xyzw01"[s->swz[c] % 6]);
-        }
+        put_vsrc(&o, &in->src[i]);
     }
     if (info->format == US_FMT_TEX)
         put(&o, ", texture[%u], %s", in->tex_unit, targets[in->tex_target % US_TEX_TARGET_COUNT]);

@@ -28,7 +28,31 @@ void us_sched_item_scalar(const struct us_sinst *in, struct us_sched_item *it)
         if (o->kind != US_SK_KIL && o->kind != US_SK_NOP)
             us_sched_add_reg(it, true, in->dst.file, us_sopnd_reg(&in->dst, k));
     }
+    if (o->unit == US_UNIT_LSU)
+        us_sched_add_memory(it);
     it->slots = 0xff;
+}
+
+static bool is_flow(const struct us_sinst *in)
+{
+    return us_sops[in->op].kind == US_SK_FLOW ||
+           us_sop_flow_kind((enum us_sop)in->op) != US_FLOW_NONE;
+}
+
+/* Blocks of scalar code: flow words and barriers alone, BRA targets
+ * begin blocks. */
+static void scalar_cuts(const struct us_scode *code, uint8_t *cut)
+{
+    for (unsigned i = 0; i < code->n; i++)
+        cut[i] = is_flow(&code->insts[i]) ||
+                 us_sops[code->insts[i].op].unit == US_UNIT_BARRIER
+                     ? US_SCHED_ALONE : US_SCHED_PLAIN;
+    for (unsigned i = 0; i < code->n; i++) {
+        unsigned t = code->insts[i].target;
+        if (us_sop_flow_kind((enum us_sop)code->insts[i].op) == US_FLOW_BRA &&
+            t < code->n && cut[t] == US_SCHED_PLAIN)
+            cut[t] = US_SCHED_BEGIN;
+    }
 }
 
 bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
@@ -44,8 +68,9 @@ bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
     struct us_sched_item *items = malloc(code->n * sizeof *items);
     unsigned *bundle = malloc(code->n * sizeof *bundle);
     unsigned *slot = malloc(code->n * sizeof *slot);
-    bool *barrier = malloc(code->n * sizeof *barrier);
-    bool ok = items && bundle && slot && barrier;
+    unsigned *entry = malloc((code->n + 1) * sizeof *entry);
+    uint8_t *cut = malloc(code->n * sizeof *cut);
+    bool ok = items && bundle && slot && entry && cut;
     unsigned all = (1u << nslots) - 1, t = 1u << (nslots - 1);
     for (unsigned i = 0; ok && i < code->n; i++) {
         us_sched_item_scalar(&code->insts[i], &items[i]);
@@ -54,10 +79,11 @@ bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
                                            ? t : all);
         else
             items[i].slots = (uint8_t)all;
-        barrier[i] = us_sops[code->insts[i].op].kind == US_SK_FLOW;
     }
-    unsigned nb = ok ? us_list_schedule_blocks(items, barrier, code->n,
-                                               nslots, bundle, slot) : 0;
+    if (ok)
+        scalar_cuts(code, cut);
+    unsigned nb = ok ? us_list_schedule_blocks(items, cut, code->n, nslots,
+                                               bundle, slot, entry) : 0;
     ok = ok && nb > 0;
     struct us_sinst *s = ok ? calloc((size_t)nb * nslots, sizeof *s) : NULL;
     uint32_t *org = ok && origin ? malloc((size_t)nb * nslots * sizeof *org)
@@ -73,7 +99,11 @@ bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
         for (unsigned i = 0; i < code->n; i++) {
             struct us_sinst *x = &s[bundle[i] * nslots + slot[i]];
             *x = code->insts[i];
-            if (barrier[i])   /* flow words are alone: bundle = pc */
+            /* flow words are alone: bundle = pc; a BRA goes to the first
+             * bundle of its target's block */
+            if (us_sop_flow_kind((enum us_sop)x->op) == US_FLOW_BRA)
+                x->target = x->target <= code->n ? entry[x->target] : nb;
+            else if (is_flow(x))
                 x->target = bundle[x->target];
             if (org)
                 org[bundle[i] * nslots + slot[i]] = i;
@@ -89,6 +119,7 @@ bool us_vliw_schedule(const struct us_scode *code, unsigned nslots, bool tslot,
     free(items);
     free(bundle);
     free(slot);
-    free(barrier);
+    free(entry);
+    free(cut);
     return ok;
 }

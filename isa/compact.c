@@ -14,6 +14,13 @@
  * repeat counter is for independent components, which the SP issues back
  * to back; a dependent chain (MUL r.x, r.x, r.x twice) stays separate
  * instructions, so the SP can run another thread while it waits.
+ *
+ * Integer operations merge like float ones (same word width); memory
+ * operations merge into one word whose repetitions are the components'
+ * accesses in order (same access type and binding, addresses stepping
+ * without rotation: isa/scalar.h says why that is honest for the LSU).
+ * Barriers and flow words never merge, and no merge swallows a word a BRA
+ * jumps to: the target must stay the first repetition of a word.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +98,9 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
     if (n < 1 || n > 4)
         return false;
     for (unsigned k = 0; k < n; k++)
-        if (ops[k].count != 1 || (n > 1 && us_sops[ops[k].op].kind == US_SK_FLOW))
+        if (ops[k].count != 1 ||
+            (n > 1 && (us_sops[ops[k].op].kind == US_SK_FLOW ||
+                       us_sops[ops[k].op].kind == US_SK_BAR)))
             return false;   /* a flow word ends a basic block: no merge */
     if (n == 1) {
         *out = ops[0];
@@ -109,7 +118,8 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
         const struct us_sinst *a = &ops[0], *b = &ops[k];
         if (b->op != a->op || b->sat != a->sat || a->tex_unit != b->tex_unit ||
             a->tex_target != b->tex_target || a->rel_addr != b->rel_addr ||
-            a->rel_offset != b->rel_offset || a->rel_size != b->rel_size)
+            a->rel_offset != b->rel_offset || a->rel_size != b->rel_size ||
+            a->word != b->word || a->mtype != b->mtype || a->buf != b->buf)
             return false;
         if (info->kind == US_SK_TEX &&   /* one coordinate for all */
             memcmp(&a->src[0], &b->src[0], sizeof a->src[0]))
@@ -117,38 +127,70 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
     }
     struct us_sinst m = ops[0];
     m.count = (uint8_t)n;
-    if (info->kind != US_SK_KIL && !fit(ops, n, -1, false, &m.dst))
+    bool mem = info->kind == US_SK_MEM;
+    bool no_dst = info->kind == US_SK_KIL ||
+                  (mem && us_sop_access((enum us_sop)ops[0].op) == US_ACC_STORE);
+    if (!no_dst && !fit(ops, n, -1, false, &m.dst))
         return false;
-    if (info->kind != US_SK_TEX)
+    if (info->kind != US_SK_TEX)   /* memory sources never rotate */
         for (unsigned i = 0; i < info->nsrc; i++)
-            if (!fit(ops, n, (int)i, true, &m.src[i]))
+            if (!fit(ops, n, (int)i, !mem, &m.src[i]))
                 return false;
     *out = m;
     return true;
 }
 
-void us_compact(struct us_scode *c)
+static bool is_bra(const struct us_sinst *in)
 {
-    unsigned out = 0;
-    for (unsigned i = 0; i < c->n;) {
-        unsigned m = c->n - i < 4 ? c->n - i : 4;
+    return us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_BRA;
+}
+
+bool us_compact(struct us_scode *c)
+{
+    /* BRA targets, and where each old word lands (newpc[n]: the end) */
+    bool bra = false;
+    for (unsigned i = 0; i < c->n; i++)
+        bra |= is_bra(&c->insts[i]);
+    uint8_t *target = bra ? calloc(c->n + 1, 1) : NULL;
+    uint32_t *newpc = bra ? malloc((c->n + 1) * sizeof *newpc) : NULL;
+    bool labels = target && newpc;
+    if (bra && !labels) {
+        free(target);
+        free(newpc);
+        return false;
+    }
+    for (unsigned i = 0; labels && i < c->n; i++)
+        if (is_bra(&c->insts[i]) && c->insts[i].target <= c->n)
+            target[c->insts[i].target] = 1;
+    unsigned out = 0, n = c->n;
+    for (unsigned i = 0; i < n;) {
+        unsigned m = n - i < 4 ? n - i : 4;
+        for (unsigned k = 1; k < m; k++)
+            if (labels && target[i + k])
+                m = k;   /* a label starts a word */
         struct us_sinst merged;
         while (!us_sinst_combine(c->insts + i, m, &merged))
             m--;   /* m == 1 always combines */
         if (c->vbegin)
             c->vbegin[out] = c->vbegin[i];
+        if (labels)
+            newpc[i] = out;
         c->insts[out++] = merged;
         i += m;
     }
     if (c->vbegin)
-        c->vbegin[out] = c->vbegin[c->n];
+        c->vbegin[out] = c->vbegin[n];
     c->n = out;
-    if (c->flow) {   /* same nesting, fewer words: cannot fail */
-        struct us_diag d;
-        bool ok = us_scode_link(c, &d);
-        assert(ok);
-        (void)ok;
+    if (labels) {
+        newpc[n] = out;
+        for (unsigned i = 0; i < out; i++)
+            if (is_bra(&c->insts[i]))
+                c->insts[i].target = newpc[c->insts[i].target];
     }
+    free(target);
+    free(newpc);
+    struct us_diag d;   /* same nesting, fewer words: only memory can fail */
+    return !c->flow || us_scode_link(c, &d);
 }
 
 void us_scode_free(struct us_scode *c)

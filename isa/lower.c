@@ -19,7 +19,15 @@
  *                    operation LITZ = micro_lit_z, its .y LITC);
  *   ARL; TEX TXB TXP (one texture operation per written component, the
  *   coordinate gathered in SCRATCH if no progression reaches it); KIL
- *   (one test per distinct component).
+ *   (one test per distinct component);
+ *   integer          one INT operation per written component at the
+ *                    program's word width (BFI: BFM packs op0.x and op0.y
+ *                    into SCRATCH first, isa/scalar.h);
+ *   LOAD ... ATOMS   one MEM operation per component, in the order x y z
+ *                    w whatever compacts better (two components at one
+ *                    address see the interpreter's order);
+ *   BAR MEMBAR       one word; BRA a flow word whose target is the scalar
+ *                    pc where its target's lowering starts.
  *
  * Relative PARAM reads become LDRs into SCRATCH (or straight into a MOV's
  * destination).  Every vec4 instruction reads all its sources before it
@@ -59,6 +67,7 @@ struct build {
     unsigned norder;
     bool to_scratch;
     struct seq *s;
+    unsigned word;           /* the program's integer word: 32, 16, 8    */
 };
 
 static struct us_sopnd opnd(unsigned file, unsigned reg)
@@ -172,14 +181,17 @@ static struct us_sopnd dst_of(const struct build *b, unsigned c)
     return opnd(b->in->dst.file, 4u * b->in->dst.index + c);
 }
 
-/* After a SCRATCH-routed computation: copy to the real destination. */
+/* After a SCRATCH-routed computation: copy to the real destination
+ * (integer results as bits: a float MOV would canonicalise a NaN). */
 static void copy_out(struct build *b, unsigned n)
 {
+    bool bits = us_ops[b->in->op].flags & US_I_DST;
     for (unsigned p = 0; p < n; p++) {
         unsigned c = b->order[p];
         struct us_sopnd d = opnd(b->in->dst.file, 4u * b->in->dst.index + c);
-        struct us_sinst *x = emit(b, US_SOP_MOV, d, 0);
+        struct us_sinst *x = emit(b, bits ? US_SOP_MOV_U : US_SOP_MOV, d, 0);
         x->src[0] = scratch(SCR_RES, c);
+        x->word = (uint8_t)(bits ? b->word : 0);
     }
 }
 
@@ -189,8 +201,11 @@ static unsigned used_components(const struct us_inst *in, unsigned i)
 {
     const struct us_opinfo *o = &us_ops[in->op];
     if (o->format == US_FMT_SCL || o->format == US_FMT_ARL ||
-        o->format == US_FMT_COND)
+        o->format == US_FMT_COND || o->format == US_FMT_BRA)
         return 1;
+    if ((in->op == US_OP_BFE_S || in->op == US_OP_BFE_U ||
+         in->op == US_OP_BFI_U) && i == 0)
+        return 0x3;   /* op0.x bits, op0.y offset, whatever the mask */
     switch (o->shape) {
     case US_SHAPE_COMP:
         return o->unit == US_UNIT_TEX ? 0xf : micro_written_mask(in->op, in->dst.mask);
@@ -486,17 +501,85 @@ static unsigned kil_items(const struct us_inst *in, uint8_t *items)
 static void build_flow(struct build *b)
 {
     const struct us_inst *in = b->in;
-    enum us_sop op = US_SOP_NOP;
-    for (unsigned k = 0; k < US_SOP_COUNT; k++)
-        if (us_sops[k].kind == US_SK_FLOW && us_sops[k].from == in->op)
-            op = (enum us_sop)k;
+    enum us_sop op = us_sop_of((enum us_opcode)in->op, US_ATOM_ADD);
     assert(op != US_SOP_NOP);
-    if (us_ops[in->op].nsrc) {
+    if (in->op == US_OP_BRA) {   /* the target is remapped by us_lower */
+        struct us_sinst *x;
+        if (in->sub == US_COND_ALWAYS) {
+            x = emit(b, op, opnd(0, 0), 0);
+        } else {
+            load_relative(b, false);
+            x = OP(b, op, opnd(0, 0), false, A(0, 0), A(1, 0));
+        }
+        x->target = in->target;
+        x->cond = in->sub;
+        x->word = (uint8_t)b->word;
+    } else if (us_ops[in->op].nsrc) {
         load_relative(b, false);
         OP(b, op, opnd(0, 0), false, A(0, 0));
     } else {
         emit(b, op, opnd(0, 0), 0);
     }
+}
+
+/* Integer operations, component by component at the program's word
+ * width.  BFE reads op0.x (bits) and op0.y (offset) at every component;
+ * BFI packs them with BFM first (isa/scalar.h). */
+static void build_int(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    enum us_sop sop = us_sop_of((enum us_opcode)in->op, US_ATOM_ADD);
+    unsigned nsrc = us_ops[in->op].nsrc;
+    load_relative(b, false);
+    if (in->op == US_OP_BFI_U) {
+        struct us_sinst *x = OP(b, US_SOP_BFM, scratch(SCR_TMP, 0), false,
+                                A(0, 0), A(0, 1));
+        x->word = (uint8_t)b->word;
+    }
+    for (unsigned p = 0; p < b->norder; p++) {
+        unsigned c = b->order[p];
+        struct arg args[3];
+        for (unsigned i = 0; i < nsrc; i++)
+            args[i] = A(i, c);
+        unsigned n = nsrc;
+        if (in->op == US_OP_BFE_S || in->op == US_OP_BFE_U) {
+            args[0] = A(0, 0);
+            args[1] = A(0, 1);
+            args[2] = A(1, c);
+            n = 3;
+        } else if (in->op == US_OP_BFI_U) {
+            args[0] = F(scratch(SCR_TMP, 0));
+            args[1] = A(1, c);
+            args[2] = A(2, c);
+        }
+        struct us_sinst *x = op_args(b, sop, dst_of(b, c), in->sat, n, args);
+        x->word = (uint8_t)b->word;
+    }
+    if (b->to_scratch)
+        copy_out(b, b->norder);
+}
+
+/* LOAD STORE ATOM and the shared-memory forms: one access per component,
+ * in b->order (x first: lower_inst keeps it). */
+static void build_mem(struct build *b)
+{
+    const struct us_inst *in = b->in;
+    enum us_sop sop = us_sop_of((enum us_opcode)in->op, in->sub);
+    bool store = us_ops[in->op].format == US_FMT_STORE;
+    unsigned nsrc = us_sops[sop].nsrc;
+    load_relative(b, false);
+    for (unsigned p = 0; p < b->norder; p++) {
+        unsigned c = b->order[p];
+        struct arg args[3];
+        for (unsigned i = 0; i < nsrc; i++)
+            args[i] = A(i, c);
+        struct us_sinst *x = op_args(b, sop, store ? opnd(0, 0) : dst_of(b, c),
+                                     false, nsrc, args);
+        x->mtype = in->mtype;
+        x->buf = us_sop_shared(sop) ? 0 : in->tex_unit;
+    }
+    if (b->to_scratch && !store)
+        copy_out(b, b->norder);
 }
 
 static void build(struct build *b)
@@ -505,6 +588,18 @@ static void build(struct build *b)
     b->s->n = 0;
     if (us_ops[in->op].unit == US_UNIT_BRANCH) {
         build_flow(b);
+        return;
+    }
+    if (us_ops[in->op].unit == US_UNIT_BARRIER) {
+        emit(b, us_sop_of((enum us_opcode)in->op, US_ATOM_ADD), opnd(0, 0), 0);
+        return;
+    }
+    if (us_ops[in->op].unit == US_UNIT_LSU) {
+        build_mem(b);
+        return;
+    }
+    if (us_ops[in->op].flags & (US_I_SRC | US_I_DST)) {
+        build_int(b);
         return;
     }
     if (in->op == US_OP_KIL) {
@@ -592,6 +687,7 @@ struct lower {
     struct us_scode *out;
     struct us_diag *diag;
     struct seq cand, best;
+    unsigned word;           /* the program's integer word: 32, 16, 8    */
 };
 
 static bool append(struct lower *L, const struct seq *s)
@@ -637,12 +733,18 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
         return false;
     uint8_t items[4];
     unsigned n;
-    if (us_ops[in->op].unit == US_UNIT_BRANCH) {
-        struct build b = { in, NULL, 0, false, &L->best };
+    enum us_unit unit = us_ops[in->op].unit;
+    if (unit == US_UNIT_BRANCH || unit == US_UNIT_BARRIER) {
+        struct build b = { in, NULL, 0, false, &L->best, L->word };
         build(&b);
         return append(L, &L->best);
     }
-    if (in->op == US_OP_KIL) {
+    if (us_ops[in->op].format == US_FMT_STORE) {   /* the stored mask */
+        n = 0;
+        for (unsigned c = 0; c < 4; c++)
+            if ((in->dst.mask >> c) & 1)
+                items[n++] = (uint8_t)c;
+    } else if (in->op == US_OP_KIL) {
         n = kil_items(in, items);
     } else if (in->op == US_OP_ARL) {
         n = micro_written_mask(in->op, in->dst.mask) ? 1 : 0;
@@ -656,12 +758,15 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
     }
     if (n == 0)
         return true;   /* nothing written (XPD .w, SCS .zw) */
+    /* Memory accesses keep the order x y z w: two components at one
+     * address must see the interpreter's order. */
+    bool in_order = unit == US_UNIT_LSU;
     unsigned best_cost = ~0u;
     for (int scr = 0; scr < 2 && best_cost == ~0u; scr++) {
         uint8_t order[4];
         memcpy(order, items, n);
         do {
-            struct build b = { in, order, n, scr != 0, &L->cand };
+            struct build b = { in, order, n, scr != 0, &L->cand, L->word };
             build(&b);
             if (!safe(&L->cand))
                 continue;
@@ -670,7 +775,7 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
                 best_cost = cost;
                 L->best = L->cand;
             }
-        } while (next_perm(order, n));
+        } while (!in_order && next_perm(order, n));
     }
     assert(best_cost != ~0u);   /* the SCRATCH route is always safe */
     return append(L, &L->best);
@@ -720,16 +825,37 @@ bool us_scode_link(struct us_scode *c, struct us_diag *diag)
 {
     struct us_flow *f = c->flow;
     f->n = c->n;
+    bool bra = false;
     for (unsigned i = 0; i < c->n; i++) {
         f->kind[i] = (uint8_t)us_sop_flow_kind((enum us_sop)c->insts[i].op);
         f->weight[i] = c->vbegin ? c->vbegin[i + 1] - c->vbegin[i] : 1;
+        if (f->kind[i] == US_FLOW_BRA) {   /* its partner is its target */
+            f->partner[i] = c->insts[i].target;
+            bra = true;
+        }
     }
     if (!us_flow_link(f->kind, f->partner, c->n, NULL, diag))
         return false;
     for (unsigned i = 0; i < c->n; i++)
         if (f->kind[i] != US_FLOW_NONE)
             c->insts[i].target = f->partner[i];
-    return true;
+    if (!bra)
+        return true;
+    /* the reconvergence points, found again after compaction */
+    free(f->rpc);
+    free(f->always);
+    f->rpc = NULL;
+    f->always = NULL;
+    uint8_t *always = malloc(c->n ? c->n : 1);
+    if (!always) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    for (unsigned i = 0; i < c->n; i++)
+        always[i] = c->insts[i].cond == US_COND_ALWAYS;
+    bool ok = us_flow_branches(f, always, NULL, diag);
+    free(always);
+    return ok;
 }
 
 bool us_lower(const struct us_program *prog, bool compact,
@@ -744,6 +870,7 @@ bool us_lower(const struct us_program *prog, bool compact,
     }
     L->out = out;
     L->diag = diag;
+    L->word = prog->word_bits ? prog->word_bits : 32;
     /* start[v]: the scalar instruction where vec4 instruction v begins */
     uint32_t *start = malloc((prog->ninsts + 1) * sizeof *start);
     bool ok = start != NULL, flow = false;
@@ -757,15 +884,25 @@ bool us_lower(const struct us_program *prog, bool compact,
             diag->line = prog->insts[i].line;
     }
     free(L);
-    if (ok)
+    if (ok) {   /* a BRA jumps to where its target's lowering starts */
+        start[prog->ninsts] = out->n;
+        for (unsigned i = 0; i < out->n; i++)
+            if (us_sop_flow_kind((enum us_sop)out->insts[i].op) == US_FLOW_BRA)
+                out->insts[i].target = out->insts[i].target <= prog->ninsts
+                                           ? start[out->insts[i].target]
+                                           : UINT32_MAX;
         ok = attribute(out, start, prog->ninsts, diag) &&
              (!flow || link_flow(out, diag));
+    }
     free(start);
     if (!ok) {
         us_scode_free(out);
         return false;
     }
-    if (compact)
-        us_compact(out);
+    if (compact && !us_compact(out)) {
+        us_scode_free(out);
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
     return true;
 }

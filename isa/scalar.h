@@ -72,19 +72,60 @@
  *   - a texture coordinate swizzle that is no progression over all four
  *     components: MOVs gather the coordinate in SCRATCH first.
  *
+ * ---- Compute: integers, memory, barriers, branches ------------------------
+ *
+ * Every vec4 compute opcode (docs/COMPUTE.md) lowers to one scalar opcode
+ * per component operation:
+ *
+ *   INT   integer ALU operations (ADD_U ... TRUNC_U, printed ADD.U ...):
+ *         a b c are the sources' 32 bits (NEG is two's-complement
+ *         negation for the opcodes whose vec4 opcode reads integers,
+ *         isa/ops.def I_SRC; TRUNC reads a float), the result is the
+ *         isa/micro_int.h function at the program's word width (the WORD
+ *         field), written as bits (I_DST) or as a float (I2F, which may
+ *         saturate).  BFE reads bits, offset and the value as three
+ *         sources; BFI needs four, so the lowering first packs bits and
+ *         offset into one SCRATCH register with the helper BFM
+ *         (min(bits, 32) | min(offset, 32) << 8: micro_bfi gives the same
+ *         field for the clamped values) and BFI reads it, the inserted
+ *         value and the base;
+ *   MEM   LOAD STORE LDS STS and one opcode per atomic operation
+ *         (ATOM_ADD ... ATOM_CSWAP, ATOMS_ADD ... ATOMS_CSWAP): repetition
+ *         k is one component's access, isa/micro_mem.h's micro_load,
+ *         micro_store or micro_atomic at the address SRC0 names, with
+ *         SRC1 the stored value (atomic operand) and SRC2 the CSWAP
+ *         comparand; MTYPE is the access type, BUF the binding (0 for the
+ *         shared-memory forms).  Accesses run in repetition order, and the
+ *         lowering keeps a vec4 instruction's components in order x y z w,
+ *         the interpreter's;
+ *   BAR   BAR and MEMBAR: no operands; the models' business (the barrier
+ *         rule of docs/COMPUTE.md), nothing for the executor;
+ *   BRA   a flow word (below) with two scalar sources and a condition
+ *         (enum us_cond; ALWAYS has no sources); its target is the scalar
+ *         pc where the target vec4 instruction's lowering starts.
+ *
+ * Compaction (isa/compact.c): INT operations merge as float ones do; the
+ * components of one memory instruction merge into one word whose
+ * addresses step like any source (no ROT: MTYPE lives in the ROT field).
+ * That is honest for an LSU that takes one request per cycle -- LOAD[4]
+ * issues its four requests in four consecutive cycles, as four words
+ * would, with one fetch instead of four; what a wider memory port or
+ * coalescing would gain is not claimed.  BAR, MEMBAR and BRA never merge,
+ * and no merge crosses a word a BRA jumps to (a label starts a word).
+ *
  * ---- The instruction word (96 bits, three little-endian 32-bit words) ----
  *
- *   95    93 92  89 88       70 69       51 50       32 31 29 28  26 25 24 23   12 11  9 8  7 6 5    0
- *  +--------+------+-----------+-----------+-----------+-----+------+-----+-------+-----+---+---+------+
- *  | TEXTGT | TEXU |   SRC2    |   SRC1    |   SRC0    | (0) | ROT  |DSTEP| DREG  |DFILE|SAT|CNT|  OP  |
- *  +--------+------+-----------+-----------+-----------+-----+------+-----+-------+-----+---+---+------+
+ *   95    93 92  89 88       70 69       51 50       32 31 29 28 27 26    15 14 12  11  10  9 8       0
+ *  +--------+------+-----------+-----------+-----------+-----+-----+--------+-----+---+-----+---------+
+ *  | TEXTGT | TEXU |   SRC2    |   SRC1    |   SRC0    | ROT |DSTEP|  DREG  |DFILE|SAT| CNT |   OP    |
+ *  +--------+------+-----------+-----------+-----------+-----+-----+--------+-----+---+-----+---------+
  *
  *  each SRCn (19 bits):   18   17   16 15   14       3  2     0
  *                       +-----+-----+-------+----------+-------+
  *                       | ABS | NEG | STEP  |   REG    | FILE  |
  *                       +-----+-----+-------+----------+-------+
  *
- *  OP     enum us_sop (isa/scalar_ops.def)
+ *  OP     enum us_sop (isa/scalar_ops.def), 9 bits
  *  CNT    repetitions - 1
  *  SAT    clamp results to [0, 1]; on DOT only the last repetition
  *  NEG    negate, ABS absolute value; applied as -|x| (abs first)
@@ -92,24 +133,44 @@
  *  TEXU, TEXTGT  texture image unit and enum us_tex_target (TEX TXB TXP)
  *  LDR    SRC1.REG = array size, SRC2.REG = offset (12-bit two's
  *         complement), SRC1.STEP = address register; SRC1/2.FILE = 0
- *  Bits 29..31 are zero; unused operands are all zero.
+ *  Unused operands and fields are all zero.
  *
- *  Flow-control words (IF ELSE ENDIF BGNLOOP ENDLOOP BRK CONT, kind FLOW)
- *  reuse the SRC1/SRC2 bits for the branch target, as a sequencer reads
- *  its jump address from the word instead of searching for it:
+ *  Integer (INT) words: WORD, bits 95..94 (in TEXTGT; TEXU and bit 93
+ *  zero), is the program's integer word width: 0 = 32, 1 = 16, 2 = 8 bits.
  *
- *   95    89 88    75 74             51 50        32 31         6 5    0
- *  +--------+--------+-----------------+------------+------------+------+
- *  |  (0)   |  (0)   |     TARGET      | SRC0 (IF)  |    (0)     |  OP  |
- *  +--------+--------+-----------------+------------+------------+------+
+ *  Memory (MEM) words reuse the ROT and texture bits:
+ *
+ *   95 94 93    89 88                 32 31   29 28                    0
+ *  +-----+--------+---------------------+-------+----------------------+
+ *  | (0) |  BUF   | SRC2 | SRC1 | SRC0  | MTYPE | DSTEP DREG DFILE ... |
+ *  +-----+--------+---------------------+-------+----------------------+
+ *
+ *  MTYPE  enum us_mtype (atomics: U32 or S32); no source rotates
+ *  BUF    the buffer binding, < US_MAX_BUFFERS (0: LDS STS ATOMS_*)
+ *  STORE and STS have no destination (DFILE DREG DSTEP zero).
+ *
+ *  Flow-control words (IF ELSE ENDIF BGNLOOP ENDLOOP BRK CONT BRA, kind
+ *  FLOW) put the branch target over SRC2 and the texture bits, as a
+ *  sequencer reads its jump address from the word instead of searching
+ *  for it:
+ *
+ *   95 94 93              70 69      51 50      32 31    19 18   15 14    9 8    0
+ *  +-----+------------------+----------+----------+--------+-------+-------+------+
+ *  |WORD |      TARGET      |SRC1 (BRA)|SRC0 (IF, |  (0)   | COND  |  (0)  |  OP  |
+ *  |(BRA)|                  |          |   BRA)   |        | (BRA) |       |      |
+ *  +-----+------------------+----------+----------+--------+-------+-------+------+
  *
  *  TARGET the partner pc in the same code (us_flow_link's partner): IF its
  *         ELSE or ENDIF, ELSE its ENDIF, ENDIF its IF or ELSE, BGNLOOP and
- *         ENDLOOP each other, BRK and CONT the loop's ENDLOOP.  24 bits:
- *         a binary holds at most 2^24 words (us_binary_parse).
- *  SRC0   IF only: the scalar register tested (STEP 0, no ROT); the branch
- *         is taken -- the IF body runs -- when its value (after NEG/ABS)
- *         is not 0.0.  CNT is 0 (one issue), every other field zero.
+ *         ENDLOOP each other, BRK and CONT the loop's ENDLOOP, BRA the pc
+ *         it jumps to (n: the end).  24 bits: a binary holds at most 2^24
+ *         words (us_binary_parse).
+ *  SRC0   IF: the scalar register tested (STEP 0, no ROT); the branch is
+ *         taken -- the IF body runs -- when its value (after NEG/ABS) is
+ *         not 0.0.  BRA: SRC0 and SRC1 are compared (integers, NEG two's
+ *         complement) by COND (enum us_cond, in the DREG bits) at the
+ *         word width WORD; ALWAYS jumps and has no sources.
+ *  CNT is 0 (one issue), every other field zero.
  */
 #ifndef US_ISA_SCALAR_H
 #define US_ISA_SCALAR_H
@@ -131,7 +192,8 @@ enum us_sop {
 };
 
 enum us_sop_kind { US_SK_VAL, US_SK_DOT, US_SK_ARL, US_SK_LDR, US_SK_TEX,
-                   US_SK_KIL, US_SK_NOP, US_SK_FLOW };
+                   US_SK_KIL, US_SK_NOP, US_SK_FLOW, US_SK_INT, US_SK_MEM,
+                   US_SK_BAR };
 
 struct us_sopinfo {
     const char *name;
@@ -139,9 +201,36 @@ struct us_sopinfo {
     int8_t from;            /* enum us_opcode, or -1 */
     enum us_unit unit;
     enum us_sop_kind kind;
+    uint8_t atom;           /* MEM atomics: enum us_atom, else 0 */
 };
 
 extern const struct us_sopinfo us_sops[US_SOP_COUNT];
+
+/* What a MEM opcode does, from its vec4 opcode's format. */
+enum us_sop_access { US_ACC_LOAD, US_ACC_STORE, US_ACC_ATOM };
+enum us_sop_access us_sop_access(enum us_sop op);
+/* A MEM opcode on the workgroup's shared memory (LDS STS ATOMS_*). */
+bool us_sop_shared(enum us_sop op);
+
+/* INT opcodes: whether the sources are integers (NEG is two's-complement
+ * negation; every MEM and BRA source is) and whether the result is bits
+ * (else a float: I2F). */
+bool us_sop_int_src(enum us_sop op);
+bool us_sop_int_dst(enum us_sop op);
+
+/* The scalar opcode that carries out vec4 opcode `op` component by
+ * component (INT, MEM, BAR and FLOW kinds), or US_SOP_NOP; `atom` picks
+ * the atomic operation of ATOM and ATOMS. */
+enum us_sop us_sop_of(enum us_opcode op, enum us_atom atom);
+
+/* BFM's field descriptor for BFI: min(bits, 32) | min(offset, 32) << 8.
+ * micro_bfi's field is the same for the clamped values (an offset at or
+ * beyond the word, or no bits, is no field; otherwise the field ends at
+ * the word's end at the latest). */
+static inline uint32_t us_bfm(uint32_t bits, uint32_t offset)
+{
+    return (bits < 32u ? bits : 32u) | (offset < 32u ? offset : 32u) << 8;
+}
 
 /* The sequencer's view of a scalar opcode (US_FLOW_NONE for every
  * operation that is not flow control; vec4 opcodes: us_op_flow_kind). */
@@ -179,6 +268,10 @@ struct us_sinst {
     int16_t rel_offset;/* LDR: A.x + rel_offset indexes the array        */
     uint16_t rel_size; /* LDR: array length, 1..4095                     */
     uint32_t target;   /* FLOW: the partner pc (TARGET field), else 0   */
+    uint8_t word;      /* INT, BRA: integer word width 32, 16 or 8; else 0 */
+    uint8_t mtype;     /* MEM: enum us_mtype                             */
+    uint8_t buf;       /* MEM: buffer binding (0 for shared memory)      */
+    uint8_t cond;      /* BRA: enum us_cond                              */
     struct us_sopnd dst;
     struct us_sopnd src[3];
 };
@@ -202,34 +295,45 @@ typedef struct { uint32_t w[3]; } us_sword;
 
 enum {
     US_SW_BITS = 96,
-    SIZE_SW_OP = 6,     POS_SW_OP = 0,
+    SIZE_SW_OP = 9,     POS_SW_OP = 0,
     SIZE_SW_CNT = 2,    POS_SW_CNT = POS_SW_OP + SIZE_SW_OP,
     SIZE_SW_SAT = 1,    POS_SW_SAT = POS_SW_CNT + SIZE_SW_CNT,
     SIZE_SW_FILE = 3,   POS_SW_DFILE = POS_SW_SAT + SIZE_SW_SAT,
     SIZE_SW_REG = 12,   POS_SW_DREG = POS_SW_DFILE + SIZE_SW_FILE,
     SIZE_SW_STEP = 2,   POS_SW_DSTEP = POS_SW_DREG + SIZE_SW_REG,
     SIZE_SW_ROT = 3,    POS_SW_ROT = POS_SW_DSTEP + SIZE_SW_STEP,
-    SIZE_SW_RSVD = 3,   POS_SW_RSVD = POS_SW_ROT + SIZE_SW_ROT,
-    POS_SW_SRC0 = POS_SW_RSVD + SIZE_SW_RSVD,          /* 32 */
+    POS_SW_SRC0 = POS_SW_ROT + SIZE_SW_ROT,                      /* 32 */
     /* within a source operand: */
     POS_SO_FILE = 0,
     POS_SO_REG = POS_SO_FILE + SIZE_SW_FILE,
     POS_SO_STEP = POS_SO_REG + SIZE_SW_REG,
     SIZE_SO_NEG = 1,    POS_SO_NEG = POS_SO_STEP + SIZE_SW_STEP,
     SIZE_SO_ABS = 1,    POS_SO_ABS = POS_SO_NEG + SIZE_SO_NEG,
-    SIZE_SW_SRC = POS_SO_ABS + SIZE_SO_ABS,             /* 19 */
+    SIZE_SW_SRC = POS_SO_ABS + SIZE_SO_ABS,                      /* 19 */
+    POS_SW_SRC2 = POS_SW_SRC0 + 2 * SIZE_SW_SRC,                 /* 70 */
     SIZE_SW_TEXU = 4,   POS_SW_TEXU = POS_SW_SRC0 + 3 * SIZE_SW_SRC, /* 89 */
-    SIZE_SW_TEXT = 3,   POS_SW_TEXT = POS_SW_TEXU + SIZE_SW_TEXU,
-    /* flow-control words: the target over SRC1 and SRC2 */
-    POS_SW_TARGET = POS_SW_SRC0 + SIZE_SW_SRC,                   /* 51 */
+    SIZE_SW_TEXT = 3,   POS_SW_TEXT = POS_SW_TEXU + SIZE_SW_TEXU,   /* 93 */
+    /* INT words and BRA: the word width, in the top bits */
+    SIZE_SW_WORD = 2,   POS_SW_WORD = US_SW_BITS - SIZE_SW_WORD,    /* 94 */
+    /* MEM words: the binding over TEXU, the access type over ROT */
+    SIZE_SW_BUF = 5,    POS_SW_BUF = POS_SW_TEXU,
+    SIZE_SW_MTYPE = SIZE_SW_ROT, POS_SW_MTYPE = POS_SW_ROT,
+    /* flow words: the target over SRC2 and the texture bits; BRA's
+     * condition over DREG */
+    POS_SW_TARGET = POS_SW_SRC2,
     SIZE_SW_TARGET = 24,
-    POS_SW_TPAD = POS_SW_TARGET + SIZE_SW_TARGET,                /* 75 */
-    SIZE_SW_TPAD = POS_SW_TEXU - POS_SW_TPAD,                    /* 14 */
+    SIZE_SW_COND = 4,   POS_SW_COND = POS_SW_DREG,
 };
 _Static_assert(POS_SW_SRC0 == 32, "sources start at word 1");
 _Static_assert(POS_SW_TEXT + SIZE_SW_TEXT == US_SW_BITS, "96 bits exactly");
 _Static_assert(US_SOP_COUNT <= (1 << SIZE_SW_OP), "OP field too small");
 _Static_assert(4 * US_MAX_PARAMS <= (1 << SIZE_SW_REG), "REG field too small");
+_Static_assert(POS_SW_TARGET + SIZE_SW_TARGET <= POS_SW_WORD,
+               "BRA's target and word width do not overlap");
+_Static_assert(POS_SW_BUF + SIZE_SW_BUF <= POS_SW_WORD &&
+               US_MAX_BUFFERS <= 1 << SIZE_SW_BUF, "BUF field");
+_Static_assert(US_MT_COUNT <= 1 << SIZE_SW_MTYPE &&
+               US_COND_COUNT <= 1 << SIZE_SW_COND, "MTYPE and COND fields");
 
 /* Field access on a little-endian multi-word instruction (any width).
  * A field may straddle two 32-bit words; size <= 32. */
@@ -270,11 +374,13 @@ US_SW_FIELD(dfile, POS_SW_DFILE, SIZE_SW_FILE)
 US_SW_FIELD(dreg, POS_SW_DREG, SIZE_SW_REG)
 US_SW_FIELD(dstep, POS_SW_DSTEP, SIZE_SW_STEP)
 US_SW_FIELD(rot, POS_SW_ROT, SIZE_SW_ROT)
-US_SW_FIELD(rsvd, POS_SW_RSVD, SIZE_SW_RSVD)
 US_SW_FIELD(texu, POS_SW_TEXU, SIZE_SW_TEXU)
 US_SW_FIELD(textgt, POS_SW_TEXT, SIZE_SW_TEXT)
+US_SW_FIELD(word, POS_SW_WORD, SIZE_SW_WORD)
+US_SW_FIELD(buf, POS_SW_BUF, SIZE_SW_BUF)
+US_SW_FIELD(mtype, POS_SW_MTYPE, SIZE_SW_MTYPE)
 US_SW_FIELD(target, POS_SW_TARGET, SIZE_SW_TARGET)
-US_SW_FIELD(tpad, POS_SW_TPAD, SIZE_SW_TPAD)
+US_SW_FIELD(cond, POS_SW_COND, SIZE_SW_COND)
 #undef US_SW_FIELD
 
 #define US_SO_FIELD(name, POS, SIZE)                                        \
@@ -303,7 +409,8 @@ static inline us_sword us_sw_make(enum us_sop op, unsigned count)
 }
 
 /* Encode a valid instruction (us_sinst_valid); decode checks every field
- * and fails on words no encoder produces. */
+ * and fails on words no encoder produces (a word decodes only if encoding
+ * its decoded form gives it back). */
 us_sword us_sencode(const struct us_sinst *in);
 US_MUST_CHECK bool us_sdecode(us_sword w, struct us_sinst *out);
 bool us_sinst_valid(const struct us_sinst *in);
@@ -335,21 +442,26 @@ void us_scode_free(struct us_scode *c);
 
 /* Lower vec4 IR to scalar code: one repetition per instruction unless
  * `compact`, in which case us_compact runs on the result.  Each vec4 flow
- * instruction becomes one flow word (an IF on a relative source first
- * loads it into SCRATCH with an LDR). */
+ * instruction becomes one flow word (an IF or BRA on relative sources
+ * first loads them into SCRATCH with LDRs); a BRA's target is the scalar
+ * pc where its target's lowering starts, and code with BRAs gets its
+ * reconvergence points (us_flow_branches) in `flow`. */
 US_MUST_CHECK bool us_lower(const struct us_program *prog, bool compact,
                             struct us_scode *out, struct us_diag *diag);
 
 /* Merge consecutive instructions that one instruction with a repeat
  * counter and per-operand offsets expresses exactly (in place; greedy
- * longest runs from the front; never across a flow word).  The flow links,
- * targets and vbegin follow the merge. */
-void us_compact(struct us_scode *c);
+ * longest runs from the front; never across a flow word or barrier, nor
+ * over a word a BRA jumps to).  The flow links, targets and vbegin follow
+ * the merge.  False only when out of memory (then free c). */
+US_MUST_CHECK bool us_compact(struct us_scode *c);
 
 /* Link the flow words of c->insts: c->flow's kind, partner and weight (n
  * entries each, allocated by the caller) from the opcodes and vbegin (NULL:
- * weight 1), then every flow word's target.  False when the nesting is
- * broken. */
+ * weight 1; a BRA's partner is its target), then every structured flow
+ * word's target, and with BRAs the reconvergence points (rpc, always:
+ * replaced).  False when the nesting is broken or a BRA leaves its
+ * block. */
 US_MUST_CHECK bool us_scode_link(struct us_scode *c, struct us_diag *diag);
 
 /* Can the n (<= 4) single-repetition instructions ops[0..n) run as the
@@ -373,14 +485,18 @@ US_MUST_CHECK bool us_scalar_exec(const struct us_sinst *code, unsigned n,
 /* Execute one instruction, all its repetitions, for one thread: the entry
  * timing models call at issue.  `scratch` holds the thread's SCRATCH file,
  * which lives across the scalar instructions of one vec4 instruction, so a
- * model that interleaves threads keeps one per thread.  A flow word
- * changes no register: the caller's sequencer (struct us_flow_state over
- * the code's us_flow) moves on with us_scalar_cond as the IF condition. */
+ * model that interleaves threads keeps one per thread.  Memory words go
+ * to env->mem's bindings and t->shared, counted in env->mem->counts.  A
+ * flow word changes no register: the caller's sequencer (struct
+ * us_flow_state over the code's us_flow) moves on with us_scalar_cond as
+ * the branch condition; BAR and MEMBAR do nothing here (a model holds a
+ * thread at a barrier, shader/workgroup.h). */
 void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
                     struct us_thread *t, float scratch[US_SCRATCH_REGS]);
 
-/* The IF condition of a thread: its SRC0 (after NEG/ABS) is not 0.0;
- * false for any other instruction. */
+/* The branch condition of a thread: an IF's SRC0 (after NEG/ABS) is not
+ * 0.0, a BRA's COND holds for SRC0 and SRC1 (micro_cond); false for any
+ * other instruction. */
 bool us_scalar_cond(const struct us_sinst *in, const struct us_exec_env *env,
                     const struct us_thread *t,
                     const float scratch[US_SCRATCH_REGS]);
@@ -445,10 +561,11 @@ US_MUST_CHECK bool us_binary_disassemble(const struct us_binary *b,
 
 /*
  * Binary file format (`ushader asm -o`), all fields little-endian uint32:
- *   magic "USHB" (0x42485355), format version 1, target (enum us_target),
+ *   magic "USHB" (0x42485355), format version 2 (2: the 9-bit OP
+ *   scalar word of isa/scalar.h), target (enum us_target),
  *   word_bits, nwords, then nwords * ceil(word_bits / 32) units.
  */
-enum { US_BINARY_MAGIC = 0x42485355u, US_BINARY_VERSION = 1,
+enum { US_BINARY_MAGIC = 0x42485355u, US_BINARY_VERSION = 2,
        US_BINARY_HEADER = 5 };
 US_MUST_CHECK bool us_binary_serialize(const struct us_binary *b,
                                        uint8_t **data, size_t *len);
@@ -459,7 +576,8 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
 /* ---- vec4 (simd4 / superscalar / hetero) word --------------------------- */
 
 /*
- * The vec4 word (128 bits, four little-endian 32-bit words):
+ * The vec4 word (128 bits, four little-endian 32-bit words).  Register
+ * formats (VEC SCL ARL SWZ TEX KIL COND FLOW):
  *
  *  127   106 105    84 83         55 54   44 43  33 32 31 30 28 27 24 23 20 19  12 11  9 8  7    0
  * +--------+--------+-------------+-------+------+-----+-----+-----+-----+------+-----+---+------+
@@ -473,6 +591,36 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
  *  array length).  OP is enum us_opcode.  ZERO/ONE selectors and per-component
  *  negation exist only in SRC0 (SWZ has one source); the encoder reports
  *  programs it cannot represent.
+ *
+ * Memory formats (LOAD STORE ATOM and the shared forms LDS STS ATOMS): the
+ * address (SRC0) has neither 0/1 selectors nor a per-component sign, so
+ * it takes the 22-bit form of SRC1, and its last 7 bits hold the access:
+ *
+ *  127   106 105    84 83 82 80 79 77 76    55 54   44 43  33 32 31 30 29 28 24 23 20 19  12 11  9 8  7    0
+ * +--------+--------+---+-----+-----+--------+-------+------+------+-----+-----+-----+------+-----+---+------+
+ * |  SRC2  |  SRC1  |(0)| AOP |MTYPE|  SRC0  |RELSIZE|RELOFF|RELSRC| (0) | BUF |DMASK| DIDX |DFILE|(0)|  OP  |
+ * +--------+--------+---+-----+-----+--------+-------+------+------+-----+-----+-----+------+-----+---+------+
+ *
+ *  MTYPE  enum us_mtype; AOP enum us_atom (ATOM ATOMS; 0 otherwise)
+ *  BUF    the buffer binding, 0..US_MAX_BUFFERS-1 (0 for LDS STS ATOMS)
+ *  SRC0 the address, SRC1 the value (STORE ATOM), SRC2 CSWAP's compare.
+ *  STORE has no destination register: DFILE = DIDX = 0, DMASK its mask.
+ *
+ * BRA has no destination: its target (an instruction index, 0..ninsts)
+ * takes the destination's 15 bits and its condition the texture unit's:
+ *
+ *  127  106 105    84 83         55 54   44 43  33 32 31 30 28 27  24 23          9 8  7    0
+ * +-------+--------+-------------+-------+------+------+-----+------+-------------+---+------+
+ * |  (0)  |  SRC1  |    SRC0     |RELSIZE|RELOFF|RELSRC| (0) | COND |   TARGET    |(0)|  OP  |
+ * +-------+--------+-------------+-------+------+------+-----+------+-------------+---+------+
+ *
+ *  COND   enum us_cond (0: always, and then the sources are those of the
+ *         IR, normally zero); SRC0 and SRC1 the scalar operands a, b.
+ *
+ * BAR and MEMBAR: OP alone, every other bit zero.  Integer instructions
+ * use the register format; their literals are ordinary PARAM slots.  SAT is
+ * zero wherever the instruction has no _SAT form (integer results, memory,
+ * BRA, BAR).
  */
 enum {
     US_VW_BITS = 128,
@@ -492,23 +640,51 @@ enum {
     POS_VW_SRC1 = POS_VW_SRC0 + SIZE_VW_SRC0,   /* 84 */
     POS_VW_SRC2 = POS_VW_SRC1 + SIZE_VW_SRCN,   /* 106 */
     POS_VW_END = POS_VW_SRC2 + SIZE_VW_SRCN,    /* 128 */
+    /* memory formats */
+    SIZE_VW_BUF = 5, POS_VW_BUF = POS_VW_TEXU,                   /* 24 */
+    POS_VW_MPAD = POS_VW_BUF + SIZE_VW_BUF,                      /* 29 */
+    SIZE_VW_MPAD = POS_VW_RELSRC - POS_VW_MPAD,                  /* 2 */
+    SIZE_VW_MTYPE = 3, POS_VW_MTYPE = POS_VW_SRC0 + SIZE_VW_SRCN, /* 77 */
+    SIZE_VW_AOP = 3, POS_VW_AOP = POS_VW_MTYPE + SIZE_VW_MTYPE,  /* 80 */
+    POS_VW_APAD = POS_VW_AOP + SIZE_VW_AOP,                      /* 83 */
+    SIZE_VW_APAD = POS_VW_SRC1 - POS_VW_APAD,                    /* 1 */
+    /* BRA */
+    SIZE_VW_TARGET = 15, POS_VW_TARGET = POS_VW_DFILE,           /* 9 */
+    SIZE_VW_COND = 4, POS_VW_COND = POS_VW_TEXU,                 /* 24 */
+    POS_VW_CPAD = POS_VW_COND + SIZE_VW_COND,                    /* 28 */
+    SIZE_VW_CPAD = POS_VW_RELSRC - POS_VW_CPAD,                  /* 3 */
 };
 _Static_assert(POS_VW_END <= US_VW_BITS, "vec4 word fits 128 bits");
 _Static_assert(US_MAX_REL_OFFSET < 1 << (SIZE_VW_RELOFF - 1), "RELOFF range");
 _Static_assert(US_OP_COUNT <= (1 << SIZE_VW_OP), "vec4 OP field too small");
 _Static_assert(US_MAX_TEMPS <= (1 << SIZE_VW_DIDX), "vec4 DIDX too small");
+_Static_assert(US_MAX_BUFFERS <= (1 << SIZE_VW_BUF), "vec4 BUF too small");
+_Static_assert(US_MT_COUNT <= (1 << SIZE_VW_MTYPE) &&
+               US_ATOM_COUNT <= (1 << SIZE_VW_AOP), "MTYPE, AOP too small");
+_Static_assert(US_COND_COUNT <= (1 << SIZE_VW_COND), "vec4 COND too small");
+_Static_assert(US_MAX_INSTRUCTIONS < (1 << SIZE_VW_TARGET),
+               "vec4 TARGET holds every instruction index and the end");
+_Static_assert(POS_VW_TARGET + SIZE_VW_TARGET == POS_VW_COND,
+               "TARGET is the destination's bits");
 
 /* Encode one vec4 instruction (false if a field cannot represent it) and
- * decode it back (false on malformed words). */
+ * decode it back (false on malformed words: decoding then encoding gives
+ * the same bits). */
 US_MUST_CHECK bool us_vencode(const struct us_inst *in, uint32_t w[4]);
 US_MUST_CHECK bool us_vdecode(const uint32_t w[4], struct us_inst *out);
+/* One line of text: "ADD r0.xy, r1.xyzw, c3.xxxx", "LOAD.U32 r0.x,
+ * r1.xxxx, buffer[2]", "BRA.LT.S @12, r0.xxxx, c1.yyyy" (@n: the target
+ * instruction); the snprintf-style length. */
 int us_inst_format(const struct us_inst *in, char *buf, size_t size);
 
 /* ---- Static scheduling (VLIW bundles, hetero pairs) --------------------- */
 
 /* A schedulable item: the scalar registers it reads and writes (as
- * file << 12 | reg keys) and the slots it may occupy (bit per slot). */
-enum { US_SCHED_MAX_REGS = 16 };
+ * file << 12 | reg keys) and the slots it may occupy (bit per slot).
+ * US_SCHED_MEMORY (file NULL, which names no register: the scoreboards of
+ * shader/timing.h ignore it) is memory: every LOAD STORE ATOM LDS STS
+ * ATOMS reads and writes it, so no schedule reorders two of them. */
+enum { US_SCHED_MAX_REGS = 16, US_SCHED_MEMORY = 1 };
 struct us_sched_item {
     uint16_t reads[US_SCHED_MAX_REGS], writes[US_SCHED_MAX_REGS];
     uint8_t nreads, nwrites;
@@ -527,31 +703,48 @@ unsigned us_list_schedule(const struct us_sched_item *items, unsigned n,
                           unsigned nslots, unsigned *bundle_of,
                           unsigned *slot_of);
 
-/* us_list_schedule over basic blocks: an item with barrier[i] set (a flow
- * instruction) gets a bundle of its own, in slot 0, and no item moves
- * across it.  Returns the number of bundles, 0 on allocation failure. */
+/* Where basic blocks end (cut[i] per item): */
+enum us_sched_cut {
+    US_SCHED_PLAIN,    /* an ordinary item                                 */
+    US_SCHED_BEGIN,    /* starts a block: a BRA's target                   */
+    US_SCHED_ALONE,    /* flow control, BRA, BAR, MEMBAR: a bundle of its
+                          own, in slot 0, and the end of its block          */
+};
+
+/* us_list_schedule over basic blocks: no item moves out of its block, and
+ * blocks follow each other in program order.  `entry` (NULL, or n + 1
+ * entries) receives for each item the first bundle of its block, the
+ * bundle a jump to a block's first item goes to, and entry[n] the number
+ * of bundles (a jump to the end).  Returns the number of bundles, 0 on
+ * allocation failure. */
 unsigned us_list_schedule_blocks(const struct us_sched_item *items,
-                                 const bool *barrier, unsigned n,
+                                 const uint8_t *cut, unsigned n,
                                  unsigned nslots, unsigned *bundle_of,
-                                 unsigned *slot_of);
+                                 unsigned *slot_of, unsigned *entry);
 
 /* VLIW (isa/baseline_vliw.c): pack uncompacted scalar code into bundles of
  * `nslots` slots; with `tslot`, the last slot is the transcendental slot,
  * the only one that runs SFU operations (it also runs ALU ones).  *slots
  * receives nbundles * nslots instructions, NOP in empty slots, and (when
  * `origin` is not NULL) *origin the index in `code` of each slot's
- * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word has a
- * bundle of its own, and its target becomes its partner's bundle. */
+ * instruction, UINT32_MAX for NOPs (both malloc'd).  A flow word, BRA, BAR
+ * or MEMBAR (us_sops[].unit BARRIER) has a bundle of its own; a flow
+ * word's target becomes its partner's bundle, a BRA's the first bundle of
+ * its target's block (nbundles for the end).  LSU operations keep their
+ * order. */
 US_MUST_CHECK bool us_vliw_schedule(const struct us_scode *code,
                                     unsigned nslots, bool tslot,
                                     struct us_sinst **slots,
                                     uint32_t **origin, unsigned *nbundles);
 
 /* Hetero (isa/baseline_hetero.c): pair vec4 instructions into bundles of a
- * vector slot (ALU, texture, KIL, ARL, flow control) and a scalar slot (SFU
- * operations and one-component ALU operations); a flow instruction has a
- * bundle of its own.  *slots receives 2 * nbundles
- * instructions and *empty flags the empty slots (both malloc'd). */
+ * vector slot (ALU, texture, KIL, ARL, memory, flow control) and a scalar
+ * slot (SFU operations and one-component ALU operations); a flow
+ * instruction, BRA, BAR or MEMBAR has a bundle of its own, and memory
+ * operations keep their order.  *slots receives 2 * nbundles
+ * instructions and *empty flags the empty slots (both malloc'd); a BRA's
+ * target there is the first bundle of its target's block (nbundles for
+ * the end), as the hetero binary's words are bundles. */
 US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
                                       struct us_inst **slots, bool **empty,
                                       unsigned *nbundles);
@@ -560,8 +753,11 @@ US_MUST_CHECK bool us_hetero_schedule(const struct us_program *prog,
  * read-only files (PARAM, IMM) and NULL make no dependences. */
 void us_sched_add_reg(struct us_sched_item *it, bool write, unsigned file,
                       unsigned reg);
+/* Record that `it` reads and writes memory (US_SCHED_MEMORY). */
+void us_sched_add_memory(struct us_sched_item *it);
 
-/* Scheduler registers read and written by one instruction. */
+/* Scheduler registers read and written by one instruction (memory
+ * operations: US_SCHED_MEMORY too). */
 void us_sched_item_scalar(const struct us_sinst *in, struct us_sched_item *it);
 void us_sched_item_vec4(const struct us_inst *in, struct us_sched_item *it);
 
@@ -592,6 +788,85 @@ US_MUST_CHECK bool us_random_flow_program(struct us_rng *r,
 void us_random_thread(struct us_rng *r, struct us_thread *t);
 float us_random_float(struct us_rng *r);
 
+/* ---- Random compute programs (isa/randcompute.c) ------------------------ */
+
+/*
+ * A random case for the compute instructions: a program with integers,
+ * memory, barriers and BRA (compute, or vertex / fragment under
+ * USHADER_extensions), its launch, buffers and initial registers.  The
+ * program does not depend on the order its threads run in, so every
+ * executor must leave the reference interpreter's registers and memory
+ * bit for bit (isa/randcompute.c says how it is kept so).
+ */
+enum { US_RCASE_BUDGET = 1 << 17,    /* instructions a thread may run */
+       US_RCASE_MAX_THREADS = 16 };
+
+/* The buffers a case's program accesses. */
+struct us_rlayout {
+    uint8_t priv, ro, ctr, none;     /* bindings: the threads' own regions,
+                                        read-only data, counters, unbound */
+    uint32_t region;                 /* bytes of each thread's region      */
+    uint32_t priv_size, ro_size, ctr_size;
+    uint32_t slot;                   /* shared bytes of a thread per area  */
+    uint32_t area[2], ctr_area[2];   /* shared memory: slots, counters     */
+    uint8_t id_input;                /* vertex / fragment: the input whose
+                                        x is the thread's index (uint)     */
+};
+
+struct us_rcase {
+    struct us_program prog;
+    struct us_rlayout layout;
+    uint32_t groups[3];              /* compute: the launch; else 1 1 1    */
+    unsigned nthreads;               /* work-items in launch order, or
+                                        vertex / fragment threads (4 or 8:
+                                        whole quads)                       */
+    struct us_thread *init;          /* registers before the run, inputs
+                                        set (us_compute_thread for compute) */
+    us_vec4 *params;                 /* prog's parameters, resolved        */
+    struct us_memory mem;            /* initial buffer contents            */
+};
+
+/* A random case with about `size` random statements (size 30: some 150
+ * instructions); false when out of memory. */
+US_MUST_CHECK bool us_random_case(struct us_rng *r, enum us_stage stage,
+                                  unsigned size, struct us_rcase *out);
+void us_rcase_free(struct us_rcase *c);
+
+/*
+ * One executor's run of a case: its own threads and memory (copies of the
+ * case's), and the environment to run in (the case's parameters, exact
+ * math, a sampler that depends on each lane's own coordinates alone,
+ * US_RCASE_BUDGET, the memory).  To check a model:
+ *
+ *     us_rrun_init(&c, &ref);  us_rrun_reference(&c, &ref, &diag);
+ *     us_rrun_init(&c, &run);  us_rrun_workload(&c, &run, &w);
+ *     us_core_run(model, &cfg, &w, &st, &diag);
+ *     us_rrun_same(&c, &ref, &run, why, sizeof why);
+ *
+ * A compute workload's threads are the launch's work-items in order (its
+ * workgroups are runs of prog.group_size's product of threads, and each
+ * needs prog.shared_bytes of zeroed shared memory).
+ */
+struct us_rrun {
+    struct us_thread *threads;
+    struct us_memory mem;
+    struct us_exec_env env;
+};
+
+struct us_workload;
+US_MUST_CHECK bool us_rrun_init(const struct us_rcase *c, struct us_rrun *run);
+void us_rrun_free(struct us_rrun *run);
+void us_rrun_workload(const struct us_rcase *c, struct us_rrun *run,
+                      struct us_workload *w);
+/* The reference: us_compute_interpret, or us_interpret thread by thread;
+ * false (and *diag) when a thread goes over the budget. */
+US_MUST_CHECK bool us_rrun_reference(const struct us_rcase *c,
+                                     struct us_rrun *run, struct us_diag *diag);
+/* Same registers (TEMPs, outputs, address registers, killed, overrun),
+ * buffers and memory counts?  If not, *why says what differs first. */
+bool us_rrun_same(const struct us_rcase *c, const struct us_rrun *want,
+                  const struct us_rrun *got, char *why, size_t size);
+
 /* ---- Instruction statistics (`ushader stats`) --------------------------- */
 
 struct us_code_stats {
@@ -609,13 +884,14 @@ struct us_code_stats {
 
 /* Width of a vec4 instruction: the useful ops it asks for (SPEC 3): a
  * component-wise or MIXED operation's written components, DP3 3, DP4/DPH
- * 4, a replicated SFU result 1, KIL the distinct components it tests. */
+ * 4, a replicated SFU result 1, KIL the distinct components it tests,
+ * STORE the components it stores; BAR, MEMBAR and flow control 0. */
 unsigned us_inst_width(const struct us_inst *in);
 
 /* The useful ALU ops of a vec4 instruction, what datapath utilization
- * counts: its width, except texture fetches, which the texture unit does
- * (0) -- counting their components would let a model that issues a TEX in
- * one cycle exceed 100% of its ALU lanes. */
+ * counts: its width, except texture fetches and memory accesses, which the
+ * texture unit and the LSU do (0) -- counting their components would let
+ * a model that issues a TEX in one cycle exceed 100% of its ALU lanes. */
 unsigned us_inst_useful_ops(const struct us_inst *in);
 
 US_MUST_CHECK bool us_code_stats(const struct us_program *prog,

@@ -41,27 +41,49 @@ static void put_src(struct out *o, const struct us_sopnd *s, unsigned count)
     put(o, "%s", s->abs ? "|" : "");
 }
 
+/* The mnemonic: the table's name with '.' for '_' (ADD_U is "ADD.U",
+ * ATOM_CSWAP "ATOM.CSWAP"), then the access type of a memory word, a BRA's
+ * condition and a word width other than 32 ("SHR.S.W16"). */
+static void put_name(struct out *o, const struct us_sinst *in)
+{
+    const struct us_sopinfo *info = &us_sops[in->op];
+    for (const char *p = info->name; *p; p++)
+        put(o, "%c", *p == '_' ? '.' : *p);
+    if (info->kind == US_SK_MEM)
+        put(o, ".%s", in->mtype < US_MT_COUNT ? us_mtype_names[in->mtype] : "?");
+    if (us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_BRA &&
+        in->cond != US_COND_ALWAYS)
+        put(o, ".%s", in->cond < US_COND_COUNT ? us_cond_names[in->cond] : "?");
+    if (in->word && in->word != 32)
+        put(o, ".W%u", in->word);
+}
+
 int us_sinst_format(const struct us_sinst *in, char *buf, size_t size)
 {
     struct out o = { buf, size, 0 };
     if (size)
         buf[0] = '\0';
     const struct us_sopinfo *info = &us_sops[in->op];
-    put(&o, "%s%s", info->name, in->sat ? "_SAT" : "");
+    put_name(&o, in);
+    put(&o, "%s", in->sat ? "_SAT" : "");
     if (in->count > 1)
         put(&o, "[%u]", in->count);
-    if (info->kind == US_SK_NOP)
+    if (info->kind == US_SK_NOP || info->kind == US_SK_BAR)
         return (int)o.len;
     if (info->kind == US_SK_FLOW) {   /* "IF r0.x -> 7", "ELSE -> 9" */
-        if (info->nsrc) {
-            put(&o, " ");
-            put_src(&o, &in->src[0], in->count);
+        unsigned nsrc = us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_BRA &&
+                        in->cond == US_COND_ALWAYS ? 0 : info->nsrc;
+        for (unsigned i = 0; i < nsrc; i++) {
+            put(&o, i ? ", " : " ");
+            put_src(&o, &in->src[i], in->count);
         }
         put(&o, " -> %u", (unsigned)in->target);
         return (int)o.len;
     }
     const char *sep = " ";
-    if (info->kind != US_SK_KIL) {
+    bool store = info->kind == US_SK_MEM &&
+                 us_sop_access((enum us_sop)in->op) == US_ACC_STORE;
+    if (info->kind != US_SK_KIL && !store) {
         put(&o, " ");
         put_reg(&o, &in->dst, in->count);
         sep = ", ";
@@ -73,6 +95,8 @@ int us_sinst_format(const struct us_sinst *in, char *buf, size_t size)
     }
     if (info->kind == US_SK_LDR)
         put(&o, " [a%u.x%+d, %u]", in->rel_addr, in->rel_offset, in->rel_size);
+    if (info->kind == US_SK_MEM && !us_sop_shared((enum us_sop)in->op))
+        put(&o, ", buffer[%u]", in->buf);
     if (info->kind == US_SK_TEX)
         put(&o, ", texture[%u], %s", in->tex_unit,
             in->tex_target < US_TEX_TARGET_COUNT ? target_names[in->tex_target]

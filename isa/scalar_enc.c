@@ -4,13 +4,67 @@
 #include "isa/scalar.h"
 
 #define US_OP_NONE (-1)
+/* MEM's expr is its atomic operation; the others' is code. */
+#define ATOM_OF_VAL(e) 0
+#define ATOM_OF_DOT(e) 0
+#define ATOM_OF_ARL(e) 0
+#define ATOM_OF_LDR(e) 0
+#define ATOM_OF_TEX(e) 0
+#define ATOM_OF_KIL(e) 0
+#define ATOM_OF_NOP(e) 0
+#define ATOM_OF_FLOW(e) 0
+#define ATOM_OF_INT(e) 0
+#define ATOM_OF_BAR(e) 0
+#define ATOM_OF_MEM(e) (e)
 const struct us_sopinfo us_sops[US_SOP_COUNT] = {
 #define SOP(name, nsrc, from, unit, kind, expr) \
-    [US_SOP_##name] = { #name, nsrc, US_OP_##from, US_UNIT_##unit, US_SK_##kind },
+    [US_SOP_##name] = { #name, nsrc, US_OP_##from, US_UNIT_##unit, US_SK_##kind, \
+                        ATOM_OF_##kind(expr) },
 #include "scalar_ops.def"
 #undef SOP
 };
 #undef US_OP_NONE
+
+enum us_sop_access us_sop_access(enum us_sop op)
+{
+    switch (us_ops[us_sops[op].from].format) {
+    case US_FMT_STORE: return US_ACC_STORE;
+    case US_FMT_ATOM: return US_ACC_ATOM;
+    default: return US_ACC_LOAD;
+    }
+}
+
+bool us_sop_shared(enum us_sop op)
+{
+    int from = us_sops[op].from;
+    return from == US_OP_LDS || from == US_OP_STS || from == US_OP_ATOMS;
+}
+
+/* BFM, a helper of the scalar ISA alone, reads and writes bits. */
+bool us_sop_int_src(enum us_sop op)
+{
+    int from = us_sops[op].from;
+    return from < 0 || (us_ops[from].flags & US_I_SRC);
+}
+
+bool us_sop_int_dst(enum us_sop op)
+{
+    int from = us_sops[op].from;
+    return from < 0 || (us_ops[from].flags & US_I_DST);
+}
+
+enum us_sop us_sop_of(enum us_opcode op, enum us_atom atom)
+{
+    for (unsigned k = 0; k < US_SOP_COUNT; k++) {
+        const struct us_sopinfo *o = &us_sops[k];
+        if (o->from == (int)op &&
+            (o->kind == US_SK_INT || o->kind == US_SK_MEM ||
+             o->kind == US_SK_BAR || o->kind == US_SK_FLOW) &&
+            (us_ops[op].format != US_FMT_ATOM || o->atom == atom))
+            return (enum us_sop)k;
+    }
+    return US_SOP_NOP;
+}
 
 const float us_imm_rom[US_IMM_REGS] = { 0.0f, 1.0f, 0.0f, 1.0f };
 
@@ -97,27 +151,87 @@ static bool src_file_ok(const struct us_sopnd *s)
     }
 }
 
+static bool word_ok(unsigned word)
+{
+    return word == 32 || word == 16 || word == 8;
+}
+
+/* A flow word: TARGET and its sources alone (IF: SRC0; BRA: SRC0 and SRC1
+ * unless it always jumps, its condition and word width). */
+static bool flow_valid(const struct us_sinst *in, const struct us_sopinfo *o)
+{
+    bool bra = us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_BRA;
+    struct us_sinst bare = { .op = in->op, .count = 1, .target = in->target };
+    unsigned nsrc = o->nsrc;
+    if (bra) {
+        if (!word_ok(in->word) || in->cond >= US_COND_COUNT)
+            return false;
+        bare.word = in->word;
+        bare.cond = in->cond;
+        if (in->cond == US_COND_ALWAYS)
+            nsrc = 0;
+    }
+    for (unsigned i = 0; i < nsrc; i++) {
+        if (!src_file_ok(&in->src[i]) || in->src[i].step || in->src[i].rot)
+            return false;
+        bare.src[i] = in->src[i];
+    }
+    return us_sinst_equal(in, &bare) && in->target < (1u << SIZE_SW_TARGET);
+}
+
+/* A memory word: no SAT, no rotation (MTYPE holds the ROT bits), an
+ * access type the operation takes, a binding in range (none for shared
+ * memory), no destination for stores. */
+static bool mem_valid(const struct us_sinst *in, const struct us_sopinfo *o)
+{
+    enum us_sop op = (enum us_sop)in->op;
+    if (in->sat || in->mtype >= US_MT_COUNT || in->buf >= US_MAX_BUFFERS ||
+        (us_sop_shared(op) && in->buf) || in->word || in->cond ||
+        in->target || in->tex_unit || in->tex_target || in->rel_addr ||
+        in->rel_offset || in->rel_size)
+        return false;
+    if (us_sop_access(op) == US_ACC_ATOM &&
+        in->mtype != US_MT_U32 && in->mtype != US_MT_S32)
+        return false;
+    if (us_sop_access(op) == US_ACC_STORE ? !opnd_zero(&in->dst)
+                                          : !dst_file_ok(in))
+        return false;
+    if (in->count == 1 && in->dst.step)
+        return false;
+    for (unsigned i = 0; i < 3; i++) {
+        if (i >= o->nsrc) {
+            if (!opnd_zero(&in->src[i]))
+                return false;
+        } else if (!src_file_ok(&in->src[i]) || in->src[i].rot ||
+                   (in->count == 1 && in->src[i].step)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool us_sinst_valid(const struct us_sinst *in)
 {
     if (in->op >= US_SOP_COUNT || in->count < 1 || in->count > 4)
         return false;
     const struct us_sopinfo *o = &us_sops[in->op];
-    if (o->kind == US_SK_NOP) {
-        struct us_sinst nop = { .op = US_SOP_NOP, .count = 1 };
-        return us_sinst_equal(in, &nop);
+    if (o->kind == US_SK_NOP || o->kind == US_SK_BAR) {
+        struct us_sinst bare = { .op = in->op, .count = 1 };
+        return us_sinst_equal(in, &bare);
     }
-    if (o->kind == US_SK_FLOW) {   /* TARGET and, for IF, SRC0 alone */
-        struct us_sinst bare = { .op = in->op, .count = 1,
-                                 .target = in->target };
-        if (o->nsrc)
-            bare.src[0] = in->src[0];
-        return us_sinst_equal(in, &bare) &&
-               in->target < (1u << SIZE_SW_TARGET) &&
-               (!o->nsrc || (src_file_ok(&in->src[0]) && !in->src[0].step &&
-                             !in->src[0].rot));
-    }
-    if (in->target)
+    if (o->kind == US_SK_FLOW)
+        return flow_valid(in, o);
+    if (o->kind == US_SK_MEM)
+        return mem_valid(in, o);
+    if (in->target || in->mtype || in->buf || in->cond)
         return false;
+    if (o->kind == US_SK_INT) {   /* a word width; SAT on a float result */
+        if (!word_ok(in->word) ||
+            (in->sat && us_sop_int_dst((enum us_sop)in->op)))
+            return false;
+    } else if (in->word) {
+        return false;
+    }
     if (in->count == 1) {   /* steps mean nothing without repetition */
         if (in->dst.step)
             return false;
@@ -179,7 +293,8 @@ bool us_sinst_equal(const struct us_sinst *a, const struct us_sinst *b)
         a->tex_unit != b->tex_unit || a->tex_target != b->tex_target ||
         a->rel_addr != b->rel_addr || a->rel_offset != b->rel_offset ||
         a->rel_size != b->rel_size || a->target != b->target ||
-        !opnd_equal(&a->dst, &b->dst))
+        a->word != b->word || a->mtype != b->mtype || a->buf != b->buf ||
+        a->cond != b->cond || !opnd_equal(&a->dst, &b->dst))
         return false;
     for (int i = 0; i < 3; i++)
         if (!opnd_equal(&a->src[i], &b->src[i]))
@@ -187,9 +302,16 @@ bool us_sinst_equal(const struct us_sinst *a, const struct us_sinst *b)
     return true;
 }
 
+/* The WORD field's code: 0 = 32 bits, 1 = 16, 2 = 8. */
+static unsigned word_code(unsigned word)
+{
+    return word == 16 ? 1 : word == 8 ? 2 : 0;
+}
+
 us_sword us_sencode(const struct us_sinst *in)
 {
     assert(us_sinst_valid(in));
+    const struct us_sopinfo *o = &us_sops[in->op];
     us_sword w = us_sw_make(in->op, in->count);
     us_sw_set_sat(&w, in->sat);
     us_sw_set_dfile(&w, in->dst.file);
@@ -210,39 +332,58 @@ us_sword us_sencode(const struct us_sinst *in)
         us_sw_set_sstep(&w, 1, in->rel_addr);
         us_sw_set_sreg(&w, 2, (unsigned)in->rel_offset & ((1u << SIZE_SW_REG) - 1));
     }
-    if (us_sops[in->op].kind == US_SK_FLOW)   /* SRC1 and SRC2 are zero */
+    switch (o->kind) {
+    case US_SK_FLOW:   /* SRC2 is zero; BRA's DREG is too */
         us_sw_set_target(&w, in->target);
-    us_sw_set_texu(&w, in->tex_unit);
-    us_sw_set_textgt(&w, in->tex_target);
+        if (us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_BRA) {
+            us_sw_set_cond(&w, in->cond);
+            us_sw_set_word(&w, word_code(in->word));
+        }
+        break;
+    case US_SK_INT:
+        us_sw_set_word(&w, word_code(in->word));
+        break;
+    case US_SK_MEM:    /* no source rotates */
+        us_sw_set_mtype(&w, in->mtype);
+        us_sw_set_buf(&w, in->buf);
+        break;
+    default:
+        us_sw_set_texu(&w, in->tex_unit);
+        us_sw_set_textgt(&w, in->tex_target);
+        break;
+    }
     return w;
+}
+
+static unsigned word_of(unsigned code)
+{
+    return code == 1 ? 16 : code == 2 ? 8 : code == 0 ? 32 : 0;
 }
 
 bool us_sdecode(us_sword w, struct us_sinst *out)
 {
     struct us_sinst in;
     memset(&in, 0, sizeof in);
-    if (us_sw_get_rsvd(&w) || us_sw_get_op(&w) >= US_SOP_COUNT)
+    if (us_sw_get_op(&w) >= US_SOP_COUNT)
         return false;
     in.op = (uint8_t)us_sw_get_op(&w);
+    const struct us_sopinfo *o = &us_sops[in.op];
     in.count = (uint8_t)(us_sw_get_cnt(&w) + 1);
     in.sat = us_sw_get_sat(&w);
     in.dst.file = (uint8_t)us_sw_get_dfile(&w);
     in.dst.reg = (uint16_t)us_sw_get_dreg(&w);
     in.dst.step = (uint8_t)us_sw_get_dstep(&w);
-    for (unsigned i = 0; i < 3; i++) {
+    unsigned nsrc = o->kind == US_SK_FLOW ? 2 : 3;   /* TARGET over SRC2 */
+    for (unsigned i = 0; i < nsrc; i++) {
         struct us_sopnd *s = &in.src[i];
         s->file = (uint8_t)us_sw_get_sfile(&w, i);
         s->reg = (uint16_t)us_sw_get_sreg(&w, i);
         s->step = (uint8_t)us_sw_get_sstep(&w, i);
         s->neg = us_sw_get_sneg(&w, i);
         s->abs = us_sw_get_sabs(&w, i);
-        s->rot = (us_sw_get_rot(&w) >> i) & 1;
+        s->rot = o->kind != US_SK_MEM && ((us_sw_get_rot(&w) >> i) & 1);
     }
     if (in.op == US_SOP_LDR) {
-        if (in.src[1].file || in.src[1].neg || in.src[1].abs || in.src[1].rot ||
-            in.src[2].file || in.src[2].step || in.src[2].neg || in.src[2].abs ||
-            in.src[2].rot)
-            return false;
         in.rel_size = in.src[1].reg;
         in.rel_addr = in.src[1].step;
         unsigned off = in.src[2].reg;
@@ -251,16 +392,33 @@ bool us_sdecode(us_sword w, struct us_sinst *out)
         memset(&in.src[1], 0, sizeof in.src[1]);
         memset(&in.src[2], 0, sizeof in.src[2]);
     }
-    if (us_sops[in.op].kind == US_SK_FLOW) {
-        if (us_sw_get_tpad(&w) || (us_sw_get_rot(&w) & 6u))
-            return false;
+    switch (o->kind) {
+    case US_SK_FLOW:
         in.target = us_sw_get_target(&w);
-        memset(&in.src[1], 0, sizeof in.src[1]);
-        memset(&in.src[2], 0, sizeof in.src[2]);
+        if (us_sop_flow_kind((enum us_sop)in.op) == US_FLOW_BRA) {
+            in.cond = (uint8_t)us_sw_get_cond(&w);
+            in.word = (uint8_t)word_of(us_sw_get_word(&w));
+            in.dst.reg = 0;   /* the DREG bits held COND */
+        }
+        break;
+    case US_SK_INT:
+        in.word = (uint8_t)word_of(us_sw_get_word(&w));
+        break;
+    case US_SK_MEM:
+        in.mtype = (uint8_t)us_sw_get_mtype(&w);
+        in.buf = (uint8_t)us_sw_get_buf(&w);
+        break;
+    default:
+        in.tex_unit = (uint8_t)us_sw_get_texu(&w);
+        in.tex_target = (uint8_t)us_sw_get_textgt(&w);
+        break;
     }
-    in.tex_unit = (uint8_t)us_sw_get_texu(&w);
-    in.tex_target = (uint8_t)us_sw_get_textgt(&w);
     if (!us_sinst_valid(&in))
+        return false;
+    /* Every bit is some field of the decoded form: a word with bits no
+     * encoder sets (a flow word's SRC2, BRA's DFILE, ...) is refused. */
+    us_sword back = us_sencode(&in);
+    if (memcmp(&back, &w, sizeof w))
         return false;
     *out = in;
     return true;

@@ -25,12 +25,15 @@ unsigned us_inst_width(const struct us_inst *in)
         return in->op == US_OP_DP3 ? 3 : 4;
     if (o->shape == US_SHAPE_REPL)
         return 1;
+    if (o->format == US_FMT_STORE)   /* the components it stores */
+        return (unsigned)__builtin_popcount(in->dst.mask & 0xfu);
     return (unsigned)__builtin_popcount(micro_written_mask(in->op, in->dst.mask));
 }
 
 unsigned us_inst_useful_ops(const struct us_inst *in)
 {
-    return us_ops[in->op].unit == US_UNIT_TEX ? 0 : us_inst_width(in);
+    enum us_unit u = us_ops[in->op].unit;
+    return u == US_UNIT_TEX || u == US_UNIT_LSU ? 0 : us_inst_width(in);
 }
 
 bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
@@ -50,9 +53,13 @@ bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
         unsigned op = prog->insts[i].op;
         st->op_count[op]++;
         if (us_ops[op].unit == US_UNIT_BRANCH) {
-            /* one flow word (after an LDR for a relative IF source); it
+            /* one flow word (after an LDR per relative source); it
              * cannot be lowered alone: its partner is elsewhere */
-            unsigned n = 1u + (us_ops[op].nsrc && prog->insts[i].src[0].rel);
+            const struct us_inst *in = &prog->insts[i];
+            unsigned n = 1;
+            bool reads = op != US_OP_BRA || in->sub != US_COND_ALWAYS;
+            for (unsigned k = 0; reads && k < us_ops[op].nsrc; k++)
+                n += in->src[k].rel;
             st->op_scalar[op] += n;
             st->op_compacted[op] += n;
             continue;

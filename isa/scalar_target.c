@@ -80,31 +80,39 @@ static uint32_t *word(const struct us_binary *b, unsigned i)
  * The vec4 word holds one relative source (as NV40's vertex ISA reads one
  * constant per instruction); ARB programs may have more.  The vec4
  * targets' compiler first copies the extra ones into TEMPs beyond the
- * program's: MOV t, c[A0.x + n] with identity swizzle.  `out` shares all
- * but `insts` with `prog`.
+ * program's: MOV t, c[A0.x + n] with identity swizzle (MOV.U, a bit copy,
+ * for an integer instruction's source).  A BRA to an instruction jumps to
+ * its copies.  `out` shares all but `insts` with `prog`.
  */
 static bool legalize_vec4(const struct us_program *prog, struct us_program *out,
                           struct us_diag *diag)
 {
     *out = *prog;
     out->insts = malloc((3 * (size_t)prog->ninsts + 1) * sizeof *out->insts);
-    if (!out->insts)
+    /* where each instruction's copy starts: a BRA jumps to its MOVs */
+    uint32_t *at = malloc(((size_t)prog->ninsts + 1) * sizeof *at);
+    if (!out->insts || !at) {
+        free(out->insts);
+        free(at);
         return fail(diag, 0, "out of memory");
+    }
     unsigned n = 0;
     for (unsigned i = 0; i < prog->ninsts; i++) {
         struct us_inst in = prog->insts[i];
         unsigned nrel = 0;
+        at[i] = n;
         for (unsigned s = 0; s < us_ops[in.op].nsrc; s++) {
             if (!in.src[s].rel || nrel++ == 0)
                 continue;
             unsigned t = prog->ntemps + nrel - 2;
             if (t >= US_MAX_TEMPS) {
                 free(out->insts);
+                free(at);
                 return fail(diag, in.line, "no TEMP left to split relative reads");
             }
             struct us_inst mov;
             memset(&mov, 0, sizeof mov);
-            mov.op = US_OP_MOV;
+            mov.op = us_ops[in.op].flags & US_I_SRC ? US_OP_MOV_U : US_OP_MOV;
             mov.line = in.line;
             mov.dst = (struct us_dst){ .file = US_FILE_TEMP, .mask = 0xf,
                                        .index = (uint16_t)t };
@@ -122,7 +130,12 @@ static bool legalize_vec4(const struct us_program *prog, struct us_program *out,
         }
         out->insts[n++] = in;
     }
+    at[prog->ninsts] = n;
     out->ninsts = n;
+    for (unsigned i = 0; i < n; i++)
+        if (out->insts[i].op == US_OP_BRA && out->insts[i].target <= prog->ninsts)
+            out->insts[i].target = (uint16_t)at[out->insts[i].target];
+    free(at);
     return true;
 }
 

@@ -103,12 +103,22 @@ void us_stats_print(FILE *f, const struct us_stats *st, bool json);
 
 /* ---- The workload and the timing interface ------------------------------ */
 
+/* A graphics workload is nthreads independent threads.  A compute
+ * program's workload is a launch: nthreads / us_workload_group threads
+ * workgroups of that many consecutive threads (its GROUP_SIZE), their
+ * inputs set with us_compute_thread; env->mem holds the buffers (and
+ * counts what the run does to them), and the model gives each workgroup
+ * its shared memory and keeps the barrier rule (shader/workgroup.h). */
 struct us_workload {
     const struct us_program *prog;
-    const struct us_exec_env *env;  /* parameters, us_math, sampler */
+    const struct us_exec_env *env;  /* parameters, us_math, sampler, memory */
     struct us_thread *threads;      /* inputs set; the model writes results */
     unsigned nthreads;
 };
+
+/* Threads of one workgroup: the product of a compute program's
+ * GROUP_SIZE; 0 for a vertex or fragment program (no workgroups). */
+unsigned us_workload_group(const struct us_workload *w);
 
 struct us_core;  /* a model's private state */
 
@@ -131,6 +141,12 @@ struct us_core_model {
      * has a workload. */
     US_MUST_CHECK bool (*check)(const struct us_config *cfg,
                                 struct us_diag *diag);
+    /* NULL, or, once step has returned false, true with *diag when the run
+     * failed rather than finished: no progress was possible (a lockstep
+     * warp at a barrier in divergent code, or the guard against a model
+     * that would wait for ever). */
+    US_MUST_CHECK bool (*failed)(const struct us_core *core,
+                                 struct us_diag *diag);
 };
 
 extern const struct us_core_model us_model_scalar, us_model_simd4,
@@ -148,10 +164,28 @@ US_MUST_CHECK bool us_core_check(const struct us_core_model *m,
 
 /* Run a workload to completion on one model and collect its statistics.
  * A thread over the instruction budget ends the run: false, and *diag
- * says which (the statistics are those of the run so far). */
+ * says which (the statistics are those of the run so far); so does a run
+ * that fails (us_core_model.failed). */
 US_MUST_CHECK bool us_core_run(const struct us_core_model *m,
                                const struct us_config *cfg,
                                const struct us_workload *w,
                                struct us_stats *st, struct us_diag *diag);
+
+/* A compute launch of groups[0] x groups[1] x groups[2] workgroups of a
+ * compute program on one model, as us_compute_interpret runs it on the
+ * reference interpreter: every work-item's thread set with
+ * us_compute_thread, then us_core_run.  `threads` (NULL, or one per
+ * work-item) receives the threads' final registers; env->mem is the
+ * memory.  For a program whose results do not depend on the order of its
+ * threads (docs/COMPUTE.md), memory, its counts and registers are the
+ * interpreter's bit for bit. */
+US_MUST_CHECK bool us_core_run_compute(const struct us_core_model *m,
+                                       const struct us_config *cfg,
+                                       const struct us_program *prog,
+                                       const struct us_exec_env *env,
+                                       const uint32_t groups[3],
+                                       struct us_thread *threads,
+                                       struct us_stats *st,
+                                       struct us_diag *diag);
 
 #endif

@@ -15,9 +15,12 @@
  * readers-first (shader/vec4_timing.c).  With lockstep=L, L processors
  * issue one bundle stream under one flow mask; a masked processor's
  * vw + 1 lanes idle for the bundle's one or two issues
- * (shader/vec4_timing.h).
+ * (shader/vec4_timing.h).  The scheduler keeps memory instructions in
+ * order, nothing crosses a barrier or a BRA target, and a BRA's target is
+ * a bundle.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "shader/vec4_timing.h"
 
@@ -56,7 +59,7 @@ static struct us_core *hetero_create(const struct us_config *cfg,
                 continue;
             const struct us_inst *in = &slots[2 * b + s];
             code.vinsts_owned[n] = *in;
-            ok = vt_code_add_vec4(&code, n++);
+            ok = vt_code_add_vec4(&code, n++);   /* a BRA: to its bundle */
             if (s == 0 && us_ops[in->op].unit == US_UNIT_ALU &&
                 us_inst_width(in) > vw)
                 issues = 2;
@@ -94,5 +97,5 @@ static struct us_core *hetero_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_hetero = {
     "hetero", hetero_create, vt_reset, vt_step, vt_stats, vt_destroy,
-    hetero_check,
+    hetero_check, vt_failed,
 };

@@ -60,12 +60,32 @@
  *     every active lane's registers are ready and the group's datapaths
  *     are free; each active lane runs it on its SP as above, masked lanes
  *     sit idle for as long as the word occupies the others
- *     (masked_lane_slots); an IF whose active lanes disagree counts a
+ *     (masked_lane_slots); an IF or BRA whose active lanes disagree counts a
  *     divergent branch.  A warp's lanes retire one by one, and the warp
  *     takes new threads only when all have (they share one pc).  With
  *     sfu=pool a warp could need more SFUs than the pool has in one
  *     cycle, so lockstep needs sfu=partial or full.  A group without an
  *     issue counts a stall (or idle) per SP, as independent SPs do.
+ *
+ * Compute (docs/COMPUTE.md; a workload with workgroups):
+ *   - memory words go to the SP's load/store unit, one request per
+ *     repetition (a component's access) per cycle, like the datapath's
+ *     repetitions: a word of count k occupies the SP k cycles and
+ *     repetition j's loaded (or atomic's old) value is usable at
+ *     c + j + mem_latency; a store's needs nothing afterwards.  Accesses
+ *     take effect at issue (no memory system is modelled); a thread
+ *     waiting for a load's result stalls on `memory`;
+ *   - BAR and MEMBAR take the issue slot for one cycle and no datapath
+ *     work; after its BAR a thread is not ready until its workgroup's
+ *     barrier releases (shader/workgroup.h: the cycle after the last
+ *     thread's BAR or end), a slot so blocked stalls on `barrier`;
+ *   - workgroups start whole: when enough slots are free (in the order
+ *     threads go round the SPs: slot j of every SP, then slot j + 1), the
+ *     next workgroup's threads take them in one cycle; with lockstep they
+ *     take whole warps (a warp never mixes two workgroups), and a warp
+ *     that issues BAR with live lanes masked off by flow control fails
+ *     the run.  A watchdog (shader/timing.h) fails a run in which nothing
+ *     issues or retires for far longer than any latency.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -73,6 +93,7 @@
 
 #include "shader/lut.h"
 #include "shader/timing.h"
+#include "shader/workgroup.h"
 
 enum { FBUF_WORDS = 2, MAX_READS = 16, MAX_WRITES = 4 };
 
@@ -106,6 +127,7 @@ struct slot_regs {
 struct slot {
     bool active;
     uint8_t done_unit;             /* unit of the result done_at waits for */
+    int wg;                        /* workgroup entry, -1: graphics       */
     unsigned tid, pc, fbuf;
     uint64_t start, done_at;
     struct slot_regs *r;
@@ -159,6 +181,10 @@ struct us_core {
     bool finished;
     struct us_tcounts c;
     struct us_activity act;
+    struct us_wgs wgs;             /* a compute launch's workgroups     */
+    struct us_watchdog dog;
+    bool failed;                   /* the run cannot go on: `why`       */
+    struct us_diag why;
 };
 
 static void add_read(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
@@ -199,9 +225,11 @@ static void rep_offsets(const struct us_sinst *in, unsigned lat,
                         unsigned off[4])
 {
     const struct us_sopinfo *o = &us_sops[in->op];
+    bool chained = (o->kind == US_SK_VAL && o->unit == US_UNIT_ALU) ||
+                   o->kind == US_SK_INT || o->kind == US_SK_MEM;
     for (unsigned k = 0; k < in->count; k++) {
         off[k] = k ? off[k - 1] + 1 : 0;
-        if (o->kind != US_SK_VAL || o->unit != US_UNIT_ALU)
+        if (!chained)
             continue;
         for (unsigned j = 0; j < k; j++) {
             unsigned w = us_sopnd_reg(&in->dst, j);
@@ -226,7 +254,7 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
     s->nsrc = o->nsrc;
     s->func = -1;
     unsigned off[4];
-    rep_offsets(in, (unsigned)cfg->v[US_KNOB_alu_latency], off);
+    rep_offsets(in, us_unit_latency(cfg, o->unit), off);
     s->span = (uint8_t)(off[in->count - 1] + 1);
     /* SFU and TEX read their sources once, at repetition 0. */
     bool once = o->unit == US_UNIT_SFU || o->kind == US_SK_TEX;
@@ -246,7 +274,7 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
         if (o->kind == US_SK_LDR)
             add_read(s, US_FILE_ADDRESS, 4u * in->rel_addr, off[k]);
         if (o->kind != US_SK_KIL && o->kind != US_SK_NOP &&
-            o->kind != US_SK_FLOW)
+            o->kind != US_SK_FLOW && o->kind != US_SK_BAR)
             add_write(s, in->dst.file, us_sopnd_reg(&in->dst, k), off[k]);
     }
     if (o->unit == US_UNIT_SFU) {
@@ -328,17 +356,16 @@ static unsigned sfu_lookups(struct us_core *core, struct sp *p,
     return st > st2 ? st : st2;
 }
 
-static void start_thread(struct us_core *core, struct slot *sl)
+/* Slot sl takes thread tid (of workgroup entry wg, or -1). */
+static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
+                         int wg)
 {
-    unsigned tid;
-    bool was = sl->active;
-    sl->active = us_tqueue_take(&core->queue, &tid);
-    core->nactive += (unsigned)sl->active - (unsigned)was;
-    if (!sl->active)
-        return;
+    core->nactive += !sl->active;
+    sl->active = true;
     if (core->code.n == 0)
         core->next_retire = core->now;  /* nothing to issue */
     sl->tid = tid;
+    sl->wg = wg;
     core->w->threads[tid].overrun = false;
     sl->pc = 0;
     us_flow_start(&sl->r->fs, 1, core->w->env->max_insts);
@@ -350,13 +377,24 @@ static void start_thread(struct us_core *core, struct slot *sl)
     /* The scoreboard is not cleared: the previous thread retired only once
      * every result it wrote was usable, so each entry is <= now already
      * (reset clears them, as time restarts at 0). */
+    if (wg >= 0) {
+        us_wgs_place(&core->wgs, wg, &core->w->threads[tid]);
+        if (core->code.n == 0)   /* finished before it starts */
+            us_wgs_finish(&core->wgs, wg, tid, &core->w->threads[tid],
+                          core->now);
+    }
 }
 
-/* Why a slot cannot issue now: US_STALL_COUNT when it can. */
-static enum us_stall unit_stall(unsigned unit)
+/* Graphics: the slot takes the next thread of the queue, or empties. */
+static void start_thread(struct us_core *core, struct slot *sl)
 {
-    return unit == US_UNIT_TEX ? US_STALL_TEXTURE
-         : unit == US_UNIT_SFU ? US_STALL_SFU : US_STALL_DEPENDENCY;
+    unsigned tid;
+    if (us_tqueue_take(&core->queue, &tid)) {
+        begin_thread(core, sl, tid, -1);
+    } else {
+        core->nactive -= sl->active;
+        sl->active = false;
+    }
 }
 
 /* Can the thread of slot sl issue instruction sl->pc now, registers and
@@ -369,12 +407,12 @@ static enum us_stall regs_blocked(const struct us_core *core,
     for (unsigned i = 0; i < s->nreads; i++) {
         int x = us_sb_index(s->rd[i].key);
         if (sl->r->sb.ready[x] > now + s->rd[i].k)
-            return unit_stall(sl->r->producer[x]);
+            return us_unit_stall(sl->r->producer[x]);
     }
     for (unsigned i = 0; i < s->nwrites; i++) {
         int x = us_sb_index(s->wr[i].key);
         if (sl->r->sb.ready[x] > now + s->wr[i].k)
-            return unit_stall(sl->r->producer[x]);
+            return us_unit_stall(sl->r->producer[x]);
     }
     if (s->unit == US_UNIT_SFU && core->cfg.v[US_KNOB_sfu] == 2 &&
         core->pool_used >= (unsigned)core->cfg.v[US_KNOB_sfu_pool])
@@ -382,10 +420,19 @@ static enum us_stall regs_blocked(const struct us_core *core,
     return US_STALL_COUNT;
 }
 
+/* At a barrier its workgroup has not released? */
+static bool at_barrier(const struct us_core *core, const struct slot *sl)
+{
+    return sl->wg >= 0 &&
+           us_wgs_waiting(&core->wgs, sl->wg, sl->tid, core->now);
+}
+
 static enum us_stall blocked(const struct us_core *core, const struct slot *sl)
 {
     if (!sl->active || sl->pc >= core->code.n)
-        return unit_stall(sl->done_unit);  /* draining: results pending */
+        return us_unit_stall(sl->done_unit);  /* draining: results pending */
+    if (at_barrier(core, sl))
+        return US_STALL_BARRIER;
     if (sl->fbuf == 0)
         return US_STALL_FETCH;
     return regs_blocked(core, sl);
@@ -483,15 +530,18 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl)
     } else if (s->kind == US_SK_TEX) {
         busy = 1;
         lat = (unsigned)cfg->v[US_KNOB_tex_latency];
-    } else if (s->kind == US_SK_FLOW) {
+    } else if (s->kind == US_SK_FLOW || s->kind == US_SK_BAR) {
         busy = 1;   /* an issue slot; the sequencer, not the datapath */
-        lat = us_unit_latency(cfg, US_UNIT_BRANCH);
+        lat = us_unit_latency(cfg, (enum us_unit)s->unit);
     } else {
+        /* the datapath, or the LSU one request per repetition */
         lat = us_unit_latency(cfg, (enum us_unit)s->unit);
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
-        core->act.fmul_ops += s->count;
-        core->act.fadd_ops += s->count;
+        if (s->kind != US_SK_MEM) {
+            core->act.fmul_ops += s->count;
+            core->act.fadd_ops += s->count;
+        }
     }
     for (unsigned i = 0; i < s->nwrites; i++) {
         uint64_t at = s->kind == US_SK_TEX ? now + lat
@@ -517,12 +567,29 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl)
     return busy;
 }
 
+/* A BAR issued by the thread of slot sl, and its last issue. */
+static void note_bar(struct us_core *core, const struct slot *sl,
+                     const struct us_sinst *in)
+{
+    if (sl->wg >= 0 && in->op == US_SOP_BAR)
+        us_wgs_bar(&core->wgs, sl->wg, sl->tid, core->now);
+}
+
+static void note_end(struct us_core *core, const struct slot *sl)
+{
+    if (sl->wg >= 0 && sl->pc >= core->code.n)
+        us_wgs_finish(&core->wgs, sl->wg, sl->tid,
+                      &core->w->threads[sl->tid], core->now);
+}
+
 /* Independent SPs: the thread's own one-lane sequencer moves on. */
 static void issue(struct us_core *core, struct sp *p, struct slot *sl)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
     exec_inst(core, p, sl);
+    note_bar(core, sl, in);
+    us_watchdog_kick(&core->dog, core->now);
     core->act.issues++;
     core->c.issued++;
     us_tcounts_exec(&core->c, &s->w, 1);
@@ -536,6 +603,7 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     if (sl->r->fs.pc != sl->pc + 1)
         sl->fbuf = 0;   /* a taken branch: refetch from the target */
     sl->pc = sl->r->fs.pc;
+    note_end(core, sl);
     if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
         core->next_retire = sl->done_at;
 }
@@ -576,9 +644,12 @@ static bool warp_ready(void *ctx, unsigned j)
     if (!wp->present)
         return false;
     enum us_stall why = US_STALL_COUNT;
+    const struct slot *first = lane(x->core, x->gr,
+                                    (unsigned)__builtin_ctz(wp->present), j);
     if (wp->fs.pc >= x->core->code.n)
-        why = unit_stall(lane(x->core, x->gr,
-                              (unsigned)__builtin_ctz(wp->present), j)->done_unit);
+        why = us_unit_stall(first->done_unit);
+    else if (at_barrier(x->core, first))   /* a warp is one workgroup's */
+        why = US_STALL_BARRIER;
     else if (!wp->fbuf)
         why = US_STALL_FETCH;
     for (unsigned i = 0; i < x->gr->n && why == US_STALL_COUNT; i++)
@@ -613,6 +684,14 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
     const struct us_sinst *in = &core->code.insts[pc];
     const struct sinfo *s = &core->info[pc];
     uint32_t active = wp->fs.active, cond = 0;
+    uint32_t masked = wp->present & ~active & ~wp->fs.stopped;
+    if (in->op == US_SOP_BAR && masked && us_wgs_on(&core->wgs)) {
+        core->failed = true;   /* its masked lanes wait for its active ones */
+        us_wgs_divergent_error("scalar", core->w->prog, core->code.vbegin[pc],
+                               (unsigned)__builtin_popcount(masked),
+                               &core->why);
+        return;
+    }
     unsigned busy = 0;
     for (unsigned i = 0; i < gr->n; i++) {
         if (!((active >> i) & 1))
@@ -620,16 +699,19 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
         struct slot *sl = lane(core, gr, i, j);
         unsigned b = exec_inst(core, &core->sp[gr->first + i], sl);
         busy = b > busy ? b : busy;
+        note_bar(core, sl, in);
         if (us_scalar_cond(in, core->w->env, &core->w->threads[sl->tid],
                            sl->r->scratch))
             cond |= 1u << i;
     }
+    us_watchdog_kick(&core->dog, core->now);
     unsigned nactive = (unsigned)__builtin_popcount(active);
     core->act.issues++;
     core->c.issued++;
     us_tcounts_exec(&core->c, &s->w, nactive);
     core->c.branches += s->kind == US_SK_FLOW;
-    core->c.divergent += us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_IF &&
+    enum us_flow_kind fk = us_sop_flow_kind((enum us_sop)in->op);
+    core->c.divergent += (fk == US_FLOW_IF || fk == US_FLOW_BRA) &&
                          cond != 0 && cond != active;
     core->c.masked_lane_slots +=
         (uint64_t)__builtin_popcount(wp->present & ~active) * busy;
@@ -646,6 +728,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
             continue;
         struct slot *sl = lane(core, gr, i, j);
         sl->pc = wp->fs.pc;
+        note_end(core, sl);
         if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
             core->next_retire = sl->done_at;
     }
@@ -710,11 +793,61 @@ static void retire_lane(struct us_core *core, unsigned sp, unsigned j)
     sl->active = false;
     core->nactive--;
     wp->present &= ~(1u << (sp - gr->first));
-    if (wp->present)
-        return;
+    if (wp->present || us_wgs_on(&core->wgs))
+        return;   /* a workgroup's warp waits for admission (admit) */
     for (unsigned i = 0; i < gr->n; i++)
         start_thread(core, lane(core, gr, i, j));
     warp_start(core, gr, j);
+}
+
+/* ---- Workgroups ----------------------------------------------------------- */
+
+/* Start workgroups while their threads fit in free slots, taken in the
+ * order threads go round the SPs (slot j of each SP, then j + 1); with
+ * lockstep, whole free warps in that order, a workgroup's threads filling
+ * each warp's lanes from the first. */
+static void admit(struct us_core *core)
+{
+    unsigned G = core->wgs.size;
+    for (;;) {
+        unsigned room = 0;
+        if (core->lockstep) {
+            for (unsigned j = 0; j < core->nslots; j++)
+                for (unsigned g = 0; g < core->ngroups; g++)
+                    room += core->groups[g].warp[j].present ? 0
+                                                            : core->groups[g].n;
+        } else {
+            room = core->nsp * core->nslots - core->nactive;
+        }
+        uint32_t tid;
+        int e;
+        if (room < G || (e = us_wgs_admit(&core->wgs, &tid)) < 0)
+            return;
+        us_watchdog_kick(&core->dog, core->now);
+        uint32_t end = tid + G;
+        for (unsigned j = 0; j < core->nslots && tid < end; j++) {
+            if (core->lockstep) {
+                for (unsigned g = 0; g < core->ngroups && tid < end; g++) {
+                    struct group *gr = &core->groups[g];
+                    if (gr->warp[j].present)
+                        continue;
+                    for (unsigned i = 0; i < gr->n && tid < end; i++) {
+                        begin_thread(core, lane(core, gr, i, j), tid++, e);
+                        core->sp[gr->first + i].fetched_all = false;
+                    }
+                    warp_start(core, gr, j);
+                }
+                continue;
+            }
+            for (unsigned i = 0; i < core->nsp && tid < end; i++) {
+                struct slot *sl = &core->sp[i].slot[j];
+                if (sl->active)
+                    continue;
+                begin_thread(core, sl, tid++, e);
+                core->sp[i].fetched_all = false;
+            }
+        }
+    }
 }
 
 /* ---- Run ------------------------------------------------------------------ */
@@ -727,6 +860,10 @@ static void reset(struct us_core *core)
     memset(&core->act, 0, sizeof core->act);
     core->c.instr_mem_bits =
         (uint64_t)core->code.n * us_target_word_bits(US_TARGET_SCALAR);
+    us_tcounts_mem_start(&core->c, core->w->env);
+    core->failed = false;
+    us_watchdog_init(&core->dog, &core->cfg);
+    us_wgs_reset(&core->wgs);
     us_tqueue_init(&core->queue, core->w->nthreads);
     core->nactive = 0;
     core->next_retire = UINT64_MAX;
@@ -745,8 +882,9 @@ static void reset(struct us_core *core)
         p->sched.last = core->nslots - 1;  /* RR starts at slot 0 */
     }
     /* Threads go round the SPs first, so a few threads spread out (and
-     * a warp's lanes hold consecutive threads). */
-    for (unsigned j = 0; j < core->nslots; j++)
+     * a warp's lanes hold consecutive threads); workgroups start whole. */
+    bool wgs = us_wgs_on(&core->wgs);
+    for (unsigned j = 0; j < core->nslots && !wgs; j++)
         for (unsigned i = 0; i < core->nsp; i++)
             start_thread(core, &core->sp[i].slot[j]);
     for (unsigned g = 0; g < core->ngroups; g++) {
@@ -757,6 +895,8 @@ static void reset(struct us_core *core)
         for (unsigned j = 0; j < core->nslots; j++)
             warp_start(core, gr, j);
     }
+    if (wgs)
+        admit(core);
 }
 
 static bool step(struct us_core *core)
@@ -767,6 +907,7 @@ static bool step(struct us_core *core)
     /* Retire, then refill slots (only when some thread can retire now). */
     if (core->next_retire <= now) {
         core->next_retire = UINT64_MAX;
+        bool retired = false;
         for (unsigned i = 0; i < core->nsp; i++)
             for (unsigned j = 0; j < core->nslots; j++) {
                 struct slot *sl = &core->sp[i].slot[j];
@@ -776,8 +917,14 @@ static bool step(struct us_core *core)
                     core->c.threads++;
                     core->c.latency_sum += now - sl->start;
                     core->c.cycles = now;
+                    retired = true;
                     if (core->lockstep) {
                         retire_lane(core, i, j);
+                        continue;
+                    }
+                    if (us_wgs_on(&core->wgs)) {   /* admit refills */
+                        sl->active = false;
+                        core->nactive--;
                         continue;
                     }
                     start_thread(core, sl);
@@ -786,10 +933,17 @@ static bool step(struct us_core *core)
                     core->next_retire = sl->done_at;
                 }
             }
+        if (retired) {
+            us_watchdog_kick(&core->dog, now);
+            if (us_wgs_on(&core->wgs))
+                admit(core);
+        }
     }
-    if (core->nactive == 0 || core->c.budget_overruns) {
+    if (!core->failed && us_watchdog_expired(&core->dog, now))
+        core->failed = us_watchdog_error("scalar", &core->dog, &core->why);
+    if (core->nactive == 0 || core->c.budget_overruns || core->failed) {
         core->finished = true;
-        if (core->c.budget_overruns)
+        if (core->c.budget_overruns || core->failed)
             core->c.cycles = now;
         return false;
     }
@@ -833,8 +987,13 @@ static void destroy(struct us_core *core)
     if (!core)
         return;
     if (core->sp)
-        for (unsigned i = 0; i < core->nsp; i++)
+        for (unsigned i = 0; i < core->nsp; i++) {
+            /* a run that failed leaves threads pointing at shared memory */
+            for (unsigned j = 0; core->sp[i].slot && j < core->nslots; j++)
+                if (core->sp[i].slot[j].active && core->sp[i].slot[j].wg >= 0)
+                    core->w->threads[core->sp[i].slot[j].tid].shared = NULL;
             free(core->sp[i].slot);
+        }
     if (core->luts)
         for (unsigned l = 0; l < core->nluts; l++)
             us_lut_free(&core->luts[l]);
@@ -844,6 +1003,7 @@ static void destroy(struct us_core *core)
     free(core->regs);
     free(core->sp);
     free(core->info);
+    us_wgs_free(&core->wgs);
     if (core->have_sfu)
         us_sfu_free(&core->sfu);
     us_scode_free(&core->code);
@@ -930,6 +1090,14 @@ static struct us_core *create(const struct us_config *cfg,
             gr->warp = &core->warps[(size_t)g * core->nslots];
         }
     }
+    char what[64];
+    snprintf(what, sizeof what, "alu_lanes x threads_per_proc = %u x %u",
+             core->nsp, core->nslots);
+    if (!us_wgs_init(&core->wgs, w, core->nsp * core->nslots, "scalar", what,
+                     diag)) {
+        destroy(core);
+        return NULL;
+    }
     reset(core);
     return core;
 oom:
@@ -944,6 +1112,9 @@ oom:
 static void stats(const struct us_core *core, struct us_stats *st)
 {
     struct us_tcounts c = core->c;
+    us_tcounts_mem(&c, core->w->env);
+    c.workgroups = core->wgs.admitted;
+    c.barrier_wait = core->wgs.wait_cycles;
     for (unsigned l = 0; l < core->nluts; l++) {
         c.lut_accesses += core->luts[l].accesses;
         c.lut_merged += core->luts[l].merged;
@@ -992,6 +1163,14 @@ static void stats(const struct us_core *core, struct us_stats *st)
     us_area_report(cfg, &hw, &act, c.instr_mem_bits, st);
 }
 
+static bool failed(const struct us_core *core, struct us_diag *diag)
+{
+    if (core->failed)
+        *diag = core->why;
+    return core->failed;
+}
+
 const struct us_core_model us_model_scalar = {
     "scalar", create, reset, step, stats, destroy, NULL,  /* any count */
+    failed,
 };

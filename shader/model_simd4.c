@@ -38,5 +38,5 @@ static struct us_core *simd4_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_simd4 = {
     "simd4", simd4_create, vt_reset, vt_step, vt_stats, vt_destroy,
-    simd4_check,
+    simd4_check, vt_failed,
 };

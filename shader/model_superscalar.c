@@ -45,5 +45,5 @@ static struct us_core *superscalar_create(const struct us_config *cfg,
 
 const struct us_core_model us_model_superscalar = {
     "superscalar", superscalar_create, vt_reset, vt_step, vt_stats,
-    vt_destroy, superscalar_check,
+    vt_destroy, superscalar_check, vt_failed,
 };

@@ -9,9 +9,11 @@
  * A bundle reads all its operands before it writes: the engine runs its
  * slots readers-first (shader/vec4_timing.c).  With lockstep=L, L
  * processors issue one bundle stream under one flow mask; a masked
- * processor's slots idle (shader/vec4_timing.h).
+ * processor's slots idle (shader/vec4_timing.h).  The scheduler keeps
+ * memory words in order and nothing crosses a barrier or a BRA target.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "shader/vec4_timing.h"
 
@@ -35,7 +37,8 @@ static struct us_core *vliw_create(const struct us_config *cfg,
     struct vt_code code = { 0 };
     unsigned nb = 0;
     uint32_t *origin = NULL;
-    bool ok = us_vliw_schedule(&sc, nslots, tslot, &code.sinsts, &origin, &nb);
+    bool ok = us_vliw_schedule(&sc, nslots, tslot, &code.sinsts, &origin,
+                               &nb);
     code.mem_words = nb;
     for (unsigned b = 0; ok && b < nb; b++) {
         for (unsigned s = 0; ok && s < nslots; s++) {
@@ -79,5 +82,5 @@ static struct us_core *vliw_create(const struct us_config *cfg,
 }
 
 const struct us_core_model us_model_vliw = {
-    "vliw", vliw_create, vt_reset, vt_step, vt_stats, vt_destroy, vliw_check,
+    "vliw", vliw_create, vt_reset, vt_step, vt_stats, vt_destroy, vliw_check, vt_failed,
 };

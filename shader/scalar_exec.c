@@ -1,7 +1,8 @@
 /*
  * The scalar SP's functional executor: runs scalar code (isa/scalar.h) for
  * one thread, one repetition at a time, with the micro-operations of
- * isa/micro.h, so its results are the interpreter's bits.
+ * isa/micro.h (integers: isa/micro_int.h, memory: isa/micro_mem.h), so its
+ * results, and its memory and memory counts, are the interpreter's bits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,16 +53,125 @@ static void write(struct sp *sp, const struct us_sinst *in, unsigned k,
     *reg_ptr(sp, in->dst.file, us_sopnd_reg(&in->dst, k)) = sat ? micro_sat(v) : micro_canon(v);
 }
 
-/* The VAL opcodes' arithmetic, from isa/scalar_ops.def. */
+/* The VAL and INT opcodes' arithmetic, from isa/scalar_ops.def: each
+ * switch instantiates the expressions of its own kind (WHEN_K_kind(x) is
+ * x when kind is K, else nothing). */
+#define WHEN_VAL_VAL(x) x
+#define WHEN_VAL_DOT(x)
+#define WHEN_VAL_ARL(x)
+#define WHEN_VAL_LDR(x)
+#define WHEN_VAL_TEX(x)
+#define WHEN_VAL_KIL(x)
+#define WHEN_VAL_NOP(x)
+#define WHEN_VAL_FLOW(x)
+#define WHEN_VAL_INT(x)
+#define WHEN_VAL_MEM(x)
+#define WHEN_VAL_BAR(x)
+#define WHEN_INT_VAL(x)
+#define WHEN_INT_DOT(x)
+#define WHEN_INT_ARL(x)
+#define WHEN_INT_LDR(x)
+#define WHEN_INT_TEX(x)
+#define WHEN_INT_KIL(x)
+#define WHEN_INT_NOP(x)
+#define WHEN_INT_FLOW(x)
+#define WHEN_INT_INT(x) x
+#define WHEN_INT_MEM(x)
+#define WHEN_INT_BAR(x)
+
 static float value(enum us_sop op, const struct us_math *m, float a, float b,
                    float c)
 {
     (void)m; (void)a; (void)b; (void)c;
     switch (op) {
-#define SOP(name, nsrc, from, unit, kind, expr) case US_SOP_##name: return expr;
+#define SOP(name, nsrc, from, unit, kind, expr) \
+    WHEN_VAL_##kind(case US_SOP_##name: return expr;)
 #include "scalar_ops.def"
 #undef SOP
     default: return 0.0f;
+    }
+}
+
+static uint32_t ivalue(enum us_sop op, uint32_t a, uint32_t b, uint32_t c,
+                       unsigned w)
+{
+    (void)a; (void)b; (void)c; (void)w;
+    switch (op) {
+#define SOP(name, nsrc, from, unit, kind, expr) \
+    WHEN_INT_##kind(case US_SOP_##name: return expr;)
+#include "scalar_ops.def"
+#undef SOP
+    default: return 0;
+    }
+}
+
+/* A source's bits at repetition k: an integer source negates in two's
+ * complement (isa/ops.def I_SRC), a float one as the float it is. */
+static uint32_t read_bits(struct sp *sp, const struct us_sopnd *o, unsigned k,
+                          bool int_src)
+{
+    if (!int_src)
+        return micro_bits(read(sp, o, k));
+    struct us_sopnd plain = *o;
+    plain.neg = false;
+    uint32_t v = micro_bits(read(sp, &plain, k));
+    return o->neg ? micro_ineg(v, 32) : v;
+}
+
+static void write_bits(struct sp *sp, const struct us_sinst *in, unsigned k,
+                       uint32_t v)
+{
+    memcpy(reg_ptr(sp, in->dst.file, us_sopnd_reg(&in->dst, k)), &v, sizeof v);
+}
+
+/* INT: the micro_int.h function per repetition; bits, or I2F's float. */
+static void int_step(struct sp *sp, const struct us_sinst *in)
+{
+    enum us_sop op = (enum us_sop)in->op;
+    bool is = us_sop_int_src(op), id = us_sop_int_dst(op);
+    unsigned ns = us_sops[op].nsrc;
+    for (unsigned k = 0; k < in->count; k++) {
+        uint32_t a = 0, b = 0, c = 0;
+        if (ns > 0) a = read_bits(sp, &in->src[0], k, is);
+        if (ns > 1) b = read_bits(sp, &in->src[1], k, is);
+        if (ns > 2) c = read_bits(sp, &in->src[2], k, is);
+        uint32_t r = ivalue(op, a, b, c, in->word);
+        if (id)
+            write_bits(sp, in, k, r);
+        else
+            write(sp, in, k, micro_float(r), in->sat);
+    }
+}
+
+/* MEM: one access per repetition, in order (the interpreter's x first). */
+static void mem_step(struct sp *sp, const struct us_sinst *in)
+{
+    enum us_sop op = (enum us_sop)in->op;
+    const struct us_exec_env *env = sp->env;
+    struct us_mem_counts none = { 0 };
+    struct us_mem_counts *cnt = env->mem ? &env->mem->counts : &none;
+    struct us_buffer *b = us_sop_shared(op) ? sp->t->shared
+                        : env->mem ? &env->mem->buf[in->buf] : NULL;
+    enum us_mtype mt = (enum us_mtype)in->mtype;
+    for (unsigned k = 0; k < in->count; k++) {
+        uint32_t addr = read_bits(sp, &in->src[0], k, true);
+        switch (us_sop_access(op)) {
+        case US_ACC_LOAD:
+            write_bits(sp, in, k, micro_load(b, addr, mt, cnt));
+            break;
+        case US_ACC_STORE:
+            micro_store(b, addr, mt, read_bits(sp, &in->src[1], k, true), cnt);
+            break;
+        case US_ACC_ATOM: {
+            uint32_t v = read_bits(sp, &in->src[1], k, true);
+            uint32_t cmp = us_sops[op].nsrc > 2
+                               ? read_bits(sp, &in->src[2], k, true) : 0;
+            write_bits(sp, in, k, micro_atomic(b, addr,
+                                               (enum us_atom)us_sops[op].atom,
+                                               mt, v, cmp, cnt));
+            break;
+        }
+        }
     }
 }
 
@@ -154,7 +264,14 @@ static void step(struct sp *sp, const struct us_sinst *in)
             sp->t->killed = sp->t->killed || micro_kil(v4);
         }
         break;
+    case US_SK_INT:
+        int_step(sp, in);
+        break;
+    case US_SK_MEM:
+        mem_step(sp, in);
+        break;
     case US_SK_NOP:
+    case US_SK_BAR:    /* the models' business (barriers), or nothing */
     case US_SK_FLOW:   /* the sequencer's business (us_scalar_issue) */
         break;
     }
@@ -171,11 +288,17 @@ bool us_scalar_cond(const struct us_sinst *in, const struct us_exec_env *env,
                     const struct us_thread *t,
                     const float scratch[US_SCRATCH_REGS])
 {
-    if (us_sop_flow_kind((enum us_sop)in->op) != US_FLOW_IF)
+    enum us_flow_kind k = us_sop_flow_kind((enum us_sop)in->op);
+    if (k != US_FLOW_IF && k != US_FLOW_BRA)
         return false;
     /* read() writes through nothing: the casts only share its code */
     struct sp sp = { .env = env, .t = (struct us_thread *)t,
                      .scratch = (float *)scratch };
+    if (k == US_FLOW_BRA)
+        return in->cond == US_COND_ALWAYS ||
+               micro_cond((enum us_cond)in->cond,
+                          read_bits(&sp, &in->src[0], 0, true),
+                          read_bits(&sp, &in->src[1], 0, true), in->word);
     return read(&sp, &in->src[0], 0) != 0.0f;
 }
 
@@ -197,17 +320,22 @@ static bool links_from_targets(const struct us_sinst *code, unsigned n,
     f->n = n;
     f->kind = malloc(n);
     f->partner = malloc(n * sizeof *f->partner);
-    if (!f->kind || !f->partner)
-        return false;
-    for (unsigned i = 0; i < n; i++)
+    uint8_t *always = malloc(n);
+    bool bra = false, ok = f->kind && f->partner && always;
+    for (unsigned i = 0; ok && i < n; i++) {
         f->kind[i] = (uint8_t)us_sop_flow_kind((enum us_sop)code[i].op);
+        f->partner[i] = code[i].target;   /* a BRA's; the others' are found */
+        always[i] = code[i].cond == US_COND_ALWAYS;
+        bra |= f->kind[i] == US_FLOW_BRA;
+    }
     struct us_diag d;
-    if (!us_flow_link(f->kind, f->partner, n, NULL, &d))
-        return false;
-    for (unsigned i = 0; i < n; i++)
+    ok = ok && us_flow_link(f->kind, f->partner, n, NULL, &d);
+    for (unsigned i = 0; ok && i < n; i++)
         if (f->kind[i] != US_FLOW_NONE && f->partner[i] != code[i].target)
-            return false;
-    return true;
+            ok = false;
+    ok = ok && (!bra || us_flow_branches(f, always, NULL, &d));
+    free(always);
+    return ok;
 }
 
 bool us_scalar_exec(const struct us_sinst *code, unsigned n,
@@ -228,6 +356,8 @@ bool us_scalar_exec(const struct us_sinst *code, unsigned n,
     }
     free(links.kind);
     free(links.partner);
+    free(links.rpc);
+    free(links.always);
     return ok;
 }
 

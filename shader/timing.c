@@ -3,8 +3,10 @@
 
 #include "shader/timing.h"
 
+#include <stdio.h>
+
 const char *const us_stall_names[US_STALL_COUNT] = {
-    "dependency", "sfu", "lut", "texture", "fetch",
+    "dependency", "sfu", "lut", "texture", "fetch", "memory", "barrier",
 };
 
 void us_tsched_init(struct us_tsched *s, const struct us_config *cfg)
@@ -122,9 +124,63 @@ void us_opcount_add(struct us_opcount *oc, const struct us_inst *insts,
 {
     for (unsigned i = first; i < end; i++) {
         unsigned wd = us_inst_width(&insts[i]);
+        enum us_unit u = us_ops[insts[i].op].unit;
         oc->ops += us_inst_useful_ops(&insts[i]);
         oc->n[wd <= 4 ? wd : 4]++;
+        oc->mem += u == US_UNIT_LSU;
+        oc->bar += u == US_UNIT_BARRIER;
     }
+}
+
+void us_tcounts_mem_start(struct us_tcounts *c, const struct us_exec_env *env)
+{
+    memset(&c->mem_base, 0, sizeof c->mem_base);
+    if (env->mem)
+        c->mem_base = env->mem->counts;
+}
+
+void us_tcounts_mem(struct us_tcounts *c, const struct us_exec_env *env)
+{
+    memset(&c->mem, 0, sizeof c->mem);
+    if (!env->mem)
+        return;
+    const struct us_mem_counts *a = &env->mem->counts, *b = &c->mem_base;
+    c->mem.loads = a->loads - b->loads;
+    c->mem.stores = a->stores - b->stores;
+    c->mem.atomics = a->atomics - b->atomics;
+    c->mem.bytes = a->bytes - b->bytes;
+    c->mem.oob = a->oob - b->oob;
+}
+
+bool us_program_computes(const struct us_program *prog)
+{
+    if (prog->stage == US_STAGE_COMPUTE)
+        return true;
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        enum us_unit u = us_ops[prog->insts[i].op].unit;
+        if (u == US_UNIT_LSU || u == US_UNIT_BARRIER)
+            return true;
+    }
+    return false;
+}
+
+void us_watchdog_init(struct us_watchdog *w, const struct us_config *cfg)
+{
+    uint64_t lat = 0;
+    for (unsigned u = 0; u < US_UNIT_COUNT; u++)
+        lat += us_unit_latency(cfg, (enum us_unit)u);
+    w->last = 0;
+    w->bound = 4 * lat + 65536;
+}
+
+bool us_watchdog_error(const char *model, const struct us_watchdog *w,
+                       struct us_diag *diag)
+{
+    diag->line = diag->col = 0;
+    snprintf(diag->msg, sizeof diag->msg, "%s: no progress for %llu cycles: "
+             "every thread waits for another (a deadlock)", model,
+             (unsigned long long)w->bound);
+    return true;
 }
 
 void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
@@ -156,12 +212,14 @@ void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
         "processor-cycles waiting for a shared-LUT bank",
         "processor-cycles waiting for a texture result",
         "processor-cycles waiting for instruction fetch",
+        "processor-cycles waiting for a load's or atomic's result",
+        "processor-cycles waiting at a barrier for the workgroup",
     };
     static const char *const stall_key[US_STALL_COUNT] = {
         "stalls.dependency", "stalls.sfu", "stalls.lut", "stalls.texture",
-        "stalls.fetch",
+        "stalls.fetch", "stalls.memory", "stalls.barrier",
     };
-    for (unsigned i = 0; i < US_STALL_COUNT; i++)
+    for (unsigned i = 0; i < US_STALL_MEMORY; i++)   /* compute's: below */
         us_stats_counter(st, stall_key[i], stall_desc[i], (double)c->stall[i]);
     us_stats_counter(st, "idle", "processor-cycles with no thread left",
                      (double)c->idle);
@@ -197,16 +255,43 @@ void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
         us_stats_counter(st, wkey[k], "share of executed vec4 instructions "
                          "with this many useful ops",
                          total ? (double)width[k] / (double)total : 0.0);
-    if (!prog->flow)
-        return;   /* straight-line code: the four below are 0 */
-    us_stats_counter(st, "branch_instructions", "flow-control instructions "
-                     "issued (once per lockstep group)", (double)c->branches);
-    us_stats_counter(st, "divergent_branches", "IFs issued whose active "
-                     "lanes disagreed", (double)c->divergent);
-    us_stats_counter(st, "masked_lane_slots", "lane-cycles of issued "
-                     "instructions on lanes that flow control masked off",
-                     (double)c->masked_lane_slots);
-    us_stats_counter(st, "budget_overruns", "threads stopped by the "
-                     "instruction budget (max_instructions): the run ended "
-                     "there, an error", (double)c->budget_overruns);
+    if (prog->flow) {   /* straight-line code: the four below are 0 */
+        us_stats_counter(st, "branch_instructions", "flow-control "
+                         "instructions issued (once per lockstep group)",
+                         (double)c->branches);
+        us_stats_counter(st, "divergent_branches", "IFs and BRAs issued whose "
+                         "active lanes disagreed", (double)c->divergent);
+        us_stats_counter(st, "masked_lane_slots", "lane-cycles of issued "
+                         "instructions on lanes that flow control masked off",
+                         (double)c->masked_lane_slots);
+        us_stats_counter(st, "budget_overruns", "threads stopped by the "
+                         "instruction budget (max_instructions): the run "
+                         "ended there, an error", (double)c->budget_overruns);
+    }
+    if (!us_program_computes(prog))
+        return;
+    for (unsigned i = US_STALL_MEMORY; i < US_STALL_COUNT; i++)
+        us_stats_counter(st, stall_key[i], stall_desc[i], (double)c->stall[i]);
+    us_stats_counter(st, "workgroups", "workgroups run (0: a graphics "
+                     "workload)", (double)c->workgroups);
+    us_stats_counter(st, "memory.instructions", "memory instructions "
+                     "executed (LOAD STORE ATOM LDS STS ATOMS), all threads",
+                     (double)c->mem_insts);
+    us_stats_counter(st, "memory.loads", "component loads",
+                     (double)c->mem.loads);
+    us_stats_counter(st, "memory.stores", "component stores",
+                     (double)c->mem.stores);
+    us_stats_counter(st, "memory.atomics", "component atomics",
+                     (double)c->mem.atomics);
+    us_stats_counter(st, "memory.bytes", "bytes read and written (an "
+                     "atomic: 8)", (double)c->mem.bytes);
+    us_stats_counter(st, "memory.oob", "out-of-bounds accesses (read 0, "
+                     "wrote nothing)", (double)c->mem.oob);
+    us_stats_formula(st, "memory.requests_per_cycle", "component accesses "
+                     "per cycle", "(memory.loads + memory.stores + "
+                     "memory.atomics) / cycles");
+    us_stats_counter(st, "barrier_instructions", "BAR and MEMBAR executed, "
+                     "all threads", (double)c->bar_insts);
+    us_stats_counter(st, "barrier_wait_cycles", "thread-cycles from a BAR "
+                     "to its release", (double)c->barrier_wait);
 }

@@ -166,8 +166,21 @@ enum us_stall {
     US_STALL_LUT,         /* waiting for a shared-LUT bank              */
     US_STALL_TEXTURE,     /* waiting for a texture result               */
     US_STALL_FETCH,       /* the instruction is not fetched yet         */
+    US_STALL_MEMORY,      /* waiting for a load's or atomic's result    */
+    US_STALL_BARRIER,     /* waiting at a barrier for its workgroup     */
     US_STALL_COUNT
 };
+
+/* The stall of a thread waiting for a result of unit class `unit`. */
+static inline enum us_stall us_unit_stall(unsigned unit)
+{
+    switch (unit) {
+    case US_UNIT_SFU: return US_STALL_SFU;
+    case US_UNIT_TEX: return US_STALL_TEXTURE;
+    case US_UNIT_LSU: return US_STALL_MEMORY;
+    default: return US_STALL_DEPENDENCY;
+    }
+}
 
 extern const char *const us_stall_names[US_STALL_COUNT];
 
@@ -188,11 +201,19 @@ struct us_tcounts {
     uint64_t width[5];           /* vec4 instructions executed, by width    */
     /* Flow control (docs/METRICS.md) */
     uint64_t branches;           /* flow instructions issued, per group     */
-    uint64_t divergent;          /* IFs whose active lanes disagreed        */
+    uint64_t divergent;          /* IFs, BRAs whose active lanes disagreed  */
     uint64_t masked_lane_slots;  /* lane-cycles of issued instructions
                                     spent on lanes masked off by flow      */
     uint64_t budget_overruns;    /* threads the instruction budget stopped
                                     (the run then ends: us_tcounts_overrun) */
+    /* Compute (docs/METRICS.md) */
+    uint64_t mem_insts;          /* vec4 memory instructions executed      */
+    uint64_t bar_insts;          /* BAR and MEMBAR executed                */
+    uint64_t barrier_wait;       /* thread-cycles waiting at barriers      */
+    uint64_t workgroups;         /* workgroups started                     */
+    struct us_mem_counts mem;    /* what the run did to memory
+                                    (us_tcounts_mem)                       */
+    struct us_mem_counts mem_base;  /* env->mem's counts at the start     */
 };
 
 /* The useful ops and the vec4 instructions by width that executing some
@@ -201,6 +222,7 @@ struct us_tcounts {
 struct us_opcount {
     uint32_t ops;
     uint16_t n[5];               /* vec4 instructions per width 0..4        */
+    uint16_t mem, bar;           /* of which memory, BAR / MEMBAR           */
 };
 
 /* Add vec4 instructions insts[first .. end) to *oc. */
@@ -215,7 +237,19 @@ static inline void us_tcounts_exec(struct us_tcounts *c,
     c->useful_ops += (uint64_t)oc->ops * lanes;
     for (unsigned w = 1; w <= 4; w++)
         c->width[w] += (uint64_t)oc->n[w] * lanes;
+    c->mem_insts += (uint64_t)oc->mem * lanes;
+    c->bar_insts += (uint64_t)oc->bar * lanes;
 }
+
+/* The memory counts of a run: mark the start (reset), then set c->mem to
+ * what env->mem counted since (stats). */
+void us_tcounts_mem_start(struct us_tcounts *c, const struct us_exec_env *env);
+void us_tcounts_mem(struct us_tcounts *c, const struct us_exec_env *env);
+
+/* Does a program use memory or barriers (a compute program, or one with
+ * OPTION USHADER_extensions' memory instructions)?  Its runs report the
+ * compute statistics (us_tcounts_report). */
+bool us_program_computes(const struct us_program *prog);
 
 /* A sequencer stopped thread t (us_flow_state.stopped): mark and count it
  * once.  The run is an error from then on (us_core_run), so a model ends
@@ -240,13 +274,48 @@ uint64_t us_program_useful_ops(const struct us_program *prog,
  * cycles, threads, threads_per_cycle, latency, useful_ops, alu_lanes,
  * utilization, issued, stalls.*, idle, slot_occupancy (when slots_total),
  * instr_words, instr_bits, instr_mem_bits, lut.*, width.1..4 (shares of
- * executed vec4 instructions), and for programs with flow control
+ * executed vec4 instructions), for programs with flow control
  * branch_instructions, divergent_branches, masked_lane_slots,
- * budget_overruns.  useful_ops and width are what the threads executed
- * (c->useful_ops, c->width).
+ * budget_overruns, and for programs that compute (us_program_computes)
+ * workgroups, memory.*, barrier_instructions, barrier_wait_cycles,
+ * stalls.memory and stalls.barrier (the other stall causes and every
+ * graphics statistic are as they were without them).  useful_ops and
+ * width are what the threads executed (c->useful_ops, c->width).
  */
 void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
                        const struct us_program *prog, struct us_stats *st);
+
+/* ---- The guard against a run that cannot go on ---------------------------- */
+
+/*
+ * A model that can make no progress must not step for ever: it kicks the
+ * watchdog whenever something happens (an issue, a retirement, a
+ * workgroup starting) and fails the run (us_core_model.failed) once
+ * nothing has for `bound` cycles -- far longer than any wait a working
+ * model has (the latencies and the LUT's queue), so it never fires on a
+ * run that would finish.
+ */
+struct us_watchdog {
+    uint64_t last, bound;
+};
+
+void us_watchdog_init(struct us_watchdog *w, const struct us_config *cfg);
+
+static inline void us_watchdog_kick(struct us_watchdog *w, uint64_t now)
+{
+    w->last = now;
+}
+
+static inline bool us_watchdog_expired(const struct us_watchdog *w,
+                                       uint64_t now)
+{
+    return now - w->last > w->bound;
+}
+
+/* "MODEL: no progress for N cycles: every thread waits for another
+ * (a deadlock)"; returns true (failed). */
+bool us_watchdog_error(const char *model, const struct us_watchdog *w,
+                       struct us_diag *diag);
 
 /* ---- Area and energy (shader/area.c, shader/area.def) -------------------- */
 

@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shader/decode.h"
 #include "shader/vec4_timing.h"
+#include "shader/workgroup.h"
+#include "isa/micro.h"
 
 /* ---- Code building ------------------------------------------------------- */
 
@@ -37,7 +40,9 @@ bool vt_code_add_vec4(struct vt_code *c, unsigned ref)
     struct vt_op op = { .unit = (uint8_t)us_ops[in->op].unit,
                         .width = (uint8_t)us_inst_width(in),
                         .flow = (uint8_t)us_op_flow_kind(in->op),
-                        .ref = ref };
+                        .bar = in->op == US_OP_BAR,
+                        .always = in->sub == US_COND_ALWAYS,
+                        .ref = ref, .target = in->target };
     us_opcount_add(&op.w, c->vinsts, ref, ref + 1);
     us_sched_item_vec4(in, &op.item);
     return add_op(c, &op);
@@ -49,7 +54,9 @@ bool vt_code_add_scalar(struct vt_code *c, unsigned ref,
     const struct us_sinst *in = &c->sinsts[ref];
     struct vt_op op = { .unit = (uint8_t)us_sops[in->op].unit, .width = 1,
                         .flow = (uint8_t)us_sop_flow_kind(in->op),
-                        .ref = ref, .w = *w };
+                        .bar = in->op == US_SOP_BAR,
+                        .always = in->cond == US_COND_ALWAYS,
+                        .ref = ref, .target = in->target, .w = *w };
     us_sched_item_scalar(in, &op.item);
     return add_op(c, &op);
 }
@@ -108,6 +115,8 @@ bool vt_code_group(struct vt_code *c, unsigned issues)
         grp.w.ops += g[i].w.ops;
         for (unsigned k = 0; k < 5; k++)
             grp.w.n[k] = (uint16_t)(grp.w.n[k] + g[i].w.n[k]);
+        grp.w.mem = (uint16_t)(grp.w.mem + g[i].w.mem);
+        grp.w.bar = (uint16_t)(grp.w.bar + g[i].w.bar);
         if (g[i].flow != US_FLOW_NONE)
             grp.flow = g[i].flow;   /* alone in its group (the compilers') */
     }
@@ -125,6 +134,7 @@ enum { FBUF_GROUPS = 2 };
 /* One thread slot of a processor: a lane of the warp of its slot index. */
 struct slot {
     bool busy;                  /* holds a thread                          */
+    int wg;                     /* workgroup entry, -1: graphics           */
     unsigned tid;
     uint64_t start, done;       /* arrival; all results usable             */
     struct us_scoreboard sb;
@@ -175,6 +185,10 @@ struct vt_core {
     struct us_tcounts counts;
     struct us_activity act;
     uint64_t dual_issued;       /* superscalar: second instructions        */
+    struct us_wgs wgs;          /* a compute launch's workgroups           */
+    struct us_watchdog dog;
+    bool failed;                /* the run cannot go on: `why`             */
+    struct us_diag why;
 };
 
 static struct vt_core *vt(struct us_core *c) { return (struct vt_core *)c; }
@@ -224,18 +238,32 @@ static struct slot *lane(const struct vt_core *c, const struct lgroup *gr,
     return &c->procs[gr->first + i].slots[j];
 }
 
-static void start_thread(struct vt_core *c, struct slot *s)
+/* Slot s takes thread tid (of workgroup entry wg, or -1). */
+static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
+                         int wg)
 {
-    unsigned tid;
-    s->busy = us_tqueue_take(&c->queue, &tid);
-    if (!s->busy)
-        return;
+    s->busy = true;
+    s->wg = wg;
     s->tid = tid;
     c->w->threads[tid].overrun = false;
     s->start = s->done = c->now;
     us_sb_clear(&s->sb);
     memset(s->unit, 0, sizeof s->unit);
     memset(s->scratch, 0, sizeof s->scratch);
+    if (wg >= 0) {
+        us_wgs_place(&c->wgs, wg, &c->w->threads[tid]);
+        if (c->code.ngroups == 0)   /* finished before it starts */
+            us_wgs_finish(&c->wgs, wg, tid, &c->w->threads[tid], c->now);
+    }
+}
+
+/* Graphics: the slot takes the next thread of the queue, or empties. */
+static void start_thread(struct vt_core *c, struct slot *s)
+{
+    unsigned tid;
+    s->busy = us_tqueue_take(&c->queue, &tid);
+    if (s->busy)
+        begin_thread(c, s, tid, -1);
 }
 
 /* Warp j takes the threads its lanes hold (after start_thread). */
@@ -249,20 +277,58 @@ static void warp_start(struct vt_core *c, struct lgroup *gr, unsigned j)
     wp->fbuf = 0;
 }
 
+/* Start workgroups while whole free warps hold them, warps taken in the
+ * order threads go round the processors (slot j of every lockstep group,
+ * then j + 1), a workgroup's threads filling each warp from its first
+ * lane. */
+static void admit(struct vt_core *c)
+{
+    unsigned G = c->wgs.size;
+    for (;;) {
+        unsigned room = 0;
+        for (unsigned j = 0; j < c->tpp; j++)
+            for (unsigned g = 0; g < c->nlgroups; g++)
+                room += c->lgroups[g].warps[j].present ? 0 : c->lgroups[g].n;
+        uint32_t tid;
+        int e;
+        if (room < G || (e = us_wgs_admit(&c->wgs, &tid)) < 0)
+            return;
+        us_watchdog_kick(&c->dog, c->now);
+        uint32_t end = tid + G;
+        for (unsigned j = 0; j < c->tpp && tid < end; j++)
+            for (unsigned g = 0; g < c->nlgroups && tid < end; g++) {
+                struct lgroup *gr = &c->lgroups[g];
+                if (gr->warps[j].present)
+                    continue;
+                for (unsigned i = 0; i < gr->n && tid < end; i++)
+                    begin_thread(c, lane(c, gr, i, j), tid++, e);
+                warp_start(c, gr, j);
+            }
+    }
+}
+
 void vt_reset(struct us_core *core)
 {
     struct vt_core *c = vt(core);
     c->now = 0;
     c->finished = false;
+    c->failed = false;
     memset(&c->counts, 0, sizeof c->counts);
     memset(&c->act, 0, sizeof c->act);
+    us_tcounts_mem_start(&c->counts, c->w->env);
+    us_watchdog_init(&c->dog, &c->cfg);
+    us_wgs_reset(&c->wgs);
     c->dual_issued = 0;
     us_tqueue_init(&c->queue, c->w->nthreads);
     /* Threads go round the processors first, as on the scalar model (and
-     * a warp's lanes hold consecutive threads). */
+     * a warp's lanes hold consecutive threads); workgroups start whole. */
+    bool wgs = us_wgs_on(&c->wgs);
     for (unsigned i = 0; i < c->tpp; i++)
-        for (unsigned p = 0; p < c->desc.procs; p++)
-            start_thread(c, &c->procs[p].slots[i]);
+        for (unsigned p = 0; p < c->desc.procs; p++) {
+            c->procs[p].slots[i].busy = false;
+            if (!wgs)
+                start_thread(c, &c->procs[p].slots[i]);
+        }
     for (unsigned g = 0; g < c->nlgroups; g++) {
         struct lgroup *gr = &c->lgroups[g];
         us_tsched_init(&gr->sched, &c->cfg);
@@ -271,6 +337,8 @@ void vt_reset(struct us_core *core)
         for (unsigned j = 0; j < c->tpp; j++)
             warp_start(c, gr, j);
     }
+    if (wgs)
+        admit(c);
     c->counts.instr_mem_bits =
         c->code.mem_words * us_target_word_bits(c->desc.target);
 }
@@ -297,14 +365,31 @@ static bool link_groups(struct vt_code *code, struct us_diag *diag)
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
         return false;
     }
+    uint8_t *always = malloc(n);
+    if (!always) {
+        diag->line = diag->col = 0;
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    bool bra = false;
     for (unsigned g = 0; g < n; g++) {
-        const struct us_opcount *w = &code->groups[g].w;
-        f->kind[g] = code->groups[g].flow;
+        const struct vt_group *gp = &code->groups[g];
+        const struct us_opcount *w = &gp->w;
+        f->kind[g] = gp->flow;
         f->weight[g] = 0;   /* the vec4 instructions it stands for */
         for (unsigned k = 0; k < 5; k++)
             f->weight[g] += w->n[k];
+        always[g] = 0;
+        if (gp->flow == US_FLOW_BRA) {   /* alone in its group */
+            f->partner[g] = code->ops[gp->first].target;
+            always[g] = code->ops[gp->first].always;
+            bra = true;
+        }
     }
-    return us_flow_link(f->kind, f->partner, n, NULL, diag);
+    bool ok = us_flow_link(f->kind, f->partner, n, NULL, diag) &&
+              (!bra || us_flow_branches(f, always, NULL, diag));
+    free(always);
+    return ok;
 }
 
 struct us_core *vt_create(const struct us_config *cfg,
@@ -349,6 +434,14 @@ struct us_core *vt_create(const struct us_config *cfg,
         c->vprog = &c->xprog;
     }
     c->tpp = tpp;
+    char what[96];
+    snprintf(what, sizeof what, "processors x threads_per_proc = %u x %u "
+             "(alu_lanes %d, %u lanes per processor)", desc->procs, tpp,
+             cfg->v[US_KNOB_alu_lanes], desc->lanes_per_proc);
+    if (!us_wgs_init(&c->wgs, w, desc->procs * tpp, desc->name, what, diag)) {
+        vt_destroy((struct us_core *)c);
+        return NULL;
+    }
     unsigned width = desc->dual ? 2 : 1;   /* words issued per cycle, at most */
     c->fetch_words = width * (unsigned)cfg->v[US_KNOB_fetch_width];
     c->fbuf_words = width * FBUF_GROUPS;
@@ -370,21 +463,17 @@ void vt_destroy(struct us_core *core)
     struct vt_core *c = vt(core);
     if (!c)
         return;
+    /* a run that failed leaves threads pointing at shared memory */
+    for (size_t i = 0; c->slot_mem && i < (size_t)c->desc.procs * c->tpp; i++)
+        if (c->slot_mem[i].busy && c->slot_mem[i].wg >= 0)
+            c->w->threads[c->slot_mem[i].tid].shared = NULL;
     vt_code_free(&c->code);
+    us_wgs_free(&c->wgs);
     free(c->procs);
     free(c->slot_mem);
     free(c->lgroups);
     free(c->warp_mem);
     free(c);
-}
-
-static enum us_stall stall_of(unsigned unit)
-{
-    switch (unit) {
-    case US_UNIT_SFU: return US_STALL_SFU;
-    case US_UNIT_TEX: return US_STALL_TEXTURE;
-    default: return US_STALL_DEPENDENCY;
-    }
 }
 
 /* Cycle at which op's registers are all usable, and the unit producing the
@@ -447,11 +536,16 @@ static bool warp_ready(void *ctx, unsigned j)
     if (!wp->present || wp->fs.pc >= x->c->code.ngroups)
         return false;   /* empty, or draining: no cause of its own */
     enum us_stall why = US_STALL_FETCH;
-    if (wp->fbuf > 0) {
+    const struct slot *first = lane(x->c, x->gr,
+                                    (unsigned)__builtin_ctz(wp->present), j);
+    if (first->wg >= 0 &&   /* a warp is one workgroup's */
+        us_wgs_waiting(&x->c->wgs, first->wg, first->tid, x->c->now))
+        why = US_STALL_BARRIER;
+    else if (wp->fbuf > 0) {
         unsigned unit = US_UNIT_ALU;
         if (lanes_ready(x->c, x->gr, j, &x->c->code.groups[wp->fs.pc], &unit))
             return true;
-        why = stall_of(unit);
+        why = us_unit_stall(unit);
     }
     /* The first warp with work left that could not issue names the
      * stall's cause (shader/timing.h). */
@@ -471,9 +565,46 @@ static uint64_t warp_age(void *ctx, unsigned j)
     return lane(x->c, x->gr, (unsigned)__builtin_ctz(wp->present), j)->tid;
 }
 
+/* A vec4 BRA's condition for thread t: its two scalar sources (swizzled,
+ * negated in two's complement, relative PARAM reads within the array)
+ * compared at the program's word width.  us_interpret_cond knows only
+ * IF's, so the operands are read here from us_decode_inst's locations. */
+static uint32_t bra_operand(const struct us_dsrc *s,
+                            const struct us_exec_env *env,
+                            const struct us_thread *t)
+{
+    static const float zero[4] = { 0 };
+    const float *reg = zero;
+    if (s->kind == US_DSRC_THREAD) {
+        reg = (const float *)((const char *)t + s->off);
+    } else if (s->kind == US_DSRC_PARAM) {
+        reg = env->params[s->off];
+    } else if (s->kind == US_DSRC_PARAM_REL) {
+        int64_t i = (int64_t)t->addr[s->rel_addr][0] + s->rel_offset;
+        if (i >= 0 && i < s->rel_size)
+            reg = env->params[s->off + i];
+    }
+    uint32_t v = s->swz[0] <= US_SWZ_W ? micro_bits(reg[s->swz[0]])
+               : s->swz[0] == US_SWZ_ONE ? micro_bits(1.0f) : 0;
+    return s->negate & 1 ? micro_ineg(v, 32) : v;
+}
+
+static bool bra_cond(const struct us_program *prog,
+                     const struct us_exec_env *env, const struct us_thread *t,
+                     unsigned pc)
+{
+    const struct us_inst *in = &prog->insts[pc];
+    if (in->sub == US_COND_ALWAYS)
+        return true;
+    struct us_dinst d;
+    us_decode_inst(in, prog->word_bits, &d);
+    return micro_cond((enum us_cond)d.sub, bra_operand(&d.src[0], env, t),
+                      bra_operand(&d.src[1], env, t), d.word);
+}
+
 /* Run and time group g on the thread of slot s: results usable
- * `issues - 1 + latency` after now.  True when g is an IF whose condition
- * holds for the thread. */
+ * `issues - 1 + latency` after now.  True when g is an IF or BRA whose
+ * condition holds for the thread. */
 static bool lane_issue(struct vt_core *c, struct slot *s,
                        const struct vt_group *g)
 {
@@ -481,10 +612,12 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
     bool cond = false;
     for (unsigned i = 0; i < g->nops; i++) {
         const struct vt_op *op = &c->code.ops[g->first + i];
-        if (op->flow == US_FLOW_IF)
+        if (op->flow == US_FLOW_IF || op->flow == US_FLOW_BRA)
             cond = c->code.sinsts
                 ? us_scalar_cond(&c->code.sinsts[op->ref], c->w->env, t,
                                  s->scratch)
+                : op->flow == US_FLOW_BRA
+                ? bra_cond(c->vprog, c->w->env, t, op->ref)
                 : us_interpret_cond(c->vprog, c->w->env, t, op->ref);
         else if (op->flow != US_FLOW_NONE)
             continue;   /* the sequencer's alone */
@@ -521,6 +654,15 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
     return cond;
 }
 
+/* Does group g hold a BAR? */
+static bool group_bar(const struct vt_core *c, const struct vt_group *g)
+{
+    for (unsigned i = 0; i < g->nops; i++)
+        if (c->code.ops[g->first + i].bar)
+            return true;
+    return false;
+}
+
 /* Warp j issues its next group on its active lanes (the processors whose
  * lanes are masked off idle meanwhile: the caller counts them), and its
  * sequencer moves on. */
@@ -530,24 +672,40 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     unsigned pc = wp->fs.pc;
     const struct vt_group *g = &c->code.groups[pc];
     uint32_t active = wp->fs.active, cond = 0;
-    for (unsigned i = 0; i < gr->n; i++)
-        if (((active >> i) & 1) && lane_issue(c, lane(c, gr, i, j), g))
+    bool bar = group_bar(c, g);
+    for (unsigned i = 0; i < gr->n; i++) {
+        if (!((active >> i) & 1))
+            continue;
+        struct slot *s = lane(c, gr, i, j);
+        if (lane_issue(c, s, g))
             cond |= 1u << i;
+        if (bar && s->wg >= 0)
+            us_wgs_bar(&c->wgs, s->wg, s->tid, c->now);
+    }
+    us_watchdog_kick(&c->dog, c->now);
     unsigned nactive = (unsigned)__builtin_popcount(active);
     wp->fbuf--;
     c->counts.slots_filled += (uint64_t)g->nops * nactive;
     c->counts.slots_total += (uint64_t)c->desc.nslots * nactive;
     us_tcounts_exec(&c->counts, &g->w, nactive);
     c->counts.branches += g->flow != US_FLOW_NONE;
-    c->counts.divergent += g->flow == US_FLOW_IF && cond != 0 &&
-                           cond != active;
+    c->counts.divergent += (g->flow == US_FLOW_IF || g->flow == US_FLOW_BRA) &&
+                           cond != 0 && cond != active;
     us_flow_advance(&wp->fs, c->code.flow, cond);
     for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
         us_tcounts_overrun(&c->counts, &c->w->threads[
             lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid]);
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
+    if (wp->fs.pc >= c->code.ngroups)   /* its threads have finished */
+        for (unsigned i = 0; i < gr->n; i++) {
+            struct slot *s = lane(c, gr, i, j);
+            if (((wp->present >> i) & 1) && s->wg >= 0)
+                us_wgs_finish(&c->wgs, s->wg, s->tid, &c->w->threads[s->tid],
+                              c->now);
+        }
 }
+
 
 /* Superscalar: may group wp->fs.pc (one instruction) issue beside `prev`,
  * the group warp j just issued?  Independent of it (no RAW or WAW on its
@@ -568,6 +726,8 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
     const struct vt_op *b = &c->code.ops[g->first];
     if (a->width + b->width > c->desc.lanes_per_proc)
         return false;
+    if (a->unit == US_UNIT_BARRIER || b->unit == US_UNIT_BARRIER)
+        return false;   /* what follows a BAR waits for its workgroup */
     if (a->unit == b->unit && a->unit != US_UNIT_ALU)
         return false;
     for (unsigned k = 0; k < b->item.nreads; k++)
@@ -639,6 +799,16 @@ static void step_group(struct vt_core *c, struct lgroup *gr)
     unsigned j = (unsigned)pick;
     struct warp *wp = &gr->warps[j];
     const struct vt_group *g = &c->code.groups[wp->fs.pc];
+    uint32_t masked = wp->present & ~wp->fs.active & ~wp->fs.stopped;
+    if (masked && us_wgs_on(&c->wgs) && group_bar(c, g)) {
+        /* its masked lanes wait for its active ones, which wait at BAR */
+        const struct vt_op *op = &c->code.ops[g->first];
+        us_wgs_divergent_error(c->desc.name, c->vprog,   /* its line */
+                               c->code.sinsts ? UINT32_MAX : op->ref,
+                               (unsigned)__builtin_popcount(masked), &c->why);
+        c->failed = true;
+        return;
+    }
     /* The group occupies every processor of the warp for g->issues
      * cycles; those of lanes masked off do nothing (docs/METRICS.md). */
     c->counts.masked_lane_slots +=
@@ -665,8 +835,8 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     c->counts.latency_sum += c->now - s->start;
     s->busy = false;
     wp->present &= ~(1u << i);
-    if (wp->present)
-        return false;
+    if (wp->present || us_wgs_on(&c->wgs))
+        return false;   /* a workgroup's warp waits for admission (admit) */
     for (unsigned k = 0; k < gr->n; k++)
         start_thread(c, lane(c, gr, k, j));
     warp_start(c, gr, j);
@@ -679,22 +849,31 @@ bool vt_step(struct us_core *core)
     if (c->finished)
         return false;
     /* Retire threads whose last result is usable; refill their slots. */
-    bool live = false;
+    bool live = false, retired = false;
     for (unsigned g = 0; g < c->nlgroups; g++) {
         struct lgroup *gr = &c->lgroups[g];
         for (unsigned j = 0; j < c->tpp; j++) {
             bool done = us_flow_done(&gr->warps[j].fs, c->code.ngroups);
             for (unsigned i = 0; i < gr->n && done; i++) {
                 struct slot *s = lane(c, gr, i, j);
-                if (s->busy && s->done <= c->now &&
-                    retire_lane(c, gr, i, j))
+                if (!s->busy || s->done > c->now)
+                    continue;
+                retired = true;
+                if (retire_lane(c, gr, i, j))
                     break;   /* new threads: checked from next cycle */
             }
-            for (unsigned i = 0; i < gr->n; i++)
-                live = live || lane(c, gr, i, j)->busy;
         }
     }
-    if (!live || c->counts.budget_overruns) {
+    if (retired) {
+        us_watchdog_kick(&c->dog, c->now);
+        if (us_wgs_on(&c->wgs))
+            admit(c);   /* new workgroups: they issue from next cycle */
+    }
+    for (unsigned p = 0; p < c->desc.procs && !live; p++)
+        live = proc_has_thread(c, p);
+    if (!c->failed && us_watchdog_expired(&c->dog, c->now))
+        c->failed = us_watchdog_error(c->desc.name, &c->dog, &c->why);
+    if (!live || c->counts.budget_overruns || c->failed) {
         c->finished = true;
         c->counts.cycles = c->now;
         return false;
@@ -709,7 +888,11 @@ bool vt_step(struct us_core *core)
 void vt_stats(const struct us_core *core, struct us_stats *st)
 {
     const struct vt_core *c = cvt(core);
-    us_tcounts_report(&c->counts, &c->cfg, c->w->prog, st);
+    struct us_tcounts counts = c->counts;
+    us_tcounts_mem(&counts, c->w->env);
+    counts.workgroups = c->wgs.admitted;
+    counts.barrier_wait = c->wgs.wait_cycles;
+    us_tcounts_report(&counts, &c->cfg, c->w->prog, st);
     unsigned lanes = c->desc.procs * c->desc.lanes_per_proc;
     if (lanes != (unsigned)c->cfg.v[US_KNOB_alu_lanes])
         us_stats_counter(st, "alu_lanes", "scalar ALU lanes of the machine "
@@ -722,4 +905,12 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
     struct us_activity act = c->act;
     act.imem_bits = c->counts.instr_bits;
     us_area_report(&c->cfg, &c->desc.hw, &act, c->counts.instr_mem_bits, st);
+}
+
+bool vt_failed(const struct us_core *core, struct us_diag *diag)
+{
+    const struct vt_core *c = cvt(core);
+    if (c->failed)
+        *diag = c->why;
+    return c->failed;
 }

@@ -53,7 +53,7 @@
  * processors: active lanes run it on their own registers, masked lanes
  * (a thread in the warp that flow control switched off) sit idle for the
  * issue's cycles -- lanes_per_proc lane slots each per cycle, counted in
- * masked_lane_slots and absent from useful_ops.  An IF whose active lanes
+ * masked_lane_slots and absent from useful_ops.  An IF or BRA whose active lanes
  * disagree counts a divergent branch.  `issued`, branch_instructions and
  * the fetched words count once per warp; slot occupancy counts the
  * active lanes' bundles.  A lane retires when the warp is past the end
@@ -65,10 +65,27 @@
  *
  * Stalls, as on the scalar model: a cycle in which a processor holding
  * threads issues nothing counts one stall, charged to the first thread
- * with work left that the policy tried -- fetch, or the unit class whose
- * pending result it waits for (ALU/ADDR dependency, SFU sfu, TEX texture);
- * dependency when every thread is only draining.  A processor without
- * threads counts idle.
+ * with work left that the policy tried -- a barrier, fetch, or the unit
+ * class whose pending result it waits for (ALU/ADDR dependency, SFU sfu,
+ * TEX texture, LSU memory); dependency when every thread is only
+ * draining.  A processor without threads counts idle.
+ *
+ * Compute (a workload with workgroups, shader/workgroup.h), as on the
+ * scalar model:
+ *   - a memory op issues in one cycle: its requests, one per component of
+ *     each active lane, go to the processor's load/store unit, which takes
+ *     one request per lane per cycle, and a processor has at least as
+ *     many lanes as a vec4 op has components; its results are usable
+ *     mem_latency after issue.  Accesses take effect at issue, in the
+ *     group's op order (program order: the static schedulers of vliw and
+ *     hetero keep memory operations in it);
+ *   - BAR and MEMBAR take one issue and no datapath work (BAR never
+ *     co-issues on the superscalar processor); after a BAR a warp is not
+ *     ready until its workgroup's barrier releases (stalls.barrier);
+ *   - workgroups start whole, in whole warps, when enough are free (the
+ *     order threads go round the processors); a warp that issues BAR with
+ *     live lanes masked off fails the run, and a watchdog fails one in
+ *     which nothing issues or retires for far longer than any latency.
  */
 #ifndef US_SHADER_VEC4_TIMING_H
 #define US_SHADER_VEC4_TIMING_H
@@ -86,8 +103,14 @@ struct vt_op {
     uint8_t unit;               /* enum us_unit, from us_ops / us_sops    */
     uint8_t width;              /* datapath components it occupies        */
     uint8_t flow;               /* enum us_flow_kind                      */
+    bool bar;                   /* BAR: the workgroup's barrier            */
+    bool always;                /* BRA: jumps whatever its sources        */
     unsigned ref;               /* index into the code's vec4 or scalar
                                    instructions (functional execution)    */
+    uint32_t target;            /* BRA: the group it jumps to (vt_code_add_*
+                                   copy the instruction's target; a model
+                                   whose groups are not its instructions
+                                   sets it)                               */
     struct us_opcount w;        /* the vec4 program's work it stands for  */
 };
 
@@ -157,6 +180,7 @@ void vt_reset(struct us_core *core);
 bool vt_step(struct us_core *core);
 void vt_stats(const struct us_core *core, struct us_stats *st);
 void vt_destroy(struct us_core *core);
+bool vt_failed(const struct us_core *core, struct us_diag *diag);
 
 /* A create's failure for want of memory: frees *code, fills *diag. */
 struct us_core *vt_oom(const char *name, struct vt_code *code,

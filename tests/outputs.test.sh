@@ -398,6 +398,8 @@ full_cases() {
     piglit) echo "piglit $ROOT/tests/shtest/tex_depth.shader_test" ;;
     config) echo "config --list"; echo "config" ;;
     bench) echo "bench --only blur --threads 8 --arch scalar" ;;
+    compute) echo "compute $ROOT/tests/compute/sum.cp --groups 2"
+             echo "compute --json $ROOT/tests/compute/sum.cp --groups 2" ;;
     imgdiff) echo "imgdiff $tmp/a.png $tmp/a.png"
              echo "imgdiff --json $tmp/a.png $tmp/a.png" ;;
     esac

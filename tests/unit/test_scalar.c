@@ -18,7 +18,7 @@ static const unsigned files[] = { US_FILE_TEMP, US_FILE_INPUT, US_FILE_OUTPUT,
 
 static void round_trip(const struct us_sinst *in)
 {
-    ck_assert(us_sinst_valid(in));
+    ck_assert_msg(us_sinst_valid(in), "%s", us_sops[in->op].name);
     us_sword w = us_sencode(in);
     struct us_sinst out;
     ck_assert(us_sdecode(w, &out));
@@ -63,6 +63,13 @@ START_TEST(every_operand_form_round_trips)
                             in.rel_size = 8;
                             in.rel_offset = (int16_t)(form & 1 ? -5 : 2047);
                         }
+                        if (o->kind == US_SK_INT)
+                            in.word = 32;
+                        if (o->kind == US_SK_MEM) {
+                            in.mtype = US_MT_U32;
+                            if (us_sop_access((enum us_sop)op) == US_ACC_STORE)
+                                in.dst.file = 0, in.dst.reg = 0;
+                        }
                         if (o->kind == US_SK_TEX) {
                             in.tex_unit = (uint8_t)(form % US_MAX_TEX_UNITS);
                             in.tex_target = (uint8_t)(form % US_TEX_TARGET_COUNT);
@@ -100,20 +107,42 @@ START_TEST(every_opcode_round_trips)
         struct us_sinst in;
         memset(&in, 0, sizeof in);
         in.op = (uint8_t)op;
-        in.count = o->kind == US_SK_NOP ? 1 : 4;
+        in.count = o->kind == US_SK_NOP || o->kind == US_SK_BAR ? 1 : 4;
         if (o->kind == US_SK_FLOW) {   /* one issue, SRC0 (IF) and TARGET */
             in.count = 1;
             in.target = (1u << SIZE_SW_TARGET) - 1 - op;
-            if (o->nsrc)
-                in.src[0] = (struct us_sopnd){ .file = US_FILE_SCRATCH,
-                                               .reg = 31, .neg = true,
-                                               .abs = true };
+            for (unsigned i = 0; i < o->nsrc; i++)
+                in.src[i] = (struct us_sopnd){ .file = US_FILE_SCRATCH,
+                                               .reg = (uint16_t)(31 - i),
+                                               .neg = true, .abs = i == 0 };
+            if (op == US_SOP_BRA) {   /* SRC0, SRC1, COND, WORD */
+                in.cond = US_COND_GE_U;
+                in.word = 8;
+            }
             round_trip(&in);
             continue;
         }
+        if (o->kind == US_SK_MEM) {   /* MTYPE, BUF; stores have no dst */
+            if (us_sop_access((enum us_sop)op) != US_ACC_STORE)
+                in.dst = (struct us_sopnd){ .file = US_FILE_TEMP,
+                                            .reg = 4 * 255 + 3, .step = 3 };
+            for (unsigned i = 0; i < o->nsrc; i++)
+                in.src[i] = (struct us_sopnd){ .file = US_FILE_INPUT,
+                                               .reg = (uint16_t)(4 * i + 1),
+                                               .step = (uint8_t)i,
+                                               .neg = i == 1 };
+            in.mtype = us_sop_access((enum us_sop)op) == US_ACC_ATOM
+                           ? US_MT_S32 : US_MT_S16;
+            in.buf = us_sop_shared((enum us_sop)op) ? 0 : US_MAX_BUFFERS - 1;
+            round_trip(&in);
+            continue;
+        }
+        if (o->kind == US_SK_INT)
+            in.word = 16;
         if (o->kind == US_SK_ARL)
             in.dst = (struct us_sopnd){ .file = US_FILE_ADDRESS };
-        else if (o->kind != US_SK_KIL && o->kind != US_SK_NOP)
+        else if (o->kind != US_SK_KIL && o->kind != US_SK_NOP &&
+                 o->kind != US_SK_BAR)
             in.dst = (struct us_sopnd){ .file = US_FILE_OUTPUT, .reg = 9,
                                         .step = o->kind == US_SK_DOT ? 0 : 1 };
         bool sfu = o->kind == US_SK_VAL && o->unit == US_UNIT_SFU;
@@ -143,7 +172,7 @@ START_TEST(decoder_rejects_malformed_words)
     struct us_sinst out;
     ck_assert(us_sdecode(good, &out));
     w = good;
-    us_sw_set_rsvd(&w, 1);                      /* reserved bits */
+    us_sw_set_word(&w, 1);                      /* a word width on ADD */
     ck_assert(!us_sdecode(w, &out));
     w = good;
     us_sw_set_op(&w, US_SOP_COUNT);             /* no such opcode */
@@ -316,7 +345,7 @@ START_TEST(compacting_uncompacted_code_gives_compacted_code)
         ck_assert(us_lower(&p, true, &b, &d));
         for (unsigned i = 0; i < a.n; i++)
             ck_assert_uint_eq(a.insts[i].count, 1);
-        us_compact(&a);
+        ck_assert(us_compact(&a));
         ck_assert_uint_eq(a.n, b.n);
         for (unsigned i = 0; i < a.n; i++)
             ck_assert(us_sinst_equal(&a.insts[i], &b.insts[i]));
@@ -463,7 +492,7 @@ START_TEST(flow_words_lower_link_and_round_trip)
             ck_assert(us_sdecode(w, &y));
             ck_assert(us_sinst_equal(x, &y));
             us_sword bad = w;              /* bits beyond the target */
-            us_sw_set_tpad(&bad, 1);
+            us_sw_set_word(&bad, 3);
             ck_assert(!us_sdecode(bad, &y));
             bad = w;
             us_sw_set_rot(&bad, 2);       /* ROT of an operand it lacks */
