@@ -1,6 +1,10 @@
 /*
  * The GLSL driver: source -> glslangValidator (OpenGL SPIR-V, locations
- * and bindings auto-mapped) -> spirv-opt -> us_spirv_translate.
+ * and bindings auto-mapped, debug lines) -> spirv-opt ->
+ * us_spirv_translate.  The front step rewrites legacy sources; versions
+ * glslang's SPIR-V path lacks are raised (ES 3.00 to 3.10, compute and
+ * storage-buffer shaders to 4.30); a source with atomic counters gets a
+ * limits file with the model's counter bindings.
  *
  * The tools run through fork and execv with argument vectors (no shell),
  * on files made with mkstemp and removed afterwards; their output is
@@ -341,6 +345,35 @@ static bool read_spirv(const char *file, const char *tool, uint32_t **words,
     return true;
 }
 
+static bool mentions(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (text[i] == word[0] && !memcmp(text + i, word, n))
+            return true;
+    return false;
+}
+
+/* A GLSL 3.30 ... 4.20 shader that is a compute shader, or requires an
+ * extension GLSL 4.20 or 4.30 made core (storage buffers, atomic counters,
+ * layout(binding)): glslang gives those their functions (atomicAdd on a
+ * buffer, layout(binding)) from 4.30 on only, so it is compiled as 4.30,
+ * which only adds to the earlier versions. */
+static bool needs_430(const char *text, size_t len, enum us_stage stage)
+{
+    static const char *const exts[] = {
+        "GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
+        "GL_ARB_shader_atomic_counters", "GL_ARB_shading_language_420pack",
+        "GL_ARB_shader_image_load_store",
+    };
+    if (stage == US_STAGE_COMPUTE)
+        return true;
+    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+        if (mentions(text, len, exts[i]))
+            return true;
+    return false;
+}
+
 /* The GLSL >= 330 text glslang compiles: legacy sources (no #version,
  * 1.10, 1.20, ES 1.00) go through the front step's rewrite (glsl/front.c)
  * here, alone (a program pair links its interface through us_glsl_front
@@ -361,10 +394,19 @@ static bool source_for_glslang(const char *text, size_t len,
     }
     /* glslang's SPIR-V path takes GLSL ES from 3.10 on; 3.10 is 3.00 plus
      * features (compute, storage buffers, ...), so `#version 300 es`
-     * becomes `#version 310 es`, the same length: lines and columns stay. */
+     * becomes `#version 310 es`.  glslang compiles compute shaders from
+     * GLSL 4.30 on, where GL_ARB_compute_shader (required by a 3.30 ... 4.20
+     * shader) became core: such a shader says `#version 430`.  Both keep
+     * the line's length, so lines and columns stay. */
     size_t at;
-    if (us_glsl_version(text, len, &at) == 300 && at + 3 <= len &&
-        !memcmp(text + at, "300", 3)) {
+    unsigned v = us_glsl_version(text, len, &at);
+    const char *now = NULL;
+    bool es = at + 6 < len && !memcmp(text + at + 3, " es", 3);
+    if (v == 300)
+        now = "310";
+    else if (!es && v >= 330 && v < 430 && needs_430(text, len, stage))
+        now = "430";
+    if (now && at + 3 <= len) {
         char *copy = malloc(len + 1);
         if (!copy) {
             memset(diag, 0, sizeof *diag);
@@ -373,7 +415,7 @@ static bool source_for_glslang(const char *text, size_t len,
         }
         memcpy(copy, text, len);
         copy[len] = '\0';
-        memcpy(copy + at, "310", 3);
+        memcpy(copy + at, now, 3);
         *owned = copy;
         *src = copy;
     }
@@ -528,15 +570,6 @@ static const struct { const char *key; unsigned value; } counter_limits[] = {
     { "MaxComputeAtomicCounterBuffers", 16 },
     { "MaxCombinedAtomicCounterBuffers", 16 },
 };
-
-static bool mentions(const char *text, size_t len, const char *word)
-{
-    size_t n = strlen(word);
-    for (size_t i = 0; i + n <= len; i++)
-        if (text[i] == word[0] && !memcmp(text + i, word, n))
-            return true;
-    return false;
-}
 
 /* The limits file `conf` (named after the reserved temporary `base`). */
 static bool limits_file(const char *glslang, struct temp *base,

@@ -1208,6 +1208,14 @@ bool us_glsl_front(const char *text, size_t len, enum us_stage stage,
     *out_len = 0;
     if (!us_glsl_check_nul(text, len, diag))
         return false;
+    if (stage == US_STAGE_COMPUTE) {
+        memset(diag, 0, sizeof *diag);
+        diag->line = 1;
+        snprintf(diag->msg, sizeof diag->msg, "a compute shader needs "
+                 "#version 430 (or 330 with GL_ARB_compute_shader) or "
+                 "#version 310 es");
+        return false;
+    }
     if (link)
         return front_pass(text, len, stage, link, out, out_len, diag);
     /* Alone: a first pass finds the varyings, which then take slots in

@@ -3,8 +3,9 @@
  * glsl/regalloc.c.  The module is parsed once into per-id records
  * (spirv_module.c); the entry point is then emitted block by block
  * (spirv_flow.c) into IR whose TEMP indices are virtual registers and whose
- * literal operands are constant ids (spirv_emit.c, spirv_ops.c);
- * regalloc.c maps both to the final program.
+ * literal operands are constant ids (spirv_emit.c, spirv_ops.c,
+ * spirv_math.c; memory in spirv_buffer.c); regalloc.c maps both to the
+ * final program.  Messages name opcodes through spirv_names.c.
  */
 #ifndef GLSL_SPIRV_H
 #define GLSL_SPIRV_H
@@ -72,8 +73,9 @@ struct sid {
     uint8_t space;         /* enum space                                   */
     uint8_t mbinding;      /* SP_BUFFER: buffer[mbinding]                  */
     bool mdyn, mrow_major;
+    bool has_vaddr;        /* a scalar's / vector's address operand, vaddr */
     uint32_t moff, mstride;
-    struct us_src maddr;
+    struct us_src maddr, vaddr;
     /* Values: a bool with an integer twin (all ones / 0, the form an
      * integer comparison computes; docs/GLSL.md "Booleans"). */
     bool has_ibool;

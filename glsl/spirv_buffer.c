@@ -26,8 +26,10 @@
 struct maddr {
     uint8_t space, binding;
     bool dyn, row_major;   /* row_major: a matrix's columns are strided   */
+    bool has_vaddr;        /* vaddr: the whole address operand, made once */
     uint32_t off, mstride;
     struct us_src addr;    /* dyn: the integer register part, replicated  */
+    struct us_src vaddr;
 };
 
 static uint32_t round_up(uint32_t v, uint32_t a)
@@ -253,6 +255,9 @@ bool bind_memory(struct spv *s, uint32_t var)
     return true;
 }
 
+static bool vector_addr(struct spv *s, const struct maddr *a, unsigned n,
+                        uint32_t cs, struct us_src *out);
+
 /* p's address plus index * stride. */
 static bool add_index(struct spv *s, struct sid *p, uint32_t ix,
                       uint32_t stride)
@@ -373,6 +378,19 @@ bool memory_chain(struct spv *s, uint32_t at, struct sid *p)
     if (s->ids[t].ty != TY_VECTOR && s->ids[t].ty != TY_MATRIX &&
         s->ids[t].ty != TY_ARRAY)
         p->mrow_major = false;
+    /* A scalar's or vector's address operand is made here, where the
+     * chain dominates every load, store and atomic through it, so
+     * `buf[i] += x` adds the offsets once. */
+    p->has_vaddr = false;
+    if (p->mdyn && (s->ids[t].ty == TY_VECTOR || s->ids[t].ty <= TY_FLOAT)) {
+        unsigned nc = s->ids[t].ty == TY_VECTOR ? s->ids[t].comps : 1;
+        uint32_t cs = p->mrow_major && p->mstride ? p->mstride
+                                                  : scalar_bytes(s, t);
+        struct maddr a = { .dyn = true, .off = p->moff, .addr = p->maddr };
+        if (!vector_addr(s, &a, nc, cs, &p->vaddr))
+            return false;
+        p->has_vaddr = true;
+    }
     return true;
 }
 
@@ -381,7 +399,8 @@ static struct maddr addr_of(const struct sid *p)
     return (struct maddr){ .space = p->space, .binding = p->mbinding,
                            .dyn = p->mdyn, .row_major = p->mrow_major,
                            .off = p->moff, .mstride = p->mstride,
-                           .addr = p->maddr };
+                           .addr = p->maddr, .has_vaddr = p->has_vaddr,
+                           .vaddr = p->vaddr };
 }
 
 static enum us_mtype mtype_of(const struct spv *s, uint32_t type)
@@ -398,6 +417,10 @@ static enum us_mtype mtype_of(const struct spv *s, uint32_t type)
 static bool vector_addr(struct spv *s, const struct maddr *a, unsigned n,
                         uint32_t cs, struct us_src *out)
 {
+    if (a->has_vaddr) {
+        *out = a->vaddr;
+        return true;
+    }
     uint32_t o[4];
     for (unsigned c = 0; c < 4; c++)
         o[c] = a->off + (c < n ? c : n - 1) * cs;
@@ -469,6 +492,7 @@ static bool access(struct spv *s, const struct maddr *a, uint32_t type,
     }
     case TY_MATRIX: {
         struct maddr c = *a;
+        c.has_vaddr = false;
         uint32_t ms = a->mstride ? a->mstride : column_stride(s, type);
         c.mstride = ms;
         for (uint32_t j = 0; j < t->len; j++) {
@@ -481,6 +505,7 @@ static bool access(struct spv *s, const struct maddr *a, uint32_t type,
     case TY_ARRAY: {
         uint32_t stride;
         struct maddr e = *a;
+        e.has_vaddr = false;
         if (!array_stride(s, type, &stride, 0))
             return spv_fail(s, "SPIR-V: type %u has no memory layout", type);
         for (uint32_t i = 0; i < t->len; i++) {
@@ -498,6 +523,7 @@ static bool access(struct spv *s, const struct maddr *a, uint32_t type,
                 return spv_fail(s, "SPIR-V: type %u has no memory layout",
                                 type);
             struct maddr e = *a;
+            e.has_vaddr = false;
             e.off = a->off + off;
             e.row_major = sm && sm->row_major;
             e.mstride = sm && sm->matrix_stride ? sm->matrix_stride : 0;
@@ -522,10 +548,13 @@ bool memory_load(struct spv *s, const struct sid *p, uint32_t type,
     struct maddr a = addr_of(p);
     if (!alloc_vals(s, n, &at))
         return false;
+    memset(&s->vals[at], 0, n * sizeof *s->vals);
     /* access() writes the slots as it goes; vals may not move meanwhile:
      * it allocates no values (constants were made up front). */
     if (!access(s, &a, type, false, &s->vals[at], n, &k, 0))
         return false;
+    if (k != n)
+        return spv_fail(s, "SPIR-V: type %u does not fill its slots", type);
     s->ids[result].has_val = true;
     s->ids[result].val = at;
     return true;
@@ -675,11 +704,11 @@ bool array_length(struct spv *s, uint32_t at)
     struct us_src size = { .file = US_FILE_PARAM,
                            .index = (uint16_t)s->size_param[b],
                            .swz = { 0, 0, 0, 0 } };
-    struct us_src k, zero, t;
+    struct us_src k, zero, t = size;
     off += p->moff;   /* an element of an array of blocks starts at 0 */
-    if (!const_int(s, off, &k) || !const_int(s, 0, &zero) ||
-        !emit_new(s, US_OP_SUB_U, size, k, NONE, &t) ||
-        !emit_new(s, US_OP_MAX_S, t, zero, NONE, &t))
+    if (off && (!const_int(s, off, &k) || !const_int(s, 0, &zero) ||
+                !emit_new(s, US_OP_SUB_U, size, k, NONE, &t) ||
+                !emit_new(s, US_OP_MAX_S, t, zero, NONE, &t)))
         return false;
     bool pow2 = !(stride & (stride - 1));
     if (!const_int(s, pow2 ? (uint32_t)__builtin_ctz(stride) : stride, &k) ||

@@ -382,6 +382,8 @@ static bool const_value(struct spv *s, uint32_t id)
             memcpy(&s->vals[at + n], ev, en * sizeof *ev);
             n += en;
         }
+        if (n != t->slots)   /* every slot gets an operand */
+            return spv_fail(s, "SPIR-V: bad composite constant %u", id);
         c->has_val = true;
         c->val = at;
         return true;

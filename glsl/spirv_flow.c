@@ -16,8 +16,10 @@
  *                                   before ENDLOOP is dropped)
  *
  * OpPhi results are registers written on every incoming edge, as a
- * parallel copy: when one phi's source is another phi of the same block
- * (a loop swapping values) the sources go through fresh registers first.
+ * parallel copy (MOV, MOV.U for integer words): when one phi's source is
+ * another phi of the same block (a loop swapping values) the sources go
+ * through fresh registers first.  A condition is a boolean's integer form
+ * when it has one (spirv_ops.c).
  */
 #include <string.h>
 
@@ -241,6 +243,7 @@ static bool negated(struct spv *s, struct us_src c, struct us_src *out)
      * but the result). */
     if (s->ninsts >= 2 && d->op == US_OP_AND_U &&
         d->dst.file == US_FILE_TEMP && d->dst.index != c.index &&
+        s->vreg_ssa[d->dst.index] &&
         d->src[0].file == US_FILE_TEMP && d->src[0].index == c.index)
         d--;
     if (d->dst.file != US_FILE_TEMP || d->dst.index != c.index || d->sat ||

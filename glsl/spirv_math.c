@@ -2,7 +2,8 @@
  * GLSL.std.450 extended instructions lowered the way a compiler for an
  * SFU-equipped vec4 shader does: RCP RSQ EX2 LG2 SIN COS POW where the
  * hardware has them (one per component: they are scalar), ALU sequences
- * otherwise.  The inverse trigonometric functions use Hastings'
+ * otherwise; with 32-bit integer words, the integer functions, ldexp,
+ * frexp and the packing functions are integer instructions on the bits.  The inverse trigonometric functions use Hastings'
  * approximations as printed in Abramowitz & Stegun, Handbook of
  * Mathematical Functions (1964):
  *   4.4.46  arccos x = sqrt(1 - x) * (a0 + a1 x + ... + a7 x^7),
@@ -401,6 +402,64 @@ static bool unpack_fn(struct spv *s, unsigned fn, struct us_src p,
     return const_scalar(s, -1.0f, &lo) && op2(s, US_OP_MAX, t, lo, out);
 }
 
+/* packHalf2x16: each float to binary16, round to nearest even: normals
+ * by rebiasing the exponent and rounding the mantissa's low 13 bits
+ * away; values below 2^-14 as |v| * 2^24 rounded by a float add of 2^23
+ * (whose unit is 1 there); from 65520 on infinity; NaN 0x7e00. */
+static bool pack_half(struct spv *s, struct us_src v, struct us_src *out)
+{
+    struct us_src a, sg, r, lsb, d, t, k, m, big, den, inf, nan, h, sh;
+    return plain_float(s, &v) &&
+           ki(s, 0x7fffffffu, &k) && op2(s, US_OP_AND_U, v, k, &a) &&
+           ki(s, 16, &sh) && op2(s, US_OP_SHR_U, v, sh, &sg) &&
+           ki(s, 0x8000u, &k) && op2(s, US_OP_AND_U, sg, k, &sg) &&
+           ki(s, 0x38000000u, &k) && op2(s, US_OP_SUB_U, a, k, &r) &&
+           ki(s, 13, &k) && op2(s, US_OP_SHR_U, r, k, &lsb) &&
+           ki(s, 1, &k) && op2(s, US_OP_AND_U, lsb, k, &lsb) &&
+           ki(s, 0xfffu, &k) && op2(s, US_OP_ADD_U, r, k, &r) &&
+           op2(s, US_OP_ADD_U, r, lsb, &r) &&
+           ki(s, 13, &k) && op2(s, US_OP_SHR_U, r, k, &r) &&
+           const_scalar(s, 16777216.0f, &m) && op2(s, US_OP_MUL, a, m, &d) &&
+           const_scalar(s, 8388608.0f, &big) &&
+           op2(s, US_OP_ADD, d, big, &d) &&
+           ki(s, 0x4b000000u, &k) && op2(s, US_OP_SUB_U, d, k, &d) &&
+           ki(s, 0x38800000u, &k) && op2(s, US_OP_SLT_U, a, k, &den) &&
+           emit_new(s, US_OP_CMP_S, den, d, r, &r) &&
+           ki(s, 0x477ff000u, &k) && op2(s, US_OP_SGE_U, a, k, &inf) &&
+           ki(s, 0x7c00u, &k) && emit_new(s, US_OP_CMP_S, inf, k, r, &r) &&
+           ki(s, 0x7f800000u, &k) && op2(s, US_OP_SGT_U, a, k, &nan) &&
+           ki(s, 0x7e00u, &k) && emit_new(s, US_OP_CMP_S, nan, k, r, &r) &&
+           op2(s, US_OP_OR_U, r, sg, &h) &&
+           ki(s, 16, &k) && op2(s, US_OP_SHL_U, src_comp(h, 1), k, &t) &&
+           op2(s, US_OP_OR_U, src_comp(h, 0), t, out);
+}
+
+/* unpackHalf2x16: each half to binary32 exactly: a normal's exponent
+ * rebiased, a denormal as its mantissa * 2^-24, inf and NaN with the
+ * exponent all ones; then the sign. */
+static bool unpack_half(struct spv *s, struct us_src p, struct us_src *out)
+{
+    struct us_src h, mag, t, nrm, den, m, e0, big, sg, k, sh;
+    p = src_comp(p, 0);
+    return kv(s, 0, 16, 0, 16, &sh) && op2(s, US_OP_SHR_U, p, sh, &h) &&
+           ki(s, 0xffffu, &k) && op2(s, US_OP_AND_U, h, k, &h) &&
+           ki(s, 0x7fffu, &k) && op2(s, US_OP_AND_U, h, k, &mag) &&
+           ki(s, 13, &k) && op2(s, US_OP_SHL_U, mag, k, &t) &&
+           ki(s, 0x38000000u, &k) && op2(s, US_OP_ADD_U, t, k, &nrm) &&
+           ki(s, 0x3ffu, &k) && op2(s, US_OP_AND_U, h, k, &m) &&
+           op1(s, US_OP_I2F_U, m, &den) &&
+           const_scalar(s, 5.9604644775390625e-8f, &k) &&   /* 2^-24 */
+           op2(s, US_OP_MUL, den, k, &den) &&
+           ki(s, 0x400u, &k) && op2(s, US_OP_SLT_U, mag, k, &e0) &&
+           emit_new(s, US_OP_CMP_S, e0, den, nrm, &nrm) &&
+           ki(s, 0x7c00u, &k) && op2(s, US_OP_SGE_U, mag, k, &big) &&
+           ki(s, 0x7f800000u, &k) && op2(s, US_OP_OR_U, t, k, &t) &&
+           emit_new(s, US_OP_CMP_S, big, t, nrm, &nrm) &&
+           ki(s, 0x8000u, &k) && op2(s, US_OP_AND_U, h, k, &sg) &&
+           ki(s, 16, &k) && op2(s, US_OP_SHL_U, sg, k, &sg) &&
+           op2(s, US_OP_OR_U, nrm, sg, out);
+}
+
 /* The GLSL.std.450 instructions of 32-bit words beyond int_ext: ldexp,
  * frexp, modf and the packing functions; *done: fn was one. */
 static bool more_ext(struct spv *s, uint32_t at, unsigned fn,
@@ -435,9 +494,34 @@ static bool more_ext(struct spv *s, uint32_t at, unsigned fn,
     case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackUnorm4x8:
     case GLSLstd450UnpackSnorm2x16: case GLSLstd450UnpackUnorm2x16:
         return unpack_fn(s, fn, a[0], &r[0]) && set_value(s, res, r, 1);
+    case GLSLstd450PackHalf2x16:
+        return pack_half(s, a[0], &r[0]) && set_value(s, res, r, 1);
+    case GLSLstd450UnpackHalf2x16:
+        return unpack_half(s, a[0], &r[0]) && set_value(s, res, r, 1);
     default:
         *done = false;
         return true;
+    }
+}
+
+/* Operands of the GLSL.std.450 instructions translated (1 for those not
+ * listed). */
+static unsigned arity(unsigned fn)
+{
+    switch (fn) {
+    case GLSLstd450FClamp: case GLSLstd450UClamp: case GLSLstd450SClamp:
+    case GLSLstd450NClamp: case GLSLstd450FMix: case GLSLstd450SmoothStep:
+    case GLSLstd450Fma: case GLSLstd450FaceForward: case GLSLstd450Refract:
+        return 3;
+    case GLSLstd450Atan2: case GLSLstd450Pow: case GLSLstd450FMin:
+    case GLSLstd450UMin: case GLSLstd450SMin: case GLSLstd450NMin:
+    case GLSLstd450FMax: case GLSLstd450UMax: case GLSLstd450SMax:
+    case GLSLstd450NMax: case GLSLstd450Step: case GLSLstd450Distance:
+    case GLSLstd450Cross: case GLSLstd450Reflect: case GLSLstd450Ldexp:
+    case GLSLstd450Modf: case GLSLstd450Frexp:
+        return 2;
+    default:
+        return 1;
     }
 }
 
@@ -449,11 +533,17 @@ bool translate_ext(struct spv *s, uint32_t at)
     if (set != s->glsl_ext)
         return spv_fail(s, "unsupported extended instruction set");
     unsigned fn = s->w[at + 4], nargs = spv_wc(s, at) - 5;
+    if (nargs < arity(fn)) {
+        char buf[32];
+        return spv_fail(s, "SPIR-V: GLSL.std.450 %s needs %u operands",
+                        spv_std450_name(fn, buf, sizeof buf), arity(fn));
+    }
     struct us_src a[3] = { NONE, NONE, NONE }, r, t, c, u;
     for (unsigned i = 0; i < nargs && i < 3; i++) {
         uint32_t id = s->w[at + 5 + i];
         /* modf's and frexp's out parameter is a pointer, not a value */
-        if (id < s->bound && s->ids[s->ids[id].type].ty == TY_POINTER)
+        if (i == 1 && (fn == GLSLstd450Modf || fn == GLSLstd450Frexp) &&
+            id < s->bound && s->ids[s->ids[id].type].ty == TY_POINTER)
             continue;
         if (!arg(s, at, 5 + i, &a[i]))
             return false;

@@ -7,8 +7,10 @@
  * Access chains reduce to a constant slot offset plus at most one dynamic
  * slot offset; a dynamic read of a uniform is ARL and a relative operand
  * (in fragment programs too: OPTION USHADER_extensions), of registers a
- * compare-and-select chain (SEQ + CMP per candidate), as hardware without
- * indexed temporaries does it.
+ * compare-and-select chain (SEQ + CMP per candidate, CMP.S for integer
+ * words), as hardware without indexed temporaries does it.  Storage
+ * buffers, shared variables and atomic counters are memory
+ * (spirv_buffer.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

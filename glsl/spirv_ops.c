@@ -304,6 +304,8 @@ static bool composite_construct(struct spv *s, uint32_t at)
         memcpy(&s->vals[base + n], v, m * sizeof *v);
         n += m;
     }
+    if (n != t->slots)
+        return spv_fail(s, "SPIR-V: bad OpCompositeConstruct");
     s->ids[res_id(s, at)].has_val = true;
     s->ids[res_id(s, at)].val = base;
     return true;

@@ -146,7 +146,7 @@ static bool replicating_def(const struct spv *s, const struct us_inst *in,
     if (o->shape != US_SHAPE_COMP || o->unit == US_UNIT_TEX)
         return false;
     for (unsigned k = 0; k < o->nsrc; k++)
-        if (!uniform_src(s, &in->src[k], rep))
+        if (!fixed_operand(in, k) && !uniform_src(s, &in->src[k], rep))
             return false;
     return true;
 }

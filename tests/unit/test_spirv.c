@@ -1290,7 +1290,16 @@ static void spawn(char *const argv[])
 }
 
 /* glslang's module for a fragment shader, spirv-opt -O'd if `optimize`. */
+static uint32_t *module_words_st(const char *src, const char *stage,
+                                 bool optimize, size_t *n);
+
 static uint32_t *module_words(const char *src, bool optimize, size_t *n)
+{
+    return module_words_st(src, "frag", optimize, n);
+}
+
+static uint32_t *module_words_st(const char *src, const char *stage,
+                                 bool optimize, size_t *n)
 {
     char path[] = "/tmp/ushader-test-XXXXXX";
     int fd = mkstemp(path);
@@ -1300,8 +1309,8 @@ static uint32_t *module_words(const char *src, bool optimize, size_t *n)
     fclose(fsrc);
     char out[64];
     snprintf(out, sizeof out, "%s.spv", path);
-    char *argv[] = { "glslangValidator", "-G", "--aml", "--amb", "-S", "frag",
-                     "-o", out, path, NULL };
+    char *argv[] = { "glslangValidator", "-G", "--aml", "--amb", "-S",
+                     (char *)stage, "-o", out, path, NULL };
     spawn(argv);
     if (optimize) {
         char *opt[] = { "spirv-opt", "-O", "--merge-return", out, "-o", out,
@@ -1573,7 +1582,11 @@ static uint32_t r_f2u(int32_t a, int32_t b, float f)
         return ~0u;
     return (uint32_t)f;
 }
-static uint32_t r_sel(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)(a < b ? a - 1 : b + 7); }
+static uint32_t r_sel(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return a < b ? (uint32_t)a - 1u : (uint32_t)b + 7u;
+}
 static uint32_t r_fsel(int32_t a, int32_t b, float f) { return (uint32_t)(f > 0 ? a : b); }
 static uint32_t r_bits(int32_t a, int32_t b, float f) { (void)b; (void)f; return (uint32_t)a; }
 
@@ -2087,7 +2100,7 @@ START_TEST(small_storage)
         "  h[i + 4u] = int16_t(r[i]);\n"
         "  u[i + 4u] = uint8_t(r[i] + 1);\n"
         "}\n");
-    uint8_t *b = mx_buffer(&m, 0, 64);
+    uint8_t *b = mx_buffer(&m, 0, 68);   /* r[] at 36, 8 of them */
     const int16_t h[4] = { -1, 32767, -32768, 5 };
     const uint8_t u[4] = { 255, 0, 128, 7 };
     const int8_t sb[4] = { -128, 127, -1, 0 };
@@ -2108,6 +2121,7 @@ START_TEST(small_storage)
         ck_assert_int_eq(h2, (int16_t)r);
         ck_assert_uint_eq(b[20 + i], (uint8_t)(r + 1));
     }
+    ck_assert_uint_eq(m.mem.counts.oob, 0);
     unsigned narrow = 0;
     for (unsigned i = 0; i < m.p.ninsts; i++)
         narrow += m.p.insts[i].mtype != US_MT_U32 &&
@@ -2145,6 +2159,30 @@ START_TEST(es_versions)
     NEAR(f.t.output[US_FOUT_COLOR][0], 5.0f, 0);
     NEAR(f.t.output[US_FOUT_COLOR][3], 3.0f, 0);
     us_program_free(&f.p);
+    /* 3.30 with the storage buffer extension (piglit's way): 4.30 */
+    mx_compile(&m, US_STAGE_FRAGMENT,
+        "#version 330\n"
+        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+        "layout(binding = 2) buffer B { vec4 c; uint n; };\n"
+        "out vec4 o;\nvoid main() { o = c * float(atomicAdd(n, 2u)); }\n");
+    b = mx_buffer(&m, 2, 20);
+    put32(b, fbits(1.5f));
+    put32(b + 16, 3);
+    struct us_exec_env env = mx_env(&m);
+    us_thread_reset(&f.t);
+    us_interpret(&m.p, &env, &f.t);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 4.5f, 0);
+    ck_assert_uint_eq(get32(b + 16), 5);
+    mx_free(&m);
+    /* and a 3.30 compute shader with GL_ARB_compute_shader */
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 330\n#extension GL_ARB_compute_shader: require\n"
+        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+        "layout(local_size_x = 3) in;\n"
+        "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+        "void main() { v[gl_LocalInvocationIndex] = 7u; }\n");
+    ck_assert_uint_eq(m.p.group_size[0], 3);
+    mx_free(&m);
 }
 END_TEST
 
@@ -2159,9 +2197,9 @@ START_TEST(error_lines)
           "  c = vec4(dFdx(x));\n}\n", 7,
           "unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
-          "  c = vec4(packHalf2x16(v.xy));\n}\n", 5,
-          "unsupported GLSL.std.450 instruction PackHalf2x16 (GLSL: "
-          "c = vec4(packHalf2x16(v.xy));)" },
+          "  c = vec4(determinant(mat2(v)));\n}\n", 5,
+          "unsupported GLSL.std.450 instruction Determinant (GLSL: "
+          "c = vec4(determinant(mat2(v)));)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
           "  c = vec4(fwidth(v.x)\n   + 1.0);\n}\n", 5,
           "unsupported SPIR-V instruction OpFwidth" },
@@ -2259,6 +2297,11 @@ START_TEST(glsl_130)
                              &n, &d));
     ck_assert_uint_eq(d.line, 3);
     ck_assert(strstr(d.msg, "one colour buffer"));
+    /* compute shaders start at 4.30 (ES 3.10) */
+    const char *cs = "layout(local_size_x = 1) in;\nvoid main() {}\n";
+    ck_assert(!us_glsl_front(cs, strlen(cs), US_STAGE_COMPUTE, NULL, &out, &n,
+                             &d));
+    ck_assert(strstr(d.msg, "#version 430"));
     /* 1.30 7.1: built-in varyings redeclared with a qualifier */
     const char *re = "#version 130\nflat in vec4 gl_Color;\n"
                      "void main() { gl_FragColor = gl_Color; }\n";
@@ -2279,6 +2322,116 @@ START_TEST(glsl_130)
     ck_assert(us_glsl_float_integers(out, n));
     ck_assert(strstr(out, "us_id_flat"));
     free(out);
+}
+END_TEST
+
+/* packHalf2x16 and unpackHalf2x16 against the compiler's binary16 (every
+ * half, every midpoint between neighbouring halves, the specials), and
+ * the 8- and 16-bit norm packings on values they represent exactly. */
+START_TEST(packing)
+{
+#ifdef __FLT16_MAX__
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\nlayout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) buffer P { vec2 f[]; };\n"
+        "layout(std430, binding = 1) buffer Q { uint packed[]; };\n"
+        "layout(std430, binding = 2) buffer U { uint u[]; };\n"
+        "layout(std430, binding = 3) buffer V { vec2 unpacked[]; };\n"
+        "layout(std430, binding = 4) buffer N { vec4 n[256]; uvec4 pn[256];\n"
+        "  vec4 un[256]; };\n"
+        "void main() { uint i = gl_GlobalInvocationID.x;\n"
+        "  if (i < uint(f.length())) packed[i] = packHalf2x16(f[i]);\n"
+        "  if (i < uint(u.length())) unpacked[i] = unpackHalf2x16(u[i]);\n"
+        "  if (i < 256u) {\n"
+        "    pn[i] = uvec4(packUnorm4x8(n[i]), packSnorm4x8(n[i] * 2.0 - 1.0),\n"
+        "                  packUnorm2x16(n[i].xy), packSnorm2x16(n[i].zw));\n"
+        "    un[i] = vec4(unpackUnorm4x8(i * 0x01010101u).x,\n"
+        "                 unpackSnorm4x8(i << 8).y, unpackUnorm2x16(i << 8).x,\n"
+        "                 unpackSnorm2x16(i << 24).y);\n"
+        "  } }\n");
+    enum { NH = 65536, NF = 2 * NH + 8 };
+    float *in = malloc(NF * sizeof *in);
+    ck_assert_ptr_nonnull(in);
+    unsigned nf = 0;
+    for (uint32_t h = 0; h < NH; h++) {
+        uint16_t hb = (uint16_t)h, hn = (uint16_t)(h + 1);
+        _Float16 a, b;
+        memcpy(&a, &hb, 2);
+        memcpy(&b, &hn, 2);
+        in[nf++] = (float)a;
+        /* the midpoint to the next half of the same sign */
+        if ((h & 0x7fff) < 0x7bff)
+            in[nf++] = ((float)a + (float)b) / 2;
+    }
+    const float special[] = { 65504.0f, 65519.99f, 65520.0f, 1e10f,
+                              5.9604645e-8f * 0.5f, 1e-30f,
+                              bitsf(0x7f800000u), bitsf(0xff812345u) };
+    for (unsigned i = 0; i < sizeof special / sizeof *special; i++)
+        in[nf++] = special[i];
+    if (nf & 1)
+        in[nf++] = 0.0f;
+    uint8_t *fb = mx_buffer(&m, 0, 4 * nf);
+    memcpy(fb, in, 4 * nf);
+    uint8_t *pb = mx_buffer(&m, 1, 2 * nf);
+    uint8_t *ub = mx_buffer(&m, 2, 2 * NH);
+    uint8_t *vb = mx_buffer(&m, 3, 4 * NH);
+    for (uint32_t i = 0; i < NH / 2; i++)
+        put32(ub + 4 * i, (2 * i) | (2 * i + 1) << 16);
+    uint8_t *nb = mx_buffer(&m, 4, 3 * 16 * 256);
+    for (unsigned i = 0; i < 256; i++) {
+        const float v[4] = { (float)i / 255, (float)(255 - i) / 255,
+                             (float)(i % 3) / 2, i == 7 ? 1.5f : 0.0f };
+        memcpy(nb + 16 * i, v, 16);
+    }
+    mx_launch(&m, (nf / 2 + 63) / 64, 1, 1);
+    for (unsigned i = 0; i < nf; i++) {
+        uint16_t got, want;
+        memcpy(&got, pb + 2 * i, 2);
+        _Float16 h = (_Float16)in[i];
+        memcpy(&want, &h, 2);
+        if (in[i] != in[i])
+            ck_assert_msg((got & 0x7c00) == 0x7c00 && (got & 0x3ff),
+                          "pack NaN 0x%08x: 0x%04x", fbits(in[i]), got);
+        else
+            ck_assert_msg(got == want, "packHalf2x16(%a): 0x%04x, want "
+                          "0x%04x", (double)in[i], got, want);
+    }
+    for (uint32_t h = 0; h < NH; h++) {
+        uint16_t hb = (uint16_t)h;
+        _Float16 x;
+        memcpy(&x, &hb, 2);
+        float want = (float)x, got = bitsf(get32(vb + 4 * h));
+        if (want != want)
+            ck_assert_msg(got != got, "unpack 0x%04x: %a", h, (double)got);
+        else
+            ck_assert_msg(fbits(got) == fbits(want), "unpackHalf2x16(0x%04x)"
+                          ": %a, want %a", h, (double)got, (double)want);
+    }
+    for (unsigned i = 0; i < 256; i++) {
+        const uint8_t *p = nb + 4096 + 16 * i;
+        /* (i, 255 - i, 0 / 127 / 255, 0 or 255) as bytes */
+        unsigned z = (i % 3) * 255 / 2 + ((i % 3) == 1), w = i == 7 ? 255 : 0;
+        ck_assert_uint_eq(get32(p), i | (255 - i) << 8 | z << 16 | w << 24);
+        /* snorm of 2v - 1: round(clamp(v', -1, 1) * 127) */
+        for (unsigned c = 0; c < 4; c++) {
+            float v = bitsf(get32(nb + 16 * i + 4 * c)) * 2.0f - 1.0f;
+            float cl = v < -1 ? -1 : v > 1 ? 1 : v;
+            int want = (int)floorf(cl * 127.0f + 0.5f);
+            ck_assert_int_eq((int8_t)(get32(p + 4) >> (8 * c)), want);
+        }
+        ck_assert_uint_eq(get32(p + 8) & 0xffff, i * 257);
+        const float *q = (const float *)(nb + 8192 + 16 * i);
+        NEAR(q[0], (float)i / 255, 6e-8f);
+        float sb = (float)(int8_t)i / 127;
+        NEAR(q[1], sb < -1 ? -1 : sb, 6e-8f);
+        NEAR(q[2], (float)(i << 8) / 65535, 6e-8f);
+        float sw = (float)(int16_t)(i << 8) / 32767;
+        NEAR(q[3], sw < -1 ? -1 : sw, 6e-8f);
+    }
+    free(in);
+    mx_free(&m);
+#endif
 }
 END_TEST
 
@@ -2382,6 +2535,117 @@ START_TEST(malformed_flow)
 }
 END_TEST
 
+/* Memory, atomics, barriers and integers gone wrong: every word of a
+ * compute and of a fragment module with storage buffers, shared memory,
+ * atomics, a counter and length() corrupted.  An error or a program that
+ * reassembles, never a crash. */
+START_TEST(malformed_memory)
+{
+    static const char *const src[2] = {
+        "#version 430\nlayout(local_size_x = 8, local_size_y = 2) in;\n"
+        "struct S { vec3 a; int b[2]; };\n"
+        "layout(std430, binding = 1) buffer B { uint n; S s[4]; "
+        "float f[]; };\n"
+        "shared uint t[16];\n"
+        "void main() { uint l = gl_LocalInvocationIndex;\n"
+        "  t[l] = gl_GlobalInvocationID.x << 2u;\n  barrier();\n"
+        "  s[l & 3u].b[l & 1u] = int(atomicAdd(t[15u - l], n)) >> 1;\n"
+        "  f[l % uint(f.length())] = float(s[l & 3u].a.y);\n"
+        "  atomicCompSwap(n, 0u, l); memoryBarrier(); }\n",
+        "#version 450\n"
+        "layout(binding = 0, offset = 4) uniform atomic_uint c;\n"
+        "layout(std430, binding = 2) buffer B { ivec4 v[]; };\n"
+        "in vec4 p;\nout vec4 o;\n"
+        "void main() { int i = int(p.x) & 7;\n"
+        "  v[i] = ivec4(p) ^ v[i + 1] >> 2;\n"
+        "  o = vec4(atomicCounterIncrement(c), bitCount(v[0].x), p.zw); }\n",
+    };
+    for (unsigned m = 0; m < 2; m++) {
+        enum us_stage st = m ? US_STAGE_FRAGMENT : US_STAGE_COMPUTE;
+        size_t n;
+        uint32_t *w = module_words_st(src[m], m ? "frag" : "comp", true, &n);
+        struct us_program p;
+        struct us_diag d;
+        ck_assert_msg(us_spirv_translate(w, n, st, 0, &p, NULL, &d), "%s",
+                      d.msg);
+        check_roundtrip(&p);
+        us_program_free(&p);
+        uint32_t *c = malloc(n * sizeof *c);
+        ck_assert_ptr_nonnull(c);
+        unsigned failed = 0, passed = 0;
+        for (size_t k = 5; k < n; k++) {
+            static const uint32_t junk[] = { 0, 1, 0xffffffffu, 0x10000, 3 };
+            for (size_t j = 0; j < sizeof junk / sizeof junk[0]; j++) {
+                memcpy(c, w, n * sizeof *c);
+                c[k] = junk[j] == 0x10000 ? w[k] + 0x10000 : junk[j];
+                if (us_spirv_translate(c, n, st, 0, &p, NULL, &d)) {
+                    passed++;
+                    check_roundtrip(&p);
+                    us_program_free(&p);
+                } else {
+                    failed++;
+                    ck_assert(d.msg[0]);
+                }
+            }
+        }
+        ck_assert_uint_gt(failed, n);
+        ck_assert_uint_gt(passed, 0);
+        free(c);
+        free(w);
+    }
+}
+END_TEST
+
+/* Fuzz findings: a composite constant with fewer constituents than its
+ * type's slots, and an extended instruction short of operands, are
+ * errors (they left operands unset). */
+START_TEST(malformed_operands)
+{
+    size_t n;
+    uint32_t *w = module_words(
+        "#version 330\nin vec4 v;\nout vec4 c;\n"
+        "const vec4 k[3] = vec4[3](vec4(0.1), vec4(0.2), vec4(0.3));\n"
+        "void main() { c = k[int(v.x)] + smoothstep(v.x, v.y, v.zwzw); }\n",
+        true, &n);
+    struct us_program p;
+    struct us_diag d;
+    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d),
+                  "%s", d.msg);
+    us_program_free(&p);
+    uint32_t *c = malloc(n * sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    unsigned patched = 0;
+    for (size_t at = 5; at < n; at += w[at] >> 16) {
+        unsigned op = w[at] & 0xffff, wc = w[at] >> 16;
+        memcpy(c, w, n * sizeof *c);
+        if (op == 28 /* OpTypeArray */) {
+            /* its length constant 3 -> 5 */
+            bool done = false;
+            for (size_t b = 5; b < n && !done; b += w[b] >> 16)
+                if ((w[b] & 0xffff) == 43 /* OpConstant */ &&
+                    w[b + 2] == w[at + 3]) {
+                    c[b + 3] = 5;
+                    done = true;
+                }
+            ck_assert(done);
+        } else if (op == 12 /* OpExtInst */ && wc > 6) {
+            c[at] = (uint32_t)(wc - 1) << 16 | 12;   /* one operand less */
+            c[at + wc - 1] = 1u << 16;                /* OpNop */
+        } else {
+            continue;
+        }
+        patched++;
+        ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL,
+                                      &d));
+        ck_assert_msg(strstr(d.msg, "bad composite") ||
+                      strstr(d.msg, "needs 3 operands"), "%s", d.msg);
+    }
+    ck_assert_uint_ge(patched, 2);
+    free(c);
+    free(w);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("spirv");
@@ -2424,10 +2688,13 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, atomic_counters, 0, 2);
     tcase_add_test(tc, small_storage);
     tcase_add_test(tc, es_versions);
+    tcase_add_test(tc, packing);
     tcase_add_test(tc, glsl_130);
     tcase_add_test(tc, error_lines);
     tcase_add_test(tc, malformed);
     tcase_add_loop_test(tc, malformed_flow, 0, 2);
+    tcase_add_test(tc, malformed_memory);
+    tcase_add_test(tc, malformed_operands);
     suite_add_tcase(s, tc);
     return s;
 }
