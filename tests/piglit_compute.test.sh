@@ -116,9 +116,10 @@ sed -n 's/^\(FAIL\|SKIP\) [^ ]* //p' "$tmp/out" | sed -E 's/[0-9][0-9.e+-]*/N/g'
 
 # The hand-written memory files on every model: a fragment quad's helper
 # lanes and killed fragments write no memory (docs/COMPUTE.md), on each
-# executor alike.
+# executor alike, and quads shaded twice (textures) write it once.
 for a in functional scalar simd4 vliw superscalar hetero; do
     for f in tests/shtest/fp_memory.shader_test \
+             tests/shtest/fp_texture_memory.shader_test \
              tests/shtest/compute_ids.shader_test; do
         "$U" piglit --arch "$a" "$f" > "$tmp/one" 2>&1 ||
             problem "--arch $a: $(head -n 1 "$tmp/one")"
