@@ -306,10 +306,9 @@ static void lanes_memory(const struct us_dinst *d,
         if (!((active >> q) & 1))
             continue;
         struct us_buffer *b = space(d, env, &t[q]);
-        /* a helper lane or a killed fragment reads but never writes: its
-         * stores are dropped, its atomics read (GL 4.5 §15.2.2, GLSL
-         * discard) */
-        bool writes = !t[q].helper && !t[q].killed;
+        /* a fragment quad's helper lane reads but never writes: its
+         * stores are dropped, its atomics read (GL 4.5 §15.2.2) */
+        bool writes = !t[q].helper;
         for (unsigned m = d->mask; m; m &= m - 1) {
             unsigned c = (unsigned)__builtin_ctz(m);
             uint32_t addr = B(q, 0, c);

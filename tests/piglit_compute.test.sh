@@ -115,8 +115,8 @@ sed -n 's/^\(FAIL\|SKIP\) [^ ]* //p' "$tmp/out" | sed -E 's/[0-9][0-9.e+-]*/N/g'
     sort | uniq -c | sort -rn | head -n 12
 
 # The hand-written memory files on every model: a fragment quad's helper
-# lanes and killed fragments write no memory (docs/COMPUTE.md), on each
-# executor alike, and quads shaded twice (textures) write it once.
+# lanes write no memory (docs/COMPUTE.md), on each executor alike, and
+# quads shaded twice (textures) write it once.
 for a in functional scalar simd4 vliw superscalar hetero; do
     for f in tests/shtest/fp_memory.shader_test \
              tests/shtest/fp_texture_memory.shader_test \
