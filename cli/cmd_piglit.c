@@ -1,7 +1,7 @@
-/* ushader piglit [--arch A] [--exact-math] FILE...
+/* ushader piglit [--arch A] [--exact-math] [--set KEY=V]... FILE...
  *
- * Run piglit shader_test files that use ARB programs or GLSL shaders
- * (piglit/shtest.h):
+ * Run piglit shader_test files that use ARB programs, GLSL shaders or
+ * compute programs (piglit/shtest.h):
  * one line per file (PASS, FAIL with the probe and the values seen, SKIP
  * with the reason), then "N passed, N failed, N skipped".  A file that
  * cannot run (malformed, a program that does not assemble) is reported as
@@ -14,19 +14,43 @@
 #include "gfx/backend_core.h"
 #include "gfx/gfx.h"
 #include "piglit/shtest.h"
+#include "shader/core.h"
 
 static const char usage[] =
-    "usage: ushader piglit [--arch A] [--exact-math] FILE...\n"
-    "  Run piglit shader_test files with ARB vertex/fragment programs or\n"
-    "  GLSL 1.10/1.20 shaders (docs/GLSL.md) through the 3D pipeline as\n"
-    "  piglit's shader_runner does.\n"
-    "  --arch A      what runs the programs: functional (the reference\n"
-    "                interpreter, the default) or a core model: scalar,\n"
-    "                simd4, vliw, superscalar, hetero (default configuration)\n"
+    "usage: ushader piglit [--arch A] [--exact-math] [--set KEY=V]... FILE...\n"
+    "  Run piglit shader_test files with ARB vertex/fragment programs,\n"
+    "  GLSL shaders (docs/GLSL.md) or compute shaders (docs/COMPUTE.md)\n"
+    "  through the 3D pipeline and compute launches as piglit's\n"
+    "  shader_runner does: draws, probes, uniforms, shader storage and\n"
+    "  atomic counter buffers.\n"
+    "  --arch A      what runs the programs and compute launches:\n"
+    "                functional (the reference interpreter, the default) or\n"
+    "                a core model: scalar, simd4, vliw, superscalar, hetero\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
+    "  --set KEY=V   a knob of the model's configuration (ushader config\n"
+    "                --list; sfu.KEY for the SFU); GL's workgroups of 1024\n"
+    "                invocations need threads_per_proc x processors slots;\n"
+    "                max_instructions applies to every --arch\n"
     "  Prints PASS, FAIL or SKIP per file and a closing count; exits 1 when\n"
     "  any file failed.\n";
+
+/* A compute launch on the --arch core model (shtest_compute_fn). */
+static bool core_compute(void *ctx, const struct us_program *prog,
+                         const struct us_exec_env *env,
+                         const uint32_t groups[3], struct us_diag *diag)
+{
+    const struct gfx_core_backend *cb = ctx;
+    struct us_stats *st = malloc(sizeof *st);
+    if (!st) {
+        snprintf(diag->msg, sizeof diag->msg, "out of memory");
+        return false;
+    }
+    bool ok = us_core_run_compute(cb->model, &cb->cfg, prog, env, groups,
+                                  NULL, st, diag);
+    free(st);
+    return ok;
+}
 
 /* One file: 0 passed, 1 failed, 2 skipped. */
 static int run_file(const char *path, const struct shtest_env *env)
@@ -70,13 +94,21 @@ int cmd_piglit(int argc, char **argv)
     const char *arch = "functional";
     bool exact = false;
     int first = 0;
+    struct us_config cfg;
+    us_config_default(&cfg);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        struct us_diag d = { 0 };
         if (!strcmp(a, "--help")) {
             fputs(usage, stdout);
             return 0;
         } else if (!strcmp(a, "--arch") && i + 1 < argc) {
             arch = argv[++i];
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            if (!us_config_set(&cfg, argv[++i], &d)) {
+                cli_error(NULL, 0, 0, "piglit: --set %s: %s", argv[i], d.msg);
+                return 2;
+            }
         } else if (!strcmp(a, "--exact-math")) {
             exact = true;
         } else if (!strcmp(a, "--")) {
@@ -112,30 +144,37 @@ int cmd_piglit(int argc, char **argv)
     struct us_sfu sfu;
     bool have_sfu = false;
     if (!exact) {
-        struct us_sfu_config cfg;
         struct us_diag diag = { 0 };
-        us_sfu_config_default(&cfg);
-        if (!us_sfu_init(&sfu, &cfg, &diag)) {
+        if (!us_sfu_init(&sfu, &cfg.sfu, &diag)) {
             cli_error(NULL, 0, 0, "piglit: SFU model: %s", diag.msg);
             return 1;
         }
         us_sfu_math(&sfu, &math);
         have_sfu = true;
     }
-    struct shtest_env env = { .math = &math,
-                              .backend = &gfx_backend_functional };
+    /* the instruction budget of the configuration, for every --arch */
+    struct gfx_shader_backend functional = gfx_backend_functional;
+    functional.max_insts = (uint32_t)cfg.v[US_KNOB_max_instructions];
+    struct shtest_env env = { .math = &math, .backend = &functional };
     struct gfx_core_backend *cb = NULL;
+    struct us_diag cd = { 0 };
+    if (model && !us_core_check(model, &cfg, &cd)) {
+        cli_error(NULL, 0, 0, "piglit: --arch %s: %s", arch, cd.msg);
+        if (have_sfu)
+            us_sfu_free(&sfu);
+        return 2;
+    }
     if (model) {
-        struct us_config ccfg;
-        us_config_default(&ccfg);
         if (!(cb = malloc(sizeof *cb))) {
             cli_error(NULL, 0, 0, "piglit: out of memory");
             if (have_sfu)
                 us_sfu_free(&sfu);
             return 1;
         }
-        gfx_core_backend_init(cb, model, &ccfg);
+        gfx_core_backend_init(cb, model, &cfg);
         env.backend = &cb->be;
+        env.compute = core_compute;
+        env.compute_ctx = cb;
     }
     unsigned count[3] = { 0, 0, 0 };
     for (int i = first; i < argc; i++)

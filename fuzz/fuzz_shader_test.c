@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (!t.skip[0] && t.width * t.height <= 64 * 64 && t.ncmds <= 64) {
-        struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+        struct shtest_env env = { .math = &us_math_exact,
+                                  .backend = &gfx_backend_functional };
         struct shtest_result r;
         if (!shtest_run(&t, &env, &r, &d))
             fuzz_check_diag(&d);

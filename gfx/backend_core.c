@@ -13,6 +13,44 @@ static bool samples_textures(const struct us_program *prog)
     return false;
 }
 
+static bool writes_memory(const struct us_program *prog)
+{
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        enum us_op_format f = us_ops[prog->insts[i].op].format;
+        if (f == US_FMT_STORE || f == US_FMT_ATOM)
+            return true;
+    }
+    return false;
+}
+
+/* A copy of the buffers (the run's buffers, charged already), or NULL
+ * when out of memory. */
+static struct us_memory *copy_memory(const struct us_memory *m)
+{
+    struct us_memory *c = calloc(1, sizeof *c);
+    for (unsigned b = 0; c && b < US_MAX_BUFFERS; b++) {
+        if (!m->buf[b].data)
+            continue;
+        c->buf[b].size = m->buf[b].size;
+        c->buf[b].data = malloc((size_t)m->buf[b].size + 1);
+        if (!c->buf[b].data) {
+            for (unsigned k = 0; k < b; k++)
+                free(c->buf[k].data);
+            free(c);
+            return NULL;
+        }
+        memcpy(c->buf[b].data, m->buf[b].data, m->buf[b].size);
+    }
+    return c;
+}
+
+static void free_memory(struct us_memory *c)
+{
+    for (unsigned b = 0; c && b < US_MAX_BUFFERS; b++)
+        free(c->buf[b].data);
+    free(c);
+}
+
 static bool budget_overrun(const struct us_thread *t, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)
@@ -42,10 +80,18 @@ static void core_shade(void *ctx, const struct us_program *prog,
         return;
     struct us_thread *work = malloc(n * sizeof *work);
     struct us_stats *st = malloc(sizeof *st);
-    bool ok = work && st;
+    /* quads that sample textures are shaded again by the interpreter
+     * (below): the model's run of a program that writes memory goes to a
+     * copy of the buffers, so that memory is written once */
+    bool again = quads && samples_textures(prog);
+    struct us_exec_env menv = *env;
+    struct us_memory *copy = NULL;
+    if (again && env->mem && writes_memory(prog))
+        menv.mem = copy = copy_memory(env->mem);
+    bool ok = work && st && (copy || menv.mem == env->mem);
     if (ok) {
         memcpy(work, threads, n * sizeof *work);
-        struct us_workload w = { prog, env, work, n };
+        struct us_workload w = { prog, &menv, work, n };
         struct us_diag diag;
         ok = us_core_run(b->model, &b->cfg, &w, st, &diag);
         if (!ok && !b->failed)
@@ -72,11 +118,12 @@ static void core_shade(void *ctx, const struct us_program *prog,
         t->lut_merged += (uint64_t)us_stats_get(st, "lut.merged");
         t->lut_conflicts += (uint64_t)us_stats_get(st, "lut.conflicts");
         t->lut_stall_cycles += (uint64_t)us_stats_get(st, "lut.stall_cycles");
-        if (quads && samples_textures(prog))
+        if (again)
             functional(prog, env, threads, n, quads);
         else
             memcpy(threads, work, n * sizeof *work);
     }
+    free_memory(copy);
     free(st);
     free(work);
 }

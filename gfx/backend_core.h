@@ -9,7 +9,10 @@
  * four fragments in lockstep for its derivatives (mipmap level), which the
  * per-thread models do not keep; for those batches the model runs for the
  * timing and the pixels come from the lockstep interpreter
- * (us_interpret_quad), so images are identical to --arch functional.
+ * (us_interpret_quad), so images are identical to --arch functional; a
+ * program of such a batch that writes memory runs on the model against
+ * a copy of the buffers, so that memory is written once (by the
+ * interpreter).
  */
 #ifndef GFX_BACKEND_CORE_H
 #define GFX_BACKEND_CORE_H

@@ -427,6 +427,8 @@ struct gfx_draw {
     const struct gfx_shader_backend *backend;
     struct gfx_budget *budget; /* charged with the draw's working memory
                                   (gfx_draw_bytes) while it runs, or NULL */
+    struct us_memory *mem;     /* buffer bindings both stages' memory
+                                  instructions use; NULL: none           */
 };
 
 /* Bytes gfx_draw_mesh allocates for a draw: the clip-space vertices, the

@@ -258,6 +258,7 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
             for (unsigned i = 0; i < 4; i++) {
                 struct us_thread *th = &c->threads[4 * c->nquads + i];
                 us_thread_reset_for(th, c->d->fp);
+                th->helper = !(cover >> i & 1);
                 interpolate(c, t, e[i], qx + (int)(i & 1), qy + 1 - (int)(i >> 1),
                             th, &qi->z[i]);
                 if (cover >> i & 1)
@@ -325,7 +326,8 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
 {
     const struct gfx_mesh *m = d->mesh;
     struct us_exec_env env = { .params = params, .math = d->math,
-                               .max_insts = d->backend->max_insts };
+                               .max_insts = d->backend->max_insts,
+                               .mem = d->mem };
     for (unsigned base = 0; base < m->nverts; base += VERTEX_BATCH) {
         unsigned n = m->nverts - base < VERTEX_BATCH ? m->nverts - base
                                                      : VERTEX_BATCH;
@@ -401,7 +403,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         .quads = quads,
         .fenv = { .params = fparams, .math = d->math, .sample = gfx_sample,
                   .sample_quad = gfx_sample_quad, .sample_ctx = &sampler,
-                  .max_insts = d->backend->max_insts },
+                  .max_insts = d->backend->max_insts, .mem = d->mem },
         .fin_mask = d->fp->inputs_read,
         .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
                                   US_OPT_FOG_LINEAR)) != 0,

@@ -516,6 +516,8 @@ struct us_thread {
     us_vec4 output[US_MAX_OUTPUTS];
     int32_t addr[US_MAX_ADDRESS][4];
     bool killed;
+    bool helper;         /* a fragment quad's lane outside the primitive:
+                            it writes no memory (docs/COMPUTE.md)        */
     bool overrun;        /* stopped by the instruction budget            */
     struct us_buffer *shared;  /* its workgroup's shared memory, or NULL */
 };

@@ -14,6 +14,13 @@
  * data] sections and set uniforms in [test]; the runner puts them through
  * the front step and the GLSL compiler (glsl/) as one program pair.
  *
+ * Compute tests have [compute shader] sections (GLSL) or one [compute
+ * program] (the model's !!USHADERcp1.0 assembly, docs/COMPUTE.md; not a
+ * shader_runner section) and launch it with `compute X Y Z`.  Shader
+ * storage buffers (`ssbo`) and atomic counter buffers (`atomic counters`)
+ * are GL buffer objects at binding points; every stage sees them, and
+ * `probe ssbo` / `probe atomic counter` read them back.
+ *
  * Files that need something the model lacks (GL ES, extensions, GLSL
  * versions above 1.20, shader_runner commands for later GL state) parse
  * successfully but carry a skip reason.  Every other defect is an error
@@ -36,6 +43,12 @@ enum {
     SHTEST_MAX_SHADERS = 8,       /* sections of one stage                */
     SHTEST_MAX_VALUES = 16,       /* numbers of one command (a mat4)      */
     SHTEST_MAX_VCOLS = 16,        /* [vertex data] columns                */
+    SHTEST_MAX_SSBOS = 32,        /* shader_runner's ssbo[32]             */
+    SHTEST_MAX_ATOMIC_BUFFERS = 8,  /* shader_runner's atomics_bos[8]     */
+    /* bytes of one buffer object: a test that asks for more is refused
+     * (piglit's largest asks for a few KiB); the run's memory budget
+     * applies as well */
+    SHTEST_MAX_BUFFER_BYTES = 1 << 26,
 };
 
 enum shtest_op {
@@ -66,11 +79,34 @@ enum shtest_op {
     SH_PROBE_RECT,       /* i[0..3] = x y w h; f = expected; n comps   */
     SH_PROBE_RECT_REL,   /* f[4..7] = relative x y w h; f[0..] expected */
     SH_NOP,              /* accepted, no effect on the model           */
+    /* compute and buffers (values in u[] as bit patterns: one word of a
+     * 32-bit type, two of a 64-bit one, low word first) */
+    SH_COMPUTE,          /* glDispatchCompute(i[0], i[1], i[2])        */
+    SH_SSBO,             /* buffer object at SSBO binding i[0] of i[1]
+                            bytes, zeroed                              */
+    SH_SSBO_SUBDATA,     /* sub = enum shtest_dtype; binding i[0], byte
+                            offset i[1], the value in u[]              */
+    SH_PROBE_SSBO,       /* sub = enum shtest_dtype; binding i[0], byte
+                            offset i[1], i[2] enum shtest_cmp; u[]     */
+    SH_ATOMIC_BUFFER,    /* atomic counter buffer at binding i[0] of
+                            i[1] zeroed counters                       */
+    SH_ATOMIC_SET,       /* counter i[1] of the buffer at binding i[0]
+                            = u[0]                                     */
+    SH_PROBE_ATOMIC,     /* the counter at byte offset i[1] of the
+                            buffer at binding i[0], i[2] enum
+                            shtest_cmp, u[0]                           */
 };
+
+/* Data types of `ssbo N subdata TYPE` and `probe ssbo TYPE`. */
+enum shtest_dtype { SH_D_INT, SH_D_UINT, SH_D_FLOAT, SH_D_DOUBLE,
+                    SH_D_INT64, SH_D_UINT64 };
+/* shader_runner's comparisons (parse_comparison_op); it reads "!=" as
+ * ">", and so does the parser. */
+enum shtest_cmp { SH_CMP_EQ, SH_CMP_LT, SH_CMP_GE, SH_CMP_GT, SH_CMP_LE };
 
 enum shtest_utype { SH_U_FLOAT, SH_U_INT, SH_U_UINT, SH_U_BOOL };
 enum shtest_prim { SH_PRIM_TRIANGLES, SH_PRIM_TRIANGLE_STRIP,
-                   SH_PRIM_TRIANGLE_FAN };
+                   SH_PRIM_TRIANGLE_FAN, SH_PRIM_QUADS };
 
 enum shtest_param { SH_ENV_VP, SH_LOCAL_VP, SH_ENV_FP, SH_LOCAL_FP };
 /* SH_TEX_CHECKER: f[0..3] the colour of even squares, f[4..7] odd. */
@@ -91,7 +127,11 @@ struct shtest_cmd {
     uint8_t n;           /* probes: components compared (3 or 4)        */
     unsigned line, col;  /* of the command in the file                  */
     int i[4];
-    float f[SHTEST_MAX_VALUES];
+    union {              /* values: floats, or bit patterns (integer
+                            uniforms, buffer data)                     */
+        float f[SHTEST_MAX_VALUES];
+        uint32_t u[SHTEST_MAX_VALUES];
+    };
 };
 
 /* Program text inside the file's buffer: `line` is the file line of its
@@ -102,10 +142,14 @@ struct shtest_source {
     unsigned line;
 };
 
-/* [vertex data]: float columns "name/float/N", one vertex per row. */
+/* [vertex data]: columns "name/TYPE/N" (TYPE float, int or uint; N a
+ * count or the GLSL type), one vertex per row; an integer column's values
+ * are kept as their bits. */
+enum shtest_vtype { SH_V_NONE, SH_V_FLOAT, SH_V_INT, SH_V_UINT };
 struct shtest_vcol {
     size_t name_at;      /* offset of the attribute name in the file     */
     unsigned name_len, comps, offset;  /* offset: first float of a row    */
+    uint8_t type;        /* enum shtest_vtype                            */
 };
 
 struct shtest_vdata {
@@ -118,11 +162,13 @@ struct shtest {
     const char *text;               /* the file (names point into it)   */
     unsigned width, height;         /* window (SIZE in [require])       */
     struct shtest_source vp, fp;
+    struct shtest_source cp;        /* [compute program]                */
     bool glsl;                      /* GLSL sections instead of ARB     */
     bool vs_passthrough;            /* [vertex shader passthrough]      */
     unsigned glsl_version;          /* "GLSL >= 1.20" in [require]: 120 */
-    struct shtest_source vs[SHTEST_MAX_SHADERS], fs[SHTEST_MAX_SHADERS];
-    unsigned nvs, nfs;
+    /* GLSL sections by enum us_stage: vertex, fragment, compute */
+    struct shtest_source sh[US_STAGE_COUNT][SHTEST_MAX_SHADERS];
+    unsigned nsh[US_STAGE_COUNT];
     struct shtest_vdata vdata;
     struct shtest_cmd *cmds;
     unsigned ncmds;
@@ -153,9 +199,18 @@ struct shtest_result {
                                SKIP: the reason                          */
 };
 
+/* What runs a compute launch (us_compute_interpret's contract: memory is
+ * env->mem, false with *diag on a failed launch). */
+typedef bool (*shtest_compute_fn)(void *ctx, const struct us_program *prog,
+                                  const struct us_exec_env *env,
+                                  const uint32_t groups[3],
+                                  struct us_diag *diag);
+
 struct shtest_env {
     const struct us_math *math;                 /* SFU model or exact    */
     const struct gfx_shader_backend *backend;   /* the core model        */
+    shtest_compute_fn compute;   /* NULL: the reference interpreter      */
+    void *compute_ctx;
 };
 
 /*

@@ -34,10 +34,20 @@
  *   probe rect rgba (X, Y, W, H) (R, G, B, A) | probe rect rgb ...
  *   relative probe rect rgba (X, Y, W, H) (R, G, B, A) | ... rgb ...
  *   texture checkerboard N LEVEL (W, H) (R, G, B, A) (R, G, B, A)
+ * compute and buffer objects (any program; [compute shader] sections, or
+ * one [compute program] in the model's !!USHADERcp1.0 assembly):
+ *   compute X Y Z | memory barrier NAME (no effect on the model)
+ *   ssbo N SIZE | ssbo N subdata float|int|double|int64|uint64 OFFSET V
+ *   atomic counters N | atomic counter buffer B N | atomic counter B I V
+ *   probe ssbo uint|int|float|double|int64|uint64 N OFFSET OP V
+ *   probe atomic counter I OP V | probe atomic counter buffer B OFFSET OP V
+ *   (OP: == != < >= > <=; integers in decimal, 0x hex or 0 octal, kept as
+ *   the 32 bits shader_runner passes to GL)
  * Trailing ';' and '#' comments after a command are accepted (some piglit
  * files end probes with ';'; shader_runner's sscanf ignores the rest).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,21 +56,35 @@
 
 #include "piglit/shtest.h"
 
-/* The GL version the model stands for: ARB programs in a compatibility
- * context, with every GL 2.1 feature shader_runner's ARB tests ask for,
- * and GLSL 1.20 through the front step (glsl/front.c). */
-enum { MODEL_GL_VERSION = 21, MODEL_GLSL_VERSION = 120 };
+/* The GL version the model stands for: a compatibility context with ARB
+ * programs (every GL 2.1 feature shader_runner's ARB tests ask for) and
+ * GLSL up to 4.30, the version with compute shaders in core: legacy
+ * sources go through the front step (glsl/front.c), the others to
+ * glslang as they are.  What the model lacks of those versions (geometry
+ * and tessellation stages, doubles, images) is skipped where a file asks
+ * for it, or fails with the translator's reason. */
+enum { MODEL_GL_VERSION = 43, MODEL_GLSL_VERSION = 430 };
 
 /* GL_MAX_* limits a [require] section may test: 8 vec4 varyings
- * (texcoord[0..7]), 1024 program.local vec4s for uniforms. */
+ * (texcoord[0..7]), 1024 program.local vec4s for uniforms, the compute
+ * limits of include/ushader.h. */
 static const struct { const char *name; long value; } limits[] = {
     { "GL_MAX_VARYING_COMPONENTS", 4 * US_MAX_TEX_COORDS },
     { "GL_MAX_VARYING_FLOATS", 4 * US_MAX_TEX_COORDS },
     { "GL_MAX_VERTEX_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
     { "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
+    { "GL_MAX_COMPUTE_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
+    { "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS", US_MAX_GROUP_INVOCATIONS },
+    { "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", US_MAX_SHARED_BYTES },
+    /* storage buffers are buffer[0..15], counter buffers buffer[16..] of
+     * which shader_runner makes 8 */
+    { "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", US_GLSL_COUNTER_BINDING0 },
+    { "GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", SHTEST_MAX_ATOMIC_BUFFERS },
 };
 
-/* Extensions the model provides (the [require] lines it satisfies). */
+/* Extensions the model provides (the [require] lines it satisfies).
+ * GL_ARB_texture_rg: the RED depth texture mode (other R and RG formats
+ * are skipped where a test makes one). */
 static const char *const extensions[] = {
     "GL_ARB_vertex_program", "GL_ARB_fragment_program",
     "GL_ARB_fragment_program_shadow", "GL_ARB_fragment_coord_conventions",
@@ -68,16 +92,23 @@ static const char *const extensions[] = {
     "GL_ARB_depth_texture", "GL_ARB_shadow", "GL_ARB_texture_cube_map",
     "GL_ARB_texture_mirrored_repeat", "GL_EXT_texture3D",
     "GL_NV_texture_rectangle", "GL_EXT_texture_rectangle",
+    "GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
+    "GL_ARB_shader_atomic_counters", "GL_ARB_shader_atomic_counter_ops",
+    "GL_ARB_explicit_attrib_location", "GL_ARB_texture_rg",
 };
 
-/* shader_runner commands that belong to GLSL-era state: a file using one
- * is skipped, not rejected (the first word of the command). */
-static const char *const foreign_commands[] = {
-    "subuniform", "active", "atomic", "block", "blit",
-    "compute", "depthfunc", "fb", "hint", "image", "light", "memory",
-    "multidraw", "patch", "polygon", "program", "provoking", "resident",
-    "ssbo", "ubo", "verify", "viewport", "xfb", "clip", "bind",
-    "fbfetch", "blend", "query",
+/* shader_runner commands for state the model lacks: a file using one is
+ * skipped, not rejected (the first word of the command, and why). */
+static const struct { const char *name, *why; } foreign_commands[] = {
+    { "fb", "needs framebuffer objects, which the model lacks" },
+    { "clip", "needs user clip planes, which the model lacks" },
+    { "subuniform", NULL }, { "active", NULL }, { "block", NULL },
+    { "blit", NULL }, { "depthfunc", NULL }, { "hint", NULL },
+    { "light", NULL }, { "multidraw", NULL }, { "patch", NULL },
+    { "polygon", NULL }, { "program", NULL }, { "provoking", NULL },
+    { "resident", NULL }, { "ubo", NULL }, { "verify", NULL },
+    { "viewport", NULL }, { "xfb", NULL }, { "bind", NULL },
+    { "fbfetch", NULL }, { "blend", NULL }, { "query", NULL },
 };
 
 struct parser {
@@ -514,6 +545,200 @@ static bool parse_texture(struct parser *p, struct shtest_cmd *c)
     return true;
 }
 
+/* An integer as shader_runner's parse_ints / parse_uints and sscanf
+ * read one (strtoll / strtoul with base 0: decimal, 0x hex, 0 octal),
+ * kept as the 32 bits GL receives: "-1" of a uint is 0xffffffff,
+ * "0xffffffff" of an int is -1. */
+static bool int_bits(struct parser *p, uint32_t *out, const char *what)
+{
+    char here[8];
+    ws(p);
+    size_t at = p->pos;
+    const char *s = p->buf + at;
+    char *e;
+    long long v = strtoll(s, &e, 0);
+    if (e != s && *s != '-' && v == LLONG_MAX)
+        v = (long long)strtoull(s, &e, 0);  /* beyond LLONG_MAX */
+    if (e == s)
+        return fail(p, at, "expected %s (an integer), found %s", what,
+                    what_is_here(p, here));
+    if (!delimiter(*e))
+        return fail(p, (size_t)(e - p->buf), "unexpected %s in %s",
+                    describe(*e, here), what);
+    *out = (uint32_t)(unsigned long long)v;
+    p->pos = (size_t)(e - p->buf);
+    return true;
+}
+
+/* ---- compute and buffer objects -------------------------------------- */
+
+/* ==, !=, <, >=, >, <= (shader_runner's parse_comparison_op, which reads
+ * != as >). */
+static bool comparison(struct parser *p, int *out)
+{
+    static const struct { const char *text; int cmp; } ops[] = {
+        { "==", SH_CMP_EQ }, { "!=", SH_CMP_GT }, { "<=", SH_CMP_LE },
+        { "<", SH_CMP_LT }, { ">=", SH_CMP_GE }, { ">", SH_CMP_GT },
+    };
+    ws(p);
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+        size_t n = strlen(ops[k].text);
+        if (!strncmp(p->buf + p->pos, ops[k].text, n)) {
+            p->pos += n;
+            *out = ops[k].cmp;
+            return true;
+        }
+    }
+    return fail(p, p->pos, "expected a comparison (==, !=, <, >=, >, <=)");
+}
+
+/* A value of `type` as shader_runner reads it, into c->u (bit patterns;
+ * a 64-bit value in u[0..1], low word first). */
+static bool typed_value(struct parser *p, struct shtest_cmd *c, int type)
+{
+    char here[8];
+    ws(p);
+    size_t at = p->pos;
+    const char *s = p->buf + at;
+    char *e = NULL;
+    uint64_t bits;
+    switch (type) {
+    case SH_D_FLOAT:
+        return number(p, &c->f[0], "value");
+    case SH_D_INT:
+    case SH_D_UINT:
+        return int_bits(p, &c->u[0], "value");
+    case SH_D_DOUBLE: {
+        double d = strtod(s, &e);
+        memcpy(&bits, &d, sizeof bits);
+        break;
+    }
+    case SH_D_INT64:
+        bits = (uint64_t)strtoll(s, &e, 0);
+        break;
+    default:
+        bits = (uint64_t)strtoull(s, &e, 0);
+        break;
+    }
+    if (e == s || !delimiter(*e))
+        return fail(p, e == s ? at : (size_t)(e - p->buf),
+                    "expected a value, found %s",
+                    describe(e == s ? *s : *e, here));
+    c->u[0] = (uint32_t)bits;
+    c->u[1] = (uint32_t)(bits >> 32);
+    p->pos = (size_t)(e - p->buf);
+    return true;
+}
+
+/* compute X Y Z (glDispatchCompute; GL_MAX_COMPUTE_WORK_GROUP_COUNT is
+ * 65535 each way). */
+static bool parse_compute(struct parser *p, struct shtest_cmd *c)
+{
+    if (kw(p, "group")) {
+        set_skip(p, "'compute group size' needs "
+                 "GL_ARB_compute_variable_group_size, which the model lacks");
+        return true;
+    }
+    c->op = SH_COMPUTE;
+    return integer(p, &c->i[0], 0, 65535, "workgroup count") &&
+           integer(p, &c->i[1], 0, 65535, "workgroup count") &&
+           integer(p, &c->i[2], 0, 65535, "workgroup count");
+}
+
+/* ssbo N SIZE | ssbo N subdata float|int|double|int64|uint64 OFFSET VALUE
+ * (shader_runner sets one value). */
+static bool parse_ssbo(struct parser *p, struct shtest_cmd *c)
+{
+    static const char *const types[] = {
+        [SH_D_INT] = "int", [SH_D_FLOAT] = "float", [SH_D_DOUBLE] = "double",
+        [SH_D_INT64] = "int64", [SH_D_UINT64] = "uint64",
+    };
+    if (!integer(p, &c->i[0], 0, SHTEST_MAX_SSBOS - 1, "SSBO binding"))
+        return false;
+    if (!kw(p, "subdata")) {
+        c->op = SH_SSBO;
+        return integer(p, &c->i[1], 0, SHTEST_MAX_BUFFER_BYTES,
+                       "buffer size");
+    }
+    int type;
+    c->op = SH_SSBO_SUBDATA;
+    if (!keyword_of(p, types, sizeof types / sizeof *types, &type,
+                    "subdata type") ||
+        !integer(p, &c->i[1], 0, SHTEST_MAX_BUFFER_BYTES, "byte offset"))
+        return false;
+    c->sub = (uint8_t)type;
+    return typed_value(p, c, type);
+}
+
+/* atomic counters N | atomic counter buffer B N | atomic counter B I V */
+static bool parse_atomic(struct parser *p, struct shtest_cmd *c)
+{
+    enum { MAX_COUNTERS = SHTEST_MAX_BUFFER_BYTES / 4 };
+    if (kw(p, "counters")) {
+        c->op = SH_ATOMIC_BUFFER;
+        return integer(p, &c->i[1], 0, MAX_COUNTERS, "counter count");
+    }
+    if (!kw(p, "counter"))
+        return fail(p, p->pos, "expected 'counters' or 'counter'");
+    if (kw(p, "buffer")) {
+        c->op = SH_ATOMIC_BUFFER;
+        return integer(p, &c->i[0], 0, SHTEST_MAX_ATOMIC_BUFFERS - 1,
+                       "atomic counter buffer binding") &&
+               integer(p, &c->i[1], 0, MAX_COUNTERS, "counter count");
+    }
+    c->op = SH_ATOMIC_SET;
+    return integer(p, &c->i[0], 0, SHTEST_MAX_ATOMIC_BUFFERS - 1,
+                   "atomic counter buffer binding") &&
+           integer(p, &c->i[1], 0, MAX_COUNTERS - 1, "counter index") &&
+           int_bits(p, &c->u[0], "counter value");
+}
+
+/* probe ssbo uint|int|float|double|int64|uint64 N OFFSET OP VALUE */
+static bool parse_probe_ssbo(struct parser *p, struct shtest_cmd *c)
+{
+    static const char *const types[] = {
+        [SH_D_INT] = "int", [SH_D_UINT] = "uint", [SH_D_FLOAT] = "float",
+        [SH_D_DOUBLE] = "double", [SH_D_INT64] = "int64",
+        [SH_D_UINT64] = "uint64",
+    };
+    int type, cmp;
+    c->op = SH_PROBE_SSBO;
+    if (!keyword_of(p, types, sizeof types / sizeof *types, &type,
+                    "probe type") ||
+        !integer(p, &c->i[0], 0, SHTEST_MAX_SSBOS - 1, "SSBO binding") ||
+        !integer(p, &c->i[1], 0, SHTEST_MAX_BUFFER_BYTES, "byte offset") ||
+        !comparison(p, &cmp))
+        return false;
+    c->sub = (uint8_t)type;
+    c->i[2] = cmp;
+    return typed_value(p, c, type);
+}
+
+/* probe atomic counter I OP V (counter I of binding 0) |
+ * probe atomic counter buffer B OFFSET OP V (a byte offset) */
+static bool parse_probe_atomic(struct parser *p, struct shtest_cmd *c)
+{
+    int cmp;
+    c->op = SH_PROBE_ATOMIC;
+    if (!kw(p, "counter"))
+        return fail(p, p->pos, "expected 'counter'");
+    if (kw(p, "buffer")) {
+        if (!integer(p, &c->i[0], 0, SHTEST_MAX_ATOMIC_BUFFERS - 1,
+                     "atomic counter buffer binding") ||
+            !integer(p, &c->i[1], 0, SHTEST_MAX_BUFFER_BYTES, "byte offset"))
+            return false;
+    } else {
+        if (!integer(p, &c->i[1], 0, SHTEST_MAX_BUFFER_BYTES / 4 - 1,
+                     "counter index"))
+            return false;
+        c->i[1] *= 4;
+    }
+    if (!comparison(p, &cmp))
+        return false;
+    c->i[2] = cmp;
+    return int_bits(p, &c->u[0], "counter value");
+}
+
 /* probe rect rgb(a) (X, Y, W, H) (...): piglit_probe_rect_rgb(a), each
  * pixel compared as `probe all` compares them; relative: fractions of
  * the window. */
@@ -571,8 +796,11 @@ static bool parse_probe(struct parser *p, struct shtest_cmd *c, bool relative)
         size_t at = p->pos;
         if (kw(p, "rect"))
             return parse_probe_rect(p, c, relative);
-        if (kw(p, "warn") || kw(p, "atomic") || kw(p, "ssbo") ||
-            kw(p, "xfb")) {
+        if (!relative && kw(p, "ssbo"))
+            return parse_probe_ssbo(p, c);
+        if (!relative && kw(p, "atomic"))
+            return parse_probe_atomic(p, c);
+        if (kw(p, "warn") || kw(p, "xfb")) {
             set_skip(p, "'probe %.*s' is not modelled", (int)(p->pos - at),
                      p->buf + at);
             return true;
@@ -594,29 +822,6 @@ static bool parse_probe(struct parser *p, struct shtest_cmd *c, bool relative)
     return pixel(p, &c->i[0], "x") && pixel(p, &c->i[1], "y") &&
            numbers(p, c->f, c->n, "colour component") &&
            extra_numbers(p, "colour component");
-}
-
-/* An integer uniform value as shader_runner reads it (strtol/strtoul
- * with base 0), kept as the float the vec4 IR computes with. */
-static bool int_value(struct parser *p, float *out, bool is_unsigned)
-{
-    ws(p);
-    size_t at = p->pos;
-    const char *s = p->buf + at;
-    char *e;
-    double v;
-    if (is_unsigned) {
-        if (*s == '-')
-            return fail(p, at, "expected an unsigned integer");
-        v = (double)strtoull(s, &e, 0);
-    } else {
-        v = (double)strtoll(s, &e, 0);
-    }
-    if (e == s || !delimiter(*e))
-        return fail(p, at, "expected an integer");
-    *out = (float)v;
-    p->pos = (size_t)(e - p->buf);
-    return true;
 }
 
 /* uniform TYPE NAME VALUES (shader_runner's set_uniform). */
@@ -652,8 +857,17 @@ static bool parse_uniform(struct parser *p, struct shtest_cmd *c)
         size_t e = at;
         while (ident_char(p->buf[e]))
             e++;
-        set_skip(p, "uniform type '%.*s' is not modelled", (int)(e - at),
-                 p->buf + at);
+        const char *t = p->buf + at;
+        if (!strncmp(t, "double", 6) || !strncmp(t, "dvec", 4) ||
+            !strncmp(t, "dmat", 4))
+            set_skip(p, "uniform type '%.*s' needs double precision, which "
+                     "the model lacks", (int)(e - at), t);
+        else if (strstr(t, "64"))
+            set_skip(p, "uniform type '%.*s' needs 64-bit integers, which "
+                     "the model lacks", (int)(e - at), t);
+        else
+            set_skip(p, "uniform type '%.*s' is not modelled", (int)(e - at),
+                     t);
         return true;
     }
     ws(p);
@@ -670,21 +884,22 @@ static bool parse_uniform(struct parser *p, struct shtest_cmd *c)
     c->i[2] = types[k].cols;
     /* shader_runner reads the values with strtod/strtol one after the
      * other: a missing or malformed one reads as 0 and the rest of the
-     * line is ignored ("uniform vec4 a 0.5 1.5, 0.0" sets (0.5, 1.5, 0, 0)) */
+     * line is ignored ("uniform vec4 a 0.5 1.5, 0.0" sets (0.5, 1.5, 0, 0)).
+     * Integer values are kept as their 32 bits (u[]), a bool as 0 or 1. */
     bool more = true;
     for (unsigned v = 0; v < c->n; v++) {
         size_t at = p->pos;
         struct us_diag saved = *p->diag;
         more = more && (c->sub == SH_U_FLOAT
                         ? number(p, &c->f[v], "uniform value")
-                        : int_value(p, &c->f[v], c->sub == SH_U_UINT));
+                        : int_bits(p, &c->u[v], "uniform value"));
         if (!more) {
             *p->diag = saved;   /* not an error: the value is 0 */
             p->pos = at;
-            c->f[v] = 0.0f;
+            c->u[v] = 0;        /* 0.0f too */
         }
         if (c->sub == SH_U_BOOL)
-            c->f[v] = c->f[v] != 0.0f;
+            c->u[v] = c->u[v] != 0;
     }
     p->pos += strlen(p->buf + p->pos);
     return true;
@@ -697,18 +912,20 @@ static bool parse_draw_arrays(struct parser *p, struct shtest_cmd *c)
         [SH_PRIM_TRIANGLES] = "GL_TRIANGLES",
         [SH_PRIM_TRIANGLE_STRIP] = "GL_TRIANGLE_STRIP",
         [SH_PRIM_TRIANGLE_FAN] = "GL_TRIANGLE_FAN",
+        [SH_PRIM_QUADS] = "GL_QUADS",
     };
     ws(p);
     size_t at = p->pos;
     int mode = -1;
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < (int)(sizeof modes / sizeof *modes); m++)
         if (kw(p, modes[m]))
             mode = m;
     if (mode < 0) {
         size_t e = at;
         while (ident_char(p->buf[e]))
             e++;
-        set_skip(p, "draw arrays %.*s is not modelled (triangles only)",
+        set_skip(p, "draw arrays %.*s is not modelled (triangles and "
+                 "quads only)",
                  (int)(e - at), p->buf + at);
         return true;
     }
@@ -827,12 +1044,48 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
                  p->buf[at + 2] == '_') {
             while (ident_char(p->buf[p->pos]))
                 p->pos++;
-            set_skip(p, "%s %.*s is not modelled", on ? "enable" : "disable",
-                     (int)(p->pos - at), p->buf + at);
+            if (!strncmp(p->buf + at, "GL_CLIP_PLANE", 13))
+                set_skip(p, "%s %.*s needs user clip planes, which the "
+                         "model lacks", on ? "enable" : "disable",
+                         (int)(p->pos - at), p->buf + at);
+            else
+                set_skip(p, "%s %.*s is not modelled", on ? "enable"
+                         : "disable", (int)(p->pos - at), p->buf + at);
             return true;
         } else {
             return fail(p, at, "expected a GL_ capability name");
         }
+        return true;
+    }
+    if (kw(p, "compute"))
+        return parse_compute(p, c);
+    if (kw(p, "ssbo"))
+        return parse_ssbo(p, c);
+    if (kw(p, "atomic"))
+        return parse_atomic(p, c);
+    if (kw(p, "image")) {
+        /* image texture N FORMAT binds image unit N, which only image
+         * variables read; the translator refuses those */
+        if (!kw(p, "texture")) {
+            set_skip(p, "shader_runner command 'image' needs images "
+                     "(GL_ARB_shader_image_load_store), which the model "
+                     "lacks");
+            return true;
+        }
+        ws(p);
+        while (p->buf[p->pos] && p->buf[p->pos] != '#')
+            p->pos++;
+        c->op = SH_NOP;
+        return true;
+    }
+    if (kw(p, "memory")) {
+        /* glMemoryBarrier: every access takes effect as it executes */
+        if (!kw(p, "barrier"))
+            return fail(p, p->pos, "expected 'barrier'");
+        ws(p);
+        while (ident_char(p->buf[p->pos]))
+            p->pos++;
+        c->op = SH_NOP;
         return true;
     }
     if (kw(p, "tolerance")) {
@@ -868,10 +1121,14 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
     while (ident_char(p->buf[e]))
         e++;
     for (size_t i = 0; i < sizeof foreign_commands / sizeof *foreign_commands; i++)
-        if (e - at == strlen(foreign_commands[i]) &&
-            !strncmp(p->buf + at, foreign_commands[i], e - at)) {
-            set_skip(p, "shader_runner command '%.*s' is outside ARB programs",
-                     (int)(e - at), p->buf + at);
+        if (e - at == strlen(foreign_commands[i].name) &&
+            !strncmp(p->buf + at, foreign_commands[i].name, e - at)) {
+            if (foreign_commands[i].why)
+                set_skip(p, "shader_runner command '%.*s' %s", (int)(e - at),
+                         p->buf + at, foreign_commands[i].why);
+            else
+                set_skip(p, "shader_runner command '%.*s' is not modelled",
+                         (int)(e - at), p->buf + at);
             return true;
         }
     return fail(p, at, "unknown command '%.*s'", (int)(e > at ? e - at : 1),
@@ -937,8 +1194,8 @@ static bool parse_gl_version(struct parser *p, bool glsl)
                  MODEL_GLSL_VERSION % 100);
     else if (!ok)
         set_skip(p, "requires GL %ld.%ld; the model stands for GL %d.%d "
-                 "with ARB programs", major, minor, MODEL_GL_VERSION / 10,
-                 MODEL_GL_VERSION % 10);
+                 "(compatibility profile)", major, minor,
+                 MODEL_GL_VERSION / 10, MODEL_GL_VERSION % 10);
     return true;
 }
 
@@ -1027,7 +1284,7 @@ static bool parse_requirement(struct parser *p)
 
 /* ---- sections -------------------------------------------------------- */
 
-enum section { SEC_NONE, SEC_REQUIRE, SEC_VP, SEC_FP, SEC_TEST, SEC_FOREIGN,
+enum section { SEC_NONE, SEC_REQUIRE, SEC_PROGRAM, SEC_TEST, SEC_FOREIGN,
                SEC_VDATA };
 
 /* [vertex data]: "name/float/N" (or /vecN) columns, then rows. */
@@ -1050,7 +1307,10 @@ static bool parse_vdata(struct parser *p)
             if (!name_len || p->buf[p->pos] != '/')
                 return fail(p, at, "expected NAME/TYPE/COUNT");
             p->pos++;
-            if (!kw(p, "float")) {
+            uint8_t type = kw(p, "float") ? SH_V_FLOAT
+                         : kw(p, "int") ? SH_V_INT
+                         : kw(p, "uint") ? SH_V_UINT : SH_V_NONE;
+            if (type == SH_V_NONE) {
                 size_t e = p->pos;
                 while (ident_char(p->buf[e]))
                     e++;
@@ -1061,18 +1321,34 @@ static bool parse_vdata(struct parser *p)
             if (p->buf[p->pos] != '/')
                 return fail(p, p->pos, "expected '/' and a component count");
             p->pos++;
+            /* N, or the GLSL type: float int uint, vecN ivecN uvecN */
+            static const char *const scalars[] = {
+                [SH_V_FLOAT] = "float", [SH_V_INT] = "int",
+                [SH_V_UINT] = "uint",
+            };
             const char *c = p->buf + p->pos;
-            if (!strncmp(c, "vec", 3))
-                c += 3;
-            if (*c < '1' || *c > '4' || ident_char(c[1]))
-                return fail(p, p->pos, "expected a component count 1..4");
+            size_t sl = strlen(scalars[type]);
+            unsigned comps = 1;
+            if (!strncmp(c, scalars[type], sl) && !ident_char(c[sl])) {
+                c += sl;
+            } else {
+                if (!strncmp(c, "vec", 3))
+                    c += 3;
+                else if ((c[0] == 'i' || c[0] == 'u') &&
+                         !strncmp(c + 1, "vec", 3))
+                    c += 4;
+                if (*c < '1' || *c > '4' || ident_char(c[1]))
+                    return fail(p, p->pos, "expected a component count 1..4");
+                comps = (unsigned)(*c++ - '0');
+            }
             struct shtest_vcol *col = &v->col[v->ncols++];
             col->name_at = p->line_at + at;
             col->name_len = (unsigned)name_len;
-            col->comps = (unsigned)(*c - '0');
+            col->type = type;
+            col->comps = comps;
             col->offset = v->stride;
             v->stride += col->comps;
-            p->pos = (size_t)(c + 1 - p->buf);
+            p->pos = (size_t)(c - p->buf);
         }
         return true;
     }
@@ -1089,8 +1365,23 @@ static bool parse_vdata(struct parser *p)
         v->values = nv;
         p->vdata_cap = cap;
     }
-    if (!numbers(p, v->values + (size_t)v->nrows * v->stride, v->stride,
-                 "vertex data value") || !end_of_command(p))
+    float *row = v->values + (size_t)v->nrows * v->stride;
+    for (unsigned k = 0; k < v->ncols; k++) {
+        const struct shtest_vcol *col = &v->col[k];
+        for (unsigned j = 0; j < col->comps; j++) {
+            float *at = &row[col->offset + j];
+            uint32_t bits;
+            if (col->type == SH_V_FLOAT) {
+                if (!number(p, at, "vertex data value"))
+                    return false;
+            } else if (!int_bits(p, &bits, "vertex data value")) {
+                return false;
+            } else {
+                memcpy(at, &bits, sizeof bits);  /* an integer's bits */
+            }
+        }
+    }
+    if (!end_of_command(p))
         return false;
     v->nrows++;
     return true;
@@ -1134,23 +1425,27 @@ static bool section_header(struct parser *p, const char *b, size_t n,
         *sec = SEC_REQUIRE;
         p->have_require = true;
     } else if (IS("vertex program") || IS("fragment program") ||
-               IS("vertex shader") || IS("fragment shader")) {
-        bool vp = name[0] == 'v';
+               IS("compute program") || IS("vertex shader") ||
+               IS("fragment shader") || IS("compute shader")) {
+        enum us_stage st = name[0] == 'v' ? US_STAGE_VERTEX
+                         : name[0] == 'f' ? US_STAGE_FRAGMENT
+                                          : US_STAGE_COMPUTE;
         struct shtest_source *src;
         if (name[len - 1] == 'm') {
-            src = vp ? &t->vp : &t->fp;
+            src = st == US_STAGE_VERTEX ? &t->vp
+                : st == US_STAGE_FRAGMENT ? &t->fp : &t->cp;
             if (src->text)
                 return fail(p, 0, "a second [%.*s] section", (int)len, name);
         } else {
             /* GLSL: several sections of a stage make one program */
-            unsigned *k = vp ? &t->nvs : &t->nfs;
+            unsigned *k = &t->nsh[st];
             if (*k == SHTEST_MAX_SHADERS)
                 return fail(p, 0, "more than %d [%.*s] sections",
                             SHTEST_MAX_SHADERS, (int)len, name);
-            src = vp ? &t->vs[(*k)++] : &t->fs[(*k)++];
+            src = &t->sh[st][(*k)++];
             t->glsl = true;
         }
-        *sec = vp ? SEC_VP : SEC_FP;
+        *sec = SEC_PROGRAM;
         src->text = b + n < p->text + p->len ? b + n + 1 : b + n;
         src->len = 0;
         src->line = p->line + 1;
@@ -1258,8 +1553,17 @@ bool shtest_parse(struct shtest *t, const char *text, size_t len,
     }
     if (ok && p->open_src)
         p->open_src->len = (size_t)(text + len - p->open_src->text);
-    if (ok && t->glsl && (t->vp.text || t->fp.text))
-        set_skip(p, "mixes ARB programs with GLSL shaders");
+    if (ok && t->glsl && (t->vp.text || t->fp.text || t->cp.text))
+        set_skip(p, "mixes assembly programs with GLSL shaders");
+    /* one program object: GL links no compute shader with graphics ones */
+    bool compute = t->cp.text || t->nsh[US_STAGE_COMPUTE];
+    if (ok && compute && (t->vp.text || t->fp.text || t->vs_passthrough ||
+                          t->nsh[US_STAGE_VERTEX] ||
+                          t->nsh[US_STAGE_FRAGMENT])) {
+        p->line = 1;
+        ok = fail(p, 0, "a compute program cannot be linked with vertex or "
+                  "fragment stages");
+    }
     if (ok && !p->have_require) {
         p->line = 1;  /* shader_runner fails such files too */
         ok = fail(p, 0, "no [require] section");

@@ -31,6 +31,8 @@
  *   piglit_texcoord with `draw rect tex`; `draw arrays` feeds [vertex
  *   data] columns to the attributes of those names.
  */
+#include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,16 +61,23 @@ struct runner {
     struct us_glstate gl;
     struct gfx_state st;
     struct gfx_framebuffer fb;
-    struct us_program vp, fp;
-    bool have_fp;                   /* fp came from the file              */
+    struct us_program prog[US_STAGE_COUNT];  /* by enum us_stage          */
+    bool have_fp;                   /* the fragment program came from the
+                                       file                               */
+    bool have_cp;                   /* a compute program                  */
     /* GLSL: the link table, what each stage's translation reported, and
      * the sampler index of each texture instruction (its tex_unit before
      * sampler uniforms remap it) */
-    bool glsl[2];                   /* indexed by enum us_stage           */
+    bool glsl[US_STAGE_COUNT];
     struct us_glsl_link link;
-    struct us_glsl_info info[2];
-    uint8_t *sampler_of[2];
-    uint8_t sampler_unit[2][US_MAX_TEX_UNITS];
+    struct us_glsl_info info[US_STAGE_COUNT];
+    uint8_t *sampler_of[US_STAGE_COUNT];
+    uint8_t sampler_unit[US_STAGE_COUNT][US_MAX_TEX_UNITS];
+    /* GL buffer objects at their binding points (a missing one has no
+     * data); a draw or launch sees them through `mem` */
+    struct us_buffer ssbo[SHTEST_MAX_SSBOS];
+    struct us_buffer atomic[SHTEST_MAX_ATOMIC_BUFFERS];
+    struct us_memory bufmem;
     struct texunit unit[US_MAX_TEX_UNITS];
     unsigned active;                /* glActiveTexture                    */
     float clear_color[4], clear_depth;
@@ -78,6 +87,11 @@ struct runner {
     /* the run's memory budget (gfx/gfx.h): the framebuffer, textures,
      * meshes and draws are charged before they are allocated */
     struct gfx_budget mem;
+};
+
+static const char *const stage_names[US_STAGE_COUNT] = {
+    [US_STAGE_VERTEX] = "vertex", [US_STAGE_FRAGMENT] = "fragment",
+    [US_STAGE_COMPUTE] = "compute",
 };
 
 static bool fail_at(struct runner *R, unsigned line, unsigned col,
@@ -307,9 +321,7 @@ static bool assemble(struct runner *R, const struct shtest_source *src,
     if (us_assemble(src->text, src->len, stage, out, &d))
         return true;
     return fail_at(R, d.line ? src->line + d.line - 1 : src->line, d.col,
-                   "%s program: %s", stage == US_STAGE_VERTEX ? "vertex"
-                                                              : "fragment",
-                   d.msg);
+                   "%s program: %s", stage_names[stage], d.msg);
 }
 
 /* The fixed-function fragment stage: GL_MODULATE with every enabled 2D
@@ -331,9 +343,9 @@ static bool ff_fragment(struct runner *R)
     n += (size_t)snprintf(text + n, sizeof text - n,
                           "ADD_SAT result.color.xyz, c, fragment.color.secondary;\n"
                           "MOV result.color.w, c;\nEND\n");
-    us_program_free(&R->fp);
+    us_program_free(&R->prog[US_STAGE_FRAGMENT]);
     struct us_diag d = { 0 };
-    if (us_assemble(text, n, US_STAGE_FRAGMENT, &R->fp, &d))
+    if (us_assemble(text, n, US_STAGE_FRAGMENT, &R->prog[US_STAGE_FRAGMENT], &d))
         return true;
     return fail_at(R, R->cmd->line, R->cmd->col,
                    "fixed-function fragment program: %s", d.msg);
@@ -397,22 +409,25 @@ static char *stage_source(const struct shtest_source *src, unsigned n,
     return out;
 }
 
-/* Front step and compiler for one stage; the link table is shared. */
+
+/* Front step (legacy sources; the link table is shared) and compiler for
+ * one stage; GLSL 3.30 and later go to the compiler as they are. */
 static bool compile_glsl(struct runner *R, enum us_stage st, const char *text,
                          size_t len)
 {
-    const char *what = st == US_STAGE_VERTEX ? "vertex shader"
-                                             : "fragment shader";
-    struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp : &R->fp;
-    char *rew;
-    size_t rlen;
+    char what[32];
+    snprintf(what, sizeof what, "%s shader", stage_names[st]);
+    struct us_program *prog = &R->prog[st];
+    char *rew = NULL;
+    size_t rlen = len;
     struct us_diag d = { 0 };
-    if (!us_glsl_front(text, len, st, &R->link, &rew, &rlen, &d))
+    if (us_glsl_is_legacy(text, len) &&
+        !us_glsl_front(text, len, st, &R->link, &rew, &rlen, &d))
         return fail_at(R, d.line, d.col, "%s: %s", what, d.msg);
     struct us_glsl_options opt;
     us_glsl_options_init(&opt);
-    bool ok = us_glsl_compile(what, rew, rlen, st, &opt, prog, &R->info[st],
-                              &d);
+    bool ok = us_glsl_compile(what, rew ? rew : text, rlen, st, &opt, prog,
+                              &R->info[st], &d);
     free(rew);
     if (!ok)  /* the compiler's message names `what` itself */
         return fail_at(R, d.line, d.col, "%s", d.msg);
@@ -423,6 +438,19 @@ static bool compile_glsl(struct runner *R, enum us_stage st, const char *text,
     for (unsigned i = 0; i < prog->ninsts; i++)
         R->sampler_of[st][i] = prog->insts[i].tex_unit;
     return true;
+}
+
+/* The [... shader] sections of stage `st` compiled as one source. */
+static bool compile_sections(struct runner *R, enum us_stage st)
+{
+    const struct shtest *t = R->t;
+    size_t len;
+    char *text = stage_source(t->sh[st], t->nsh[st], t->glsl_version, &len);
+    if (!text)
+        return fail_at(R, 0, 0, "out of memory");
+    bool ok = compile_glsl(R, st, text, len);
+    free(text);
+    return ok;
 }
 
 /* The PARAM declaration of uniform `name` in `prog`, or NULL. */
@@ -443,25 +471,23 @@ static const struct us_decl *uniform_decl(const struct us_program *prog,
  * A zero initializer is GL's default value already. */
 static void load_initializers(struct runner *R)
 {
-    for (unsigned st = 0; st < 2; st++) {
+    static const us_vec4 zero;
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++) {
         if (!R->glsl[st])
             continue;
-        const struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp
-                                                              : &R->fp;
+        const struct us_program *prog = &R->prog[st];
         for (unsigned k = 0; k < prog->ndecls; k++) {
             const struct us_decl *d = &prog->decls[k];
             if (d->kind != US_DECL_PARAM)
                 continue;
-            bool init = false;
+            bool init = false;  /* bits: an integer's may be a float 0 */
             for (unsigned i = 0; i < d->size; i++) {
                 const struct us_param *p = &prog->params[d->base + i];
                 if (p->kind == US_PARAM_LOCAL)
-                    for (unsigned j = 0; j < 4; j++)
-                        init |= p->value[j] != 0.0f;
+                    init |= memcmp(p->value, zero, sizeof zero) != 0;
             }
-            for (unsigned to = 0; init && to < 2; to++) {
-                const struct us_program *tp = to == US_STAGE_VERTEX ? &R->vp
-                                                                    : &R->fp;
+            for (unsigned to = 0; init && to < US_STAGE_COUNT; to++) {
+                const struct us_program *tp = &R->prog[to];
                 const struct us_decl *td =
                     R->glsl[to] ? uniform_decl(tp, d->name) : NULL;
                 if (!td || td->size != d->size)
@@ -478,36 +504,78 @@ static void load_initializers(struct runner *R)
     }
 }
 
-static bool compile_pair(struct runner *R, const struct shtest_source *ffvp)
+static bool compile_programs(struct runner *R,
+                             const struct shtest_source *ffvp)
 {
     const struct shtest *t = R->t;
     us_glsl_link_init(&R->link);
     bool ok;
-    if (t->nvs) {
-        size_t len;
-        char *text = stage_source(t->vs, t->nvs, t->glsl_version, &len);
-        if (!text)
-            return fail_at(R, 0, 0, "out of memory");
-        ok = compile_glsl(R, US_STAGE_VERTEX, text, len);
-        free(text);
-    } else if (t->vs_passthrough) {
+    if (t->nsh[US_STAGE_COMPUTE]) {
+        R->have_cp = true;
+        ok = compile_sections(R, US_STAGE_COMPUTE);
+        if (ok)
+            load_initializers(R);
+        return ok;
+    }
+    if (t->nsh[US_STAGE_VERTEX])
+        ok = compile_sections(R, US_STAGE_VERTEX);
+    else if (t->vs_passthrough)
         ok = compile_glsl(R, US_STAGE_VERTEX, passthrough_vs,
                           sizeof passthrough_vs - 1);
-    } else {
-        ok = assemble(R, ffvp, US_STAGE_VERTEX, &R->vp);
-    }
-    R->have_fp = t->nfs > 0;
-    if (ok && t->nfs) {
-        size_t len;
-        char *text = stage_source(t->fs, t->nfs, t->glsl_version, &len);
-        if (!text)
-            return fail_at(R, 0, 0, "out of memory");
-        ok = compile_glsl(R, US_STAGE_FRAGMENT, text, len);
-        free(text);
-    }
+    else
+        ok = assemble(R, ffvp, US_STAGE_VERTEX, &R->prog[US_STAGE_VERTEX]);
+    R->have_fp = t->nsh[US_STAGE_FRAGMENT] > 0;
+    if (ok && R->have_fp)
+        ok = compile_sections(R, US_STAGE_FRAGMENT);
     if (ok)
         load_initializers(R);
     return ok;
+}
+
+/* The translator's scalar type of uniform `name` (or of the variable
+ * `base` it indexes); the command's own when the translator did not list
+ * it. */
+static unsigned uniform_type(const struct us_glsl_info *info,
+                             const char *name, const char *base,
+                             const struct shtest_cmd *c)
+{
+    unsigned n = info->nuniforms < US_GLSL_MAX_UNIFORMS ? info->nuniforms
+                                                        : US_GLSL_MAX_UNIFORMS;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < n; k++)
+            if (!strcmp(info->uniforms[k].name, pass ? base : name))
+                return info->uniforms[k].type;
+    return c->sub == SH_U_FLOAT || info->float_integers ? US_GLSL_FLOAT
+         : c->sub == SH_U_INT ? US_GLSL_INT
+         : c->sub == SH_U_UINT ? US_GLSL_UINT : US_GLSL_BOOL;
+}
+
+/* The 32 bits value v of command c gives a slot component of a uniform of
+ * scalar type `type` (us_glsl_scalar): a float's bits; an integer's bits;
+ * a bool as 1.0 or 0.0 (glUniform of any type sets a bool, GL 4.3 §7.6.1).
+ * Integers of a float-integer program are FLOAT uniforms: the value is
+ * converted.  False when GL would refuse the type (a float for an integer
+ * uniform: GL_INVALID_OPERATION, the uniform keeps its value). */
+static bool uniform_word(unsigned type, const struct shtest_cmd *c,
+                         unsigned v, uint32_t *out)
+{
+    uint32_t w = c->u[v];
+    float f = c->f[v];
+    if (c->sub != SH_U_FLOAT)
+        f = c->sub == SH_U_INT ? (float)(int32_t)w : (float)w;
+    switch (type) {
+    case US_GLSL_INT:
+    case US_GLSL_UINT:
+        *out = w;
+        return c->sub != SH_U_FLOAT;
+    case US_GLSL_BOOL:
+        f = (c->sub == SH_U_FLOAT ? f != 0.0f : w != 0) ? 1.0f : 0.0f;
+        break;
+    default:
+        break;
+    }
+    memcpy(out, &f, sizeof f);
+    return true;
 }
 
 /* shader_runner's set_uniform: NAME or NAME[I] of either stage (NAME a
@@ -528,17 +596,16 @@ static void set_uniform(struct runner *R, const struct shtest_cmd *c)
         *br = 0;
     }
     unsigned cols = c->i[2] ? (unsigned)c->i[2] : 1, rows = c->n / cols;
-    for (unsigned st = 0; st < 2; st++) {
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++) {
         if (!R->glsl[st])
             continue;
         const struct us_glsl_info *info = &R->info[st];
         for (unsigned k = 0; k < info->nsamplers; k++)
             if (!strcmp(info->samplers[k].name, name) && c->sub == SH_U_INT &&
-                c->f[0] >= 0.0f && c->f[0] < (float)US_MAX_TEX_UNITS)
+                c->u[0] < US_MAX_TEX_UNITS)
                 R->sampler_unit[st][info->samplers[k].unit] =
-                    (uint8_t)c->f[0];
-        const struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp
-                                                              : &R->fp;
+                    (uint8_t)c->u[0];
+        const struct us_program *prog = &R->prog[st];
         /* the slots: the name as the translator listed it (a variable,
          * "s.v1", "l[2].k"), else a variable's declaration or a listed
          * struct member indexed by [I] ("a[3]", "s.arr[1]") */
@@ -564,16 +631,22 @@ static void set_uniform(struct runner *R, const struct shtest_cmd *c)
                 size = info->uniforms[k].slots;
                 found = true;
             }
-        if (found && (at + 1) * cols <= size) {
+        unsigned type = uniform_type(info, name, base, c);
+        if (found && (at + 1) * cols <= size && type != US_GLSL_AGGREGATE) {
             for (unsigned col = 0; col < cols; col++) {
                 const struct us_param *p =
                     &prog->params[first + at * cols + col];
                 if (p->kind != US_PARAM_LOCAL)
                     continue;
-                float *dst = R->gl.local[st][p->index];
+                uint32_t w[4] = { 0, 0, 0, 0 };  /* 0.0f too */
+                bool ok = true;
                 for (unsigned j = 0; j < 4; j++)
-                    dst[j] = rows == 1 ? c->f[col]  /* replicated */
-                           : j < rows ? c->f[col * rows + j] : 0.0f;
+                    if (rows == 1 || j < rows)  /* a scalar: replicated */
+                        ok &= uniform_word(type, c, rows == 1 ? col
+                                                              : col * rows + j,
+                                           &w[j]);
+                if (ok)
+                    memcpy(R->gl.local[st][p->index], w, sizeof w);
             }
         }
     }
@@ -740,32 +813,64 @@ static void texparameter(struct runner *R, const struct shtest_cmd *c)
 static bool bind_textures(struct runner *R)
 {
     memset(R->st.tex, 0, sizeof R->st.tex);
-    for (unsigned i = 0; i < R->vp.ninsts + R->fp.ninsts; i++) {
-        /* GLSL vertex shaders sample too (a unified shader) */
-        const struct us_inst *in = i < R->vp.ninsts
-                                   ? &R->vp.insts[i]
-                                   : &R->fp.insts[i - R->vp.ninsts];
-        if (us_ops[in->op].format != US_FMT_TEX)
-            continue;
-        struct texunit *tu = &R->unit[in->tex_unit];
-        if (!tu->present || tu->tex.kind != kind_of_target(in->tex_target))
-            continue;
-        enum gfx_filter f;
-        if (!gfx_filter_of(tu, &f)) {
-            skip(R, "texture filters min %s, mag %s are not modelled",
-                 filter_names[tu->min], filter_names[tu->mag]);
-            return false;
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++)
+        for (unsigned i = 0; i < R->prog[st].ninsts; i++) {
+            /* every stage samples (a unified shader) */
+            const struct us_inst *in = &R->prog[st].insts[i];
+            if (us_ops[in->op].format != US_FMT_TEX)
+                continue;
+            struct texunit *tu = &R->unit[in->tex_unit];
+            if (!tu->present ||
+                tu->tex.kind != kind_of_target(in->tex_target))
+                continue;
+            enum gfx_filter f;
+            if (!gfx_filter_of(tu, &f)) {
+                skip(R, "texture filters min %s, mag %s are not modelled",
+                     filter_names[tu->min], filter_names[tu->mag]);
+                return false;
+            }
+            bool mip = f == GFX_FILTER_MIP_NEAREST ||
+                       f == GFX_FILTER_TRILINEAR;
+            if (mip && tu->tex.kind != GFX_TEX_RECT) {
+                const struct gfx_level *l =
+                    &tu->tex.level[tu->tex.nlevels - 1];
+                if (l->w != 1 || l->h != 1)
+                    continue;  /* missing levels: incomplete */
+            }
+            tu->tex.filter = f;
+            R->st.tex[in->tex_unit] = &tu->tex;
         }
-        bool mip = f == GFX_FILTER_MIP_NEAREST || f == GFX_FILTER_TRILINEAR;
-        if (mip && tu->tex.kind != GFX_TEX_RECT) {
-            const struct gfx_level *l = &tu->tex.level[tu->tex.nlevels - 1];
-            if (l->w != 1 || l->h != 1)
-                continue;  /* missing levels: incomplete */
-        }
-        tu->tex.filter = f;
-        R->st.tex[in->tex_unit] = &tu->tex;
-    }
     return true;
+}
+
+/* The buffer objects the programs' memory instructions see, as the
+ * translator binds them (include/ushader.h, us_glsl_buffer): shader
+ * storage binding N is buffer[N], atomic counter buffer binding B is
+ * buffer[US_GLSL_COUNTER_BINDING0 + B].  A program that asks for a runtime
+ * array's length reads its buffer's byte size from a program.local slot,
+ * set here for the launch or draw. */
+_Static_assert(US_GLSL_COUNTER_BINDING0 + SHTEST_MAX_ATOMIC_BUFFERS <=
+               US_MAX_BUFFERS, "every counter buffer binding has a buffer");
+
+static struct us_memory *bind_memory(struct runner *R)
+{
+    struct us_memory *m = &R->bufmem;
+    memset(m->buf, 0, sizeof m->buf);
+    for (unsigned b = 0; b < US_GLSL_COUNTER_BINDING0; b++)
+        m->buf[b] = R->ssbo[b];
+    for (unsigned b = 0; b < SHTEST_MAX_ATOMIC_BUFFERS; b++)
+        m->buf[US_GLSL_COUNTER_BINDING0 + b] = R->atomic[b];
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++) {
+        const struct us_glsl_info *info = &R->info[st];
+        for (unsigned k = 0; R->glsl[st] && k < info->nbuffers; k++) {
+            const struct us_glsl_buffer *b = &info->buffers[k];
+            if (b->size_local >= 0 && b->size_local < US_MAX_LOCAL_PARAMS &&
+                b->binding < US_MAX_BUFFERS)
+                memcpy(&R->gl.local[st][b->size_local][0],
+                       &m->buf[b->binding].size, sizeof(uint32_t));
+        }
+    }
+    return m;
 }
 
 /* ---- drawing --------------------------------------------------------- */
@@ -773,8 +878,8 @@ static bool bind_textures(struct runner *R)
 /* Sampler uniforms choose the unit of each texture instruction. */
 static void remap_samplers(struct runner *R)
 {
-    for (unsigned st = 0; st < 2; st++) {
-        struct us_program *prog = st == US_STAGE_VERTEX ? &R->vp : &R->fp;
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++) {
+        struct us_program *prog = &R->prog[st];
         if (!R->glsl[st])
             continue;
         for (unsigned i = 0; i < prog->ninsts; i++)
@@ -789,6 +894,10 @@ static bool draw(struct runner *R, const struct shtest_cmd *c,
                  struct gfx_mesh *m)
 {
     bool ok = true;
+    if (R->have_cp) {
+        gfx_mesh_free(m);
+        return fail_at(R, c->line, c->col, "a draw with a compute program");
+    }
     if (!R->have_fp && !ff_fragment(R))
         ok = false;
     remap_samplers(R);
@@ -798,9 +907,10 @@ static bool draw(struct runner *R, const struct shtest_cmd *c,
     }
     struct us_diag d = { 0 };
     struct gfx_draw dr = {
-        .mesh = m, .vp = &R->vp, .fp = &R->fp, .gl = &R->gl,
-        .state = &R->st, .math = R->env->math, .backend = R->env->backend,
-        .budget = &R->mem,
+        .mesh = m, .vp = &R->prog[US_STAGE_VERTEX],
+        .fp = &R->prog[US_STAGE_FRAGMENT], .gl = &R->gl, .state = &R->st,
+        .math = R->env->math, .backend = R->env->backend, .budget = &R->mem,
+        .mem = bind_memory(R),
     };
     struct gfx_stats stats = { 0 };
     if (ok && !gfx_draw_mesh(&R->fb, &dr, &stats, &d))
@@ -876,6 +986,7 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
                        "%u rows of [vertex data]", first, first + count,
                        vd->nrows);
     unsigned ntris = c->sub == SH_PRIM_TRIANGLES ? count / 3
+                   : c->sub == SH_PRIM_QUADS ? count / 4 * 2
                    : count >= 3 ? count - 2 : 0;
     struct gfx_mesh m;
     struct us_diag d = { 0 };
@@ -897,9 +1008,19 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
             const float *src = vd->values + (size_t)(first + i) * vd->stride +
                                col->offset;
             float *dst = m.verts[i].attr[a->first];
-            static const float def[4] = { 0, 0, 0, 1 };
-            for (unsigned j = 0; j < 4; j++)
-                dst[j] = j < col->comps ? src[j] : def[j];
+            /* missing components are (0, 0, 0, 1), of an integer
+             * attribute as integers (glVertexAttribIPointer) */
+            static const uint32_t one = 1;
+            for (unsigned j = 0; j < 4; j++) {
+                if (j < col->comps)
+                    memcpy(&dst[j], &src[j], sizeof dst[j]);  /* bits */
+                else if (j < 3)
+                    dst[j] = 0.0f;
+                else if (col->type == SH_V_FLOAT)
+                    dst[j] = 1.0f;
+                else
+                    memcpy(&dst[j], &one, sizeof one);
+            }
         }
     }
     for (unsigned t = 0; t < ntris; t++) {
@@ -908,6 +1029,14 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
             x[0] = 3 * t, x[1] = 3 * t + 1, x[2] = 3 * t + 2;
         } else if (c->sub == SH_PRIM_TRIANGLE_FAN) {
             x[0] = 0, x[1] = t + 1, x[2] = t + 2;
+        } else if (c->sub == SH_PRIM_QUADS) {
+            /* quad q = (a, b, c, d) as (a, b, d) and (b, c, d), as
+             * Gallium's draw module decomposes it (the last vertex stays
+             * the provoking one) */
+            uint32_t q = 4 * (t / 2);
+            x[0] = t & 1 ? q + 1 : q;
+            x[1] = t & 1 ? q + 2 : q + 1;
+            x[2] = q + 3;
         } else {
             x[0] = t & 1 ? t + 1 : t;
             x[1] = t & 1 ? t : t + 1;
@@ -965,6 +1094,211 @@ static void projection(struct runner *R, const struct shtest_cmd *c)
         m[10] = (float)(-2 / (f - n));
         m[11] = (float)(-(f + n) / (f - n));
     }
+}
+
+/* ---- buffer objects and compute -------------------------------------- */
+
+/* glBufferData(size, zeros) at a binding point: the old buffer object's
+ * storage goes back to the budget. */
+static bool make_buffer(struct runner *R, const struct shtest_cmd *c,
+                        struct us_buffer *b, const char *what)
+{
+    struct us_diag d = { 0 };
+    size_t size = (size_t)c->i[1];
+    if (b->data)
+        gfx_budget_give(&R->mem, (size_t)b->size + 1);
+    free(b->data);
+    *b = (struct us_buffer){ 0 };
+    /* one byte more, so that an empty buffer has storage too */
+    if (!gfx_budget_take(&R->mem, size + 1, 1, what, &d))
+        return fail_at(R, c->line, c->col, "%s", d.msg);
+    if (!(b->data = calloc(size + 1, 1))) {
+        gfx_budget_give(&R->mem, size + 1);
+        return fail_at(R, c->line, c->col, "out of memory");
+    }
+    b->size = (uint32_t)size;
+    return true;
+}
+
+static unsigned dtype_bytes(unsigned type)
+{
+    return type == SH_D_DOUBLE || type == SH_D_INT64 || type == SH_D_UINT64
+           ? 8 : 4;
+}
+
+static const char *const dtype_names[] = {
+    [SH_D_INT] = "int", [SH_D_UINT] = "uint", [SH_D_FLOAT] = "float",
+    [SH_D_DOUBLE] = "double", [SH_D_INT64] = "int64",
+    [SH_D_UINT64] = "uint64",
+};
+
+/* The bytes [offset, offset + n) of buffer object b, or NULL. */
+static uint8_t *buffer_range(const struct us_buffer *b, int offset,
+                             unsigned n)
+{
+    if (!b->data || offset < 0 || (uint64_t)offset + n > b->size)
+        return NULL;
+    return b->data + offset;
+}
+
+/* glBufferSubData of one value (ssbo N subdata, atomic counter B I V). */
+static bool subdata(struct runner *R, const struct shtest_cmd *c,
+                    const struct us_buffer *b, const char *what, int offset,
+                    unsigned n)
+{
+    uint8_t *at = buffer_range(b, offset, n);
+    if (!b->data)
+        return fail_at(R, c->line, c->col, "%s: no buffer object at that "
+                       "binding", what);
+    if (!at)
+        return fail_at(R, c->line, c->col, "%s: bytes %d..%d are outside "
+                       "the buffer of %u bytes", what, offset,
+                       offset + (int)n - 1, b->size);
+    memcpy(at, c->u, n);  /* u[] holds the value's bytes, host order */
+    return true;
+}
+
+static bool compare_u64(uint64_t want, uint64_t seen, int cmp, bool is_signed)
+{
+    int64_t ws = (int64_t)want, ss = (int64_t)seen;
+    switch (cmp) {
+    case SH_CMP_EQ: return seen == want;
+    case SH_CMP_LT: return is_signed ? ss < ws : seen < want;
+    case SH_CMP_GE: return is_signed ? ss >= ws : seen >= want;
+    case SH_CMP_GT: return is_signed ? ss > ws : seen > want;
+    default: return is_signed ? ss <= ws : seen <= want;
+    }
+}
+
+/* shader_runner's compare_double: == and != within DBL_EPSILON. */
+static bool compare_f64(double want, double seen, int cmp)
+{
+    switch (cmp) {
+    case SH_CMP_EQ: return fabs(seen - want) < DBL_EPSILON;
+    case SH_CMP_LT: return seen < want;
+    case SH_CMP_GE: return seen >= want;
+    case SH_CMP_GT: return seen > want;
+    default: return seen <= want;
+    }
+}
+
+static const char *const cmp_names[] = {
+    [SH_CMP_EQ] = "==", [SH_CMP_LT] = "<", [SH_CMP_GE] = ">=",
+    [SH_CMP_GT] = ">", [SH_CMP_LE] = "<=",
+};
+
+/* A value of `type` read from p (4 or 8 bytes), printed into buf. */
+static void format_value(char *buf, size_t n, unsigned type, const void *p)
+{
+    uint32_t u;
+    uint64_t q;
+    float f;
+    double d;
+    switch (type) {
+    case SH_D_INT: memcpy(&u, p, 4); snprintf(buf, n, "%d", (int32_t)u); break;
+    case SH_D_UINT: memcpy(&u, p, 4); snprintf(buf, n, "%u", u); break;
+    case SH_D_FLOAT: memcpy(&f, p, 4); snprintf(buf, n, "%g", (double)f); break;
+    case SH_D_DOUBLE: memcpy(&d, p, 8); snprintf(buf, n, "%g", d); break;
+    case SH_D_INT64:
+        memcpy(&q, p, 8);
+        snprintf(buf, n, "%" PRId64, (int64_t)q);
+        break;
+    default: memcpy(&q, p, 8); snprintf(buf, n, "%" PRIu64, q); break;
+    }
+}
+
+/* probe ssbo / probe atomic counter: the value at byte offset i[1] of b
+ * compared with u[] by i[2]; a buffer that is missing or too small fails
+ * the probe, as shader_runner's glMapBufferRange does. */
+static void probe_buffer(struct runner *R, const struct shtest_cmd *c,
+                         const struct us_buffer *b, unsigned type,
+                         const char *what)
+{
+    unsigned n = dtype_bytes(type);
+    const uint8_t *at = buffer_range(b, c->i[1], n);
+    R->r->probes++;
+    bool ok = false;
+    if (at) {
+        uint64_t want = 0, seen = 0;
+        memcpy(&want, c->u, n);
+        memcpy(&seen, at, n);
+        if (type == SH_D_FLOAT || type == SH_D_DOUBLE) {
+            float wf, sf;
+            double wd, sd;
+            memcpy(&wf, c->u, 4), memcpy(&sf, at, 4);
+            memcpy(&wd, c->u, 8), memcpy(&sd, at, 8);
+            ok = type == SH_D_FLOAT ? compare_f64(wf, sf, c->i[2])
+                                    : compare_f64(wd, sd, c->i[2]);
+        } else {
+            bool is_signed = type == SH_D_INT || type == SH_D_INT64;
+            if (n == 4 && is_signed) {  /* sign-extend to compare */
+                want = (uint64_t)(int64_t)(int32_t)(uint32_t)want;
+                seen = (uint64_t)(int64_t)(int32_t)(uint32_t)seen;
+            }
+            ok = compare_u64(want, seen, c->i[2], is_signed);
+        }
+    }
+    if (ok)
+        return;
+    R->r->failed++;
+    if (R->r->status == SHTEST_FAIL)
+        return;  /* the first failure is the one reported */
+    char e[48], o[48];
+    format_value(e, sizeof e, type, c->u);
+    if (at)
+        format_value(o, sizeof o, type, at);
+    else if (b->data)
+        snprintf(o, sizeof o, "nothing (a buffer of %u bytes)", b->size);
+    else
+        snprintf(o, sizeof o, "nothing (no buffer object)");
+    snprintf(R->r->msg, sizeof R->r->msg,
+             "%s %d: %s at byte %d: expected %s %s, observed %s", what,
+             c->i[0], dtype_names[type], c->i[1], cmp_names[c->i[2]], e, o);
+    R->r->status = SHTEST_FAIL;
+    R->r->line = c->line;
+}
+
+/* Work-items of one `compute` at most: a launch of 2^24 already takes
+ * minutes on the interpreter. */
+enum { MAX_WORK_ITEMS = 1 << 24 };
+
+/* compute X Y Z: glDispatchCompute on the program's local size (GL 4.3
+ * §19: work-group (x, y, z) of X x Y x Z, in the reference order of
+ * docs/COMPUTE.md), after glMemoryBarrier: every earlier write is
+ * visible. */
+static bool compute(struct runner *R, const struct shtest_cmd *c)
+{
+    if (!R->have_cp)
+        return fail_at(R, c->line, c->col, "compute without a compute "
+                       "program");
+    struct us_program *cp = &R->prog[US_STAGE_COMPUTE];
+    uint32_t groups[3] = { (uint32_t)c->i[0], (uint32_t)c->i[1],
+                           (uint32_t)c->i[2] };
+    if (!groups[0] || !groups[1] || !groups[2])
+        return true;  /* an empty launch does nothing */
+    struct us_diag d = { 0 };
+    if (!us_compute_items(cp, groups, MAX_WORK_ITEMS, &d))
+        return fail_at(R, c->line, c->col, "%s", d.msg);
+    remap_samplers(R);
+    if (!bind_textures(R))
+        return true;  /* skipped */
+    us_vec4 *params = malloc((cp->nparams + 1) * sizeof *params);
+    if (!params)
+        return fail_at(R, c->line, c->col, "out of memory");
+    struct us_memory *mem = bind_memory(R);  /* sets size parameters */
+    us_resolve_params(cp, &R->gl, params);
+    struct gfx_sampler sampler = { .samples = 0 };
+    memcpy(sampler.unit, R->st.tex, sizeof sampler.unit);
+    struct us_exec_env env = {
+        .params = params, .math = R->env->math, .sample = gfx_sample,
+        .sample_ctx = &sampler, .max_insts = R->env->backend->max_insts,
+        .mem = mem,
+    };
+    bool ok = R->env->compute
+              ? R->env->compute(R->env->compute_ctx, cp, &env, groups, &d)
+              : us_compute_interpret(cp, &env, groups, NULL, &d);
+    free(params);
+    return ok || fail_at(R, c->line, c->col, "%s", d.msg);
 }
 
 static bool play(struct runner *R, const struct shtest_cmd *c)
@@ -1037,6 +1371,30 @@ static bool play(struct runner *R, const struct shtest_cmd *c)
     case SH_TOLERANCE:
         memcpy(R->tol, c->f, sizeof R->tol);
         return true;
+    case SH_COMPUTE:
+        return compute(R, c);
+    case SH_SSBO:
+        return make_buffer(R, c, &R->ssbo[c->i[0]], "a shader storage "
+                           "buffer");
+    case SH_SSBO_SUBDATA:
+        return subdata(R, c, &R->ssbo[c->i[0]], "ssbo subdata", c->i[1],
+                       dtype_bytes(c->sub));
+    case SH_PROBE_SSBO:
+        probe_buffer(R, c, &R->ssbo[c->i[0]], c->sub, "probe ssbo");
+        return true;
+    case SH_ATOMIC_BUFFER: {
+        struct shtest_cmd sized = *c;
+        sized.i[1] = 4 * c->i[1];  /* counters are GLuints */
+        return make_buffer(R, &sized, &R->atomic[c->i[0]],
+                           "an atomic counter buffer");
+    }
+    case SH_ATOMIC_SET:
+        return subdata(R, c, &R->atomic[c->i[0]], "atomic counter",
+                       4 * c->i[1], 4);
+    case SH_PROBE_ATOMIC:
+        probe_buffer(R, c, &R->atomic[c->i[0]], SH_D_UINT,
+                     "probe atomic counter buffer");
+        return true;
     default:
         return true;
     }
@@ -1076,13 +1434,18 @@ bool shtest_run(const struct shtest *t, const struct shtest_env *env,
     bool ok;
     struct shtest_source ffvp = { ff_vertex, sizeof ff_vertex - 1, 0 };
     if (t->glsl) {
-        ok = compile_pair(R, &ffvp);
+        ok = compile_programs(R, &ffvp);
+    } else if (t->cp.text) {
+        R->have_cp = true;
+        ok = assemble(R, &t->cp, US_STAGE_COMPUTE,
+                      &R->prog[US_STAGE_COMPUTE]);
     } else {
         ok = assemble(R, t->vp.text ? &t->vp : &ffvp, US_STAGE_VERTEX,
-                      &R->vp);
+                      &R->prog[US_STAGE_VERTEX]);
         R->have_fp = t->fp.text != NULL;
         if (ok && R->have_fp)
-            ok = assemble(R, &t->fp, US_STAGE_FRAGMENT, &R->fp);
+            ok = assemble(R, &t->fp, US_STAGE_FRAGMENT,
+                          &R->prog[US_STAGE_FRAGMENT]);
     }
     struct us_diag d = { 0 };
     gfx_budget_init(&R->mem);
@@ -1098,10 +1461,14 @@ bool shtest_run(const struct shtest *t, const struct shtest_env *env,
     if (ok && r->status == SHTEST_SKIP)
         r->probes = r->failed = 0;
     gfx_fb_free(&R->fb);
-    us_program_free(&R->vp);
-    us_program_free(&R->fp);
-    free(R->sampler_of[0]);
-    free(R->sampler_of[1]);
+    for (unsigned st = 0; st < US_STAGE_COUNT; st++) {
+        us_program_free(&R->prog[st]);
+        free(R->sampler_of[st]);
+    }
+    for (unsigned b = 0; b < SHTEST_MAX_SSBOS; b++)
+        free(R->ssbo[b].data);
+    for (unsigned b = 0; b < SHTEST_MAX_ATOMIC_BUFFERS; b++)
+        free(R->atomic[b].data);
     for (unsigned u = 0; u < US_MAX_TEX_UNITS; u++)
         if (R->unit[u].present)
             gfx_texture_free(&R->unit[u].tex);

@@ -325,7 +325,8 @@ void us_load_initial_locals(const struct us_program *prog,
 void us_resolve_params(const struct us_program *prog,
                        const struct us_glstate *gl, us_vec4 *params)
 {
-    unsigned stage = prog->stage == US_STAGE_FRAGMENT;
+    unsigned stage = prog->stage < US_STAGE_COUNT ? prog->stage
+                                                  : US_STAGE_VERTEX;
     for (unsigned i = 0; i < prog->nparams; i++) {
         const struct us_param *p = &prog->params[i];
         float *out = params[i];

@@ -56,6 +56,7 @@ static void reset_io(struct us_thread *t)
     memset(t->output, 0, sizeof t->output);
     memset(t->addr, 0, sizeof t->addr);
     t->killed = false;
+    t->helper = false;
     t->overrun = false;
 }
 
@@ -305,14 +306,17 @@ static void lanes_memory(const struct us_dinst *d,
         if (!((active >> q) & 1))
             continue;
         struct us_buffer *b = space(d, env, &t[q]);
+        /* a fragment quad's helper lane reads but never writes: its
+         * stores are dropped, its atomics read (GL 4.5 §15.2.2) */
+        bool writes = !t[q].helper;
         for (unsigned m = d->mask; m; m &= m - 1) {
             unsigned c = (unsigned)__builtin_ctz(m);
             uint32_t addr = B(q, 0, c);
-            if (fmt == US_FMT_LOAD)
+            if (fmt == US_FMT_LOAD || (fmt == US_FMT_ATOM && !writes))
                 r[q][c] = micro_load(b, addr, mt, cnt);
-            else if (fmt == US_FMT_STORE)
+            else if (fmt == US_FMT_STORE && writes)
                 micro_store(b, addr, mt, B(q, 1, c), cnt);
-            else
+            else if (fmt != US_FMT_STORE)
                 r[q][c] = micro_atomic(b, addr, d->sub, mt, B(q, 1, c),
                                        B(q, 2, c), cnt);
         }

@@ -153,6 +153,9 @@ static void mem_step(struct sp *sp, const struct us_sinst *in)
     struct us_buffer *b = us_sop_shared(op) ? sp->t->shared
                         : env->mem ? &env->mem->buf[in->buf] : NULL;
     enum us_mtype mt = (enum us_mtype)in->mtype;
+    /* a fragment quad's helper lane reads but never writes
+     * (docs/COMPUTE.md, as the interpreter) */
+    bool writes = !sp->t->helper;
     for (unsigned k = 0; k < in->count; k++) {
         uint32_t addr = read_bits(sp, &in->src[0], k, true);
         switch (us_sop_access(op)) {
@@ -160,9 +163,15 @@ static void mem_step(struct sp *sp, const struct us_sinst *in)
             write_bits(sp, in, k, micro_load(b, addr, mt, cnt));
             break;
         case US_ACC_STORE:
-            micro_store(b, addr, mt, read_bits(sp, &in->src[1], k, true), cnt);
+            if (writes)
+                micro_store(b, addr, mt, read_bits(sp, &in->src[1], k, true),
+                            cnt);
             break;
         case US_ACC_ATOM: {
+            if (!writes) {
+                write_bits(sp, in, k, micro_load(b, addr, mt, cnt));
+                break;
+            }
             uint32_t v = read_bits(sp, &in->src[1], k, true);
             uint32_t cmp = us_sops[op].nsrc > 2
                                ? read_bits(sp, &in->src[2], k, true) : 0;

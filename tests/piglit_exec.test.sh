@@ -8,7 +8,8 @@
 # counts are printed.  Then the hand-written files in
 # tests/shtest/: the valid ones pass/skip/fail as named, every bad_*.shader_test
 # gives the `ushader: FILE:LINE:COL: error: MSG` its first line announces,
-# and CRLF line endings change nothing.
+# and CRLF line endings change nothing; --set and the workgroup limit of
+# a core model.
 set -u
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
@@ -93,6 +94,17 @@ done
 [ $? -eq 2 ] && grep -q "unknown --arch 'gpu'" "$tmp/err" || problem "--arch gpu is not refused clearly"
 "$U" piglit > /dev/null 2>&1
 [ $? -eq 2 ] || problem "no FILE is not a usage error"
+"$U" piglit --set bogus=1 tests/shtest/ff_fixed_function.shader_test 2> "$tmp/err" >/dev/null
+[ $? -eq 2 ] && grep -q "unknown knob 'bogus'" "$tmp/err" || problem "--set bogus=1 is not refused clearly"
+"$U" piglit --arch simd4 --set alu_lanes=6 tests/shtest/ff_fixed_function.shader_test 2> "$tmp/err" >/dev/null
+[ $? -eq 2 ] && grep -q "multiple of 4" "$tmp/err" || problem "a simd4 of 6 lanes is not refused up front"
+# a workgroup of 1024 on the scalar model: refused by its 32 slots, run on 1024
+f=tests/shtest/compute_workgroup.shader_test
+"$U" piglit --arch scalar "$f" > "$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "raise threads_per_proc or alu_lanes" "$tmp/out" ||
+    problem "--arch scalar: a 1024-item workgroup on 32 slots: $(head -n 1 "$tmp/out")"
+"$U" piglit --arch scalar --set threads_per_proc=64 --set alu_lanes=16 "$f" > "$tmp/out" 2>&1 ||
+    problem "--arch scalar on 16 x 64 slots: $(head -n 1 "$tmp/out")"
 
 echo "piglit_exec: $bad problems"
 [ "$bad" -eq 0 ]

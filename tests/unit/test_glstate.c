@@ -357,6 +357,14 @@ START_TEST(resolve_params)
     us_resolve_params(&prog, &gl, out);
     ck_assert(!memcmp(out[1], (float[4]){ 9, 9, 9, 9 }, 16));
     ck_assert(!memcmp(out[2], (float[4]){ 0, 0, 0, 0 }, 16));
+
+    /* a compute program reads its own stage's parameters */
+    memcpy(gl.local[US_STAGE_COMPUTE][255], (float[4]){ 4, 3, 2, 1 }, 16);
+    memcpy(gl.env[US_STAGE_COMPUTE][7], (float[4]){ 7, 7, 7, 7 }, 16);
+    prog.stage = US_STAGE_COMPUTE;
+    us_resolve_params(&prog, &gl, out);
+    ck_assert(!memcmp(out[1], (float[4]){ 7, 7, 7, 7 }, 16));
+    ck_assert(!memcmp(out[2], (float[4]){ 4, 3, 2, 1 }, 16));
 }
 END_TEST
 

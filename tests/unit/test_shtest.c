@@ -66,6 +66,129 @@ START_TEST(parse_basic)
 }
 END_TEST
 
+/* Compute and buffer commands, and integers as shader_runner passes them
+ * to GL: their 32 bits. */
+static const char compute_text[] =
+    "[require]\n"
+    "GL_ARB_compute_shader\n"
+    "[compute shader]\n"
+    "#version 430\n"
+    "layout(local_size_x = 2) in;\n"
+    "void main() {}\n"
+    "[test]\n"
+    "uniform uint u -1\n"
+    "uniform int i 0xffffffff\n"
+    "uniform ivec2 v 010 -0x10\n"
+    "ssbo 3 64\n"
+    "ssbo 3 subdata int 8 -2\n"
+    "ssbo 3 subdata double 16 0.5\n"
+    "atomic counters 4\n"
+    "atomic counter buffer 2 3\n"
+    "atomic counter 2 1 7\n"
+    "compute 4 2 1\n"
+    "probe ssbo uint 3 8 != 0xfffffffe\n"
+    "probe atomic counter 3 <= 9\n"
+    "probe atomic counter buffer 2 4 >= 7\n"
+    "memory barrier GL_SHADER_STORAGE_BARRIER_BIT\n"
+    "probe ssbo uint64 3 16 == 4602678819172646912\n";
+
+START_TEST(parse_compute)
+{
+    struct shtest t;
+    struct us_diag d = { 0 };
+    ck_assert_msg(shtest_parse(&t, compute_text, strlen(compute_text), &d),
+                  "%u:%u: %s", d.line, d.col, d.msg);
+    ck_assert_str_eq(t.skip, "");
+    ck_assert(t.glsl);
+    ck_assert_uint_eq(t.nsh[US_STAGE_COMPUTE], 1);
+    ck_assert_uint_eq(t.sh[US_STAGE_COMPUTE][0].line, 4);
+    ck_assert_uint_eq(t.ncmds, 15);
+    const struct shtest_cmd *c = t.cmds;
+    ck_assert_int_eq(c[0].sub, SH_U_UINT);
+    ck_assert_uint_eq(c[0].u[0], 0xffffffffu);
+    ck_assert_int_eq(c[1].sub, SH_U_INT);
+    ck_assert_uint_eq(c[1].u[0], 0xffffffffu);
+    ck_assert_uint_eq(c[2].u[0], 8);             /* octal */
+    ck_assert_uint_eq(c[2].u[1], 0xfffffff0u);
+    ck_assert_int_eq(c[3].op, SH_SSBO);
+    ck_assert_int_eq(c[3].i[0], 3);
+    ck_assert_int_eq(c[3].i[1], 64);
+    ck_assert_int_eq(c[4].op, SH_SSBO_SUBDATA);
+    ck_assert_int_eq(c[4].sub, SH_D_INT);
+    ck_assert_int_eq(c[4].i[1], 8);
+    ck_assert_uint_eq(c[4].u[0], 0xfffffffeu);
+    ck_assert_int_eq(c[5].sub, SH_D_DOUBLE);
+    ck_assert_uint_eq(c[5].u[0], 0);             /* 0.5: 0x3fe0000000000000 */
+    ck_assert_uint_eq(c[5].u[1], 0x3fe00000u);
+    ck_assert_int_eq(c[6].op, SH_ATOMIC_BUFFER);
+    ck_assert_int_eq(c[6].i[0], 0);
+    ck_assert_int_eq(c[6].i[1], 4);
+    ck_assert_int_eq(c[7].op, SH_ATOMIC_BUFFER);
+    ck_assert_int_eq(c[7].i[0], 2);
+    ck_assert_int_eq(c[7].i[1], 3);
+    ck_assert_int_eq(c[8].op, SH_ATOMIC_SET);
+    ck_assert_int_eq(c[8].i[1], 1);
+    ck_assert_uint_eq(c[8].u[0], 7);
+    ck_assert_int_eq(c[9].op, SH_COMPUTE);
+    ck_assert_int_eq(c[9].i[0], 4);
+    ck_assert_int_eq(c[9].i[1], 2);
+    ck_assert_int_eq(c[9].i[2], 1);
+    ck_assert_int_eq(c[10].op, SH_PROBE_SSBO);
+    ck_assert_int_eq(c[10].i[2], SH_CMP_GT);     /* shader_runner's != */
+    ck_assert_uint_eq(c[10].u[0], 0xfffffffeu);
+    ck_assert_int_eq(c[11].op, SH_PROBE_ATOMIC);
+    ck_assert_int_eq(c[11].i[0], 0);
+    ck_assert_int_eq(c[11].i[1], 12);            /* counter 3: byte 12 */
+    ck_assert_int_eq(c[11].i[2], SH_CMP_LE);
+    ck_assert_int_eq(c[12].i[0], 2);
+    ck_assert_int_eq(c[12].i[1], 4);             /* a byte offset */
+    ck_assert_int_eq(c[12].i[2], SH_CMP_GE);
+    ck_assert_int_eq(c[13].op, SH_NOP);
+    ck_assert_int_eq(c[14].sub, SH_D_UINT64);
+    ck_assert_uint_eq(c[14].u[1], 0x3fe00000u);
+    shtest_free(&t);
+}
+END_TEST
+
+/* A compute launch and its buffers through the runner (the model's
+ * assembly: no GLSL tools needed): atomics from every work-item, a probe
+ * that fails with the value seen, one on a missing buffer. */
+static const char compute_asm[] =
+    "[require]\n"
+    "[compute program]\n"
+    "!!USHADERcp1.0\n"
+    "GROUP_SIZE 3 2;\n"
+    "TEMP a;\n"
+    "MOV.U a.x, 1;\n"
+    "ATOM.ADD.U32 a.y, 0, a.x, buffer[1];\n"
+    "ATOM.MAX.U32 a.y, 4, invocation.globalid.y, buffer[1];\n"
+    "END\n"
+    "[test]\n"
+    "ssbo 1 8\n"
+    "compute 2 3 4\n"
+    "probe ssbo uint 1 0 == 144\n"
+    "probe ssbo uint 1 4 == 5\n"
+    "probe ssbo int 1 0 < 144\n"
+    "probe ssbo uint 0 0 == 0\n";
+
+START_TEST(run_compute)
+{
+    struct shtest t;
+    struct us_diag d = { 0 };
+    ck_assert(shtest_parse(&t, compute_asm, strlen(compute_asm), &d));
+    struct shtest_env env = { .math = &us_math_exact,
+                              .backend = &gfx_backend_functional };
+    struct shtest_result r;
+    ck_assert_msg(shtest_run(&t, &env, &r, &d), "%s", d.msg);
+    ck_assert_int_eq(r.status, SHTEST_FAIL);
+    ck_assert_uint_eq(r.probes, 4);
+    ck_assert_uint_eq(r.failed, 2);
+    ck_assert_uint_eq(r.line, 15);
+    ck_assert_msg(strstr(r.msg, "expected < 144, observed 144"), "%s", r.msg);
+    shtest_free(&t);
+}
+END_TEST
+
 static const struct {
     const char *text;
     unsigned line, col;
@@ -98,6 +221,24 @@ static const struct {
     { "[require]\n[test]\northo 0 1 0\n", 3, 12, "ortho bound" },
     { "[require]\n[test]\nlink maybe\n", 3, 6, "expected 'success'" },
     { "[require]\n[test]\nclear color 1 1 1 0x\n", 3, 19, "hexadecimal" },
+    /* compute and buffer objects */
+    { "[require]\n[test]\ncompute 1 1\n", 3, 12, "workgroup count" },
+    { "[require]\n[test]\ncompute 1 65536 1\n", 3, 11, "outside 0..65535" },
+    { "[require]\n[test]\nssbo 32 16\n", 3, 6, "SSBO binding" },
+    { "[require]\n[test]\nssbo 0 -1\n", 3, 8, "buffer size" },
+    { "[require]\n[test]\nssbo 0 subdata uint 0 1\n", 3, 16, "subdata type" },
+    { "[require]\n[test]\nssbo 0 subdata int 0 x\n", 3, 22, "value" },
+    { "[require]\n[test]\nssbo 0 subdata float 0 1 2\n", 3, 26, "unexpected text" },
+    { "[require]\n[test]\nprobe ssbo uint 0 0 = 1\n", 3, 21, "comparison" },
+    { "[require]\n[test]\nprobe ssbo vec4 0 0 == 1\n", 3, 12, "probe type" },
+    { "[require]\n[test]\nprobe atomic counter 0 == \n", 3, 27, "counter value" },
+    { "[require]\n[test]\nprobe atomic countr 0 == 1\n", 3, 14, "'counter'" },
+    { "[require]\n[test]\natomic counter buffer 8 4\n", 3, 23, "outside 0..7" },
+    { "[require]\n[test]\natomic counter 0 0\n", 3, 19, "counter value" },
+    { "[require]\n[test]\natomic thing 1\n", 3, 8, "'counters' or 'counter'" },
+    { "[require]\n[test]\nmemory 1\n", 3, 8, "'barrier'" },
+    { "[require]\n[compute shader]\nvoid main() {}\n[fragment shader]\n"
+      "void main() {}\n", 1, 1, "cannot be linked" },
 };
 
 START_TEST(parse_errors)
@@ -124,9 +265,14 @@ static const struct {
     const char *text;
     const char *why;
 } skips[] = {
-    { "[require]\nGLSL >= 1.30\n", "GLSL 1.30" },
+    { "[require]\nGLSL >= 4.40\n", "GLSL 4.40" },
     { "[require]\nGL ES >= 2.0\n", "OpenGL ES" },
-    { "[require]\nGL >= 3.0\n", "GL 3.0" },
+    { "[require]\nGL >= 4.4\n", "GL 4.4" },
+    { "[require]\n[test]\ncompute group size 1 1 1 4 4 1\n",
+      "variable_group_size" },
+    { "[require]\n[compute shader]\nvoid main() {}\n[test]\n"
+      "uniform dvec4 d 1 2 3 4\n", "double precision" },
+    { "[require]\n[test]\nimage 0 GL_RGBA8\n", "images" },
     { "[require]\nGL_ARB_gpu_shader5\n", "GL_ARB_gpu_shader5" },
     { "[require]\n!GL_ARB_vertex_program\n", "absent" },
     { "[require]\n[geometry shader]\nvoid main() {}\n", "[geometry shader]" },
@@ -146,7 +292,8 @@ START_TEST(parse_skips)
         ck_assert_msg(strstr(t.skip, skips[i].why), "%s: skip '%s'",
                       skips[i].text, t.skip);
         struct shtest_result r;
-        struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+        struct shtest_env env = { .math = &us_math_exact,
+                                  .backend = &gfx_backend_functional };
         ck_assert(shtest_run(&t, &env, &r, &d));
         ck_assert_int_eq(r.status, SHTEST_SKIP);
         shtest_free(&t);
@@ -229,7 +376,8 @@ static bool run_text(const char *text, struct shtest_result *r,
     struct shtest t;
     if (!shtest_parse(&t, text, strlen(text), d))
         return false;
-    struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+    struct shtest_env env = { .math = &us_math_exact,
+                              .backend = &gfx_backend_functional };
     bool ok = shtest_run(&t, &env, r, d);
     shtest_free(&t);
     return ok;
@@ -398,7 +546,8 @@ START_TEST(mutants)
     const char *env_n = getenv("US_SHTEST_MUTANTS");
     unsigned count = env_n ? (unsigned)strtoul(env_n, NULL, 10) : 400;
     uint64_t seed = 0x9e3779b97f4a7c15ull;
-    struct shtest_env env = { &us_math_exact, &gfx_backend_functional };
+    struct shtest_env env = { .math = &us_math_exact,
+                              .backend = &gfx_backend_functional };
     unsigned parsed = 0, ran = 0, passed = 0;
     for (unsigned m = 0; m < count; m++) {
         unsigned k = m % nb;
@@ -447,6 +596,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, parse_basic);
     tcase_add_test(t, parse_errors);
+    tcase_add_test(t, parse_compute);
+    tcase_add_test(t, run_compute);
     tcase_add_test(t, parse_skips);
     tcase_add_test(t, tolerances);
     tcase_add_test(t, shadow_modes);
