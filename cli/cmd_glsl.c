@@ -1,7 +1,8 @@
-/* ushader glsl [--stage vertex|fragment] [--no-opt] [-o OUT] FILE
+/* ushader glsl [--stage vertex|fragment|compute] [--no-opt] [-o OUT] FILE
  *
  * Compile a GLSL shader (legacy GLSL ES 1.00 / 1.10 / 1.20 through the
- * front step, docs/GLSL.md) and print its vec4 IR as ARB-style text.
+ * front step, docs/GLSL.md) and print its vec4 IR as ARB-style text
+ * (a compute shader as a !!USHADERcp1.0 program).
  * Also the loader the other commands use for program files of either
  * language (cli_load_program). */
 #include <stdio.h>
@@ -11,13 +12,15 @@
 #include "cli/cli.h"
 
 static const char usage[] =
-    "usage: ushader glsl [--stage vertex|fragment] [--no-opt] [-o OUT] FILE\n"
+    "usage: ushader glsl [--stage vertex|fragment|compute] [--no-opt] "
+    "[-o OUT] FILE\n"
     "  Compile a GLSL shader to the vec4 IR and print it as ARB-style text\n"
     "  with a closing comment giving its temporary registers.  Sources\n"
-    "  without #version 330 or later go through the front step first\n"
+    "  of GLSL 1.20 or earlier go through the front step first\n"
     "  (docs/GLSL.md).\n"
-    "  --stage S  vertex or fragment (default: from the extension:\n"
-    "             .vert/.vs vertex, .frag/.fs fragment)\n"
+    "  --stage S  vertex, fragment or compute (default: from the\n"
+    "             extension: .vert/.vs vertex, .frag/.fs fragment,\n"
+    "             .comp compute)\n"
     "  --no-opt   skip spirv-opt\n"
     "  -o OUT     write the text to OUT instead of stdout\n";
 
@@ -58,9 +61,11 @@ int cmd_glsl(int argc, char **argv)
                 stage = US_STAGE_VERTEX;
             } else if (!strcmp(s, "fragment")) {
                 stage = US_STAGE_FRAGMENT;
+            } else if (!strcmp(s, "compute")) {
+                stage = US_STAGE_COMPUTE;
             } else {
-                cli_error(NULL, 0, 0, "glsl: --stage takes vertex or "
-                          "fragment, not '%s'", s);
+                cli_error(NULL, 0, 0, "glsl: --stage takes vertex, fragment "
+                          "or compute, not '%s'", s);
                 return 2;
             }
         } else if (!strcmp(a, "--no-opt")) {

@@ -31,6 +31,7 @@ enum { SpvBuiltInNONE = -1 };
                .d = K(kind_) == US_GLSL_STATE ? (d_) : 0 } },
 #define VP US_VP
 #define FP US_FP
+#define CP US_CP
 static const struct us_glsl_builtin builtins[] = {
 #include "glsl/builtins.def"
 };
@@ -47,6 +48,7 @@ static const struct us_glsl_member members[] = {
 #undef M
 #undef VP
 #undef FP
+#undef CP
 #undef K
 
 /* GLSL 1.20 7.5's type names with the us_ prefix. */
@@ -66,7 +68,8 @@ enum { NBUILTINS = sizeof builtins / sizeof builtins[0],
 
 static unsigned stage_bit(enum us_stage stage)
 {
-    return stage == US_STAGE_VERTEX ? US_VP : US_FP;
+    return stage == US_STAGE_VERTEX ? US_VP
+           : stage == US_STAGE_COMPUTE ? US_CP : US_FP;
 }
 
 const struct us_glsl_builtin *us_glsl_builtin_lookup(const char *name,

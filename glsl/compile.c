@@ -1,6 +1,10 @@
 /*
  * The GLSL driver: source -> glslangValidator (OpenGL SPIR-V, locations
- * and bindings auto-mapped) -> spirv-opt -> us_spirv_translate.
+ * and bindings auto-mapped, debug lines) -> spirv-opt ->
+ * us_spirv_translate.  The front step rewrites legacy sources; versions
+ * glslang's SPIR-V path lacks are raised (ES 3.00 to 3.10, compute and
+ * storage-buffer shaders to 4.30); a source with atomic counters gets a
+ * limits file with the model's counter bindings.
  *
  * The tools run through fork and execv with argument vectors (no shell),
  * on files made with mkstemp and removed afterwards; their output is
@@ -60,15 +64,21 @@ static bool fail(struct us_diag *diag, unsigned line, const char *fmt,
 }
 
 bool us_spirv_translate(const uint32_t *words, size_t nwords,
-                        enum us_stage stage, struct us_program *out,
-                        struct us_glsl_info *info, struct us_diag *diag)
+                        enum us_stage stage, uint32_t flags,
+                        struct us_program *out, struct us_glsl_info *info,
+                        struct us_diag *diag)
 {
     memset(out, 0, sizeof *out);
     memset(diag, 0, sizeof *diag);
-    if (info)
+    if (info) {
         memset(info, 0, sizeof *info);
+        info->float_integers = flags & US_SPIRV_FLOAT_INTEGERS;
+    }
     struct spv s = { .w = words, .nw = nwords, .stage = stage, .diag = diag,
-                     .info = info };
+                     .info = info,
+                     .float_ints = flags & US_SPIRV_FLOAT_INTEGERS };
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        s.size_local[b] = s.size_param[b] = -1;
     s.params = calloc(US_MAX_PARAMS, sizeof *s.params);
     s.decls = calloc(US_MAX_PARAMS, sizeof *s.decls);
     s.unavailable = calloc(US_MAX_PARAMS, sizeof *s.unavailable);
@@ -335,6 +345,35 @@ static bool read_spirv(const char *file, const char *tool, uint32_t **words,
     return true;
 }
 
+static bool mentions(const char *text, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    for (size_t i = 0; i + n <= len; i++)
+        if (text[i] == word[0] && !memcmp(text + i, word, n))
+            return true;
+    return false;
+}
+
+/* A GLSL 3.30 ... 4.20 shader that is a compute shader, or requires an
+ * extension GLSL 4.20 or 4.30 made core (storage buffers, atomic counters,
+ * layout(binding)): glslang gives those their functions (atomicAdd on a
+ * buffer, layout(binding)) from 4.30 on only, so it is compiled as 4.30,
+ * which only adds to the earlier versions. */
+static bool needs_430(const char *text, size_t len, enum us_stage stage)
+{
+    static const char *const exts[] = {
+        "GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
+        "GL_ARB_shader_atomic_counters", "GL_ARB_shading_language_420pack",
+        "GL_ARB_shader_image_load_store",
+    };
+    if (stage == US_STAGE_COMPUTE)
+        return true;
+    for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
+        if (mentions(text, len, exts[i]))
+            return true;
+    return false;
+}
+
 /* The GLSL >= 330 text glslang compiles: legacy sources (no #version,
  * 1.10, 1.20, ES 1.00) go through the front step's rewrite (glsl/front.c)
  * here, alone (a program pair links its interface through us_glsl_front
@@ -347,12 +386,87 @@ static bool source_for_glslang(const char *text, size_t len,
     *owned = NULL;
     *src = text;
     *src_len = len;
-    if (!us_glsl_is_legacy(text, len))
+    if (us_glsl_is_legacy(text, len)) {
+        if (!us_glsl_front(text, len, stage, NULL, owned, src_len, diag))
+            return false;
+        *src = *owned;
         return true;
-    if (!us_glsl_front(text, len, stage, NULL, owned, src_len, diag))
-        return false;
-    *src = *owned;
+    }
+    /* glslang's SPIR-V path takes GLSL ES from 3.10 on; 3.10 is 3.00 plus
+     * features (compute, storage buffers, ...), so `#version 300 es`
+     * becomes `#version 310 es`.  glslang compiles compute shaders from
+     * GLSL 4.30 on, where GL_ARB_compute_shader (required by a 3.30 ... 4.20
+     * shader) became core: such a shader says `#version 430`.  Both keep
+     * the line's length, so lines and columns stay. */
+    size_t at;
+    unsigned v = us_glsl_version(text, len, &at);
+    const char *now = NULL;
+    bool es = at + 6 < len && !memcmp(text + at + 3, " es", 3);
+    if (v == 300)
+        now = "310";
+    else if (!es && v >= 330 && v < 430 && needs_430(text, len, stage))
+        now = "430";
+    if (now && at + 3 <= len) {
+        char *copy = malloc(len + 1);
+        if (!copy) {
+            memset(diag, 0, sizeof *diag);
+            snprintf(diag->msg, sizeof diag->msg, "out of memory");
+            return false;
+        }
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        memcpy(copy + at, now, 3);
+        *owned = copy;
+        *src = copy;
+    }
     return true;
+}
+
+/* The text of GLSL line `line` as the source given to glslang numbers
+ * it (`#line N` makes the next line N; the last line so numbered, as the
+ * front step's prologue precedes its `#line 1`), without leading blanks
+ * and with the front step's renames undone (us_gl_X is gl_X, us_id_X is
+ * X); "..." ends a line cut to fit.  False when no line has that number. */
+static bool source_line(const char *text, size_t len, unsigned line,
+                        char *buf, size_t size)
+{
+    unsigned n = 1;
+    size_t from = len, to = len;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        size_t b = i;
+        while (b < e && (text[b] == ' ' || text[b] == '\t'))
+            b++;
+        if (n == line) {
+            from = b;
+            to = e;
+        }
+        unsigned set = 0;
+        if (e - b > 6 && !memcmp(text + b, "#line ", 6)) {
+            char *end;
+            unsigned long v = strtoul(text + b + 6, &end, 10);
+            if (end != text + b + 6 && v < 1u << 30)
+                set = (unsigned)v;
+        }
+        n = set ? set : n + 1;
+        i = e + 1;
+    }
+    while (to > from && (text[to - 1] == ' ' || text[to - 1] == '\r'))
+        to--;
+    size_t k = 0;
+    for (size_t j = from; j < to && k + 4 < size;) {
+        if (to - j > 6 && !memcmp(text + j, "us_gl_", 6))
+            j += 3;
+        else if (to - j > 6 && !memcmp(text + j, "us_id_", 6))
+            j += 6;
+        buf[k++] = text[j++];
+        if (k + 4 == size && j < to)
+            k += (size_t)snprintf(buf + k, 4, "...");
+    }
+    buf[k] = '\0';
+    return k > 0;
 }
 
 static bool write_all(int fd, const char *p, size_t n)
@@ -433,8 +547,76 @@ static void user_message(struct us_diag *diag, const char *path,
     buf[n] = '\0';
     if (!strncmp(buf, path, plen) && buf[plen] == ':')
         snprintf(diag->msg, sizeof diag->msg, "%s", buf);
+    else if (diag->line)
+        snprintf(diag->msg, sizeof diag->msg, "%.100s:%u: %.140s", path,
+                 diag->line, buf);
     else
         snprintf(diag->msg, sizeof diag->msg, "%.100s: %.150s", path, buf);
+}
+
+/* ---- Resource limits for glslang ------------------------------------- */
+
+/* glslang's default limits allow one atomic counter binding and no
+ * counters in vertex shaders; the model takes 16 bindings in every stage
+ * (buffer[16 + B], docs/GLSL.md).  A source with counters gets a limits
+ * file: glslangValidator -c's defaults with these lines changed (a file
+ * argument ending in .conf is one). */
+static const struct { const char *key; unsigned value; } counter_limits[] = {
+    { "MaxVertexAtomicCounters", 64 }, { "MaxFragmentAtomicCounters", 64 },
+    { "MaxComputeAtomicCounters", 64 }, { "MaxCombinedAtomicCounters", 192 },
+    { "MaxAtomicCounterBindings", 16 },
+    { "MaxVertexAtomicCounterBuffers", 16 },
+    { "MaxFragmentAtomicCounterBuffers", 16 },
+    { "MaxComputeAtomicCounterBuffers", 16 },
+    { "MaxCombinedAtomicCounterBuffers", 16 },
+};
+
+/* The limits file `conf` (named after the reserved temporary `base`). */
+static bool limits_file(const char *glslang, struct temp *base,
+                        struct temp *conf, char *log, struct us_diag *diag)
+{
+    char *argv[] = { (char *)glslang, "-c", NULL };
+    int status = 0;
+    if (!run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag))
+        return false;
+    if (WIFSIGNALED(status) || WEXITSTATUS(status) != 0)
+        return fail(diag, 0, "%s -c failed%s", glslang, "");
+    if (!temp_make(base, "lim", diag))
+        return false;
+    int k = snprintf(conf->name, sizeof conf->name, "%s.conf", base->name);
+    if (k < 0 || (size_t)k >= sizeof conf->name) {
+        conf->name[0] = '\0';
+        return fail(diag, 0, "TMPDIR is too long: %.160s%s", temp_dir(), "");
+    }
+    sigset_t mask;
+    us_cleanup_block(&mask);
+    conf->fd = open(conf->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                    0600);
+    int e = errno;
+    conf->slot = conf->fd >= 0 ? us_cleanup_add_file(conf->name) : -1;
+    us_cleanup_restore(&mask);
+    if (conf->fd < 0) {
+        conf->name[0] = '\0';
+        return fail(diag, 0, "cannot create a temporary file in %.150s: "
+                    "%.60s", temp_dir(), strerror(e));
+    }
+    bool ok = true;
+    for (const char *p = log; *p && ok;) {
+        size_t n = strcspn(p, "\n"), key = strcspn(p, " \n");
+        char line[96];
+        int m = -1;
+        for (size_t i = 0; i < sizeof counter_limits / sizeof *counter_limits;
+             i++)
+            if (key == strlen(counter_limits[i].key) &&
+                !memcmp(p, counter_limits[i].key, key))
+                m = snprintf(line, sizeof line, "%s %u\n",
+                             counter_limits[i].key, counter_limits[i].value);
+        ok = m > 0 ? write_all(conf->fd, line, (size_t)m)
+                   : write_all(conf->fd, p, n) && write_all(conf->fd, "\n", 1);
+        p += n + (p[n] == '\n');
+    }
+    return ok || fail(diag, 0, "cannot write a temporary file in %.150s: "
+                      "%.60s", temp_dir(), strerror(errno));
 }
 
 /* Whether the module declares a uniform with an initializer (an
@@ -477,8 +659,12 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     }
     const char *glslang = opt->glslang ? opt->glslang : "glslangValidator";
     const char *spirv_opt = opt->spirv_opt ? opt->spirv_opt : "spirv-opt";
-    struct temp t[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
+    enum { NTEMPS = 5 };
+    struct temp t[NTEMPS];
+    for (int i = 0; i < NTEMPS; i++)
+        t[i] = (struct temp){ .fd = -1 };
     struct temp *src = &t[0], *spv = &t[1], *opt_spv = &t[2];
+    struct temp *lim = &t[3], *conf = &t[4];
     bool ok = temp_make(src, "src", diag) && temp_make(spv, "spv", diag) &&
               temp_make(opt_spv, "opt", diag);
     if (ok && !write_all(src->fd, text, len))
@@ -487,14 +673,28 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     char *log = ok ? malloc(MAX_TOOL_OUTPUT) : NULL;
     if (ok && !log)
         ok = fail(diag, 0, "out of memory%s%s", "", "");
+    bool counters = ok && mentions(text, len, "atomic_uint");
+    if (counters)
+        ok = limits_file(glslang, lim, conf, log, diag);
     int status = 0;
+    static const char *const stage_names[US_STAGE_COUNT] = {
+        "vert", "frag", "comp"
+    };
+    if (ok && (unsigned)stage >= US_STAGE_COUNT)
+        ok = fail(diag, 0, "invalid stage%s%s", "", "");
     if (ok) {
+        /* -g: OpLine, so a translation error names the GLSL line (the
+         * code is the same as without it) */
         char *argv[] = {
-            (char *)glslang, "-G", "--aml", "--amb", "-S",
-            stage == US_STAGE_VERTEX ? "vert" : "frag", "-o", spv->name,
-            src->name, NULL
+            (char *)glslang, "-G", "-g", "--aml", "--amb", "-S",
+            (char *)stage_names[stage], "-o", spv->name,
+            counters ? conf->name : src->name, src->name, NULL
         };
+        if (!counters)
+            argv[10] = NULL;
         ok = run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag);
+        temp_remove(conf);
+        temp_remove(lim);
         if (ok && WIFSIGNALED(status))
             ok = tool_died(glslang, status, log, diag);
         else if (ok && WEXITSTATUS(status) != 0)
@@ -538,12 +738,22 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     uint32_t *words = NULL;
     size_t nwords = 0;
     ok = ok && read_spirv(opt_spv->name, spirv_opt, &words, &nwords, diag);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NTEMPS; i++)
         temp_remove(&t[i]);
-    if (ok)
-        ok = us_spirv_translate(words, nwords, stage, out, info, diag);
+    if (ok) {
+        uint32_t flags = us_glsl_float_integers(text, len)
+                         ? US_SPIRV_FLOAT_INTEGERS : 0;
+        ok = us_spirv_translate(words, nwords, stage, flags, out, info, diag);
+        char line[64];
+        size_t n = strlen(diag->msg);
+        if (!ok && diag->line &&
+            source_line(text, len, diag->line, line, sizeof line) &&
+            n + 12 < sizeof diag->msg)
+            snprintf(diag->msg + n, sizeof diag->msg - n, " (GLSL: %s)",
+                     line);
+    }
     if (!ok)
-        user_message(diag, path, t, 3);
+        user_message(diag, path, t, NTEMPS);
     free(words);
     free(log);
     free(rewritten);

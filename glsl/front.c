@@ -117,7 +117,8 @@ struct front {
     unsigned ndo;
     unsigned nshadow;
     bool stmt_start;          /* the last token ended a statement        */
-    unsigned version;         /* 100, 110, 120; 0 without #version      */
+    unsigned version;         /* 100 ... 150; 0 without #version        */
+    bool color_out;           /* a 1.30 fragment output declared        */
 };
 
 static bool fail(struct front *f, const struct tok *t, const char *fmt, ...)
@@ -490,7 +491,10 @@ static unsigned type_slots(const char *type)
     return 1;
 }
 
-static bool qualifier(const char *w)
+/* A word that may begin a declaration of an input or output: GLSL 1.30
+ * added in and out for globals (and made the interpolation qualifiers
+ * keywords). */
+static bool qualifier(const struct front *f, const char *w)
 {
     static const char *const q[] = { "attribute", "varying", "invariant",
                                      "centroid", "lowp", "mediump", "highp",
@@ -498,7 +502,8 @@ static bool qualifier(const char *w)
     for (size_t i = 0; i < sizeof q / sizeof *q; i++)
         if (!strcmp(w, q[i]))
             return true;
-    return false;
+    return f->version >= 130 && f->depth == 0 &&
+           (!strcmp(w, "in") || !strcmp(w, "out"));
 }
 
 static void word(const struct front *f, const struct tok *t, char *out,
@@ -596,6 +601,28 @@ static bool array_size(struct front *f, const struct tok *tk, unsigned nt,
 
 enum { MAX_DECL_TOKENS = 128 };
 
+/* A GLSL 1.30 fragment shader's `out T name;`: the colour, location 0
+ * (the model has one colour buffer, so one output). */
+static bool fragment_output(struct front *f, const struct tok *tk,
+                            unsigned nt, unsigned q, unsigned nl)
+{
+    if (q + 2 >= nt || tk[q].kind != T_IDENT || tk[q + 1].kind != T_IDENT ||
+        !is_punct(f, &tk[q + 2], ';'))
+        return fail(f, &tk[q < nt ? q : nt - 1], "expected one fragment "
+                    "output: out TYPE NAME;");
+    if (f->color_out)
+        return fail(f, &tk[q + 1], "a second fragment output: the model has "
+                    "one colour buffer");
+    f->color_out = true;
+    char type[US_MAX_NAME], name[US_MAX_NAME];
+    word(f, &tk[q], type, sizeof type);
+    word(f, &tk[q + 1], name, sizeof name);
+    putf(&f->out, "layout(location=0) out %s %s; ", type, name);
+    newlines(&f->out, nl);
+    f->stmt_start = true;
+    return true;
+}
+
 /*
  * At a statement start: a declaration whose qualifiers include attribute
  * or varying becomes one declaration per declarator with its location.
@@ -629,19 +656,31 @@ static bool declaration(struct front *f, const struct tok *first,
     }
     unsigned q = 0;
     bool invariant = false, centroid = false, attribute = false;
+    bool color = false;   /* a GLSL 1.30 fragment output */
+    const char *interp = NULL;
     for (; q < nt && tk[q].kind == T_IDENT; q++) {
         char w[32];
         word(f, &tk[q], w, sizeof w);
-        if (!qualifier(w))
+        if (!qualifier(f, w))
             break;
         invariant |= !strcmp(w, "invariant");
         centroid |= !strcmp(w, "centroid");
-        attribute |= !strcmp(w, "attribute");
-        storage |= attribute || !strcmp(w, "varying");
+        /* 1.30: a vertex input is an attribute, a fragment output the
+         * colour, the others varyings */
+        bool in = !strcmp(w, "in"), out = !strcmp(w, "out");
+        attribute |= !strcmp(w, "attribute") ||
+                     (in && f->stage == US_STAGE_VERTEX);
+        color |= out && f->stage == US_STAGE_FRAGMENT;
+        storage |= attribute || color || in || out ||
+                   !strcmp(w, "varying");
         if (!strcmp(w, "flat") || !strcmp(w, "smooth") ||
-            !strcmp(w, "noperspective"))
-            return fail(f, &tk[q], "interpolation qualifier '%s' is not "
-                        "GLSL 1.20", w);
+            !strcmp(w, "noperspective")) {
+            if (f->version < 130)
+                return fail(f, &tk[q], "interpolation qualifier '%s' is not "
+                            "GLSL 1.20", w);
+            interp = !strcmp(w, "flat") ? "flat "
+                     : !strcmp(w, "smooth") ? "smooth " : "noperspective ";
+        }
     }
     if (!storage) {
         f->c = save;
@@ -650,6 +689,8 @@ static bool declaration(struct front *f, const struct tok *first,
     *handled = true;
     if (attribute && f->stage != US_STAGE_VERTEX)
         return fail(f, first, "'attribute' in a fragment shader");
+    if (color)
+        return fragment_output(f, tk, nt, q, nl);
     if (q >= nt || tk[q].kind != T_IDENT)
         return fail(f, &tk[q < nt ? q : nt - 1], "expected a type");
     char type[US_MAX_NAME];
@@ -672,6 +713,24 @@ static bool declaration(struct front *f, const struct tok *first,
         if (i >= nt || (!is_punct(f, &tk[i], ',') && !is_punct(f, &tk[i], ';')))
             return fail(f, &tk[i], "expected ',' or ';' in the declaration");
         i++;
+        if (!strncmp(name, "gl_", 3) && f->version >= 130 &&
+            strcmp(name, "gl_TexCoord")) {
+            /* GLSL 1.30 7.1: a built-in varying may be redeclared with an
+             * interpolation qualifier (dropped: interpolation is not
+             * modelled); a core one (gl_ClipDistance[n]) goes to glslang
+             * as it is */
+            char us[US_MAX_NAME + 3];
+            snprintf(us, sizeof us, "us_%s", name);
+            const struct us_glsl_builtin *b =
+                us_glsl_builtin_lookup(us, f->stage);
+            if (!b || !b->decl) {
+                f->c = save;
+                *handled = false;
+                return true;
+            }
+            declare(f, b);
+            continue;
+        }
         if (!strncmp(name, "gl_", 3)) {
             /* a redeclared built-in: only gl_TexCoord's size may change */
             if (strcmp(name, "gl_TexCoord") || attribute)
@@ -694,6 +753,8 @@ static bool declaration(struct front *f, const struct tok *first,
         putf(&f->out, "layout(location=%u) ", loc);
         if (invariant && f->stage == US_STAGE_VERTEX)
             puts_(&f->out, "invariant ");
+        if (interp && !attribute)
+            puts_(&f->out, interp);
         if (centroid)
             puts_(&f->out, "centroid ");
         puts_(&f->out, attribute || f->stage == US_STAGE_FRAGMENT ? "in "
@@ -764,7 +825,8 @@ static bool renamed(const struct front *f, const char *w)
     static const char *const not_110[] = {
         "centroid", "invariant", "lowp", "mediump", "highp", "precision",
     };
-    for (size_t i = 0; i < sizeof since_130 / sizeof *since_130; i++)
+    for (size_t i = 0; f->version < 130 && i < sizeof since_130 /
+                                               sizeof *since_130; i++)
         if (!strcmp(w, since_130[i]))
             return true;
     if (f->version == 0 || f->version == 110)
@@ -792,7 +854,7 @@ static bool identifier(struct front *f, const struct tok *t, bool in_directive)
             precision(f);
             return true;
         }
-        if (qualifier(w)) {
+        if (qualifier(f, w)) {
             bool handled;
             if (!declaration(f, t, &handled))
                 return false;
@@ -878,11 +940,19 @@ static bool directive(struct front *f, const struct tok *t)
     if (wl == 7 && !memcmp(w, "version", 7)) {
         const char *e;
         long v = version_number(s, end, &e);
-        if (!(v == 100 || v == 110 || v == 120))
-            return fail(f, t, "the front step takes #version 100, 110 or "
-                        "120 (GLSL 3.30 and later go to glslang as they are)");
-        /* the line is dropped: nothing but a comment ending on it may
-         * follow */
+        if (!(v == 100 || v == 110 || v == 120 || v == 130 || v == 140 ||
+              v == 150))
+            return fail(f, t, "the front step takes #version 100, 110, 120, "
+                        "130, 140 or 150 (GLSL 3.30 and later, and GLSL ES "
+                        "3.x, go to glslang as they are)");
+        /* the line is dropped: nothing but a profile (1.50) and a comment
+         * ending on it may follow */
+        while (e < end && (*e == ' ' || *e == '\t' || *e == '\r'))
+            e++;
+        if (v == 150 && end - e >= 4 && !memcmp(e, "core", 4))
+            e += 4;
+        else if (v == 150 && end - e >= 13 && !memcmp(e, "compatibility", 13))
+            e += 13;
         while (e < end && (*e == ' ' || *e == '\t' || *e == '\r'))
             e++;
         bool line_comment = end - e >= 2 && e[0] == '/' && e[1] == '/';
@@ -930,8 +1000,21 @@ static bool directive(struct front *f, const struct tok *t)
 
 /* ---- driver ---------------------------------------------------------- */
 
-bool us_glsl_is_legacy(const char *text, size_t len)
+/* The output's first lines.  The pragma tells us_glsl_compile that the
+ * integers of this GLSL 1.20-or-earlier source are floats (GLSL 1.20
+ * 4.1.3: integers may be emulated in floating point), as the translator
+ * treated them before it had integer instructions; glslang ignores it. */
+static const char prologue[] =
+    "#version 330\n"
+    "#extension GL_ARB_separate_shader_objects : enable\n";
+static const char prologue_float_ints[] =
+    "#version 330\n"
+    "#extension GL_ARB_separate_shader_objects : enable\n"
+    "#pragma ushader_float_integers\n";
+
+unsigned us_glsl_version(const char *text, size_t len, size_t *at)
 {
+    *at = 0;
     for (size_t i = 0; i < len; i++) {
         /* the first directive on a line of its own */
         if (text[i] != '#')
@@ -945,11 +1028,28 @@ bool us_glsl_is_legacy(const char *text, size_t len)
         while (i < len && (text[i] == ' ' || text[i] == '\t'))
             i++;
         if (len - i >= 7 && !memcmp(text + i, "version", 7)) {
-            const char *e;
-            return version_number(text + i + 7, text + len, &e) < 330;
+            const char *s = text + i + 7, *e;
+            while (s < text + len && (*s == ' ' || *s == '\t'))
+                s++;
+            long v = version_number(s, text + len, &e);
+            *at = (size_t)(s - text);
+            return v > 0 ? (unsigned)v : 0;
         }
     }
-    return true;
+    return 0;
+}
+
+bool us_glsl_is_legacy(const char *text, size_t len)
+{
+    /* 300, 310 and 320 are GLSL ES versions (desktop GLSL has none) */
+    size_t at;
+    return us_glsl_version(text, len, &at) < 300;
+}
+
+bool us_glsl_float_integers(const char *text, size_t len)
+{
+    size_t n = strlen(prologue_float_ints);
+    return len >= n && !memcmp(text, prologue_float_ints, n);
 }
 
 /* Mark the generic attributes that the conventional attributes the vertex
@@ -1072,8 +1172,8 @@ static bool front_pass(const char *text, size_t len, enum us_stage stage,
     }
     struct buf res = { 0 };
     if (ok) {
-        puts_(&res, "#version 330\n"
-              "#extension GL_ARB_separate_shader_objects : enable\n");
+        /* GLSL 1.30's integers are 32 bits (4.1.3): no pragma */
+        puts_(&res, f->version >= 130 ? prologue : prologue_float_ints);
         if (f->decls.n)
             put(&res, f->decls.p, f->decls.n);
         puts_(&res, "#line 1\n");
@@ -1108,6 +1208,14 @@ bool us_glsl_front(const char *text, size_t len, enum us_stage stage,
     *out_len = 0;
     if (!us_glsl_check_nul(text, len, diag))
         return false;
+    if (stage == US_STAGE_COMPUTE) {
+        memset(diag, 0, sizeof *diag);
+        diag->line = 1;
+        snprintf(diag->msg, sizeof diag->msg, "a compute shader needs "
+                 "#version 430 (or 330 with GL_ARB_compute_shader) or "
+                 "#version 310 es");
+        return false;
+    }
     if (link)
         return front_pass(text, len, stage, link, out, out_len, diag);
     /* Alone: a first pass finds the varyings, which then take slots in

@@ -185,7 +185,7 @@ static bool allocate(struct spv *s, const uint8_t *demanded,
             continue;
         if (!relocatable_op(in->op))
             fixed[in->dst.index] = true;
-        if (in->op == US_OP_MOV && !in->sat &&
+        if ((in->op == US_OP_MOV || in->op == US_OP_MOV_U) && !in->sat &&
             in->src[0].file == US_FILE_TEMP && !copy_of[in->dst.index])
             copy_of[in->dst.index] = in;
     }
@@ -278,7 +278,8 @@ static void place_inst(const struct place *places, struct us_inst *in)
     for (unsigned k = 0; k < o->nsrc; k++) {
         const struct us_src *x = &old.src[k];
         struct us_src *y = &in->src[k];
-        if (!move && x->file != US_FILE_TEMP)
+        bool mv = move && !fixed_operand(&old, k);
+        if (!mv && x->file != US_FILE_TEMP)
             continue;
         unsigned reads = src_positions(&old, k, old.dst.mask), now = 0;
         bool whole = x->negate == 0 || x->negate == 0xf;
@@ -287,7 +288,7 @@ static void place_inst(const struct place *places, struct us_inst *in)
         for (unsigned p = 0; p < 4; p++) {
             if (!(reads >> p & 1))
                 continue;
-            unsigned q = move ? dmap[p] : p;
+            unsigned q = mv ? dmap[p] : p;
             y->swz[q] = placed(places, x, x->swz[p]);
             if (!whole && (x->negate >> p & 1))
                 y->negate |= (uint8_t)(1u << q);
@@ -350,7 +351,8 @@ static void tidy_virtual(struct spv *s)
         for (unsigned i = 0; i < s->ninsts; i++) {
             const struct us_inst *in = &s->insts[i];
             if (dead[i] || in->dst.file != US_FILE_TEMP ||
-                uses[in->dst.index] || is_flow(in->op))
+                uses[in->dst.index] || is_flow(in->op) ||
+                has_side_effect(in->op))
                 continue;
             dead[i] = again = true;
             for (int k = 0; k < us_ops[in->op].nsrc; k++)
@@ -361,7 +363,8 @@ static void tidy_virtual(struct spv *s)
     for (unsigned i = 0; i < s->ninsts; i++) {
         struct us_inst *in = &s->insts[i];
         const struct us_src *x = &in->src[0];
-        if (dead[i] || in->op != US_OP_MOV || in->sat ||
+        if (dead[i] || (in->op != US_OP_MOV && in->op != US_OP_MOV_U) ||
+            in->sat ||
             in->dst.file != US_FILE_OUTPUT || x->file != US_FILE_TEMP ||
             !identity(x, in->dst.mask) || !s->vreg_ssa[x->index] ||
             uses[x->index] != 1 || defs[x->index] > 4)
@@ -403,10 +406,11 @@ out:
     free(dead);
 }
 
-/* A copy between temps: MOV Rd.mask, Rs.swz. */
+/* A copy between temps: MOV Rd.mask, Rs.swz (or MOV.U). */
 static bool reg_copy(const struct us_inst *in)
 {
-    return in->op == US_OP_MOV && !in->sat && in->dst.file == US_FILE_TEMP &&
+    return (in->op == US_OP_MOV || in->op == US_OP_MOV_U) && !in->sat &&
+           in->dst.file == US_FILE_TEMP &&
            in->src[0].file == US_FILE_TEMP && !in->src[0].negate &&
            !in->src[0].rel;
 }
@@ -585,6 +589,11 @@ bool finish_program(struct spv *s, struct us_program *out)
     out->naddrs = s->uses_addr ? 1 : 0;
     out->inputs_read = inputs;
     out->outputs_written = outputs;
+    out->buffers_used = s->buffers_used;
+    if (s->stage == US_STAGE_COMPUTE) {
+        memcpy(out->group_size, s->group_size, sizeof out->group_size);
+        out->shared_bytes = s->shared_bytes;
+    }
     if (s->info)
         s->info->nvalues = s->nvregs;
     return true;

@@ -46,6 +46,8 @@ int us_glsl_stage_of_path(const char *path)
         return US_STAGE_VERTEX;
     if (ends_with(path, ".frag") || ends_with(path, ".fs"))
         return US_STAGE_FRAGMENT;
+    if (ends_with(path, ".comp"))
+        return US_STAGE_COMPUTE;
     return US_STAGE_ANY;
 }
 
@@ -81,7 +83,8 @@ bool us_program_from_text(const char *path, const char *text, size_t len,
     if (stage == US_STAGE_ANY) {
         memset(diag, 0, sizeof *diag);
         snprintf(diag->msg, sizeof diag->msg, "a GLSL shader needs a stage: "
-                 "name the file .vert or .frag, or give it (--stage)");
+                 "name the file .vert, .frag or .comp, or give it "
+                 "(--stage)");
         return false;
     }
     struct us_glsl_options defaults;

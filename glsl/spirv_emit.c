@@ -73,17 +73,31 @@ bool new_vreg(struct spv *s, bool ssa, unsigned *v)
 }
 
 /* Outside SWZ an operand is negated whole or not at all (ARB_vertex_program
- * 2.14.2.1): a mixed negation mask is made by a SWZ into a register. */
+ * 2.14.2.1): a mixed negation mask is made by a SWZ into a register, or
+ * for an integer instruction by two MOV.U (integer negation is two's
+ * complement, and SWZ is a float move). */
 static bool whole_negation(struct spv *s, enum us_opcode op,
                            struct us_src *x)
 {
     if (op == US_OP_SWZ || x->negate == 0 || x->negate == 0xf)
         return true;
     unsigned v;
-    if (!new_vreg(s, true, &v) ||
-        !emit(s, US_OP_SWZ, dst_vreg(v, 0xf), *x, (struct us_src){ 0 },
-              (struct us_src){ 0 }))
+    if (!new_vreg(s, true, &v))
         return false;
+    if (us_ops[op].flags & US_I_SRC) {
+        struct us_src pos = *x, neg = *x;
+        pos.negate = 0;
+        neg.negate = 0xf;
+        unsigned m = x->negate;
+        if (!emit(s, US_OP_MOV_U, dst_vreg(v, 0xf & ~m), pos,
+                  (struct us_src){ 0 }, (struct us_src){ 0 }) ||
+            !emit(s, US_OP_MOV_U, dst_vreg(v, m), neg, (struct us_src){ 0 },
+                  (struct us_src){ 0 }))
+            return false;
+    } else if (!emit(s, US_OP_SWZ, dst_vreg(v, 0xf), *x, (struct us_src){ 0 },
+                     (struct us_src){ 0 })) {
+        return false;
+    }
     *x = src_vreg(v);
     return true;
 }
@@ -218,18 +232,92 @@ unsigned type_comps(const struct spv *s, uint32_t type)
     return s->ids[type].comps;
 }
 
+uint32_t scalar_type(const struct spv *s, uint32_t type)
+{
+    for (unsigned guard = 0; guard < 16 && type && type < s->bound; guard++) {
+        const struct sid *t = &s->ids[type];
+        if (t->ty != TY_VECTOR && t->ty != TY_MATRIX && t->ty != TY_ARRAY &&
+            t->ty != TY_RUNTIME_ARRAY)
+            return type;
+        type = t->elem;
+    }
+    return 0;
+}
+
+bool int_data(const struct spv *s, uint32_t type)
+{
+    uint32_t e = scalar_type(s, type);
+    return !s->float_ints && e && s->ids[e].ty == TY_INT;
+}
+
+uint32_t slot_type(const struct spv *s, uint32_t type, uint32_t k)
+{
+    for (unsigned guard = 0; guard < 64 && type && type < s->bound;
+         guard++) {
+        const struct sid *t = &s->ids[type];
+        if (t->ty == TY_ARRAY) {
+            uint32_t es = s->ids[t->elem].slots;
+            k %= es ? es : 1;
+            type = t->elem;
+        } else if (t->ty == TY_STRUCT) {
+            uint32_t m = 0;
+            for (; m < t->len; m++) {
+                uint32_t mt = s->w[t->def + 2 + m];
+                if (k < s->ids[mt].slots) {
+                    type = mt;
+                    break;
+                }
+                k -= s->ids[mt].slots;
+            }
+            if (m == t->len)
+                return 0;
+        } else if (t->ty == TY_MATRIX) {
+            return t->elem;
+        } else {
+            return type;
+        }
+    }
+    return 0;
+}
+
+bool slot_int(const struct spv *s, uint32_t type, uint32_t k)
+{
+    uint32_t t = slot_type(s, type, k);
+    return t && int_data(s, t);
+}
+
+enum us_opcode move_op(const struct spv *s, uint32_t type)
+{
+    return int_data(s, type) ? US_OP_MOV_U : US_OP_MOV;
+}
+
+/* A scalar constant's register word: the bits of a float or (32-bit
+ * words) an integer, or (float_ints) the integer as a float. */
 static float scalar_bits(const struct spv *s, uint32_t id)
 {
     const struct sid *c = &s->ids[id];
     uint32_t bits = spv_wc(s, c->def) > 3 ? s->w[c->def + 3] : 0;
     const struct sid *t = &s->ids[c->type];
-    if (t->ty == TY_FLOAT) {
-        float f;
+    float f;
+    if (t->ty == TY_FLOAT || !s->float_ints) {
         memcpy(&f, &bits, sizeof f);
         return f;
     }
-    bool is_signed = s->w[t->def + 3] != 0;
-    return is_signed ? (float)(int32_t)bits : (float)bits;
+    return t->is_signed ? (float)(int32_t)bits : (float)bits;
+}
+
+bool const_int(struct spv *s, uint32_t v, struct us_src *out)
+{
+    float f;
+    memcpy(&f, &v, sizeof f);
+    return const_scalar(s, f, out);
+}
+
+bool const_ints(struct spv *s, const uint32_t v[4], struct us_src *out)
+{
+    float f[4];
+    memcpy(f, v, sizeof f);
+    return const_src(s, f, out);
 }
 
 /* Operands of a constant (2.4's constant instructions), built on demand:
@@ -294,6 +382,8 @@ static bool const_value(struct spv *s, uint32_t id)
             memcpy(&s->vals[at + n], ev, en * sizeof *ev);
             n += en;
         }
+        if (n != t->slots)   /* every slot gets an operand */
+            return spv_fail(s, "SPIR-V: bad composite constant %u", id);
         c->has_val = true;
         c->val = at;
         return true;

@@ -16,8 +16,10 @@
  *                                   before ENDLOOP is dropped)
  *
  * OpPhi results are registers written on every incoming edge, as a
- * parallel copy: when one phi's source is another phi of the same block
- * (a loop swapping values) the sources go through fresh registers first.
+ * parallel copy (MOV, MOV.U for integer words): when one phi's source is
+ * another phi of the same block (a loop swapping values) the sources go
+ * through fresh registers first.  A condition is a boolean's integer form
+ * when it has one (spirv_ops.c).
  */
 #include <string.h>
 
@@ -69,6 +71,7 @@ static bool phi_copies(struct spv *s, uint32_t from, uint32_t to)
     enum { MAXC = 256 };
     struct us_src src[MAXC];
     unsigned dst[MAXC], masks[MAXC], n = 0;
+    uint8_t ops[MAXC];   /* MOV, or MOV.U for integer words */
     for (uint32_t at = b->first; at < b->term; at += spv_wc(s, at)) {
         if (spv_op(s, at) != SpvOpPhi)
             continue;
@@ -91,6 +94,8 @@ static bool phi_copies(struct spv *s, uint32_t from, uint32_t to)
                     return spv_fail(s, "too many phi values");
                 src[n] = sv[i];
                 dst[n] = pv[i].index;
+                ops[n] = slot_int(s, s->ids[id].type, i) ? US_OP_MOV_U
+                                                         : US_OP_MOV;
                 masks[n++] = 0xf;
             }
             break;
@@ -111,8 +116,8 @@ static bool phi_copies(struct spv *s, uint32_t from, uint32_t to)
                        src[j].index == dst[i];
             if (read)
                 continue;
-            if (!emit(s, US_OP_MOV, dst_vreg(dst[i], masks[i]), src[i], NONE,
-                      NONE))
+            if (!emit(s, (enum us_opcode)ops[i], dst_vreg(dst[i], masks[i]),
+                      src[i], NONE, NONE))
                 return false;
             done[i] = progress = true;
             left--;
@@ -123,7 +128,8 @@ static bool phi_copies(struct spv *s, uint32_t from, uint32_t to)
             if (done[i])
                 continue;
             struct us_src saved;
-            if (!emit_new(s, US_OP_MOV, src_vreg(dst[i]), NONE, NONE, &saved))
+            if (!emit_new(s, (enum us_opcode)ops[i], src_vreg(dst[i]), NONE,
+                          NONE, &saved))
                 return false;
             for (unsigned j = 0; j < n; j++)
                 if (!done[j] && src[j].file == US_FILE_TEMP &&
@@ -196,11 +202,19 @@ static bool is_exit(uint32_t to, const struct flowctx *ctx)
                                 to == ctx->loop_cont);
 }
 
+/* A condition: a boolean's integer form when it has one (IF takes any
+ * nonzero word, and the comparison computing it can be inverted). */
 static bool cond_of(struct spv *s, uint32_t at, unsigned k, struct us_src *c)
 {
     uint32_t id, n;
     struct us_src *v;
-    if (!spv_id(s, at, k, &id) || !value_of(s, id, &v, &n))
+    if (!spv_id(s, at, k, &id))
+        return false;
+    if (bool_raw(s, id, c)) {
+        *c = src_comp(*c, 0);
+        return true;
+    }
+    if (!value_of(s, id, &v, &n))
         return false;
     *c = src_comp(v[0], 0);
     return true;
@@ -215,10 +229,23 @@ static bool negated(struct spv *s, struct us_src c, struct us_src *out)
         { US_OP_SLT, US_OP_SGE }, { US_OP_SGE, US_OP_SLT },
         { US_OP_SGT, US_OP_SLE }, { US_OP_SLE, US_OP_SGT },
         { US_OP_SEQ, US_OP_SNE }, { US_OP_SNE, US_OP_SEQ },
+        { US_OP_SLT_S, US_OP_SGE_S }, { US_OP_SGE_S, US_OP_SLT_S },
+        { US_OP_SGT_S, US_OP_SLE_S }, { US_OP_SLE_S, US_OP_SGT_S },
+        { US_OP_SLT_U, US_OP_SGE_U }, { US_OP_SGE_U, US_OP_SLT_U },
+        { US_OP_SGT_U, US_OP_SLE_U }, { US_OP_SLE_U, US_OP_SGT_U },
+        { US_OP_SEQ_U, US_OP_SNE_U }, { US_OP_SNE_U, US_OP_SEQ_U },
     };
     if (!s->ninsts || c.file != US_FILE_TEMP || c.negate)
         return false;
     const struct us_inst *d = &s->insts[s->ninsts - 1];
+    /* An integer comparison is followed by its float boolean (an AND.U
+     * into another register, which reads no operand of the comparison
+     * but the result). */
+    if (s->ninsts >= 2 && d->op == US_OP_AND_U &&
+        d->dst.file == US_FILE_TEMP && d->dst.index != c.index &&
+        s->vreg_ssa[d->dst.index] &&
+        d->src[0].file == US_FILE_TEMP && d->src[0].index == c.index)
+        d--;
     if (d->dst.file != US_FILE_TEMP || d->dst.index != c.index || d->sat ||
         !(d->dst.mask & (1u << c.swz[0])))
         return false;
@@ -275,13 +302,20 @@ static bool switch_cases(struct walker *w, struct block *b,
         struct us_src sel, cond = NONE;
         if (!cond_of(s, at, 1, &sel))
             return false;
+        /* a 32-bit-word selector compares words (SEQ.U, OR.U: all ones
+         * for a match), a float one floats */
+        bool ints = int_data(s, s->ids[s->w[at + 1]].type);
         for (uint32_t j = k; j + 1 < wc; j += 2) {
             if (s->w[at + j + 1] != target)
                 continue;
             struct us_src lit, eq;
-            if (!const_scalar(s, (float)(int32_t)s->w[at + j], &lit) ||
-                !emit_new(s, US_OP_SEQ, sel, lit, NONE, &eq) ||
-                (cond.file && !emit_new(s, US_OP_MAX, cond, eq, NONE, &eq)))
+            if (!(ints ? const_int(s, s->w[at + j], &lit)
+                       : const_scalar(s, (float)(int32_t)s->w[at + j],
+                                      &lit)) ||
+                !emit_new(s, ints ? US_OP_SEQ_U : US_OP_SEQ, sel, lit, NONE,
+                          &eq) ||
+                (cond.file && !emit_new(s, ints ? US_OP_OR_U : US_OP_MAX,
+                                        cond, eq, NONE, &eq)))
                 return false;
             cond = eq;
         }
@@ -303,6 +337,7 @@ static bool block(struct walker *w, struct block *b,
     *next = 0;
     if (++w->visits > w->max_visits)
         return spv_fail(s, "unstructured control flow");
+    s->line = b->line;
     for (uint32_t at = b->first; at < b->term; at += spv_wc(s, at))
         if (!translate_inst(s, at))
             return false;

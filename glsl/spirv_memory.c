@@ -7,8 +7,10 @@
  * Access chains reduce to a constant slot offset plus at most one dynamic
  * slot offset; a dynamic read of a uniform is ARL and a relative operand
  * (in fragment programs too: OPTION USHADER_extensions), of registers a
- * compare-and-select chain (SEQ + CMP per candidate), as hardware without
- * indexed temporaries does it.
+ * compare-and-select chain (SEQ + CMP per candidate, CMP.S for integer
+ * words), as hardware without indexed temporaries does it.  Storage
+ * buffers, shared variables and atomic counters are memory
+ * (spirv_buffer.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,19 @@ static bool add_decl(struct spv *s, const char *name, unsigned base,
     return true;
 }
 
+bool add_local_param(struct spv *s, const char *name, unsigned *param)
+{
+    if (s->nparams >= US_MAX_PARAMS || s->nlocals >= US_MAX_LOCAL_PARAMS)
+        return spv_fail(s, "too many uniform slots");
+    struct us_param *p = &s->params[s->nparams];
+    memset(p, 0, sizeof *p);
+    p->decl = (int16_t)s->ndecls;
+    p->kind = US_PARAM_LOCAL;
+    p->index = (uint16_t)s->nlocals++;
+    *param = s->nparams++;
+    return add_decl(s, name, *param, 1, false);
+}
+
 /* Walk a uniform's type in slot order, calling the binder per slot with
  * the element of the outermost array, the struct member (name) and the
  * matrix column it holds. */
@@ -149,6 +164,12 @@ static void list_uniform(struct spv *s, uint32_t type, const char *path,
         snprintf(u->name, sizeof u->name, "%s", path);
         u->param = (uint16_t)param;
         u->slots = (uint16_t)t->slots;
+        const struct sid *e = &s->ids[scalar_type(s, type)];
+        u->type = e->ty == TY_FLOAT ? US_GLSL_FLOAT
+                  : e->ty == TY_BOOL ? US_GLSL_BOOL
+                  : e->ty != TY_INT ? US_GLSL_AGGREGATE
+                  : s->float_ints ? US_GLSL_FLOAT
+                  : e->is_signed ? US_GLSL_INT : US_GLSL_UINT;
     }
     info->nuniforms++;
     char sub[2 * US_MAX_NAME];
@@ -316,6 +337,8 @@ static bool bind_var(struct spv *s, uint32_t var)
         return true;
     uint32_t sc = s->ids[v->type].storage, type = s->ids[v->type].elem;
     uint32_t n = s->ids[type].slots;
+    if (s->ids[v->type].ty == TY_POINTER && is_memory_var(s, var))
+        return v->space || bind_memory(s, var);
     if (s->ids[v->type].ty != TY_POINTER ||
         (n == 0 && s->ids[type].ty != TY_SAMPLER))
         return spv_fail(s, "SPIR-V: variable %u has a bad type", var);
@@ -384,6 +407,8 @@ bool access_chain(struct spv *s, uint32_t at)
                         base);
     if (b->op == SpvOpVariable && !bind_var(s, base))
         return false;
+    if (s->ids[b->op == SpvOpVariable ? base : b->root].space)
+        return memory_chain(s, at, p);
     p->root = b->op == SpvOpVariable ? base : b->root;
     p->off = b->op == SpvOpVariable ? 0 : b->off;
     p->comp = b->op == SpvOpVariable ? NO_COMP : b->comp;
@@ -416,12 +441,9 @@ bool access_chain(struct spv *s, uint32_t at)
         }
         case TY_VECTOR:
             if (!is_const) {
-                struct us_src *iv;
-                uint32_t nv;
-                if (!value_of(s, ix, &iv, &nv))
-                    return false;
                 p->dyn_c = true;
-                p->dyn_comp = src_comp(iv[0], 0);
+                if (!float_index(s, ix, &p->dyn_comp))
+                    return false;
             } else if (c < 0 || c >= ty->comps) {
                 p->oob = true;   /* undefined (GLSL 1.20 5.5): reads 0 */
             } else {
@@ -442,11 +464,9 @@ bool access_chain(struct spv *s, uint32_t at)
                 /* One dynamic level keeps its index (element = index,
                  * slot = index * stride); a second one folds both into a
                  * slot offset: prev * stride + index * es. */
-                struct us_src *iv, idx, k;
-                uint32_t nv;
-                if (!value_of(s, ix, &iv, &nv))
+                struct us_src idx, k;
+                if (!float_index(s, ix, &idx))
                     return false;
-                idx = src_comp(iv[0], 0);
                 if (p->dyn) {
                     struct us_src prev = p->dyn_src;
                     if (p->dyn_stride != 1 &&
@@ -474,18 +494,33 @@ bool access_chain(struct spv *s, uint32_t at)
 }
 
 bool select_chain(struct spv *s, struct us_src idx, const struct us_src *cand,
-                  unsigned n, struct us_src *out)
+                  unsigned n, bool ints, struct us_src *out)
 {
     struct us_src r = cand[0];
     for (unsigned j = 1; j < n; j++) {
         struct us_src k, eq;
         if (!const_scalar(s, (float)j, &k) ||
             !emit_new(s, US_OP_SEQ, idx, k, (struct us_src){ 0 }, &eq) ||
-            !emit_new(s, US_OP_CMP, src_neg(src_comp(eq, 0)), cand[j], r, &r))
+            !emit_new(s, ints ? US_OP_CMP_S : US_OP_CMP,
+                      src_neg(src_comp(eq, 0)), cand[j], r, &r))
             return false;
     }
     *out = r;
     return true;
+}
+
+bool float_index(struct spv *s, uint32_t id, struct us_src *out)
+{
+    struct us_src *v;
+    uint32_t n;
+    if (!value_of(s, id, &v, &n))
+        return false;
+    *out = src_comp(v[0], 0);
+    uint32_t e = scalar_type(s, s->ids[id].type);
+    if (!int_data(s, s->ids[id].type))
+        return true;
+    return emit_new(s, s->ids[e].is_signed ? US_OP_I2F_S : US_OP_I2F_U, *out,
+                    (struct us_src){ 0 }, (struct us_src){ 0 }, out);
 }
 
 /* Pointer of a load/store: the variable or access chain record. */
@@ -551,6 +586,8 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
     if (!pointer(s, ptr, &p, &v))
         return false;
     uint32_t type = s->ids[result].type;
+    if (p->space)
+        return memory_load(s, p, type, result);
     uint32_t n = s->ids[type].slots ? s->ids[type].slots : 1;
     uint32_t vslots = s->ids[s->ids[v->type].elem].slots;
     if (p->off + n > vslots)
@@ -577,6 +614,7 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
                    SpvStorageClassInput;
     for (uint32_t k = 0; k < n; k++) {
         struct us_src r;
+        enum us_opcode mov = slot_int(s, type, k) ? US_OP_MOV_U : US_OP_MOV;
         if (p->dyn && uniform) {
             /* ARL + relative read (ARB_vertex_program 2.14.1.3), one
              * ARL for all the slots of the load; fragment programs too,
@@ -608,7 +646,7 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
             if (pc)
                 r = src_comp(r, pc);
             /* Read now: the next dynamic load rewrites A0. */
-            if (!emit_new(s, US_OP_MOV, r, (struct us_src){ 0 },
+            if (!emit_new(s, mov, r, (struct us_src){ 0 },
                           (struct us_src){ 0 }, &r))
                 return false;
         } else if (p->dyn) {
@@ -618,13 +656,14 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
                  d += p->dyn_stride)
                 if (!var_slot(s, v, p->off + k + d, &cand[nc++]))
                     return false;
-            if (!select_chain(s, src_comp(p->dyn_src, 0), cand, nc, &r))
+            if (!select_chain(s, src_comp(p->dyn_src, 0), cand, nc,
+                              mov == US_OP_MOV_U, &r))
                 return false;
         } else {
             if (!var_slot(s, v, p->off + k, &r))
                 return false;
             if (in_regs(s, v) &&
-                !emit_new(s, US_OP_MOV, r, (struct us_src){ 0 },
+                !emit_new(s, mov, r, (struct us_src){ 0 },
                           (struct us_src){ 0 }, &r))
                 return false;   /* a snapshot: the variable changes */
         }
@@ -640,7 +679,8 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
             struct us_src cand[4];
             for (unsigned c = 0; c < 4; c++)
                 cand[c] = src_comp(r, c);
-            if (!select_chain(s, p->dyn_comp, cand, 4, &r))
+            if (!select_chain(s, p->dyn_comp, cand, 4, mov == US_OP_MOV_U,
+                              &r))
                 return false;
         }
         s->vals[at + k] = r;
@@ -680,6 +720,8 @@ bool store_ptr(struct spv *s, uint32_t ptr, const struct us_src *val,
     struct sid *p, *v;
     if (!pointer(s, ptr, &p, &v))
         return false;
+    if (p->space)
+        return memory_store(s, p, s->ids[s->ids[ptr].type].elem, val, n);
     if (p->oob)
         return true;   /* out of range: undefined, here nothing */
     uint32_t vtype = s->ids[v->type].elem;
@@ -692,6 +734,8 @@ bool store_ptr(struct spv *s, uint32_t ptr, const struct us_src *val,
         unsigned mask = p->comp != NO_COMP ? 1u << p->comp
                                            : slot_mask(s, ptype, k);
         struct us_src x = val[k];
+        bool ints = slot_int(s, ptype, k);
+        enum us_opcode mov = ints ? US_OP_MOV_U : US_OP_MOV;
         if (p->comp != NO_COMP)
             x = src_comp(x, 0);   /* a scalar into one component */
         if (in_regs(s, v) && (p->dyn || p->dyn_c)) {
@@ -722,15 +766,15 @@ bool store_ptr(struct spv *s, uint32_t ptr, const struct us_src *val,
                     return false;
                 if (!p->dyn_c)
                     cond = src_comp(cond, 0);
-                if (!emit(s, US_OP_CMP, dst_vreg(r, wmask), src_neg(cond), x,
-                          src_vreg(r)))
+                if (!emit(s, ints ? US_OP_CMP_S : US_OP_CMP, dst_vreg(r, wmask),
+                          src_neg(cond), x, src_vreg(r)))
                     return false;
                 if (!p->dyn)
                     break;   /* one register: the component varies */
             }
         } else if (in_regs(s, v)) {
             unsigned r = (unsigned)v->var_base + p->off + k;
-            if (!emit(s, US_OP_MOV, dst_vreg(r, mask), x,
+            if (!emit(s, mov, dst_vreg(r, mask), x,
                       (struct us_src){ 0 }, (struct us_src){ 0 }))
                 return false;
         } else if (sc == SpvStorageClassOutput && !p->dyn) {
@@ -744,7 +788,7 @@ bool store_ptr(struct spv *s, uint32_t ptr, const struct us_src *val,
             }
             struct us_dst d = { .file = US_FILE_OUTPUT, .mask = (uint8_t)mask,
                                 .index = (uint16_t)index };
-            if (!emit(s, US_OP_MOV, d, x, (struct us_src){ 0 },
+            if (!emit(s, mov, d, x, (struct us_src){ 0 },
                       (struct us_src){ 0 }))
                 return false;
         } else {
@@ -794,8 +838,8 @@ bool flush_outputs(struct spv *s)
             }
             struct us_dst d = { .file = US_FILE_OUTPUT, .mask = (uint8_t)mask,
                                 .index = (uint16_t)index };
-            if (!emit(s, US_OP_MOV, d, x, (struct us_src){ 0 },
-                      (struct us_src){ 0 }))
+            if (!emit(s, slot_int(s, type, k) ? US_OP_MOV_U : US_OP_MOV, d, x,
+                      (struct us_src){ 0 }, (struct us_src){ 0 }))
                 return false;
         }
     }

@@ -25,8 +25,10 @@ bool spv_fail(struct spv *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (!s->diag->msg[0])
+    if (!s->diag->msg[0]) {
         vsnprintf(s->diag->msg, sizeof s->diag->msg, fmt, ap);
+        s->diag->line = s->line;   /* the GLSL line of the last OpLine */
+    }
     va_end(ap);
     return false;
 }
@@ -51,8 +53,7 @@ bool spv_const_int(struct spv *s, uint32_t id, int64_t *v)
         s->ids[c->type].ty != TY_INT || spv_wc(s, c->def) < 4)
         return spv_fail(s, "SPIR-V: id %u is not an integer constant", id);
     uint32_t bits = s->w[c->def + 3];
-    bool is_signed = s->w[s->ids[c->type].def + 3] != 0;  /* OpTypeInt */
-    *v = is_signed ? (int64_t)(int32_t)bits : (int64_t)bits;
+    *v = s->ids[c->type].is_signed ? (int64_t)(int32_t)bits : (int64_t)bits;
     return true;
 }
 
@@ -88,7 +89,8 @@ static struct smember *member_slot(struct spv *s, uint32_t type,
         s->cap_members = cap;
     }
     struct smember *m = &s->members[s->nmembers++];
-    *m = (struct smember){ .type_id = type, .index = index, .builtin = -1 };
+    *m = (struct smember){ .type_id = type, .index = index, .builtin = -1,
+                           .offset = -1 };
     return m;
 }
 
@@ -127,6 +129,7 @@ static bool parse_type(struct spv *s, uint32_t at, unsigned op, uint32_t id)
         last = 2;
         break;
     case SpvOpTypeArray: last = 3; break;
+    case SpvOpTypeRuntimeArray: last = 2; break;
     case SpvOpTypePointer: first = last = 3; break;
     case SpvOpTypeStruct: case SpvOpTypeFunction: break;
     default: first = wc; break;
@@ -140,14 +143,23 @@ static bool parse_type(struct spv *s, uint32_t at, unsigned op, uint32_t id)
     case SpvOpTypeVoid: t->ty = TY_VOID; t->slots = 0; return true;
     case SpvOpTypeBool: t->ty = TY_BOOL; return true;
     case SpvOpTypeInt:
-        if (wc < 4 || s->w[at + 2] != 32)
-            return spv_fail(s, "SPIR-V: only 32-bit integers are supported");
+        /* 8- and 16-bit integers only come with the storage extensions
+         * (GL_EXT_shader_16bit_storage, 8bit_storage): memory holds them,
+         * registers hold them as 32-bit words, sign- or zero-extended. */
+        if (wc < 4 || (s->w[at + 2] != 32 && s->w[at + 2] != 16 &&
+                       s->w[at + 2] != 8))
+            return spv_fail(s, "%u-bit integers are not supported (8, 16 "
+                            "and 32 are)", wc < 4 ? 0 : s->w[at + 2]);
         t->ty = TY_INT;
+        t->width = (uint8_t)s->w[at + 2];
+        t->is_signed = s->w[at + 3] != 0;
         return true;
     case SpvOpTypeFloat:
         if (wc < 3 || s->w[at + 2] != 32)
-            return spv_fail(s, "SPIR-V: only 32-bit floats are supported");
+            return spv_fail(s, "%u-bit floats are not supported (only "
+                            "32-bit ones are)", wc < 3 ? 0 : s->w[at + 2]);
         t->ty = TY_FLOAT;
+        t->width = 32;
         return true;
     case SpvOpTypeVector:
         if (!spv_id(s, at, 2, &e) || wc < 4)
@@ -183,6 +195,14 @@ static bool parse_type(struct spv *s, uint32_t at, unsigned op, uint32_t id)
         t->slots *= t->len;
         return true;
     }
+    case SpvOpTypeRuntimeArray:
+        /* Only in memory (a storage buffer's last member): no slots. */
+        if (!spv_id(s, at, 2, &e) || !slots_of(s, e, &t->slots))
+            return false;
+        t->ty = TY_RUNTIME_ARRAY;
+        t->elem = e;
+        t->slots = 0;
+        return true;
     case SpvOpTypeStruct:
         t->ty = TY_STRUCT;
         t->len = wc - 2;
@@ -245,6 +265,12 @@ static bool parse_annotation(struct spv *s, uint32_t at, unsigned op)
         }
         if (s->w[at + 3] == SpvDecorationBuiltIn && wc >= 5)
             m->builtin = (int32_t)s->w[at + 4];
+        if (s->w[at + 3] == SpvDecorationOffset && wc >= 5)
+            m->offset = (int32_t)s->w[at + 4];
+        if (s->w[at + 3] == SpvDecorationMatrixStride && wc >= 5)
+            m->matrix_stride = s->w[at + 4];
+        if (s->w[at + 3] == SpvDecorationRowMajor)
+            m->row_major = true;
         return true;
     }
     case SpvOpDecorate:
@@ -256,6 +282,12 @@ static bool parse_annotation(struct spv *s, uint32_t at, unsigned op)
             t->builtin = (int32_t)s->w[at + 3];
         if (wc >= 4 && s->w[at + 2] == SpvDecorationBinding)
             t->binding = (int32_t)s->w[at + 3];
+        if (wc >= 4 && s->w[at + 2] == SpvDecorationOffset)
+            t->offset = (int32_t)s->w[at + 3];
+        if (wc >= 4 && s->w[at + 2] == SpvDecorationArrayStride)
+            t->stride = s->w[at + 3];
+        if (s->w[at + 2] == SpvDecorationBufferBlock)
+            t->buffer_block = true;
         return true;
     default:
         return true;
@@ -283,7 +315,10 @@ static bool parse_body(struct spv *s, uint32_t at, unsigned op)
         if (b && !b->term)
             return spv_fail(s, "SPIR-V: block %u has no terminator",
                             b->label);
-        return add_block(s, s->w[at + 1], at + spv_wc(s, at));
+        if (!add_block(s, s->w[at + 1], at + spv_wc(s, at)))
+            return false;
+        s->blocks[s->nblocks - 1].line = s->line;
+        return true;
     case SpvOpSelectionMerge:
     case SpvOpLoopMerge:
         if (!b || b->term || spv_wc(s, at) < (op == SpvOpLoopMerge ? 4u : 3u))
@@ -293,6 +328,14 @@ static bool parse_body(struct spv *s, uint32_t at, unsigned op)
             b->cont = s->w[at + 2];
             b->loop = true;
         }
+        return true;
+    case SpvOpLine: case SpvOpNoLine:
+        /* Debug information may sit between blocks (after a terminator,
+         * before the next OpLabel): the line the next block starts on.
+         * A block's own lines are read when it is translated. */
+        if (!b || b->term)
+            s->line = op == SpvOpLine && spv_wc(s, at) >= 3 ? s->w[at + 2]
+                                                            : 0;
         return true;
     case SpvOpBranch: case SpvOpBranchConditional: case SpvOpSwitch:
     case SpvOpReturn: case SpvOpReturnValue: case SpvOpKill:
@@ -308,6 +351,34 @@ static bool parse_body(struct spv *s, uint32_t at, unsigned op)
     }
 }
 
+static uint32_t model_of(enum us_stage stage)
+{
+    switch (stage) {
+    case US_STAGE_VERTEX: return SpvExecutionModelVertex;
+    case US_STAGE_FRAGMENT: return SpvExecutionModelFragment;
+    case US_STAGE_COMPUTE: return SpvExecutionModelGLCompute;
+    default: return ~0u;
+    }
+}
+
+/* OpExecutionMode LocalSize x y z: the IR's GROUP_SIZE. */
+static bool local_size(struct spv *s, uint32_t at)
+{
+    uint64_t total = 1;
+    for (int d = 0; d < 3; d++) {
+        uint32_t v = s->w[at + 3 + d];
+        if (v < 1 || v > US_MAX_GROUP_INVOCATIONS)
+            return spv_fail(s, "local size %u is out of range (1..%d)", v,
+                            US_MAX_GROUP_INVOCATIONS);
+        s->group_size[d] = (uint16_t)v;
+        total *= v;
+    }
+    if (total > US_MAX_GROUP_INVOCATIONS)
+        return spv_fail(s, "a workgroup of %llu invocations (limit %d)",
+                        (unsigned long long)total, US_MAX_GROUP_INVOCATIONS);
+    return true;
+}
+
 bool spv_parse(struct spv *s)
 {
     if (s->nw < 5 || s->w[0] != SpvMagicNumber)
@@ -320,6 +391,7 @@ bool spv_parse(struct spv *s)
         return spv_fail(s, "out of memory");
     for (uint32_t i = 0; i < s->bound; i++) {
         s->ids[i].location = s->ids[i].builtin = s->ids[i].binding = -1;
+        s->ids[i].offset = -1;
         s->ids[i].var_base = s->ids[i].sampler_unit = -1;
     }
     uint32_t in_function = 0;  /* function id being read */
@@ -363,10 +435,7 @@ bool spv_parse(struct spv *s)
         case SpvOpEntryPoint:
             if (wc < 4)
                 return spv_fail(s, "SPIR-V: bad OpEntryPoint");
-            if ((s->w[at + 1] == SpvExecutionModelVertex) ==
-                    (s->stage == US_STAGE_VERTEX) &&
-                (s->w[at + 1] == SpvExecutionModelVertex ||
-                 s->w[at + 1] == SpvExecutionModelFragment) && !s->entry) {
+            if (s->w[at + 1] == model_of(s->stage) && !s->entry) {
                 s->entry = s->w[at + 2];
                 entry_name_at = at;
             }
@@ -376,6 +445,9 @@ bool spv_parse(struct spv *s)
                 s->options |= US_OPT_ORIGIN_UPPER_LEFT;
             if (wc >= 3 && s->w[at + 2] == SpvExecutionModePixelCenterInteger)
                 s->options |= US_OPT_PIXEL_CENTER_INTEGER;
+            if (wc >= 6 && s->w[at + 2] == SpvExecutionModeLocalSize &&
+                s->w[at + 1] == s->entry && !local_size(s, at))
+                return false;
             break;
         case SpvOpName: case SpvOpMemberName: case SpvOpDecorate:
         case SpvOpMemberDecorate:
@@ -403,11 +475,19 @@ bool spv_parse(struct spv *s)
         }
         at += wc;
     }
+    s->line = 0;
     if (in_function)
         return spv_fail(s, "SPIR-V: module ends inside a function");
+    static const char *const stage_names[US_STAGE_COUNT] = {
+        "vertex", "fragment", "compute"
+    };
     if (!entry_name_at)
         return spv_fail(s, "SPIR-V: no %s entry point",
-                        s->stage == US_STAGE_VERTEX ? "vertex" : "fragment");
+                        s->stage < US_STAGE_COUNT ? stage_names[s->stage]
+                                                  : "?");
+    if (s->stage == US_STAGE_COMPUTE && !s->group_size[0])
+        return spv_fail(s, "SPIR-V: the compute entry point has no LocalSize "
+                        "(local_size_x/y/z)");
     if (!s->nblocks)
         return spv_fail(s, "SPIR-V: the entry point has no body");
     return true;

@@ -1,8 +1,14 @@
 /*
  * SPIR-V instructions (SPIR-V 1.x specification, 3.32) lowered to vec4
  * IR: arithmetic, conversions, comparisons, composites, memory, texture
- * sampling.  Booleans and integers are floats (0.0/1.0, exact integers up
- * to 2^24); FUnord* compare like FOrd* (the IR has no NaN-aware compare).
+ * sampling.  Integers are 32-bit words and integer instructions compute
+ * them (docs/COMPUTE.md), except in sources the front step rewrote from
+ * GLSL 1.20 or earlier, whose integers are floats (exact up to 2^24), as
+ * GLSL 1.20 4.1.3 allows.  Booleans are floats, 1.0 and 0.0; a boolean an
+ * integer comparison computed also keeps its integer form (all ones, 0),
+ * which IF, selects and the logical operations take as they are
+ * (docs/GLSL.md "Booleans").  FUnord* compare like FOrd* (the IR has no
+ * NaN-aware compare).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,11 +58,26 @@ static float const_comp(const struct spv *s, struct us_src a, unsigned c)
     return a.negate & (1u << c) ? -v : v;
 }
 
+/* The same for an integer word: negation is two's complement. */
+static float const_icomp(const struct spv *s, struct us_src a, unsigned c)
+{
+    float v = s->consts[a.index - CONST_BASE].v[a.swz[c] & 3];
+    if (!(a.negate & (1u << c)))
+        return v;
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    u = 0u - u;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
 /* A vector from n scalar elements (each read from its component 0):
  * a swizzle when they share one register, a constant when they are all
- * constants, else one MOV per register with the matching write mask. */
-static bool build(struct spv *s, const struct us_src *e, unsigned n,
-                  struct us_src *out)
+ * constants, else one MOV per register with the matching write mask
+ * (MOV.U for integers, `ints`, which keep a mixed negation in the
+ * operand: SWZ is a float move). */
+static bool build_k(struct spv *s, const struct us_src *e, unsigned n,
+                    bool ints, struct us_src *out)
 {
     bool one = true, consts = true;
     for (unsigned k = 0; k < n; k++) {
@@ -66,7 +87,8 @@ static bool build(struct spv *s, const struct us_src *e, unsigned n,
     if (consts) {
         float v[4];
         for (unsigned k = 0; k < 4; k++)
-            v[k] = const_comp(s, e[k < n ? k : n - 1], 0);
+            v[k] = ints ? const_icomp(s, e[k < n ? k : n - 1], 0)
+                        : const_comp(s, e[k < n ? k : n - 1], 0);
         return const_src(s, v, out);
     }
     if (one) {
@@ -79,7 +101,7 @@ static bool build(struct spv *s, const struct us_src *e, unsigned n,
             if (x->negate & 1)
                 r.negate |= (uint8_t)(1u << k);
         }
-        if (r.negate != 0 && r.negate != 0xf)
+        if (r.negate != 0 && r.negate != 0xf && !ints)
             return emit_new(s, US_OP_SWZ, r, NONE, NONE, out);
         *out = r;
         return true;
@@ -105,15 +127,23 @@ static bool build(struct spv *s, const struct us_src *e, unsigned n,
         }
         r.negate = e[k].negate & 1 ? 0xf : 0;
         if (is_const(e[k])) {
-            if (!const_scalar(s, const_comp(s, e[k], 0), &r))
+            if (!const_scalar(s, ints ? const_icomp(s, e[k], 0)
+                                      : const_comp(s, e[k], 0), &r))
                 return false;
         }
         done |= mask;
-        if (!emit(s, US_OP_MOV, dst_vreg(v, mask), r, NONE, NONE))
+        if (!emit(s, ints ? US_OP_MOV_U : US_OP_MOV, dst_vreg(v, mask), r,
+                  NONE, NONE))
             return false;
     }
     *out = src_vreg(v);
     return true;
+}
+
+static bool build(struct spv *s, const struct us_src *e, unsigned n,
+                  struct us_src *out)
+{
+    return build_k(s, e, n, false, out);
 }
 
 static unsigned comps_of(const struct spv *s, uint32_t type)
@@ -259,7 +289,7 @@ static bool composite_construct(struct spv *s, uint32_t at)
             s->w[at + 6] == s->w[at + 3])
             return result1(s, at, x->shadow4);
         struct us_src r;
-        return build(s, e, n, &r) && result1(s, at, r);
+        return build_k(s, e, n, int_data(s, type), &r) && result1(s, at, r);
     }
     uint32_t base, n = 0;
     if (!alloc_vals(s, t->slots, &base))
@@ -274,6 +304,8 @@ static bool composite_construct(struct spv *s, uint32_t at)
         memcpy(&s->vals[base + n], v, m * sizeof *v);
         n += m;
     }
+    if (n != t->slots)
+        return spv_fail(s, "SPIR-V: bad OpCompositeConstruct");
     s->ids[res_id(s, at)].has_val = true;
     s->ids[res_id(s, at)].val = base;
     return true;
@@ -364,7 +396,7 @@ static bool composite_insert(struct spv *s, uint32_t at)
             e[j] = j == comp ? src_comp(obj[0], 0)
                              : src_comp(s->vals[base + off], j);
         struct us_src r;
-        if (!build(s, e, 4, &r))
+        if (!build_k(s, e, 4, slot_int(s, s->ids[id].type, off), &r))
             return false;
         s->vals[base + off] = r;
     }
@@ -395,34 +427,39 @@ static bool vector_shuffle(struct spv *s, uint32_t at)
         e[k] = c < na ? src_comp(va, c) : src_comp(vb, c - na);
     }
     struct us_src r;
-    return build(s, e, n_out, &r) && result1(s, at, r);
+    return build_k(s, e, n_out, int_data(s, res_type(s, at)), &r) &&
+           result1(s, at, r);
 }
 
 static bool dynamic_extract(struct spv *s, uint32_t at)
 {
-    struct us_src *v, *i, cand[4], r;
-    uint32_t n, m;
-    if (!arg(s, at, 3, &v, &n) || !arg(s, at, 4, &i, &m))
+    struct us_src *v, cand[4], r, idx;
+    uint32_t n;
+    if (!float_index(s, s->w[at + 4], &idx) || !arg(s, at, 3, &v, &n))
         return false;
     unsigned c = comps_of(s, s->ids[s->w[at + 3]].type);
     for (unsigned k = 0; k < c; k++)
         cand[k] = src_comp(v[0], k);
-    return select_chain(s, src_comp(i[0], 0), cand, c, &r) &&
+    return select_chain(s, idx, cand, c, int_data(s, res_type(s, at)), &r) &&
            result1(s, at, r);
 }
 
 static bool dynamic_insert(struct spv *s, uint32_t at)
 {
-    struct us_src *v, *x, *i, r, eq, k;
+    struct us_src *v, *x, r, eq, k, idx;
     uint32_t n;
-    if (!arg(s, at, 3, &v, &n) || !arg(s, at, 4, &x, &n) ||
-        !arg(s, at, 5, &i, &n))
+    if (!float_index(s, s->w[at + 5], &idx) || !arg(s, at, 3, &v, &n) ||
+        !arg(s, at, 4, &x, &n))
         return false;
     const float lanes[4] = { 0, 1, 2, 3 };
-    /* lane == index ? x : v, all lanes at once. */
+    /* lane == index ? x : v, all lanes at once (CMP.S for integers:
+     * -1.0's bits are negative as well). */
+    bool ints = int_data(s, res_type(s, at));
     if (!const_src(s, lanes, &k) ||
-        !emit_new(s, US_OP_SEQ, k, src_comp(i[0], 0), NONE, &eq) ||
-        !emit_new(s, US_OP_CMP, src_neg(eq), src_comp(x[0], 0), v[0], &r))
+        !emit_new(s, US_OP_SEQ, k, idx, NONE, &eq) ||
+        !arg(s, at, 3, &v, &n) || !arg(s, at, 4, &x, &n) ||
+        !emit_new(s, ints ? US_OP_CMP_S : US_OP_CMP, src_neg(eq),
+                  src_comp(x[0], 0), v[0], &r))
         return false;
     return result1(s, at, r);
 }
@@ -499,18 +536,38 @@ static bool transpose(struct spv *s, uint32_t at)
     return set_value(s, res_id(s, at), r, rcols);
 }
 
+/*
+ * c ? a : b per slot.  A float boolean selects with CMP on -c (-1.0 or
+ * -0.0); integer data takes CMP.S, which copies bits (CMP would quiet a
+ * NaN pattern) and sees -1.0 as negative too, under integer negation of
+ * 1.0's bits.  A boolean's integer form (all ones) selects with CMP.S as
+ * it is; float data then may not carry a float negation into it.
+ */
 static bool select_op(struct spv *s, uint32_t at)
 {
-    struct us_src *c, *a, *b, r[64];
+    struct us_src *c, *a, *b, r[64], raw;
     uint32_t nc, n, nb;
     if (!arg(s, at, 3, &c, &nc) || !arg(s, at, 4, &a, &n) ||
         !arg(s, at, 5, &b, &nb) || n != nb || n > 64)
         return spv_fail(s, "SPIR-V: bad OpSelect");
     struct us_src cond = c[0];
-    for (uint32_t i = 0; i < n; i++)
-        if (!emit_new(s, US_OP_CMP, src_neg(nc == 1 && n > 1 ?
-                      src_comp(cond, 0) : cond), a[i], b[i], &r[i]))
+    bool has_raw = bool_raw(s, s->w[at + 3], &raw);
+    uint32_t type = res_type(s, at);
+    for (uint32_t i = 0; i < n; i++) {
+        struct us_src x = a[i], y = b[i];
+        bool ints = slot_int(s, type, i);
+        struct us_src cc = nc == 1 && n > 1 ? src_comp(cond, 0) : cond;
+        if (has_raw) {
+            cc = nc == 1 && n > 1 ? src_comp(raw, 0) : raw;
+            if (!ints && (!plain_float(s, &x) || !plain_float(s, &y)))
+                return false;
+        } else {
+            cc = src_neg(cc);
+        }
+        if (!emit_new(s, has_raw || ints ? US_OP_CMP_S : US_OP_CMP, cc, x, y,
+                      &r[i]))
             return false;
+    }
     return set_value(s, res_id(s, at), r, n);
 }
 
@@ -692,12 +749,265 @@ static bool binary_fn(struct spv *s, uint32_t at, unsigned op)
 
 static bool logical_not(struct spv *s, uint32_t at)
 {
-    struct us_src *a, zero, r;
+    struct us_src *a, zero, r, raw;
     uint32_t n;
+    if (bool_raw(s, s->w[at + 3], &raw))
+        return emit_new(s, US_OP_NOT_U, raw, NONE, NONE, &r) &&
+               set_bool(s, res_id(s, at), r);
     return arg(s, at, 3, &a, &n) && const_scalar(s, 0, &zero) &&
            emit_new(s, US_OP_SEQ, a[0], zero, NONE, &r) && result1(s, at, r);
 }
 
+/* &&, ||, ==, != of booleans: on the integer forms when both have one,
+ * else on the floats (MUL MAX SEQ SNE of 1.0 and 0.0). */
+static bool logical(struct spv *s, uint32_t at, enum us_opcode fop,
+                    enum us_opcode iop)
+{
+    struct us_src ra, rb, r;
+    if (bool_raw(s, s->w[at + 3], &ra) && bool_raw(s, s->w[at + 4], &rb))
+        return emit_new(s, iop, ra, rb, NONE, &r) &&
+               set_bool(s, res_id(s, at), r);
+    return slotwise(s, at, fop, 2);
+}
+
+
+/* ---- Integers (32-bit words, docs/COMPUTE.md) ------------------------ */
+
+bool plain_float(struct spv *s, struct us_src *x)
+{
+    return !x->negate || emit_new(s, US_OP_MOV, *x, NONE, NONE, x);
+}
+
+static bool plain_int(struct spv *s, struct us_src *x)
+{
+    return !x->negate || emit_new(s, US_OP_MOV_U, *x, NONE, NONE, x);
+}
+
+bool bool_raw(struct spv *s, uint32_t id, struct us_src *raw)
+{
+    if (id == 0 || id >= s->bound || !s->ids[id].has_ibool)
+        return false;
+    *raw = s->ids[id].ibool;
+    return true;
+}
+
+bool set_bool(struct spv *s, uint32_t id, struct us_src raw)
+{
+    struct us_src one, f;
+    if (!const_int(s, 0x3f800000u, &one) ||   /* 1.0f */
+        !emit_new(s, US_OP_AND_U, raw, one, NONE, &f) ||
+        !set_value(s, id, &f, 1))
+        return false;
+    s->ids[id].has_ibool = true;
+    s->ids[id].ibool = raw;
+    return true;
+}
+
+/* An integer comparison: all ones or 0, and the float boolean beside. */
+static bool icompare(struct spv *s, uint32_t at, enum us_opcode op)
+{
+    struct us_src *a, *b, r;
+    uint32_t n;
+    return arg(s, at, 3, &a, &n) && arg(s, at, 4, &b, &n) &&
+           emit_new(s, op, a[0], b[0], NONE, &r) &&
+           set_bool(s, res_id(s, at), r);
+}
+
+/* OpSMod takes the divisor's sign: MOD.S's remainder r (the dividend's
+ * sign) plus b when r != 0 and r, b differ in sign. */
+static bool smod(struct spv *s, uint32_t at)
+{
+    struct us_src *a, *b, r, x, nz, zero, add;
+    uint32_t n;
+    return arg(s, at, 3, &a, &n) && arg(s, at, 4, &b, &n) &&
+           const_int(s, 0, &zero) &&
+           emit_new(s, US_OP_MOD_S, a[0], b[0], NONE, &r) &&
+           emit_new(s, US_OP_XOR_U, r, b[0], NONE, &x) &&
+           emit_new(s, US_OP_SNE_U, r, zero, NONE, &nz) &&
+           emit_new(s, US_OP_AND_U, x, nz, NONE, &x) &&
+           emit_new(s, US_OP_CMP_S, x, b[0], zero, &add) &&
+           emit_new(s, US_OP_ADD_U, r, add, NONE, &r) && result1(s, at, r);
+}
+
+/* The width and signedness of an integer (vector) type. */
+static void int_kind(const struct spv *s, uint32_t type, unsigned *w,
+                     bool *sgn)
+{
+    const struct sid *e = &s->ids[scalar_type(s, type)];
+    *w = e->width ? e->width : 32;
+    *sgn = e->is_signed;
+}
+
+/* x's low `w` bits, sign- or zero-extended: the form a narrow integer
+ * has in a register. */
+static bool extend(struct spv *s, struct us_src x, unsigned w, bool sgn,
+                   struct us_src *out)
+{
+    const uint32_t f[4] = { w, 0, w, 0 };
+    struct us_src field;
+    return const_ints(s, f, &field) &&
+           emit_new(s, sgn ? US_OP_BFE_S : US_OP_BFE_U, field, x, NONE, out);
+}
+
+/* OpSConvert / OpUConvert between 8-, 16- and 32-bit integers: a value of
+ * width w < 32 is held extended by its own signedness, so widening is
+ * free when the conversion's extension is the same, narrowing is one BFE. */
+static bool int_convert(struct spv *s, uint32_t at, unsigned op)
+{
+    struct us_src *a, r;
+    uint32_t n;
+    unsigned w1, w2;
+    bool s1, s2, by_sign = op == SpvOpSConvert;
+    if (!arg(s, at, 3, &a, &n))
+        return false;
+    int_kind(s, s->ids[s->w[at + 3]].type, &w1, &s1);
+    int_kind(s, res_type(s, at), &w2, &s2);
+    r = a[0];
+    if (w2 > w1) {
+        if (by_sign != s1 && !extend(s, r, w1, by_sign, &r))
+            return false;
+        if (w2 < 32 && by_sign != s2 && !extend(s, r, w2, s2, &r))
+            return false;
+    } else if (w2 < w1 && !extend(s, r, w2, s2, &r)) {
+        return false;
+    }
+    return result1(s, at, r);
+}
+
+/* OpBitcast reinterprets the bits: no instruction, unless the operand
+ * carries a negation of the other kind's meaning. */
+static bool bitcast(struct spv *s, uint32_t at)
+{
+    struct us_src *a, r;
+    uint32_t n;
+    if (!arg(s, at, 3, &a, &n))
+        return false;
+    r = a[0];
+    bool from_int = int_data(s, s->ids[s->w[at + 3]].type);
+    if (!(from_int ? plain_int(s, &r) : plain_float(s, &r)))
+        return false;
+    return result1(s, at, r);
+}
+
+/* bitfieldInsert / bitfieldExtract: BFI.U, BFE.S, BFE.U with the
+ * (bits, offset) pair in op0.xy (NV_gpu_program5). */
+static bool bitfield(struct spv *s, uint32_t at, unsigned op)
+{
+    bool ins = op == SpvOpBitFieldInsert;
+    struct us_src *base, *x = NULL, *off, *cnt, e[2], f, r;
+    uint32_t n;
+    unsigned k = ins ? 5 : 4;
+    if (!arg(s, at, 3, &base, &n) || (ins && !arg(s, at, 4, &x, &n)) ||
+        !arg(s, at, k, &off, &n) || !arg(s, at, k + 1, &cnt, &n))
+        return false;
+    e[0] = src_comp(cnt[0], 0);
+    e[1] = src_comp(off[0], 0);
+    struct us_src b0 = base[0], x0 = x ? x[0] : NONE;
+    if (!build_k(s, e, 2, true, &f))
+        return false;
+    if (ins)
+        return emit_new(s, US_OP_BFI_U, f, x0, b0, &r) && result1(s, at, r);
+    return emit_new(s, op == SpvOpBitFieldSExtract ? US_OP_BFE_S
+                                                   : US_OP_BFE_U,
+                    f, b0, NONE, &r) && result1(s, at, r);
+}
+
+/* uaddCarry, usubBorrow, umulExtended, imulExtended: two-member structs
+ * (low word, then carry / borrow / high word). */
+static bool extended(struct spv *s, uint32_t at, unsigned op)
+{
+    struct us_src *a, *b, r[2], one;
+    uint32_t n;
+    if (!arg(s, at, 3, &a, &n) || !arg(s, at, 4, &b, &n) ||
+        !const_int(s, 1, &one))
+        return false;
+    struct us_src x = a[0], y = b[0];
+    bool ok;
+    switch (op) {
+    case SpvOpIAddCarry:   /* carry: the sum wrapped below a */
+        ok = emit_new(s, US_OP_ADD_U, x, y, NONE, &r[0]) &&
+             emit_new(s, US_OP_SLT_U, r[0], x, NONE, &r[1]) &&
+             emit_new(s, US_OP_AND_U, r[1], one, NONE, &r[1]);
+        break;
+    case SpvOpISubBorrow:
+        ok = emit_new(s, US_OP_SUB_U, x, y, NONE, &r[0]) &&
+             emit_new(s, US_OP_SLT_U, x, y, NONE, &r[1]) &&
+             emit_new(s, US_OP_AND_U, r[1], one, NONE, &r[1]);
+        break;
+    default:
+        ok = emit_new(s, US_OP_MUL_U, x, y, NONE, &r[0]) &&
+             emit_new(s, op == SpvOpUMulExtended ? US_OP_MUL_U_HI
+                                                 : US_OP_MUL_S_HI,
+                      x, y, NONE, &r[1]);
+        break;
+    }
+    return ok && set_value(s, res_id(s, at), r, 2);
+}
+
+/* isnan, isinf on the bits: |x| above or at the infinity pattern. */
+static bool float_class(struct spv *s, uint32_t at, bool nan)
+{
+    struct us_src *a, x, m, inf, r;
+    uint32_t n;
+    if (!arg(s, at, 3, &a, &n))
+        return false;
+    x = a[0];
+    return plain_float(s, &x) && const_int(s, 0x7fffffffu, &m) &&
+           const_int(s, 0x7f800000u, &inf) &&
+           emit_new(s, US_OP_AND_U, x, m, NONE, &x) &&
+           emit_new(s, nan ? US_OP_SGT_U : US_OP_SEQ_U, x, inf, NONE, &r) &&
+           set_bool(s, res_id(s, at), r);
+}
+
+/* The instructions integers as 32-bit words change; *done: it was one. */
+static bool int_inst(struct spv *s, uint32_t at, unsigned op, bool *done)
+{
+    *done = true;
+    switch (op) {
+    case SpvOpIAdd: return slotwise(s, at, US_OP_ADD_U, 2);
+    case SpvOpISub: return slotwise(s, at, US_OP_SUB_U, 2);
+    case SpvOpIMul: return slotwise(s, at, US_OP_MUL_U, 2);
+    case SpvOpSDiv: return slotwise(s, at, US_OP_DIV_S, 2);
+    case SpvOpUDiv: return slotwise(s, at, US_OP_DIV_U, 2);
+    case SpvOpSRem: return slotwise(s, at, US_OP_MOD_S, 2);
+    case SpvOpUMod: return slotwise(s, at, US_OP_MOD_U, 2);
+    case SpvOpSMod: return smod(s, at);
+    case SpvOpShiftLeftLogical: return slotwise(s, at, US_OP_SHL_U, 2);
+    case SpvOpShiftRightLogical: return slotwise(s, at, US_OP_SHR_U, 2);
+    case SpvOpShiftRightArithmetic: return slotwise(s, at, US_OP_SHR_S, 2);
+    case SpvOpBitwiseAnd: return slotwise(s, at, US_OP_AND_U, 2);
+    case SpvOpBitwiseOr: return slotwise(s, at, US_OP_OR_U, 2);
+    case SpvOpBitwiseXor: return slotwise(s, at, US_OP_XOR_U, 2);
+    case SpvOpNot: return slotwise(s, at, US_OP_NOT_U, 1);
+    case SpvOpBitReverse: return slotwise(s, at, US_OP_BFR_U, 1);
+    case SpvOpBitCount: return slotwise(s, at, US_OP_BTC_U, 1);
+    case SpvOpBitFieldInsert: case SpvOpBitFieldSExtract:
+    case SpvOpBitFieldUExtract:
+        return bitfield(s, at, op);
+    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended:
+    case SpvOpSMulExtended:
+        return extended(s, at, op);
+    case SpvOpConvertSToF: return slotwise(s, at, US_OP_I2F_S, 1);
+    case SpvOpConvertUToF: return slotwise(s, at, US_OP_I2F_U, 1);
+    case SpvOpConvertFToS: return slotwise(s, at, US_OP_TRUNC_S, 1);
+    case SpvOpConvertFToU: return slotwise(s, at, US_OP_TRUNC_U, 1);
+    case SpvOpSConvert: case SpvOpUConvert: return int_convert(s, at, op);
+    case SpvOpBitcast: return bitcast(s, at);
+    case SpvOpIEqual: return icompare(s, at, US_OP_SEQ_U);
+    case SpvOpINotEqual: return icompare(s, at, US_OP_SNE_U);
+    case SpvOpSLessThan: return icompare(s, at, US_OP_SLT_S);
+    case SpvOpULessThan: return icompare(s, at, US_OP_SLT_U);
+    case SpvOpSLessThanEqual: return icompare(s, at, US_OP_SLE_S);
+    case SpvOpULessThanEqual: return icompare(s, at, US_OP_SLE_U);
+    case SpvOpSGreaterThan: return icompare(s, at, US_OP_SGT_S);
+    case SpvOpUGreaterThan: return icompare(s, at, US_OP_SGT_U);
+    case SpvOpSGreaterThanEqual: return icompare(s, at, US_OP_SGE_S);
+    case SpvOpUGreaterThanEqual: return icompare(s, at, US_OP_SGE_U);
+    default:
+        *done = false;
+        return true;
+    }
+}
 
 /* Store n operands that live in the value pool (which a store may grow,
  * moving them) through `ptr`. */
@@ -728,8 +1038,20 @@ static bool variable(struct spv *s, uint32_t at)
 bool translate_inst(struct spv *s, uint32_t at)
 {
     unsigned op = spv_op(s, at);
+    if (!s->float_ints) {
+        bool done, ok = int_inst(s, at, op, &done);
+        if (done)
+            return ok;
+    }
     switch (op) {
-    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpUndef:
+    case SpvOpLine:
+        if (spv_wc(s, at) >= 3)
+            s->line = s->w[at + 2];
+        return true;
+    case SpvOpNoLine:
+        s->line = 0;
+        return true;
+    case SpvOpNop: case SpvOpUndef:
     case SpvOpSelectionMerge: case SpvOpLoopMerge:
         return true;
     case SpvOpPhi:
@@ -767,11 +1089,13 @@ bool translate_inst(struct spv *s, uint32_t at)
     case SpvOpFDiv: case SpvOpFMod: case SpvOpFRem: case SpvOpSDiv:
     case SpvOpUDiv: case SpvOpSRem: case SpvOpSMod: case SpvOpUMod:
         return binary_fn(s, at, op);
-    case SpvOpFOrdEqual: case SpvOpFUnordEqual: case SpvOpIEqual:
     case SpvOpLogicalEqual:
+        return logical(s, at, US_OP_SEQ, US_OP_SEQ_U);
+    case SpvOpLogicalNotEqual:
+        return logical(s, at, US_OP_SNE, US_OP_SNE_U);
+    case SpvOpFOrdEqual: case SpvOpFUnordEqual: case SpvOpIEqual:
         return compare(s, at, US_OP_SEQ);
     case SpvOpFOrdNotEqual: case SpvOpFUnordNotEqual: case SpvOpINotEqual:
-    case SpvOpLogicalNotEqual:
         return compare(s, at, US_OP_SNE);
     case SpvOpFOrdLessThan: case SpvOpFUnordLessThan: case SpvOpSLessThan:
     case SpvOpULessThan:
@@ -785,9 +1109,11 @@ bool translate_inst(struct spv *s, uint32_t at)
     case SpvOpFOrdGreaterThanEqual: case SpvOpFUnordGreaterThanEqual:
     case SpvOpSGreaterThanEqual: case SpvOpUGreaterThanEqual:
         return compare(s, at, US_OP_SGE);
-    case SpvOpLogicalOr: return slotwise(s, at, US_OP_MAX, 2);
-    case SpvOpLogicalAnd: return slotwise(s, at, US_OP_MUL, 2);
+    case SpvOpLogicalOr: return logical(s, at, US_OP_MAX, US_OP_OR_U);
+    case SpvOpLogicalAnd: return logical(s, at, US_OP_MUL, US_OP_AND_U);
     case SpvOpLogicalNot: return logical_not(s, at);
+    case SpvOpIsNan: case SpvOpIsInf:
+        return float_class(s, at, op == SpvOpIsNan);
     case SpvOpAny: return any_all(s, at, false);
     case SpvOpAll: return any_all(s, at, true);
     case SpvOpSelect: return select_op(s, at);
@@ -816,10 +1142,27 @@ bool translate_inst(struct spv *s, uint32_t at)
     case SpvOpImageSampleProjDrefExplicitLod:
         return image_sample(s, at, op);
     case SpvOpExtInst: return translate_ext(s, at);
+    case SpvOpControlBarrier:
+        if (s->stage != US_STAGE_COMPUTE)
+            return spv_fail(s, "barrier() outside a compute shader");
+        return emit(s, US_OP_BAR, (struct us_dst){ 0 }, NONE, NONE, NONE);
+    case SpvOpMemoryBarrier:
+        return emit(s, US_OP_MEMBAR, (struct us_dst){ 0 }, NONE, NONE, NONE);
+    case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange:
+    case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement:
+    case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
+    case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax:
+    case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr:
+    case SpvOpAtomicXor:
+        return atomic_op(s, at, op);
+    case SpvOpArrayLength: return array_length(s, at);
     case SpvOpFunctionCall:
         return spv_fail(s, "function calls must be inlined (compile with "
                         "optimization)");
-    default:
-        return spv_fail(s, "unsupported SPIR-V instruction (opcode %u)", op);
+    default: {
+        char buf[64];
+        return spv_fail(s, "unsupported SPIR-V instruction %s",
+                        spv_op_name(op, buf, sizeof buf));
+    }
     }
 }

@@ -55,13 +55,31 @@ unsigned src_positions(const struct us_inst *in, unsigned k, unsigned mask)
         return tex_positions(in);
     if (o->format == US_FMT_KIL)
         return 0xf;
+    if (o->format == US_FMT_STORE)   /* address and value per component */
+        return in->dst.mask & 0xf;
     switch (in->op) {
     case US_OP_DP3: return 0x7;
     case US_OP_DPH: return k == 0 ? 0x7 : 0xf;
     case US_OP_DP4: return 0xf;
+    case US_OP_BFE_S: case US_OP_BFE_U: case US_OP_BFI_U:
+        if (k == 0)
+            return 0x3;   /* (bits, offset) for every component */
+        break;
     default: break;
     }
     return o->shape == US_SHAPE_COMP ? mask & 0xf : 0xf;
+}
+
+bool fixed_operand(const struct us_inst *in, unsigned k)
+{
+    return k == 0 && (in->op == US_OP_BFE_S || in->op == US_OP_BFE_U ||
+                      in->op == US_OP_BFI_U);
+}
+
+bool has_side_effect(unsigned op)
+{
+    enum us_op_format f = us_ops[op].format;
+    return f == US_FMT_ATOM || f == US_FMT_STORE || f == US_FMT_BAR;
 }
 
 bool relocatable_op(unsigned op)
@@ -128,7 +146,7 @@ static bool replicating_def(const struct spv *s, const struct us_inst *in,
     if (o->shape != US_SHAPE_COMP || o->unit == US_UNIT_TEX)
         return false;
     for (unsigned k = 0; k < o->nsrc; k++)
-        if (!uniform_src(s, &in->src[k], rep))
+        if (!fixed_operand(in, k) && !uniform_src(s, &in->src[k], rep))
             return false;
     return true;
 }
@@ -167,6 +185,10 @@ static void read_scalars_once(struct spv *s, bool *rep)
 static void demand(const struct spv *s, uint8_t *demanded)
 {
     memset(demanded, 0, s->nvregs);
+    /* An atomic's old value is written whether or not it is read. */
+    for (unsigned i = 0; i < s->ninsts; i++)
+        if (has_side_effect(s->insts[i].op) && writes_temp(&s->insts[i]))
+            demanded[s->insts[i].dst.index] |= s->insts[i].dst.mask;
     for (bool changed = true; changed;) {
         changed = false;
         for (unsigned i = s->ninsts; i-- > 0;) {

@@ -879,6 +879,14 @@ struct us_glsl_sampler {
     uint8_t target;          /* enum us_tex_target                        */
 };
 
+/* How a runner writes a uniform's components (docs/GLSL.md "Integers"):
+ * floats as binary32; INT and UINT as the 32 bits of the integer, stored
+ * in the float slot with memcpy; BOOL as 1.0 or 0.0.  Integers of
+ * sources the front step rewrote from GLSL 1.20 or earlier are floats
+ * (us_glsl_info.float_integers): their uniforms are FLOAT. */
+enum us_glsl_scalar { US_GLSL_FLOAT, US_GLSL_INT, US_GLSL_UINT,
+                      US_GLSL_BOOL, US_GLSL_AGGREGATE };
+
 /* A user uniform's member as a runner names it ("s.v1", "l[2].color",
  * "m"): its parameter slots, prog.params[param .. param + slots), one per
  * vec4 (matrix column, array element).  Whole variables are PARAM decls
@@ -886,9 +894,37 @@ struct us_glsl_sampler {
 struct us_glsl_uniform {
     char name[US_MAX_NAME];
     uint16_t param, slots;
+    uint8_t type;            /* enum us_glsl_scalar; AGGREGATE: a struct
+                                or an array of structs (set its members) */
 };
 
 enum { US_GLSL_MAX_UNIFORMS = 256 };
+
+/*
+ * Memory a program reads and writes (docs/GLSL.md "Storage buffers"): the
+ * runner binds struct us_memory buf[binding] (us_exec_env.mem).
+ *   SSBO: `layout(binding = N) buffer B { ... }` is buffer[N], N < 16,
+ *         with its std430 / std140 offsets.
+ *   COUNTERS: the atomic counters of `layout(binding = B, offset = O)
+ *         uniform atomic_uint c` live in buffer[16 + B] at byte O (an
+ *         array of them 4 bytes apart), as GL's atomic counter buffer
+ *         binding B holds them; counter values are uint32, little-endian.
+ * `size`: the bytes the declared members need (a runtime array counts
+ * none of its elements).  A program that asks for a runtime array's
+ * .length() reads the buffer's size in bytes from program.local[size_local]
+ * .x, which the runner sets (the uint32 bits, stored with memcpy) to
+ * mem.buf[binding].size before the run; -1: not needed.
+ */
+enum us_glsl_buffer_kind { US_GLSL_SSBO, US_GLSL_COUNTERS };
+enum { US_GLSL_COUNTER_BINDING0 = 16 };  /* buffer[16 + B]: counters' B */
+
+struct us_glsl_buffer {
+    char name[US_MAX_NAME];  /* block name ("B"), or the first counter's */
+    uint8_t binding;         /* buffer[binding] of the IR                */
+    uint8_t kind;            /* enum us_glsl_buffer_kind                 */
+    int16_t size_local;      /* program.local index of its byte size, -1 */
+    uint32_t size;           /* bytes the declared members need          */
+};
 
 /* What a translation reports besides the program. */
 struct us_glsl_info {
@@ -896,6 +932,10 @@ struct us_glsl_info {
     unsigned nsamplers;
     struct us_glsl_uniform uniforms[US_GLSL_MAX_UNIFORMS];
     unsigned nuniforms;      /* more than the array holds: the first ones */
+    struct us_glsl_buffer buffers[US_MAX_BUFFERS];
+    unsigned nbuffers;
+    bool float_integers;     /* integers are floats (a GLSL <= 1.20 source
+                                through the front step)                  */
     unsigned nvalues;        /* virtual vec4 registers before allocation */
 };
 
@@ -922,9 +962,19 @@ US_MUST_CHECK bool us_glsl_compile(const char *path_for_messages,
                                    struct us_glsl_info *info,
                                    struct us_diag *diag);
 
-/* Translate the entry point of a SPIR-V module for `stage`. */
+/* us_spirv_translate flags. */
+enum {
+    /* Integers are floats, exact up to 2^24 (GLSL 1.20 4.1.3 allows it):
+     * how the front step's rewrites of GLSL ES 1.00, 1.10 and 1.20 sources
+     * are translated, as before there were integer instructions.  Without
+     * it integers are 32-bit words (docs/COMPUTE.md). */
+    US_SPIRV_FLOAT_INTEGERS = 1u << 0,
+};
+
+/* Translate the entry point of a SPIR-V module for `stage` (`flags`: the
+ * US_SPIRV_* bits). */
 US_MUST_CHECK bool us_spirv_translate(const uint32_t *words, size_t nwords,
-                                      enum us_stage stage,
+                                      enum us_stage stage, uint32_t flags,
                                       struct us_program *out,
                                       struct us_glsl_info *info,
                                       struct us_diag *diag);
@@ -974,8 +1024,15 @@ const struct us_glsl_slot *us_glsl_link_varying(const struct us_glsl_link *l,
 const struct us_glsl_slot *us_glsl_link_attrib(const struct us_glsl_link *l,
                                                const char *name);
 
-/* True when `text` needs the front step: no #version, or one below 330. */
+/* The number of the text's #version directive (0 when it has none);
+ * *at: the offset of its first digit. */
+unsigned us_glsl_version(const char *text, size_t len, size_t *at);
+/* True when `text` needs the front step: no #version, or a desktop one
+ * below 300 (300, 310 and 320 are GLSL ES 3.x versions). */
 bool us_glsl_is_legacy(const char *text, size_t len);
+/* True for the front step's output: its integers are floats (the
+ * prologue's `#pragma ushader_float_integers`, docs/GLSL.md). */
+bool us_glsl_float_integers(const char *text, size_t len);
 
 /*
  * Rewrite a legacy shader of `stage` (see docs/GLSL.md).  `link` may be
@@ -996,7 +1053,7 @@ bool us_is_arb_text(const char *text, size_t len);
 US_MUST_CHECK bool us_glsl_check_nul(const char *text, size_t len,
                                      struct us_diag *diag);
 /* The stage a file name implies: .vert/.vs vertex, .frag/.fs fragment,
- * else US_STAGE_ANY. */
+ * .comp compute, else US_STAGE_ANY. */
 int us_glsl_stage_of_path(const char *path);
 /* Assemble ARB text (`stage` checked unless US_STAGE_ANY) or compile GLSL
  * for `stage`, or when that is US_STAGE_ANY the stage of `path` (legacy

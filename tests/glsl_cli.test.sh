@@ -60,5 +60,34 @@ done
 "$U" imgdiff "$tmp/init.png" "$tmp/set.png" | grep -q 'inf' ||
     problem "initialized uniform in a scene: $("$U" imgdiff "$tmp/init.png" "$tmp/set.png")"
 
+# Compute shaders: .comp or --stage compute, a !!USHADERcp1.0 program.
+printf '#version 430\nlayout(local_size_x = 8, local_size_y = 2) in;\nlayout(binding = 1) buffer B { uint v[]; };\nshared uint s[16];\nvoid main() {\n  s[gl_LocalInvocationIndex] = gl_GlobalInvocationID.x;\n  barrier();\n  atomicAdd(v[0], s[15u - gl_LocalInvocationIndex]);\n}\n' > "$tmp/k.comp"
+"$U" glsl "$tmp/k.comp" > "$tmp/k.txt" 2> "$tmp/err" || problem "glsl k.comp: $(cat "$tmp/err")"
+[ "$(head -n 1 "$tmp/k.txt")" = '!!USHADERcp1.0' ] || problem "k.comp is not a compute program"
+grep -qx 'GROUP_SIZE 8 2 1;' "$tmp/k.txt" || problem "no GROUP_SIZE 8 2 1"
+grep -qx 'SHARED_MEMORY 64;' "$tmp/k.txt" || problem "no SHARED_MEMORY 64"
+for i in 'BAR;' 'ATOM.ADD.U32 ' 'STS.U32 ' 'LDS.U32 '; do
+    grep -q "^$i" "$tmp/k.txt" || problem "k.comp has no $i"
+done
+cp "$tmp/k.comp" "$tmp/k.glsl"
+"$U" glsl --stage compute "$tmp/k.glsl" | cmp -s - "$tmp/k.txt" || problem "--stage compute"
+"$U" glsl --stage pixel "$tmp/k.glsl" 2>&1 | grep -q 'vertex, fragment or compute' ||
+    problem "--stage pixel does not list compute"
+
+# Unsupported SPIR-V names the instruction and the GLSL line.
+printf '#version 450\nin vec4 v;\nout vec4 c;\n\nvoid main() {\n  float x = v.x;\n  c = vec4(dFdx(x));\n}\n' > "$tmp/d.frag"
+"$U" glsl "$tmp/d.frag" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -qxF "ushader: $tmp/d.frag:7: error: unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" "$tmp/err" ||
+    problem "unsupported instruction: $(cat "$tmp/err")"
+
+# No temporary file stays behind, the limits file of atomic counters
+# included.
+mkdir "$tmp/t"
+printf '#version 450\nlayout(binding = 3) uniform atomic_uint n;\nvoid main() { gl_Position = vec4(atomicCounterIncrement(n)); }\n' > "$tmp/a.vert"
+TMPDIR="$tmp/t" "$U" glsl "$tmp/a.vert" > "$tmp/a.txt" 2> "$tmp/err" || problem "counters in a vertex shader: $(cat "$tmp/err")"
+grep -q '^ATOM.ADD.U32 .*buffer\[19\];' "$tmp/a.txt" || problem "counter binding 3 is not buffer[19]"
+TMPDIR="$tmp/t" "$U" glsl "$tmp/d.frag" > /dev/null 2>&1
+[ -z "$(ls -A "$tmp/t")" ] || problem "temporary files left: $(ls -A "$tmp/t")"
+
 echo "glsl_cli: $bad problems"
 [ "$bad" -eq 0 ]

@@ -247,8 +247,8 @@ START_TEST(errors_have_positions)
                  "'attribute' in a fragment shader");
     expect_error("void main() { gl_FragData[1] = vec4(0.0); }\n",
                  US_STAGE_FRAGMENT, NULL, 1, 15, "gl_FragData[0]");
-    expect_error("#version 130\nvoid main() {}\n", US_STAGE_FRAGMENT, NULL, 1,
-                 1, "#version 100, 110 or 120");
+    expect_error("#version 200\nvoid main() {}\n", US_STAGE_FRAGMENT, NULL, 1,
+                 1, "#version 100, 110, 120, 130, 140 or 150");
     expect_error("varying vec4 v[n];\n", US_STAGE_VERTEX, NULL, 1, 15,
                  "literal size");
     expect_error("attribute mat4 a[2];\n", US_STAGE_VERTEX, NULL, 1, 16,

@@ -78,7 +78,24 @@ static void compile(struct fx *f, enum us_stage st, const char *src)
     compile_opt(f, st, src, true);
 }
 
-/* Set a user uniform's slot by name (program.local[] behind the decl). */
+/* The type a runner writes uniform `name` as (us_glsl_uniform.type). */
+static unsigned uniform_type(const struct fx *f, const char *name)
+{
+    for (unsigned i = 0; i < f->info.nuniforms; i++)
+        if (!strcmp(f->info.uniforms[i].name, name))
+            return f->info.uniforms[i].type;
+    return US_GLSL_FLOAT;
+}
+
+static float int_bits(float v, bool is_signed)
+{
+    uint32_t u = is_signed ? (uint32_t)(int32_t)v : (uint32_t)v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* Set a user uniform's slot by name (program.local[] behind the decl), as
+ * a runner does: the values of an integer uniform as their bits. */
 static void uniform(struct fx *f, const char *name, unsigned slot,
                     float x, float y, float z, float w)
 {
@@ -91,6 +108,10 @@ static void uniform(struct fx *f, const char *name, unsigned slot,
         ck_assert_int_eq(p->kind, US_PARAM_LOCAL);
         float *v = f->gl.local[f->p.stage][p->index];
         v[0] = x, v[1] = y, v[2] = z, v[3] = w;
+        unsigned t = uniform_type(f, name);
+        if (t == US_GLSL_INT || t == US_GLSL_UINT)
+            for (int c = 0; c < 4; c++)
+                v[c] = int_bits(v[c], t == US_GLSL_INT);
         return;
     }
     /* optimized away: nothing to set */
@@ -313,6 +334,12 @@ static double r_acos(double x, double y) { (void)y; return acos(x); }
 static double r_atan(double x, double y) { (void)y; return atan(x); }
 static double r_atan2(double x, double y) { return atan2(x, y); }
 static double r_exp(double x, double y) { (void)y; return exp(x); }
+static double r_sinh(double x, double y) { (void)y; return sinh(x); }
+static double r_cosh(double x, double y) { (void)y; return cosh(x); }
+static double r_tanh(double x, double y) { (void)y; return tanh(x); }
+static double r_asinh(double x, double y) { (void)y; return asinh(x); }
+static double r_acosh(double x, double y) { (void)y; return acosh(fabs(x) + 1); }
+static double r_atanh(double x, double y) { (void)y; return atanh(x); }
 static double r_exp2(double x, double y) { (void)y; return exp2(x); }
 static double r_abs(double x, double y) { (void)y; return fabs(x); }
 static double r_sign(double x, double y)
@@ -388,6 +415,12 @@ static const struct fn1 fns[] = {
     { "atan(x, y)", r_atan2, -3, 3, 4e-6f, false },
     { "pow(abs(x) + 0.1, y)", NULL, -4, 4, 0, false },
     { "exp(x)", r_exp, -8, 8, 2e-6f, true },
+    { "sinh(x)", r_sinh, -8, 8, 4e-6f, true },
+    { "cosh(x)", r_cosh, -8, 8, 2e-6f, true },
+    { "tanh(x)", r_tanh, -12, 12, 2e-6f, false },
+    { "asinh(x)", r_asinh, -50, 50, 2e-6f, false },
+    { "acosh(abs(x) + 1.0)", r_acosh, -50, 50, 2e-6f, false },
+    { "atanh(x)", r_atanh, -0.9f, 0.9f, 2e-6f, false },
     { "exp2(x)", r_exp2, -20, 20, 1e-6f, true },
     { "log(abs(x) + 0.01)", NULL, -100, 100, 0, false },
     { "log2(abs(x) + 0.01)", NULL, -100, 100, 0, false },
@@ -816,12 +849,6 @@ START_TEST(logic_select)
              "  vec4 d = x ? c : -c; int k = int(v.w) & 1;\n"
              "  color = vec4(d.x, float(any(b)), float(all(b)), "
              "float(b.x != b.y)) + float(k); }\n");
-    struct us_diag d;
-    /* bitwise & is not exact in floats: refused with a message */
-    ck_assert(!try_compile(&f, US_STAGE_FRAGMENT, src, true, &d));
-    ck_assert(strstr(d.msg, "unsupported"));
-    char *amp = strstr(src, " & 1");
-    memcpy(amp, " * 0", 4);
     compile(&f, US_STAGE_FRAGMENT, src);
     for (int m = 0; m < 16; m++) {
         float v[4];
@@ -834,10 +861,11 @@ START_TEST(logic_select)
         bool x = (b[0] && !b[1]) || b[2] == b[3];
         float c0 = b[0] ? v[0] : -1;
         float *o = f.t.output[US_FOUT_COLOR];
-        NEAR(o[0], x ? c0 : -c0, 0);
-        NEAR(o[1], (float)(b[0] || b[1] || b[2] || b[3]), 0);
-        NEAR(o[2], (float)(b[0] && b[1] && b[2] && b[3]), 0);
-        NEAR(o[3], (float)(b[0] != b[1]), 0);
+        float k = (float)((int)v[3] & 1);
+        NEAR(o[0], (x ? c0 : -c0) + k, 0);
+        NEAR(o[1], (float)(b[0] || b[1] || b[2] || b[3]) + k, 0);
+        NEAR(o[2], (float)(b[0] && b[1] && b[2] && b[3]) + k, 0);
+        NEAR(o[3], (float)(b[0] != b[1]) + k, 0);
     }
     us_program_free(&f.p);
 }
@@ -1262,7 +1290,16 @@ static void spawn(char *const argv[])
 }
 
 /* glslang's module for a fragment shader, spirv-opt -O'd if `optimize`. */
+static uint32_t *module_words_st(const char *src, const char *stage,
+                                 bool optimize, size_t *n);
+
 static uint32_t *module_words(const char *src, bool optimize, size_t *n)
+{
+    return module_words_st(src, "frag", optimize, n);
+}
+
+static uint32_t *module_words_st(const char *src, const char *stage,
+                                 bool optimize, size_t *n)
 {
     char path[] = "/tmp/ushader-test-XXXXXX";
     int fd = mkstemp(path);
@@ -1272,8 +1309,8 @@ static uint32_t *module_words(const char *src, bool optimize, size_t *n)
     fclose(fsrc);
     char out[64];
     snprintf(out, sizeof out, "%s.spv", path);
-    char *argv[] = { "glslangValidator", "-G", "--aml", "--amb", "-S", "frag",
-                     "-o", out, path, NULL };
+    char *argv[] = { "glslangValidator", "-G", "--aml", "--amb", "-S",
+                     (char *)stage, "-o", out, path, NULL };
     spawn(argv);
     if (optimize) {
         char *opt[] = { "spirv-opt", "-O", "--merge-return", out, "-o", out,
@@ -1290,21 +1327,1129 @@ static uint32_t *module_words(const char *src, bool optimize, size_t *n)
     return w;
 }
 
+/* ---- integers as 32-bit words (GLSL 1.30 and later) ------------------- */
+
+/* A program with memory: buffer bindings the test owns, and the launch. */
+struct mx {
+    struct us_program p;
+    struct us_glsl_info info;
+    struct us_glstate gl;
+    us_vec4 params[US_MAX_PARAMS];
+    struct us_memory mem;
+    uint8_t *data[US_MAX_BUFFERS];
+};
+
+static void mx_compile(struct mx *m, enum us_stage st, const char *src)
+{
+    memset(m, 0, sizeof *m);
+    us_glstate_init(&m->gl);
+    struct us_glsl_options o;
+    us_glsl_options_init(&o);
+    struct us_diag d;
+    bool ok = us_glsl_compile("test.glsl", src, strlen(src), st, &o, &m->p,
+                              &m->info, &d);
+    if (!ok)
+        fprintf(stderr, "compile: %s\n%s\n", d.msg, src);
+    ck_assert(ok);
+    check_roundtrip(&m->p);
+}
+
+static void *mx_buffer(struct mx *m, unsigned binding, uint32_t size)
+{
+    free(m->data[binding]);
+    m->data[binding] = calloc(size ? size : 1, 1);
+    ck_assert_ptr_nonnull(m->data[binding]);
+    m->mem.buf[binding] = (struct us_buffer){ m->data[binding], size };
+    return m->data[binding];
+}
+
+/* What a runner does before a run: the buffers' sizes into their size
+ * parameters (us_glsl_buffer.size_local), then the parameters. */
+static struct us_exec_env mx_env(struct mx *m)
+{
+    for (unsigned i = 0; i < m->info.nbuffers; i++) {
+        const struct us_glsl_buffer *b = &m->info.buffers[i];
+        if (b->size_local < 0)
+            continue;
+        uint32_t size = m->mem.buf[b->binding].size;
+        float *v = m->gl.local[m->p.stage][b->size_local];
+        for (int c = 0; c < 4; c++)
+            memcpy(&v[c], &size, sizeof size);
+        /* us_resolve_params reads a compute program's program.local
+         * from the vertex stage's (shader/glstate.c) */
+        if (m->p.stage == US_STAGE_COMPUTE)
+            memcpy(m->gl.local[US_STAGE_VERTEX][b->size_local], v,
+                   4 * sizeof *v);
+    }
+    us_resolve_params(&m->p, &m->gl, m->params);
+    return (struct us_exec_env){ .params = m->params, .math = &us_math_exact,
+                                 .mem = &m->mem };
+}
+
+static void mx_launch(struct mx *m, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+    struct us_exec_env env = mx_env(m);
+    const uint32_t groups[3] = { gx, gy, gz };
+    struct us_diag d;
+    bool ok = us_compute_interpret(&m->p, &env, groups, NULL, &d);
+    if (!ok)
+        fprintf(stderr, "launch: %s\n", d.msg);
+    ck_assert(ok);
+}
+
+static void mx_free(struct mx *m)
+{
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        free(m->data[b]);
+    us_program_free(&m->p);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static float bitsf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The model's integer semantics (docs/COMPUTE.md), written again here:
+ * GLSL leaves division by zero, INT_MIN / -1 and shifts by 32 or more
+ * undefined, the IR defines them. */
+typedef uint32_t (*iref)(int32_t a, int32_t b, float f);
+
+static uint32_t r_add(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a + (uint32_t)b; }
+static uint32_t r_sub(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a - (uint32_t)b; }
+static uint32_t r_mul(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a * (uint32_t)b; }
+static uint32_t r_sdiv(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    if (b == 0)
+        return ~0u;
+    if (a == INT32_MIN && b == -1)
+        return (uint32_t)a;
+    return (uint32_t)(a / b);
+}
+static uint32_t r_smod(int32_t a, int32_t b, float f)   /* OpSMod */
+{
+    (void)f;
+    if (b == 0)
+        return (uint32_t)a;
+    if (b == -1)
+        return 0;
+    int32_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+    return (uint32_t)r;
+}
+static uint32_t r_udiv(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return b ? (uint32_t)a / (uint32_t)b : ~0u;
+}
+static uint32_t r_umod(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return b ? (uint32_t)a % (uint32_t)b : (uint32_t)a;
+}
+static uint32_t r_neg(int32_t a, int32_t b, float f) { (void)b; (void)f; return 0u - (uint32_t)a; }
+static uint32_t r_not(int32_t a, int32_t b, float f) { (void)b; (void)f; return ~(uint32_t)a; }
+static uint32_t r_and(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a & (uint32_t)b; }
+static uint32_t r_or(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a | (uint32_t)b; }
+static uint32_t r_xor(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a ^ (uint32_t)b; }
+static uint32_t r_shl(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a << (b & 31); }
+static uint32_t r_shr(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    uint32_t n = (uint32_t)b & 31, u = (uint32_t)a >> n;
+    return a < 0 && n ? u | ~(~0u >> n) : u;
+}
+static uint32_t r_ushr(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a >> (b & 31); }
+static uint32_t r_lt(int32_t a, int32_t b, float f) { (void)f; return a < b; }
+static uint32_t r_le(int32_t a, int32_t b, float f) { (void)f; return a <= b; }
+static uint32_t r_eq(int32_t a, int32_t b, float f) { (void)f; return a == b; }
+static uint32_t r_ne(int32_t a, int32_t b, float f) { (void)f; return a != b; }
+static uint32_t r_gt(int32_t a, int32_t b, float f) { (void)f; return a > b; }
+static uint32_t r_ge(int32_t a, int32_t b, float f) { (void)f; return a >= b; }
+static uint32_t r_ult(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a < (uint32_t)b; }
+static uint32_t r_ule(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a <= (uint32_t)b; }
+static uint32_t r_ugt(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a > (uint32_t)b; }
+static uint32_t r_uge(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a >= (uint32_t)b; }
+static uint32_t i_abs(int32_t a, int32_t b, float f) { (void)b; (void)f; return a < 0 ? 0u - (uint32_t)a : (uint32_t)a; }
+static uint32_t i_sign(int32_t a, int32_t b, float f) { (void)b; (void)f; return (uint32_t)(a > 0 ? 1 : a < 0 ? -1 : 0); }
+static uint32_t i_min(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)(a < b ? a : b); }
+static uint32_t i_max(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)(a > b ? a : b); }
+static uint32_t r_umin(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a < (uint32_t)b ? (uint32_t)a : (uint32_t)b; }
+static uint32_t r_umax(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a > (uint32_t)b ? (uint32_t)a : (uint32_t)b; }
+static uint32_t i_clamp(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    int32_t lo = b < 7 ? b : 7, hi = b > 7 ? b : 7;
+    return (uint32_t)(a < lo ? lo : a > hi ? hi : a);
+}
+static uint32_t r_uclamp(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    uint32_t lo = y < 7 ? y : 7, hi = y > 7 ? y : 7;
+    return x < lo ? lo : x > hi ? hi : x;
+}
+static uint32_t bfe(uint32_t x, unsigned off, unsigned bits, bool sgn)
+{
+    if (bits == 0 || off >= 32)
+        return 0;
+    if (bits > 32 - off)
+        bits = 32 - off;
+    uint32_t v = bits == 32 ? x : (x >> off) & ((1u << bits) - 1);
+    if (sgn && bits < 32 && (v >> (bits - 1) & 1))
+        v |= ~((1u << bits) - 1);
+    return v;
+}
+static uint32_t r_bfe_s(int32_t a, int32_t b, float f) { (void)b; (void)f; return bfe((uint32_t)a, 3, 9, true); }
+static uint32_t r_bfe_u(int32_t a, int32_t b, float f) { (void)b; (void)f; return bfe((uint32_t)a, 20, 12, false); }
+static uint32_t r_bfe_d(int32_t a, int32_t b, float f) { (void)f; return bfe((uint32_t)a, (uint32_t)b & 31, 5, true); }
+static uint32_t r_bfi(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    uint32_t m = 0xfffu << 8;
+    return ((uint32_t)a & ~m) | (((uint32_t)b << 8) & m);
+}
+static uint32_t r_rev(int32_t a, int32_t b, float f)
+{
+    (void)b; (void)f;
+    uint32_t r = 0;
+    for (int i = 0; i < 32; i++)
+        r |= ((uint32_t)a >> i & 1) << (31 - i);
+    return r;
+}
+static uint32_t r_cnt(int32_t a, int32_t b, float f) { (void)b; (void)f; return (uint32_t)__builtin_popcount((uint32_t)a); }
+static uint32_t r_lsb(int32_t a, int32_t b, float f) { (void)b; (void)f; return a ? (uint32_t)__builtin_ctz((uint32_t)a) : ~0u; }
+static uint32_t r_umsb(int32_t a, int32_t b, float f) { (void)b; (void)f; return a ? (uint32_t)(31 - __builtin_clz((uint32_t)a)) : ~0u; }
+static uint32_t r_smsb(int32_t a, int32_t b, float f)
+{
+    (void)b; (void)f;
+    uint32_t x = a < 0 ? ~(uint32_t)a : (uint32_t)a;
+    return x ? (uint32_t)(31 - __builtin_clz(x)) : ~0u;
+}
+static uint32_t r_carry(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a + (uint32_t)b < (uint32_t)a; }
+static uint32_t r_borrow(int32_t a, int32_t b, float f) { (void)f; return (uint32_t)a < (uint32_t)b; }
+static uint32_t r_umulhi(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return (uint32_t)((uint64_t)(uint32_t)a * (uint32_t)b >> 32);
+}
+static uint32_t r_imulhi(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return (uint32_t)((uint64_t)((int64_t)a * b) >> 32);
+}
+static uint32_t r_i2f(int32_t a, int32_t b, float f) { (void)b; (void)f; return fbits((float)a); }
+static uint32_t r_u2f(int32_t a, int32_t b, float f) { (void)b; (void)f; return fbits((float)(uint32_t)a); }
+static uint32_t r_f2i(int32_t a, int32_t b, float f)
+{
+    (void)a; (void)b;
+    if (f != f)
+        return 0;
+    if (f >= 2147483648.0f)
+        return 0x7fffffff;
+    if (f < -2147483648.0f)
+        return 0x80000000u;
+    return (uint32_t)(int32_t)f;
+}
+static uint32_t r_f2u(int32_t a, int32_t b, float f)
+{
+    (void)a; (void)b;
+    if (f != f || f <= 0)
+        return 0;
+    if (f >= 4294967296.0f)
+        return ~0u;
+    return (uint32_t)f;
+}
+static uint32_t r_sel(int32_t a, int32_t b, float f)
+{
+    (void)f;
+    return a < b ? (uint32_t)a - 1u : (uint32_t)b + 7u;
+}
+static uint32_t r_fsel(int32_t a, int32_t b, float f) { return (uint32_t)(f > 0 ? a : b); }
+static uint32_t r_bits(int32_t a, int32_t b, float f) { (void)b; (void)f; return (uint32_t)a; }
+
+struct iop {
+    const char *glsl;   /* of int a, b, uint ua, ub, float f; int-valued */
+    iref ref;
+};
+
+static const struct iop iops[] = {
+    { "a + b", r_add }, { "a - b", r_sub }, { "a * b", r_mul },
+    { "a / b", r_sdiv }, { "a % b", r_smod }, { "int(ua / ub)", r_udiv },
+    { "int(ua % ub)", r_umod }, { "-a", r_neg }, { "~a", r_not },
+    { "a & b", r_and }, { "a | b", r_or }, { "a ^ b", r_xor },
+    { "a << b", r_shl }, { "a >> b", r_shr }, { "int(ua >> ub)", r_ushr },
+    { "int(a < b)", r_lt }, { "int(a <= b)", r_le }, { "int(a == b)", r_eq },
+    { "int(a != b)", r_ne }, { "int(a > b)", r_gt }, { "int(a >= b)", r_ge },
+    { "int(ua < ub)", r_ult }, { "int(ua <= ub)", r_ule },
+    { "int(ua > ub)", r_ugt }, { "int(ua >= ub)", r_uge },
+    { "abs(a)", i_abs }, { "sign(a)", i_sign }, { "min(a, b)", i_min },
+    { "max(a, b)", i_max }, { "int(min(ua, ub))", r_umin },
+    { "int(max(ua, ub))", r_umax },
+    { "clamp(a, min(b, 7), max(b, 7))", i_clamp },
+    { "int(clamp(ua, min(ub, 7u), max(ub, 7u)))", r_uclamp },
+    { "bitfieldExtract(a, 3, 9)", r_bfe_s },
+    { "int(bitfieldExtract(ua, 20, 12))", r_bfe_u },
+    { "bitfieldExtract(a, b & 31, 5)", r_bfe_d },
+    { "bitfieldInsert(a, b, 8, 12)", r_bfi },
+    { "bitfieldReverse(a)", r_rev }, { "bitCount(a)", r_cnt },
+    { "findLSB(a)", r_lsb }, { "findMSB(a)", r_smsb },
+    { "findMSB(ua)", r_umsb }, { "int(carry(ua, ub))", r_carry },
+    { "int(borrow(ua, ub))", r_borrow },
+    { "int(umulhi(ua, ub))", r_umulhi },
+    { "imulhi(a, b)", r_imulhi }, { "floatBitsToInt(float(a))", r_i2f },
+    { "floatBitsToInt(float(ua))", r_u2f }, { "int(f)", r_f2i },
+    { "int(uint(f))", r_f2u }, { "a < b ? a - 1 : b + 7", r_sel },
+    { "f > 0.0 ? a : b", r_fsel },
+    { "floatBitsToInt(intBitsToFloat(a) * 1.0 + 0.0) * 0 + a", r_bits },
+};
+enum { NIOPS = sizeof iops / sizeof iops[0] };
+
+static const int32_t corner_ints[] = {
+    0, 1, -1, 2, -2, 7, -7, 31, 32, 33, -32, INT32_MAX, INT32_MIN,
+    INT32_MIN + 1, 0x55555555, (int32_t)0xaaaaaaaau, 65535, 65536,
+    1000001, -1000001, 0x7f800001, (int32_t)0xffc00000u,
+};
+static const float corner_floats[] = {
+    0.0f, -0.0f, 1.5f, -1.5f, 2147483520.0f, 2147483648.0f, -2147483648.0f,
+    -2147483904.0f, 4294967040.0f, 4294967296.0f, 1e30f, -1e30f, 0.99f,
+    -0.99f, 16777217.0f, 3e9f,
+};
+enum { NCI = sizeof corner_ints / sizeof *corner_ints,
+       NCF = sizeof corner_floats / sizeof *corner_floats };
+
+/* The shader body: r[o + k] = op k, for k < NIOPS. */
+static void int_body(char *src, size_t size, const char *head,
+                     const char *tail)
+{
+    size_t n = (size_t)snprintf(src, size, "%s"
+        "uint carry(uint x, uint y) { uint c; uaddCarry(x, y, c); "
+        "return c; }\n"
+        "uint borrow(uint x, uint y) { uint c; usubBorrow(x, y, c); "
+        "return c; }\n"
+        "uint umulhi(uint x, uint y) { uint h, l; umulExtended(x, y, h, l); "
+        "return h; }\n"
+        "int imulhi(int x, int y) { int h, l; imulExtended(x, y, h, l); "
+        "return h; }\n"
+        "const int NOPS = %u;\n"
+        "void ops(int a, int b, float f, int o) {\n"
+        "  uint ua = uint(a), ub = uint(b);\n", head, (unsigned)NIOPS);
+    for (unsigned k = 0; k < NIOPS; k++)
+        n += (size_t)snprintf(src + n, size - n, "  r[o + %u] = %s;\n", k,
+                              iops[k].glsl);
+    snprintf(src + n, size - n, "}\n%s", tail);
+}
+
+static void check_int_results(const uint8_t *r, unsigned pair, int32_t a,
+                              int32_t b, float f)
+{
+    for (unsigned k = 0; k < NIOPS; k++) {
+        uint32_t got = get32(r + 4 * (pair * NIOPS + k));
+        uint32_t want = iops[k].ref(a, b, f);
+        ck_assert_msg(got == want, "%s with a = %d, b = %d, f = %.9g: "
+                      "0x%08x, want 0x%08x", iops[k].glsl, a, b, (double)f,
+                      got, want);
+    }
+}
+
+/* Every pair of corner values through every integer operation in a
+ * compute shader: operands from a std430 array of structs (12-byte
+ * stride), its length() bounding the launch, results into another
+ * buffer; compared with C bit for bit. */
+START_TEST(integer_ops_compute)
+{
+    static char src[16384];
+    int_body(src, sizeof src,
+             "#version 430\nlayout(local_size_x = 32) in;\n"
+             "struct P { int a, b; float f; };\n"
+             "layout(std430, binding = 0) readonly buffer In { P p[]; };\n"
+             "layout(std430, binding = 1) writeonly buffer Out "
+             "{ int r[]; };\n",
+             "void main() { uint i = gl_GlobalInvocationID.x;\n"
+             "  if (i < uint(p.length()))\n"
+             "    ops(p[i].a, p[i].b, p[i].f, int(i) * NOPS); }\n");
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE, src);
+    ck_assert_uint_eq(m.p.stage, US_STAGE_COMPUTE);
+    ck_assert_uint_eq(m.p.group_size[0], 32);
+    ck_assert_uint_eq(m.p.buffers_used, 3);
+    unsigned npairs = NCI * NCI;
+    uint8_t *in = mx_buffer(&m, 0, 12 * npairs);
+    uint8_t *out = mx_buffer(&m, 1, 4 * NIOPS * npairs);
+    for (unsigned i = 0; i < npairs; i++) {
+        put32(in + 12 * i, (uint32_t)corner_ints[i / NCI]);
+        put32(in + 12 * i + 4, (uint32_t)corner_ints[i % NCI]);
+        put32(in + 12 * i + 8, fbits(corner_floats[i % NCF]));
+    }
+    /* one workgroup more than needed: length() keeps it out */
+    mx_launch(&m, (npairs + 31) / 32 + 1, 1, 1);
+    for (unsigned i = 0; i < npairs; i++)
+        check_int_results(out, i, corner_ints[i / NCI], corner_ints[i % NCI],
+                          corner_floats[i % NCF]);
+    ck_assert_uint_eq(m.mem.counts.oob, 0);
+    mx_free(&m);
+}
+END_TEST
+
+/* Uniform `name` (a run of program.local slots) gets the words v[0..3]
+ * in slot 0, after checking the type a runner would see. */
+static void mx_uniform(struct mx *m, const char *name, unsigned type,
+                       const uint32_t v[4])
+{
+    unsigned t = US_GLSL_AGGREGATE + 1;
+    for (unsigned i = 0; i < m->info.nuniforms; i++)
+        if (!strcmp(m->info.uniforms[i].name, name))
+            t = m->info.uniforms[i].type;
+    ck_assert_uint_eq(t, type);
+    for (unsigned d = 0; d < m->p.ndecls; d++) {
+        const struct us_decl *dc = &m->p.decls[d];
+        if (dc->kind == US_DECL_PARAM && !strcmp(dc->name, name)) {
+            unsigned k = m->p.params[dc->base].index;
+            memcpy(m->gl.local[m->p.stage][k], v, 4 * sizeof *v);
+            if (m->p.stage == US_STAGE_COMPUTE)   /* as mx_env says */
+                memcpy(m->gl.local[US_STAGE_VERTEX][k], v, 4 * sizeof *v);
+            return;
+        }
+    }
+    ck_abort_msg("no uniform %s", name);
+}
+
+/* The same operations in vertex and fragment shaders, on int uniforms
+ * (set as their bits, us_glsl_uniform.type INT), results into a storage
+ * buffer. */
+START_TEST(integer_ops_stages)
+{
+    static char src[16384];
+    enum us_stage st = _i ? US_STAGE_FRAGMENT : US_STAGE_VERTEX;
+    int_body(src, sizeof src,
+             "#version 430\nuniform int ua_, ub_;\nuniform float uf;\n"
+             "layout(std430, binding = 3) buffer Out { int r[]; };\n",
+             _i ? "out vec4 c;\nvoid main() { ops(ua_, ub_, uf, 0); "
+                  "c = vec4(1.0); }\n"
+                : "void main() { ops(ua_, ub_, uf, 0); "
+                  "gl_Position = vec4(0.0); }\n");
+    struct mx m;
+    mx_compile(&m, st, src);
+    ck_assert_uint_eq(m.info.nbuffers, 1);
+    ck_assert_uint_eq(m.info.buffers[0].binding, 3);
+    ck_assert_int_eq(m.info.buffers[0].kind, US_GLSL_SSBO);
+    ck_assert_str_eq(m.info.buffers[0].name, "Out");
+    ck_assert(!m.info.float_integers);
+    uint8_t *out = mx_buffer(&m, 3, 4 * NIOPS);
+    struct us_thread *t = malloc(sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    for (unsigned i = 0; i < NCI * NCI; i += 5) {
+        int32_t a = corner_ints[i / NCI], b = corner_ints[i % NCI];
+        float f = corner_floats[i % NCF];
+        const uint32_t va[4] = { (uint32_t)a, (uint32_t)a, (uint32_t)a,
+                                 (uint32_t)a };
+        const uint32_t vb[4] = { (uint32_t)b, (uint32_t)b, (uint32_t)b,
+                                 (uint32_t)b };
+        const uint32_t vf[4] = { fbits(f), fbits(f), fbits(f), fbits(f) };
+        mx_uniform(&m, "ua_", US_GLSL_INT, va);
+        mx_uniform(&m, "ub_", US_GLSL_INT, vb);
+        mx_uniform(&m, "uf", US_GLSL_FLOAT, vf);
+        memset(out, 0xee, 4 * NIOPS);
+        struct us_exec_env env = mx_env(&m);
+        us_thread_reset(t);
+        us_interpret(&m.p, &env, t);
+        ck_assert(!t->overrun);
+        check_int_results(out, 0, a, b, f);
+    }
+    free(t);
+    mx_free(&m);
+}
+END_TEST
+
+/* A float that is a NaN pattern moves through registers and memory as
+ * it is: bit casts, selects, loop-carried values, register arrays with
+ * dynamic indices and integer copies never quiet it. */
+START_TEST(nan_patterns)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+               "#version 430\nlayout(local_size_x = 4) in;\n"
+               "layout(std430, binding = 0) buffer B { int i[4]; float f[4]; "
+               "ivec4 v; int w[4]; int u[4]; int n; };\n"
+               "void main() { uint k = gl_LocalInvocationIndex;\n"
+               "  int x = i[k];\n"
+               "  f[k] = intBitsToFloat(x);\n"
+               "  int y = k == 0u ? x : i[3u - k];\n"
+               "  v[k] = y;\n"
+               "  for (int j = 0; j < n; j++) x = (x << 1) | (x >> 31 & 1);\n"
+               "  w[k] = x;\n"
+               "  int a[4] = int[4](0, 0, 0, 0);\n"
+               "  a[k] = i[k]; a[(k + 1u) & 3u] = i[(k + 2u) & 3u];\n"
+               "  u[k] = a[k ^ 1u] ^ a[k];\n"
+               "}\n");
+    uint8_t *b = mx_buffer(&m, 0, 100);
+    const uint32_t pat[4] = { 0x7f800001u, 0xffffffffu, 0x7fc00123u,
+                              0xff812345u };
+    for (int k = 0; k < 4; k++)
+        put32(b + 4 * k, pat[k]);
+    put32(b + 96, 32);   /* 32 rotations: the pattern again */
+    mx_launch(&m, 1, 1, 1);
+    for (int k = 0; k < 4; k++) {
+        ck_assert_uint_eq(get32(b + 16 + 4 * k), pat[k]);
+        ck_assert_uint_eq(get32(b + 32 + 4 * k), pat[k ? 3 - k : 0]);
+        ck_assert_uint_eq(get32(b + 48 + 4 * k), pat[k]);
+        /* a[k] = pat[k], a[k+1] = pat[k+2]; k ^ 1 is k + 1 for even k */
+        uint32_t other = k % 2 == 0 ? pat[(k + 2) & 3] : 0;
+        ck_assert_uint_eq(get32(b + 64 + 4 * k), pat[k] ^ other);
+    }
+    mx_free(&m);
+}
+END_TEST
+
+/* ---- compute shaders and memory -------------------------------------- */
+
+/* Shared memory, barriers and atomics: each workgroup of 64 loads a tile
+ * into shared memory, reverses it across a barrier, reduces it in a tree
+ * of barriers, and counts with shared and buffer atomics (the ticket
+ * counter's old values are a permutation whatever the order). */
+START_TEST(compute_shared)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\n"
+        "layout(local_size_x = 16, local_size_y = 4) in;\n"
+        "layout(std430, binding = 0) buffer Data { uint v[]; };\n"
+        "layout(std430, binding = 1) buffer Res { uint count; int lo;\n"
+        "  int hi; uint bits; uint first[4]; uint sums[4]; uint red[4];\n"
+        "  uint tickets[256]; uint rev[256]; };\n"
+        "shared uint tile[64];\n"
+        "shared uint total;\n"
+        "void main() {\n"
+        "  uint l = gl_LocalInvocationIndex, g = gl_WorkGroupID.x;\n"
+        "  uint i = g * 64u + l;\n"
+        "  tile[l] = v[i];\n"
+        "  if (l == 0u) total = 0u;\n"
+        "  barrier();\n"
+        "  uint r = tile[63u - l];\n"
+        "  atomicAdd(total, r);\n"
+        "  atomicMin(lo, int(r) - 100);\n"
+        "  atomicMax(hi, int(r));\n"
+        "  atomicXor(bits, 1u << (l & 31u));\n"
+        "  atomicCompSwap(first[g], 0u, l + 1u);\n"
+        "  tickets[i] = atomicAdd(count, 1u);\n"
+        "  rev[i] = r;\n"
+        "  barrier();\n"
+        "  for (uint s = 32u; s > 0u; s >>= 1) {\n"
+        "    if (l < s) tile[l] += tile[l + s];\n"
+        "    barrier();\n"
+        "  }\n"
+        "  if (l == 0u) { red[g] = tile[0]; sums[g] = total; }\n"
+        "}\n");
+    ck_assert_uint_eq(m.p.group_size[0], 16);
+    ck_assert_uint_eq(m.p.group_size[1], 4);
+    ck_assert_uint_eq(m.p.group_size[2], 1);
+    ck_assert_uint_ge(m.p.shared_bytes, 64 * 4 + 4);
+    ck_assert_uint_le(m.p.shared_bytes, 64 * 4 + 16);
+    unsigned bars = 0;
+    for (unsigned i = 0; i < m.p.ninsts; i++)
+        bars += m.p.insts[i].op == US_OP_BAR;
+    ck_assert_uint_eq(bars, 3);
+    uint8_t *v = mx_buffer(&m, 0, 4 * 256);
+    uint8_t *r = mx_buffer(&m, 1, 4 * (4 + 12 + 512));
+    uint32_t want_sum[4] = { 0 };
+    for (unsigned i = 0; i < 256; i++) {
+        put32(v + 4 * i, 7 * i + 3);
+        want_sum[i / 64] += 7 * i + 3;
+    }
+    put32(r + 4, 1000000);   /* lo */
+    mx_launch(&m, 4, 1, 1);
+    ck_assert_uint_eq(get32(r), 256);
+    ck_assert_int_eq((int32_t)get32(r + 4), 3 - 100);
+    ck_assert_uint_eq(get32(r + 8), 7 * 255 + 3);
+    ck_assert_uint_eq(get32(r + 12), 0);   /* each bit flipped 8 times */
+    bool seen[256] = { false };
+    for (unsigned g = 0; g < 4; g++) {
+        ck_assert_uint_eq(get32(r + 16 + 4 * g), 1);   /* l = 0 came first */
+        ck_assert_uint_eq(get32(r + 32 + 4 * g), want_sum[g]);
+        ck_assert_uint_eq(get32(r + 48 + 4 * g), want_sum[g]);
+    }
+    for (unsigned i = 0; i < 256; i++) {
+        uint32_t t = get32(r + 64 + 4 * i);
+        ck_assert_uint_lt(t, 256);
+        ck_assert(!seen[t]);
+        seen[t] = true;
+        unsigned g = i / 64, l = i % 64;
+        ck_assert_uint_eq(get32(r + 64 + 1024 + 4 * i),
+                          7 * (64 * g + 63 - l) + 3);
+    }
+    ck_assert_uint_eq(m.mem.counts.oob, 0);
+    mx_free(&m);
+}
+END_TEST
+
+/* A barrier where only some invocations of a lockstep group arrive is
+ * the model's documented error; here every invocation passes both, so
+ * the built-ins come out as GLSL defines them. */
+START_TEST(compute_builtins)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\n"
+        "layout(local_size_x = 2, local_size_y = 3, local_size_z = 2) in;\n"
+        "layout(std430, binding = 5) buffer O { uvec4 o[]; };\n"
+        "void main() {\n"
+        "  uvec3 n = gl_NumWorkGroups * gl_WorkGroupSize;\n"
+        "  uvec3 g = gl_GlobalInvocationID;\n"
+        "  uint i = (g.z * n.y + g.y) * n.x + g.x;\n"
+        "  o[4u * i] = uvec4(gl_GlobalInvocationID, gl_LocalInvocationIndex);\n"
+        "  o[4u * i + 1u] = uvec4(gl_LocalInvocationID, 7u);\n"
+        "  o[4u * i + 2u] = uvec4(gl_WorkGroupID, 8u);\n"
+        "  o[4u * i + 3u] = uvec4(gl_NumWorkGroups, gl_WorkGroupSize.z);\n"
+        "}\n");
+    const uint32_t groups[3] = { 3, 2, 2 };
+    unsigned nx = 6, ny = 6, nz = 4, items = nx * ny * nz;
+    uint8_t *o = mx_buffer(&m, 5, 64 * items);
+    mx_launch(&m, groups[0], groups[1], groups[2]);
+    for (unsigned z = 0; z < nz; z++)
+        for (unsigned y = 0; y < ny; y++)
+            for (unsigned x = 0; x < nx; x++) {
+                const uint8_t *p = o + 64 * ((z * ny + y) * nx + x);
+                unsigned lx = x % 2, ly = y % 3, lz = z % 2;
+                const uint32_t want[16] = {
+                    x, y, z, (lz * 3 + ly) * 2 + lx, lx, ly, lz, 7,
+                    x / 2, y / 3, z / 2, 8, 3, 2, 2, 2,
+                };
+                for (int k = 0; k < 16; k++)
+                    ck_assert_msg(get32(p + 4 * k) == want[k],
+                                  "(%u %u %u) word %d: %u, want %u", x, y, z,
+                                  k, get32(p + 4 * k), want[k]);
+            }
+    mx_free(&m);
+}
+END_TEST
+
+/* std430 and std140 offsets, vec3 alignment, arrays of structs, matrices
+ * column- and row-major: a shader copies buffer 0 (filled here at the
+ * offsets the layout rules give) member by member into buffer 1 of the
+ * same layout, with a dynamic index, whole structs and matrices, and
+ * writes a few values of its own; both are compared byte for byte. */
+START_TEST(buffer_layouts)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\nlayout(local_size_x = 2) in;\n"
+        "struct S { vec3 a; float b; vec2 c; int d[3]; };\n"
+        "layout(std430, binding = 0) buffer A { float x; vec3 y; S s[2];\n"
+        "  mat3 m; layout(row_major) mat2x3 rm; vec4 tail[]; } a;\n"
+        "layout(std430, binding = 1) buffer B { float x; vec3 y; S s[2];\n"
+        "  mat3 m; layout(row_major) mat2x3 rm; vec4 tail[]; } b;\n"
+        "layout(std140, binding = 2) buffer C { float f[3]; vec3 v;\n"
+        "  mat2 q; int n; };\n"
+        "void main() {\n"
+        "  uint k = gl_LocalInvocationIndex;\n"
+        "  b.s[k] = a.s[k];\n"
+        "  if (k == 0u) {\n"
+        "    b.x = a.x; b.y = a.y; b.m = a.m; b.rm = a.rm;\n"
+        "    b.tail[int(a.x)] = a.tail[0] + vec4(a.rm[1][2]);\n"
+        "    f[1] = a.y.z; f[2] = a.m[2][1]; v = a.s[1].a;\n"
+        "    q = mat2(a.rm[0][0], a.rm[0][1], a.rm[1][0], a.rm[1][1]);\n"
+        "    n = a.tail.length();\n"
+        "  }\n"
+        "}\n");
+    /* std430: x 0, y 16, s 32 (stride 48: a 0, b 12, c 16, d 24..36),
+     * m 128 (columns 16 apart), rm 176 (rows of 2 floats, 8 apart),
+     * tail 208 */
+    enum { TAIL = 208, SIZE = TAIL + 3 * 16 };
+    uint8_t *a = mx_buffer(&m, 0, SIZE);
+    uint8_t *b = mx_buffer(&m, 1, SIZE);
+    uint8_t *c = mx_buffer(&m, 2, 128);
+    for (unsigned i = 0; i < SIZE / 4; i++)
+        put32(a + 4 * i, fbits((float)i + 0.25f));
+    put32(a, fbits(2.0f));   /* x: the tail index */
+    for (unsigned e = 0; e < 2; e++)
+        for (unsigned j = 0; j < 3; j++)
+            put32(a + 32 + 48 * e + 24 + 4 * j, 100 * e + j);   /* ints */
+    memset(b, 0xcd, SIZE);
+    mx_launch(&m, 1, 1, 1);
+    /* every member byte copied; the padding left as it was */
+    static const struct { unsigned at, n; } members[] = {
+        { 0, 4 }, { 16, 12 }, { 32, 12 }, { 44, 4 }, { 48, 8 }, { 56, 12 },
+        { 80, 12 }, { 92, 4 }, { 96, 8 }, { 104, 12 }, { 128, 12 },
+        { 144, 12 }, { 160, 12 }, { 176, 24 },
+    };
+    uint8_t want[SIZE];
+    memset(want, 0xcd, SIZE);
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+        memcpy(want + members[i].at, a + members[i].at, members[i].n);
+    /* b.tail[2] = a.tail[0] + rm[1][2] (column 1, row 2: 176 + 2 * 8 + 4) */
+    float rm12 = bitsf(get32(a + 176 + 16 + 4));
+    for (unsigned c4 = 0; c4 < 4; c4++)
+        put32(want + TAIL + 32 + 4 * c4,
+              fbits(bitsf(get32(a + TAIL + 4 * c4)) + rm12));
+    for (unsigned i = 0; i < SIZE; i++)
+        ck_assert_msg(b[i] == want[i], "byte %u: 0x%02x, want 0x%02x", i,
+                      b[i], want[i]);
+    /* std140: f[i] 16 apart, v 48, q 64 (columns 16 apart), n 96 */
+    ck_assert_uint_eq(get32(c + 16), get32(a + 16 + 8));
+    ck_assert_uint_eq(get32(c + 32), get32(a + 128 + 32 + 4));
+    for (unsigned j = 0; j < 3; j++)
+        ck_assert_uint_eq(get32(c + 48 + 4 * j), get32(a + 80 + 4 * j));
+    ck_assert_uint_eq(get32(c + 64), get32(a + 176));      /* rm[0][0] */
+    ck_assert_uint_eq(get32(c + 68), get32(a + 176 + 8));  /* rm[0][1] */
+    ck_assert_uint_eq(get32(c + 80), get32(a + 180));      /* rm[1][0] */
+    ck_assert_uint_eq(get32(c + 84), get32(a + 188));      /* rm[1][1] */
+    ck_assert_uint_eq(get32(c + 96), 3);   /* (256 - 208) / 16 */
+    ck_assert_uint_eq(m.info.nbuffers, 3);
+    for (unsigned i = 0; i < 3; i++) {
+        const struct us_glsl_buffer *bi = &m.info.buffers[i];
+        if (bi->binding == 0)
+            ck_assert_int_ge(bi->size_local, 0);
+        if (bi->binding == 2)
+            ck_assert_uint_eq(bi->size, 112);
+        if (bi->binding != 0)
+            ck_assert_uint_eq(bi->size, bi->binding == 1 ? 208 : 112);
+    }
+    mx_free(&m);
+}
+END_TEST
+
+/* Atomic counters in a fragment and a vertex shader: binding B is
+ * buffer[16 + B], the counter at its offset. */
+START_TEST(atomic_counters)
+{
+    enum us_stage st = _i ? US_STAGE_VERTEX : US_STAGE_FRAGMENT;
+    char src[1024];
+    snprintf(src, sizeof src,
+        "#version 450\n"
+        "layout(binding = 2, offset = 4) uniform atomic_uint c0;\n"
+        "layout(binding = 0) uniform atomic_uint c1[3];\n"
+        "%s\n"
+        "void main() {\n"
+        "  uint a = atomicCounterIncrement(c0);\n"
+        "  uint b = atomicCounterDecrement(c1[1]);\n"
+        "  uint d = atomicCounter(c1[2]);\n"
+        "  %s = vec4(a, b, d, 1.0);\n"
+        "}\n", _i ? "" : "out vec4 color;", _i ? "gl_Position" : "color");
+    struct mx m;
+    mx_compile(&m, st, src);
+    ck_assert_uint_eq(m.p.buffers_used, (1u << 18) | (1u << 16));
+    ck_assert_uint_eq(m.info.nbuffers, 2);
+    for (unsigned i = 0; i < 2; i++) {
+        const struct us_glsl_buffer *b = &m.info.buffers[i];
+        ck_assert_int_eq(b->kind, US_GLSL_COUNTERS);
+        ck_assert_uint_eq(b->size, b->binding == 18 ? 8 : 12);
+        ck_assert_int_eq(b->size_local, -1);
+    }
+    uint8_t *b2 = mx_buffer(&m, 18, 8);
+    uint8_t *b0 = mx_buffer(&m, 16, 12);
+    put32(b2 + 4, 41);
+    put32(b0 + 4, 10);
+    put32(b0 + 8, 77);
+    struct us_thread *t = malloc(sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    for (unsigned k = 0; k < 3; k++) {
+        struct us_exec_env env = mx_env(&m);
+        us_thread_reset(t);
+        us_interpret(&m.p, &env, t);
+        const float *o = t->output[_i ? US_VOUT_POSITION : US_FOUT_COLOR];
+        ck_assert_float_eq(o[0], (float)(41 + k));   /* the old value */
+        ck_assert_float_eq(o[1], (float)(10 - k - 1));   /* the new one */
+        ck_assert_float_eq(o[2], 77.0f);
+    }
+    ck_assert_uint_eq(get32(b2 + 4), 44);
+    ck_assert_uint_eq(get32(b0 + 4), 7);
+    ck_assert_uint_eq(get32(b0), 0);
+    free(t);
+    mx_free(&m);
+}
+END_TEST
+
+/* 8- and 16-bit storage (GL_EXT_shader_16bit_storage, 8bit_storage):
+ * LOAD.S16 / U8 extend, STORE.U16 / U8 keep the low bytes. */
+START_TEST(small_storage)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 450\n"
+        "#extension GL_EXT_shader_16bit_storage : require\n"
+        "#extension GL_EXT_shader_8bit_storage : require\n"
+        "layout(local_size_x = 4) in;\n"
+        "layout(std430, binding = 0) buffer B { int16_t h[8]; uint8_t u[8];\n"
+        "  int8_t s[4]; uint16_t w[4]; int r[]; };\n"
+        "void main() {\n"
+        "  uint i = gl_LocalInvocationID.x;\n"
+        "  r[i] = int(h[i]) + int(u[i]) * 1000 + int(s[i]) * 100000;\n"
+        "  r[i + 4u] = int(w[i]);\n"
+        "  h[i + 4u] = int16_t(r[i]);\n"
+        "  u[i + 4u] = uint8_t(r[i] + 1);\n"
+        "}\n");
+    uint8_t *b = mx_buffer(&m, 0, 68);   /* r[] at 36, 8 of them */
+    const int16_t h[4] = { -1, 32767, -32768, 5 };
+    const uint8_t u[4] = { 255, 0, 128, 7 };
+    const int8_t sb[4] = { -128, 127, -1, 0 };
+    const uint16_t w[4] = { 65535, 0x8000, 1, 0 };
+    for (int i = 0; i < 4; i++) {
+        memcpy(b + 2 * i, &h[i], 2);
+        b[16 + i] = u[i];
+        memcpy(b + 24 + i, &sb[i], 1);
+        memcpy(b + 28 + 2 * i, &w[i], 2);
+    }
+    mx_launch(&m, 1, 1, 1);
+    for (int i = 0; i < 4; i++) {
+        int32_t r = h[i] + u[i] * 1000 + sb[i] * 100000;
+        ck_assert_int_eq((int32_t)get32(b + 36 + 4 * i), r);
+        ck_assert_int_eq((int32_t)get32(b + 52 + 4 * i), w[i]);
+        int16_t h2;
+        memcpy(&h2, b + 8 + 2 * i, 2);
+        ck_assert_int_eq(h2, (int16_t)r);
+        ck_assert_uint_eq(b[20 + i], (uint8_t)(r + 1));
+    }
+    ck_assert_uint_eq(m.mem.counts.oob, 0);
+    unsigned narrow = 0;
+    for (unsigned i = 0; i < m.p.ninsts; i++)
+        narrow += m.p.insts[i].mtype != US_MT_U32 &&
+                  (m.p.insts[i].op == US_OP_LOAD ||
+                   m.p.insts[i].op == US_OP_STORE);
+    ck_assert_uint_eq(narrow, 6);
+    mx_free(&m);
+}
+END_TEST
+
+/* GLSL ES 3.10 compute, GLSL ES 3.00 fragment (compiled as 3.10), and
+ * desktop GLSL ES sources' integers as words. */
+START_TEST(es_versions)
+{
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 310 es\nlayout(local_size_x = 4) in;\n"
+        "layout(std430, binding = 0) buffer B { highp int v[]; };\n"
+        "void main() { v[gl_LocalInvocationIndex] = "
+        "int(gl_LocalInvocationIndex) * -3 >> 1; }\n");
+    uint8_t *b = mx_buffer(&m, 0, 16);
+    mx_launch(&m, 1, 1, 1);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq((int32_t)get32(b + 4 * i), (i * -3) >> 1);
+    mx_free(&m);
+    struct fx f;
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 300 es\nprecision mediump float;\n"
+            "uniform ivec2 k;\nin vec4 v;\nout vec4 color;\n"
+            "void main() { color = vec4(float(k.x ^ k.y), v.yzw); }\n");
+    ck_assert(!f.info.float_integers);
+    uniform(&f, "k", 0, 6, 3, 0, 0);
+    input(&f, US_FIN_TEXCOORD0, 0, 1, 2, 3);
+    run(&f);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 5.0f, 0);
+    NEAR(f.t.output[US_FOUT_COLOR][3], 3.0f, 0);
+    us_program_free(&f.p);
+    /* 3.30 with the storage buffer extension (piglit's way): 4.30 */
+    mx_compile(&m, US_STAGE_FRAGMENT,
+        "#version 330\n"
+        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+        "layout(binding = 2) buffer B { vec4 c; uint n; };\n"
+        "out vec4 o;\nvoid main() { o = c * float(atomicAdd(n, 2u)); }\n");
+    b = mx_buffer(&m, 2, 20);
+    put32(b, fbits(1.5f));
+    put32(b + 16, 3);
+    struct us_exec_env env = mx_env(&m);
+    us_thread_reset(&f.t);
+    us_interpret(&m.p, &env, &f.t);
+    NEAR(f.t.output[US_FOUT_COLOR][0], 4.5f, 0);
+    ck_assert_uint_eq(get32(b + 16), 5);
+    mx_free(&m);
+    /* and a 3.30 compute shader with GL_ARB_compute_shader */
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 330\n#extension GL_ARB_compute_shader: require\n"
+        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+        "layout(local_size_x = 3) in;\n"
+        "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+        "void main() { v[gl_LocalInvocationIndex] = 7u; }\n");
+    ck_assert_uint_eq(m.p.group_size[0], 3);
+    mx_free(&m);
+}
+END_TEST
+
+/* Unsupported SPIR-V names its instruction and the GLSL line, never a
+ * bare opcode number; so do other translation errors. */
+START_TEST(error_lines)
+{
+    static const struct { const char *src; unsigned line; const char *msg; }
+    cases[] = {
+        { "#version 450\nlayout(location = 0) in vec4 v;\n"
+          "out vec4 c;\n\nvoid main() {\n  float x = v.x;\n"
+          "  c = vec4(dFdx(x));\n}\n", 7,
+          "unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" },
+        { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
+          "  c = vec4(determinant(mat2(v)));\n}\n", 5,
+          "unsupported GLSL.std.450 instruction Determinant (GLSL: "
+          "c = vec4(determinant(mat2(v)));)" },
+        { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
+          "  c = vec4(fwidth(v.x)\n   + 1.0);\n}\n", 5,
+          "unsupported SPIR-V instruction OpFwidth" },
+        /* the front step's renames undone in the quoted line */
+        { "varying float t;\nvoid main() {\n"
+          "  gl_FragColor = vec4(dFdy(t));\n}\n", 3,
+          "(GLSL: gl_FragColor = vec4(dFdy(t));)" },
+        { "#version 430\nlayout(local_size_x = 1) in;\n"
+          "layout(binding = 17) buffer B { int x; };\n"
+          "void main() {\n  x = 1;\n}\n", 5, "binding 17 is out of range" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct fx f;
+        struct us_diag d;
+        enum us_stage st = strstr(cases[i].src, "local_size")
+                           ? US_STAGE_COMPUTE : US_STAGE_FRAGMENT;
+        ck_assert(!try_compile(&f, st, cases[i].src, true, &d));
+        ck_assert_msg(d.line == cases[i].line, "%s: line %u, want %u", d.msg,
+                      d.line, cases[i].line);
+        char head[32];
+        snprintf(head, sizeof head, "test.glsl:%u: ", cases[i].line);
+        ck_assert_msg(!strncmp(d.msg, head, strlen(head)), "%s", d.msg);
+        ck_assert_msg(strstr(d.msg, cases[i].msg), "%s", d.msg);
+        ck_assert_msg(!strstr(d.msg, "opcode"), "%s", d.msg);
+    }
+}
+END_TEST
+
+/* GLSL 1.30, 1.40 and 1.50 through the front step: in/out globals get
+ * locations as attribute/varying do, the fragment output is the colour,
+ * 1.30's keywords stay keywords, and integers are words. */
+START_TEST(glsl_130)
+{
+    static const char *const versions[] = { "130", "140", "150 core",
+                                            "150 compatibility" };
+    for (unsigned v = 0; v < 4; v++) {
+        char vs[512], fs[512];
+        snprintf(vs, sizeof vs,
+                 "#version %s\nin vec4 pos;\nin vec3 col;\nflat out int id;\n"
+                 "smooth out vec3 c;\nuniform uint k;\nvoid main() {\n"
+                 "  gl_Position = pos; id = int(k >> 1u) ^ 5; c = col;\n}\n",
+                 versions[v]);
+        snprintf(fs, sizeof fs,
+                 "#version %s\nflat in int id;\nin vec3 c;\n"
+                 "out vec4 color;\nvoid main() {\n"
+                 "  color = vec4(c * float(id & 3), float(id));\n}\n",
+                 versions[v]);
+        struct us_glsl_link link;
+        us_glsl_link_init(&link);
+        struct us_diag d;
+        char *vr, *fr;
+        size_t vn, fn;
+        ck_assert_msg(us_glsl_front(vs, strlen(vs), US_STAGE_VERTEX, &link,
+                                    &vr, &vn, &d), "%s", d.msg);
+        ck_assert_msg(us_glsl_front(fs, strlen(fs), US_STAGE_FRAGMENT, &link,
+                                    &fr, &fn, &d), "%s", d.msg);
+        ck_assert(!us_glsl_float_integers(vr, vn));
+        ck_assert(strstr(vr, "flat out int id"));
+        ck_assert(strstr(fr, "layout(location=0) out vec4 color"));
+        const struct us_glsl_slot *sid = us_glsl_link_varying(&link, "id");
+        ck_assert_ptr_nonnull(sid);
+        struct fx f;
+        compile(&f, US_STAGE_VERTEX, vr);
+        uniform(&f, "k", 0, 13, 0, 0, 0);
+        const struct us_glsl_slot *pos = us_glsl_link_attrib(&link, "pos");
+        ck_assert_ptr_nonnull(pos);
+        input(&f, US_VIN_ATTRIB0 + pos->first, 1, 2, 3, 4);
+        run(&f);
+        uint32_t id;
+        memcpy(&id, &f.t.output[US_VOUT_TEXCOORD0 + sid->first][0], 4);
+        ck_assert_uint_eq(id, (13u >> 1) ^ 5u);
+        NEAR(f.t.output[US_VOUT_POSITION][3], 4.0f, 0);
+        us_program_free(&f.p);
+        compile(&f, US_STAGE_FRAGMENT, fr);
+        float fid;
+        int32_t six = 6;
+        memcpy(&fid, &six, 4);
+        input(&f, US_FIN_TEXCOORD0 + sid->first, fid, fid, fid, fid);
+        input(&f, US_FIN_TEXCOORD0 + us_glsl_link_varying(&link, "c")->first,
+              1, 2, 3, 0);
+        run(&f);
+        NEAR(f.t.output[US_FOUT_COLOR][1], 4.0f, 0);
+        NEAR(f.t.output[US_FOUT_COLOR][3], 6.0f, 0);
+        us_program_free(&f.p);
+        free(vr);
+        free(fr);
+    }
+    /* one colour buffer */
+    const char *two = "#version 130\nout vec4 a;\nout vec4 b;\n"
+                      "void main() { a = b = vec4(1.0); }\n";
+    struct us_diag d;
+    char *out;
+    size_t n;
+    ck_assert(!us_glsl_front(two, strlen(two), US_STAGE_FRAGMENT, NULL, &out,
+                             &n, &d));
+    ck_assert_uint_eq(d.line, 3);
+    ck_assert(strstr(d.msg, "one colour buffer"));
+    /* compute shaders start at 4.30 (ES 3.10) */
+    const char *cs = "layout(local_size_x = 1) in;\nvoid main() {}\n";
+    ck_assert(!us_glsl_front(cs, strlen(cs), US_STAGE_COMPUTE, NULL, &out, &n,
+                             &d));
+    ck_assert(strstr(d.msg, "#version 430"));
+    /* 1.30 7.1: built-in varyings redeclared with a qualifier */
+    const char *re = "#version 130\nflat in vec4 gl_Color;\n"
+                     "void main() { gl_FragColor = gl_Color; }\n";
+    ck_assert_msg(us_glsl_front(re, strlen(re), US_STAGE_FRAGMENT, NULL, &out,
+                                &n, &d), "%s", d.msg);
+    struct fx f;
+    compile(&f, US_STAGE_FRAGMENT, out);
+    input(&f, US_FIN_COLOR0, 0.25f, 0.5f, 1, 2);
+    run(&f);
+    NEAR(f.t.output[US_FOUT_COLOR][3], 2.0f, 0);
+    us_program_free(&f.p);
+    free(out);
+    /* 1.20 keeps float integers, and its interpolation words are names */
+    const char *old = "#version 120\nvarying float flat;\n"
+                      "void main() { gl_FragColor = vec4(flat); }\n";
+    ck_assert(us_glsl_front(old, strlen(old), US_STAGE_FRAGMENT, NULL, &out,
+                            &n, &d));
+    ck_assert(us_glsl_float_integers(out, n));
+    ck_assert(strstr(out, "us_id_flat"));
+    free(out);
+}
+END_TEST
+
+/* packHalf2x16 and unpackHalf2x16 against the compiler's binary16 (every
+ * half, every midpoint between neighbouring halves, the specials), and
+ * the 8- and 16-bit norm packings on values they represent exactly. */
+START_TEST(packing)
+{
+#ifdef __FLT16_MAX__
+    struct mx m;
+    mx_compile(&m, US_STAGE_COMPUTE,
+        "#version 430\nlayout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) buffer P { vec2 f[]; };\n"
+        "layout(std430, binding = 1) buffer Q { uint packed[]; };\n"
+        "layout(std430, binding = 2) buffer U { uint u[]; };\n"
+        "layout(std430, binding = 3) buffer V { vec2 unpacked[]; };\n"
+        "layout(std430, binding = 4) buffer N { vec4 n[256]; uvec4 pn[256];\n"
+        "  vec4 un[256]; };\n"
+        "void main() { uint i = gl_GlobalInvocationID.x;\n"
+        "  if (i < uint(f.length())) packed[i] = packHalf2x16(f[i]);\n"
+        "  if (i < uint(u.length())) unpacked[i] = unpackHalf2x16(u[i]);\n"
+        "  if (i < 256u) {\n"
+        "    pn[i] = uvec4(packUnorm4x8(n[i]), packSnorm4x8(n[i] * 2.0 - 1.0),\n"
+        "                  packUnorm2x16(n[i].xy), packSnorm2x16(n[i].zw));\n"
+        "    un[i] = vec4(unpackUnorm4x8(i * 0x01010101u).x,\n"
+        "                 unpackSnorm4x8(i << 8).y, unpackUnorm2x16(i << 8).x,\n"
+        "                 unpackSnorm2x16(i << 24).y);\n"
+        "  } }\n");
+    enum { NH = 65536, NF = 2 * NH + 8 };
+    float *in = malloc(NF * sizeof *in);
+    ck_assert_ptr_nonnull(in);
+    unsigned nf = 0;
+    for (uint32_t h = 0; h < NH; h++) {
+        uint16_t hb = (uint16_t)h, hn = (uint16_t)(h + 1);
+        _Float16 a, b;
+        memcpy(&a, &hb, 2);
+        memcpy(&b, &hn, 2);
+        in[nf++] = (float)a;
+        /* the midpoint to the next half of the same sign */
+        if ((h & 0x7fff) < 0x7bff)
+            in[nf++] = ((float)a + (float)b) / 2;
+    }
+    const float special[] = { 65504.0f, 65519.99f, 65520.0f, 1e10f,
+                              5.9604645e-8f * 0.5f, 1e-30f,
+                              bitsf(0x7f800000u), bitsf(0xff812345u) };
+    for (unsigned i = 0; i < sizeof special / sizeof *special; i++)
+        in[nf++] = special[i];
+    if (nf & 1)
+        in[nf++] = 0.0f;
+    uint8_t *fb = mx_buffer(&m, 0, 4 * nf);
+    memcpy(fb, in, 4 * nf);
+    uint8_t *pb = mx_buffer(&m, 1, 2 * nf);
+    uint8_t *ub = mx_buffer(&m, 2, 2 * NH);
+    uint8_t *vb = mx_buffer(&m, 3, 4 * NH);
+    for (uint32_t i = 0; i < NH / 2; i++)
+        put32(ub + 4 * i, (2 * i) | (2 * i + 1) << 16);
+    uint8_t *nb = mx_buffer(&m, 4, 3 * 16 * 256);
+    for (unsigned i = 0; i < 256; i++) {
+        const float v[4] = { (float)i / 255, (float)(255 - i) / 255,
+                             (float)(i % 3) / 2, i == 7 ? 1.5f : 0.0f };
+        memcpy(nb + 16 * i, v, 16);
+    }
+    mx_launch(&m, (nf / 2 + 63) / 64, 1, 1);
+    for (unsigned i = 0; i < nf; i++) {
+        uint16_t got, want;
+        memcpy(&got, pb + 2 * i, 2);
+        _Float16 h = (_Float16)in[i];
+        memcpy(&want, &h, 2);
+        if (in[i] != in[i])
+            ck_assert_msg((got & 0x7c00) == 0x7c00 && (got & 0x3ff),
+                          "pack NaN 0x%08x: 0x%04x", fbits(in[i]), got);
+        else
+            ck_assert_msg(got == want, "packHalf2x16(%a): 0x%04x, want "
+                          "0x%04x", (double)in[i], got, want);
+    }
+    for (uint32_t h = 0; h < NH; h++) {
+        uint16_t hb = (uint16_t)h;
+        _Float16 x;
+        memcpy(&x, &hb, 2);
+        float want = (float)x, got = bitsf(get32(vb + 4 * h));
+        if (want != want)
+            ck_assert_msg(got != got, "unpack 0x%04x: %a", h, (double)got);
+        else
+            ck_assert_msg(fbits(got) == fbits(want), "unpackHalf2x16(0x%04x)"
+                          ": %a, want %a", h, (double)got, (double)want);
+    }
+    for (unsigned i = 0; i < 256; i++) {
+        const uint8_t *p = nb + 4096 + 16 * i;
+        /* (i, 255 - i, 0 / 127 / 255, 0 or 255) as bytes */
+        unsigned z = (i % 3) * 255 / 2 + ((i % 3) == 1), w = i == 7 ? 255 : 0;
+        ck_assert_uint_eq(get32(p), i | (255 - i) << 8 | z << 16 | w << 24);
+        /* snorm of 2v - 1: round(clamp(v', -1, 1) * 127) */
+        for (unsigned c = 0; c < 4; c++) {
+            float v = bitsf(get32(nb + 16 * i + 4 * c)) * 2.0f - 1.0f;
+            float cl = v < -1 ? -1 : v > 1 ? 1 : v;
+            int want = (int)floorf(cl * 127.0f + 0.5f);
+            ck_assert_int_eq((int8_t)(get32(p + 4) >> (8 * c)), want);
+        }
+        ck_assert_uint_eq(get32(p + 8) & 0xffff, i * 257);
+        const float *q = (const float *)(nb + 8192 + 16 * i);
+        NEAR(q[0], (float)i / 255, 6e-8f);
+        float sb = (float)(int8_t)i / 127;
+        NEAR(q[1], sb < -1 ? -1 : sb, 6e-8f);
+        NEAR(q[2], (float)(i << 8) / 65535, 6e-8f);
+        float sw = (float)(int16_t)(i << 8) / 32767;
+        NEAR(q[3], sw < -1 ? -1 : sw, 6e-8f);
+    }
+    free(in);
+    mx_free(&m);
+#endif
+}
+END_TEST
+
 START_TEST(malformed)
 {
     size_t n;
     uint32_t *w = module_words(small_fs, false, &n);
     struct us_program p;
     struct us_diag d;
-    ck_assert(us_spirv_translate(w, n, US_STAGE_FRAGMENT, &p, NULL, &d));
+    ck_assert(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d));
     check_roundtrip(&p);
     us_program_free(&p);
     /* wrong stage */
-    ck_assert(!us_spirv_translate(w, n, US_STAGE_VERTEX, &p, NULL, &d));
+    ck_assert(!us_spirv_translate(w, n, US_STAGE_VERTEX, 0, &p, NULL, &d));
     ck_assert(strstr(d.msg, "entry point"));
     /* every truncation */
     for (size_t k = 0; k < n; k++) {
-        ck_assert(!us_spirv_translate(w, k, US_STAGE_FRAGMENT, &p, NULL,
+        ck_assert(!us_spirv_translate(w, k, US_STAGE_FRAGMENT, 0, &p, NULL,
                                       &d));
         ck_assert(d.msg[0]);
     }
@@ -1316,7 +2461,7 @@ START_TEST(malformed)
         for (size_t j = 0; j < sizeof junk / sizeof junk[0]; j++) {
             memcpy(c, w, n * sizeof *c);
             c[k] = junk[j] == 0x10000 ? w[k] + 0x10000 : junk[j];
-            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d))
+            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d))
                 us_program_free(&p);
             else
                 failed++, ck_assert(d.msg[0]);
@@ -1326,11 +2471,11 @@ START_TEST(malformed)
     /* bad magic, bad bound */
     memcpy(c, w, n * sizeof *c);
     c[0] = 0x12345678;
-    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d));
+    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d));
     ck_assert(strstr(d.msg, "magic"));
     memcpy(c, w, n * sizeof *c);
     c[3] = 0xfffffff0u;
-    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d));
+    ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d));
     free(c);
     free(w);
 }
@@ -1348,7 +2493,7 @@ START_TEST(malformed_flow)
     struct us_program p;
     struct us_diag d;
     struct us_glsl_info info;
-    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, &p, &info, &d),
+    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, &info, &d),
                   "%s", d.msg);
     check_roundtrip(&p);
     us_program_free(&p);
@@ -1368,7 +2513,7 @@ START_TEST(malformed_flow)
                 memcpy(c, w, n * sizeof *c);
                 c[at + k] = labels[l];
                 runs++;
-                if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL,
+                if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL,
                                        &d)) {
                     ok++;
                     us_program_free(&p);
@@ -1382,9 +2527,120 @@ START_TEST(malformed_flow)
         for (uint32_t j = 0; j < 3; j++) {
             memcpy(c, w, n * sizeof *c);
             c[k] = j == 0 ? w[k] ^ 1 : j == 1 ? w[k] + 0x10000 : 2;
-            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, &p, NULL, &d))
+            if (us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d))
                 us_program_free(&p);
         }
+    free(c);
+    free(w);
+}
+END_TEST
+
+/* Memory, atomics, barriers and integers gone wrong: every word of a
+ * compute and of a fragment module with storage buffers, shared memory,
+ * atomics, a counter and length() corrupted.  An error or a program that
+ * reassembles, never a crash. */
+START_TEST(malformed_memory)
+{
+    static const char *const src[2] = {
+        "#version 430\nlayout(local_size_x = 8, local_size_y = 2) in;\n"
+        "struct S { vec3 a; int b[2]; };\n"
+        "layout(std430, binding = 1) buffer B { uint n; S s[4]; "
+        "float f[]; };\n"
+        "shared uint t[16];\n"
+        "void main() { uint l = gl_LocalInvocationIndex;\n"
+        "  t[l] = gl_GlobalInvocationID.x << 2u;\n  barrier();\n"
+        "  s[l & 3u].b[l & 1u] = int(atomicAdd(t[15u - l], n)) >> 1;\n"
+        "  f[l % uint(f.length())] = float(s[l & 3u].a.y);\n"
+        "  atomicCompSwap(n, 0u, l); memoryBarrier(); }\n",
+        "#version 450\n"
+        "layout(binding = 0, offset = 4) uniform atomic_uint c;\n"
+        "layout(std430, binding = 2) buffer B { ivec4 v[]; };\n"
+        "in vec4 p;\nout vec4 o;\n"
+        "void main() { int i = int(p.x) & 7;\n"
+        "  v[i] = ivec4(p) ^ v[i + 1] >> 2;\n"
+        "  o = vec4(atomicCounterIncrement(c), bitCount(v[0].x), p.zw); }\n",
+    };
+    for (unsigned m = 0; m < 2; m++) {
+        enum us_stage st = m ? US_STAGE_FRAGMENT : US_STAGE_COMPUTE;
+        size_t n;
+        uint32_t *w = module_words_st(src[m], m ? "frag" : "comp", true, &n);
+        struct us_program p;
+        struct us_diag d;
+        ck_assert_msg(us_spirv_translate(w, n, st, 0, &p, NULL, &d), "%s",
+                      d.msg);
+        check_roundtrip(&p);
+        us_program_free(&p);
+        uint32_t *c = malloc(n * sizeof *c);
+        ck_assert_ptr_nonnull(c);
+        unsigned failed = 0, passed = 0;
+        for (size_t k = 5; k < n; k++) {
+            static const uint32_t junk[] = { 0, 1, 0xffffffffu, 0x10000, 3 };
+            for (size_t j = 0; j < sizeof junk / sizeof junk[0]; j++) {
+                memcpy(c, w, n * sizeof *c);
+                c[k] = junk[j] == 0x10000 ? w[k] + 0x10000 : junk[j];
+                if (us_spirv_translate(c, n, st, 0, &p, NULL, &d)) {
+                    passed++;
+                    check_roundtrip(&p);
+                    us_program_free(&p);
+                } else {
+                    failed++;
+                    ck_assert(d.msg[0]);
+                }
+            }
+        }
+        ck_assert_uint_gt(failed, n);
+        ck_assert_uint_gt(passed, 0);
+        free(c);
+        free(w);
+    }
+}
+END_TEST
+
+/* Fuzz findings: a composite constant with fewer constituents than its
+ * type's slots, and an extended instruction short of operands, are
+ * errors (they left operands unset). */
+START_TEST(malformed_operands)
+{
+    size_t n;
+    uint32_t *w = module_words(
+        "#version 330\nin vec4 v;\nout vec4 c;\n"
+        "const vec4 k[3] = vec4[3](vec4(0.1), vec4(0.2), vec4(0.3));\n"
+        "void main() { c = k[int(v.x)] + smoothstep(v.x, v.y, v.zwzw); }\n",
+        true, &n);
+    struct us_program p;
+    struct us_diag d;
+    ck_assert_msg(us_spirv_translate(w, n, US_STAGE_FRAGMENT, 0, &p, NULL, &d),
+                  "%s", d.msg);
+    us_program_free(&p);
+    uint32_t *c = malloc(n * sizeof *c);
+    ck_assert_ptr_nonnull(c);
+    unsigned patched = 0;
+    for (size_t at = 5; at < n; at += w[at] >> 16) {
+        unsigned op = w[at] & 0xffff, wc = w[at] >> 16;
+        memcpy(c, w, n * sizeof *c);
+        if (op == 28 /* OpTypeArray */) {
+            /* its length constant 3 -> 5 */
+            bool done = false;
+            for (size_t b = 5; b < n && !done; b += w[b] >> 16)
+                if ((w[b] & 0xffff) == 43 /* OpConstant */ &&
+                    w[b + 2] == w[at + 3]) {
+                    c[b + 3] = 5;
+                    done = true;
+                }
+            ck_assert(done);
+        } else if (op == 12 /* OpExtInst */ && wc > 6) {
+            c[at] = (uint32_t)(wc - 1) << 16 | 12;   /* one operand less */
+            c[at + wc - 1] = 1u << 16;                /* OpNop */
+        } else {
+            continue;
+        }
+        patched++;
+        ck_assert(!us_spirv_translate(c, n, US_STAGE_FRAGMENT, 0, &p, NULL,
+                                      &d));
+        ck_assert_msg(strstr(d.msg, "bad composite") ||
+                      strstr(d.msg, "needs 3 operands"), "%s", d.msg);
+    }
+    ck_assert_uint_ge(patched, 2);
     free(c);
     free(w);
 }
@@ -1423,8 +2679,22 @@ static Suite *make_suite(void)
     tcase_add_test(tc, builtin_table);
     tcase_add_test(tc, glslang_errors);
     tcase_add_test(tc, legacy_source);
+    tcase_add_test(tc, integer_ops_compute);
+    tcase_add_loop_test(tc, integer_ops_stages, 0, 2);
+    tcase_add_test(tc, nan_patterns);
+    tcase_add_test(tc, compute_shared);
+    tcase_add_test(tc, compute_builtins);
+    tcase_add_test(tc, buffer_layouts);
+    tcase_add_loop_test(tc, atomic_counters, 0, 2);
+    tcase_add_test(tc, small_storage);
+    tcase_add_test(tc, es_versions);
+    tcase_add_test(tc, packing);
+    tcase_add_test(tc, glsl_130);
+    tcase_add_test(tc, error_lines);
     tcase_add_test(tc, malformed);
     tcase_add_loop_test(tc, malformed_flow, 0, 2);
+    tcase_add_test(tc, malformed_memory);
+    tcase_add_test(tc, malformed_operands);
     suite_add_tcase(s, tc);
     return s;
 }
