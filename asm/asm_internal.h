@@ -35,7 +35,7 @@ enum tok_kind {
     TOK_INT,      /* digits only                                        */
     TOK_FLOAT,    /* a number with a '.' or an exponent                 */
     TOK_DOTDOT,   /* ".." in ranges                                     */
-    TOK_PUNCT,    /* one of ; , . [ ] { } = + - :                       */
+    TOK_PUNCT,    /* one of ; , . [ ] { } = + - : |                     */
     TOK_BAD,      /* a byte that starts no token                        */
 };
 
@@ -104,6 +104,7 @@ struct asm_ctx {
      * instruction's, docs/COMPUTE.md). */
     bool int_literals;
     struct token mnemonic;      /* of the instruction being parsed        */
+    bool joined;                /* the next instruction follows a "|"     */
 
     struct us_diag *diag;
     bool failed;

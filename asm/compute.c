@@ -128,6 +128,8 @@ bool asm_parse_label(struct asm_ctx *c)
     if (find_label(c, &name))
         return asm_error(c, &name, "label %s defined twice",
                          asm_describe(&name, buf, sizeof buf));
+    if (c->joined)
+        return asm_error(c, &name, "a label cannot split a '|' group");
     if (!asm_grow((void **)&c->labels, &c->cap_labels, c->nlabels,
                   sizeof *c->labels))
         return asm_error(c, &name, "out of memory");

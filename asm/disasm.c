@@ -600,7 +600,12 @@ static void put_inst(struct out *o, struct dis *x, const struct us_inst *in)
         return;
     }
     const struct us_opinfo *info = &us_ops[in->op];
-    put(o, "%s%s", info->name, in->sat ? "_SAT" : "");
+    if (in->joined)   /* the rest of a source instruction */
+        put(o, "    ");
+    put(o, "%s", info->name);
+    if (in->word)
+        put(o, ".W%u", in->word);
+    put(o, "%s", in->sat ? "_SAT" : "");
     x->ints = info->flags & US_I_SRC;
     if (info->format >= US_FMT_LOAD) {
         put_compute(o, x, in);
@@ -724,6 +729,12 @@ static void put_program(struct dis *x, const uint32_t *limit)
         }
         if (i < prog->ninsts)
             put_inst(o, x, &prog->insts[i]);
+        /* "A |" when the next instruction is one source instruction with A */
+        if (i + 1 < prog->ninsts && prog->insts[i + 1].joined && !o->oom &&
+            o->len >= 2 && !memcmp(o->buf + o->len - 2, ";\n", 2)) {
+            o->len -= 2;
+            put(o, " |\n");
+        }
     }
     free(target);
     put(o, "END\n");

@@ -122,7 +122,7 @@ static struct token scan(const struct asm_ctx *c, struct lex_cursor *k)
     } else if (p[0] == '.' && avail > 1 && p[1] == '.') {
         t.kind = TOK_DOTDOT;
         t.len = 2;
-    } else if (p[0] != '\0' && strchr(";,.[]{}=+-:", p[0])) {
+    } else if (p[0] != '\0' && strchr(";,.[]{}=+-:|", p[0])) {
         t.kind = TOK_PUNCT;
         t.len = 1;
     } else {

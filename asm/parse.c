@@ -211,7 +211,7 @@ static bool adjacent(const struct token *prev, const struct token *t)
  * type, the atomic operation, the branch condition), returned in mods[].
  */
 static int parse_mnemonic(struct asm_ctx *c, bool *sat, struct token *mods,
-                          unsigned *nmods)
+                          unsigned *nmods, uint8_t *word)
 {
     struct token mn = c->tok, last = mn;
     char text[48], buf[64];
@@ -244,6 +244,20 @@ static int parse_mnemonic(struct asm_ctx *c, bool *sat, struct token *mods,
     *sat = len > 4 && !memcmp(text + len - 4, "_SAT", 4);
     if (*sat)
         len -= 4;
+    /* a last .W8 .W16 .W32: an integer instruction's own word width */
+    *word = 0;
+    static const struct { const char *s; uint8_t w; } widths[] = {
+        { ".W8", 8 }, { ".W16", 16 }, { ".W32", 32 },
+    };
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        size_t wl = strlen(widths[k].s);
+        if (n > 1 && len > wl && !memcmp(text + len - wl, widths[k].s, wl)) {
+            *word = widths[k].w;
+            len -= wl;
+            n--;
+            break;
+        }
+    }
     /* the whole text, else the opcode alone with field modifiers */
     int op = us_op_lookup(text, len);
     if (op < 0 && n > 1) {
@@ -308,11 +322,16 @@ static bool parse_instruction(struct asm_ctx *c)
     struct token mn = c->tok, mods[4];
     unsigned nmods;
     bool sat;
+    uint8_t word;
     c->mnemonic = mn;
-    int op = parse_mnemonic(c, &sat, mods, &nmods);
+    int op = parse_mnemonic(c, &sat, mods, &nmods, &word);
     if (op < 0 || !stage_allows(c, &mn, op))
         return false;
     const struct us_opinfo *info = &us_ops[op];
+    if (word && (!(info->flags & (US_I_SRC | US_I_DST)) ||
+                 info->unit != US_UNIT_ALU))
+        return asm_error(c, &mn, "%s has no word width: .W%u is for integer "
+                         "arithmetic", info->name, word);
     if (sat && (asm_is_vp(c) || info->shape == US_SHAPE_NONE ||
                 (info->flags & US_I_DST)))
         return asm_error(c, &mn, "%s has no _SAT form%s", info->name,
@@ -323,6 +342,13 @@ static bool parse_instruction(struct asm_ctx *c)
     /* inst may move when the array grows: only instructions grow it. */
     inst->op = (uint8_t)op;
     inst->sat = sat;
+    inst->word = word;
+    inst->joined = c->joined;
+    c->joined = false;
+    enum us_unit prev = inst->joined ? us_ops[inst[-1].op].unit : US_UNIT_ALU;
+    if (prev == US_UNIT_BRANCH || prev == US_UNIT_BARRIER)
+        return asm_error(c, &mn, "a '|' group goes on after %s: flow control "
+                         "and barriers end their group", us_ops[inst[-1].op].name);
     c->int_literals = info->flags & US_I_SRC;
     switch (info->format) {
     case US_FMT_KIL:
@@ -388,7 +414,9 @@ static bool parse_statement(struct asm_ctx *c)
     struct token next = asm_peek(c);
     if (asm_is_punct(&next, ':'))
         return asm_parse_label(c);   /* "name:" needs no ';' */
-    if (asm_is_word(&t, "TEMP"))
+    if (c->joined)                   /* after "|", an instruction */
+        ok = parse_instruction(c);
+    else if (asm_is_word(&t, "TEMP"))
         ok = parse_var_list(c, US_DECL_TEMP);
     else if (asm_is_word(&t, "GROUP_SIZE") && asm_is_cp(c))
         ok = asm_parse_group_size(c);
@@ -414,6 +442,12 @@ static bool parse_statement(struct asm_ctx *c)
         ok = parse_instruction(c);
     if (!ok)
         return false;
+    /* "A | B;": B is one source instruction with A (docs/COMPUTE.md) */
+    if (asm_is_punct(&c->tok, '|') && c->prog.ninsts &&
+        (c->prog.options & US_OPT_USHADER_EXTENSIONS)) {
+        c->joined = true;
+        return asm_next(c);
+    }
     if (!asm_is_punct(&c->tok, ';'))
         return asm_error(c, &c->tok, "expected ';', found %s",
                          asm_describe(&c->tok, buf, sizeof buf));
@@ -551,6 +585,8 @@ static bool parse_program(struct asm_ctx *c, int want)
         if (!parse_statement(c))
             return false;
     }
+    if (c->joined)
+        return asm_error(c, &c->tok, "expected an instruction after '|'");
     /* Text after END is ignored (2.14.2, 3.11.2). */
     return asm_resolve_labels(c) &&
            us_flow_build(&c->prog, &c->prog.flow, c->diag);

@@ -220,6 +220,11 @@ struct us_inst {
     uint8_t mtype;       /* LOAD STORE ATOM LDS STS ATOMS: enum us_mtype */
     uint8_t sub;         /* ATOM ATOMS: enum us_atom; BRA: enum us_cond  */
     uint16_t target;     /* BRA: the instruction it jumps to (0..ninsts) */
+    uint8_t word;        /* integer instructions: a word width (8, 16, 32:
+                            the .W8 .W16 .W32 modifiers) instead of the
+                            program's; 0: the program's                */
+    bool joined;         /* one source instruction with the one before
+                            (a front end's "|": docs/COMPUTE.md)        */
     struct us_dst dst;
     struct us_src src[3];
     uint32_t line;       /* source line; not part of program identity   */
@@ -590,7 +595,7 @@ US_MUST_CHECK bool us_compute_interpret(const struct us_program *prog,
 
 enum us_flow_kind { US_FLOW_NONE, US_FLOW_IF, US_FLOW_ELSE, US_FLOW_ENDIF,
                     US_FLOW_LOOP, US_FLOW_ENDLOOP, US_FLOW_BRK,
-                    US_FLOW_CONT, US_FLOW_BRA };
+                    US_FLOW_CONT, US_FLOW_BRA, US_FLOW_SYNC };
 
 enum {
     US_FLOW_NEST = 32,           /* nested IFs and loops in a program    */

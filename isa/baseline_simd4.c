@@ -98,6 +98,11 @@ static bool put_format_fields(const struct us_inst *in, uint32_t w[4])
             return false;
         us_bits_set(w, POS_VW_TARGET, SIZE_VW_TARGET, in->target);
         us_bits_set(w, POS_VW_COND, SIZE_VW_COND, in->sub);
+    } else if (in->word) {   /* 1, 2, 3: 8, 16, 32 bits */
+        if (in->word != 8 && in->word != 16 && in->word != 32)
+            return false;
+        us_bits_set(w, POS_VW_TEXT, SIZE_VW_TEXT,
+                    in->word == 8 ? 1 : in->word == 16 ? 2 : 3);
     }
     return true;
 }
@@ -111,6 +116,12 @@ bool us_vencode(const struct us_inst *in, uint32_t w[4])
     const struct us_opinfo *info = &us_ops[in->op];
     enum us_op_format f = info->format;
     if (in->sat && ((info->flags & US_I_DST) || info->shape == US_SHAPE_NONE))
+        return false;
+    /* An integer instruction's own width goes in the texture target
+     * field; a source-instruction group ("|", a front end's for the SIMT
+     * model's timing) is no part of a vec4 machine's code: not encoded. */
+    if (in->word && !(info->flags & (US_I_SRC | US_I_DST) &&
+                      info->unit == US_UNIT_ALU))
         return false;
     if ((f == US_FMT_BRA || f == US_FMT_BAR) &&
         (in->dst.file || in->dst.index || in->dst.mask))
@@ -174,6 +185,14 @@ static bool get_format_fields(const uint32_t w[4], struct us_inst *in)
     }
     in->tex_unit = (uint8_t)us_bits_get(w, POS_VW_TEXU, SIZE_VW_TEXU);
     in->tex_target = (uint8_t)us_bits_get(w, POS_VW_TEXT, SIZE_VW_TEXT);
+    if (f != US_FMT_TEX && (info->flags & (US_I_SRC | US_I_DST)) &&
+        info->unit == US_UNIT_ALU && !in->tex_unit && in->tex_target &&
+        in->tex_target <= 3) {   /* the instruction's own word width */
+        static const uint8_t widths[4] = { 0, 8, 16, 32 };
+        in->word = widths[in->tex_target];
+        in->tex_target = 0;
+        return true;
+    }
     return in->tex_target < US_TEX_TARGET_COUNT &&
            (f == US_FMT_TEX || (!in->tex_unit && !in->tex_target));
 }
@@ -320,7 +339,10 @@ int us_inst_format(const struct us_inst *in, char *buf, size_t size)
     if (size)
         buf[0] = '\0';
     const struct us_opinfo *info = &us_ops[in->op % US_OP_COUNT];
-    put(&o, "%s%s", info->name, in->sat ? "_SAT" : "");
+    put(&o, "%s", info->name);
+    if (in->word)
+        put(&o, ".W%u", in->word);
+    put(&o, "%s", in->sat ? "_SAT" : "");
     if (info->format >= US_FMT_LOAD) {
         put_compute(&o, in);
         return (int)o.len;

@@ -27,7 +27,8 @@ static bool src_equal(const struct us_src *a, const struct us_src *b)
 static bool inst_equal(const struct us_inst *a, const struct us_inst *b)
 {
     if (a->op != b->op || a->sat != b->sat || a->dst.file != b->dst.file ||
-        a->dst.mask != b->dst.mask || a->dst.index != b->dst.index)
+        a->dst.mask != b->dst.mask || a->dst.index != b->dst.index ||
+        a->word != b->word || a->joined != b->joined)
         return false;
     enum us_op_format f = us_ops[a->op].format;
     if (f == US_FMT_TEX &&

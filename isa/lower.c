@@ -734,8 +734,9 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
     uint8_t items[4];
     unsigned n;
     enum us_unit unit = us_ops[in->op].unit;
+    unsigned word = in->word ? in->word : L->word;   /* .W8 .W16 .W32 */
     if (unit == US_UNIT_BRANCH || unit == US_UNIT_BARRIER) {
-        struct build b = { in, NULL, 0, false, &L->best, L->word };
+        struct build b = { in, NULL, 0, false, &L->best, word };
         build(&b);
         return append(L, &L->best);
     }
@@ -766,7 +767,7 @@ static bool lower_inst(struct lower *L, const struct us_inst *in)
         uint8_t order[4];
         memcpy(order, items, n);
         do {
-            struct build b = { in, order, n, scr != 0, &L->cand, L->word };
+            struct build b = { in, order, n, scr != 0, &L->cand, word };
             build(&b);
             if (!safe(&L->cand))
                 continue;

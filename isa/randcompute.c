@@ -387,6 +387,10 @@ static void rand_op(struct cg *g)
     /* division by zero, shifts past the word, odd bit fields: more often */
     if (isrc && o->nsrc >= 2 && rnd(g, 4) == 0)
         in->src[rnd(g, 2)] = rand_lit(g, true);
+    /* an integer instruction's own word width (.W8 .W16 .W32) */
+    static const uint8_t widths[3] = { 8, 16, 32 };
+    if ((o->flags & (US_I_SRC | US_I_DST)) && rnd(g, 6) == 0)
+        in->word = widths[rnd(g, 3)];
 }
 
 /* ---- Addresses ------------------------------------------------------------- */
@@ -789,7 +793,7 @@ static void stmt(struct cg *g, const struct ctx *cx)
         mem_stmt(g);
         g->budget--;
     } else if (pick < 60) {
-        emit(g, US_OP_MEMBAR);
+        emit(g, rnd(g, 2) ? US_OP_MEMBAR : US_OP_SYNC);
     } else if (pick < 65 && cp && cx->uniform && !g->no_bar) {
         bar_stmt(g);
     } else if (pick < 67 && g->arl) {
@@ -969,6 +973,20 @@ static bool finish(struct cg *g)
             if (in->src[order[j]].file == US_FILE_INPUT)
                 p->inputs_read |= 1u << in->src[order[j]].index;
     }
+    /* source instructions of several IR ones ("|" groups): never after
+     * flow control or a barrier, never at a BRA target */
+    uint8_t *target = calloc(p->ninsts + 1, 1);
+    if (!target)
+        return false;
+    for (unsigned i = 0; i < p->ninsts; i++)
+        if (p->insts[i].op == US_OP_BRA)
+            target[p->insts[i].target] = 1;
+    for (unsigned i = 1; i < p->ninsts; i++) {
+        enum us_unit u = us_ops[p->insts[i - 1].op].unit;
+        p->insts[i].joined = u != US_UNIT_BRANCH && u != US_UNIT_BARRIER &&
+                             !target[i] && rnd(g, 5) == 0;
+    }
+    free(target);
     if (!canon_params(p, g->arl ? RC_ARRAY : 0))
         return false;
     bool ok = true;

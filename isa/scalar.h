@@ -618,9 +618,12 @@ US_MUST_CHECK bool us_binary_parse(const uint8_t *data, size_t len,
  *         IR, normally zero); SRC0 and SRC1 the scalar operands a, b.
  *
  * BAR and MEMBAR: OP alone, every other bit zero.  Integer instructions
- * use the register format; their literals are ordinary PARAM slots.  SAT is
- * zero wherever the instruction has no _SAT form (integer results, memory,
- * BRA, BAR).
+ * use the register format; their literals are ordinary PARAM slots, and
+ * TEXT holds an instruction's own word width (.W8 .W16 .W32: 1 2 3; 0 the
+ * program's).  SAT is zero wherever the instruction has no _SAT form
+ * (integer results, memory, BRA, BAR).  A source-instruction group ("|",
+ * us_inst.joined) is for the SIMT model's timing, no part of a vec4
+ * machine's code: the word does not hold it.
  */
 enum {
     US_VW_BITS = 128,

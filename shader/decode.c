@@ -82,7 +82,7 @@ void us_decode_inst(const struct us_inst *in, unsigned word,
     out->sat = in->sat;
     out->tex_unit = in->tex_unit;
     out->tex_target = in->tex_target;
-    out->word = (uint8_t)(word ? word : 32);
+    out->word = (uint8_t)(in->word ? in->word : word ? word : 32);
     out->mtype = in->mtype;
     out->sub = in->sub;
     out->dst_off = 0;

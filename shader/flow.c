@@ -56,6 +56,7 @@ enum us_flow_kind us_op_flow_kind(enum us_opcode op)
     case US_OP_BRK: return US_FLOW_BRK;
     case US_OP_CONT: return US_FLOW_CONT;
     case US_OP_BRA: return US_FLOW_BRA;
+    case US_OP_SYNC: return US_FLOW_SYNC;
     default: return US_FLOW_NONE;
     }
 }
@@ -96,6 +97,9 @@ bool us_flow_link(const uint8_t *kind, uint32_t *partner, unsigned n,
         switch ((enum us_flow_kind)kind[pc]) {
         case US_FLOW_NONE:
         case US_FLOW_BRA:
+            break;
+        case US_FLOW_SYNC:   /* it goes on to the next instruction */
+            partner[pc] = pc + 1;
             break;
         case US_FLOW_IF:
         case US_FLOW_LOOP:
@@ -177,6 +181,14 @@ bool us_flow_build(const struct us_program *prog, struct us_flow **out,
         always[pc] = in->sub == US_COND_ALWAYS;
         lines[pc] = in->line;
         bra |= f->kind[pc] == US_FLOW_BRA;
+        if (f->kind[pc] == US_FLOW_BRA && in->target < n &&
+            prog->insts[in->target].joined) {
+            free(lines);
+            free(always);
+            us_flow_free(f);
+            return fail(diag, in->line, "BRA into the middle of a source "
+                        "instruction (a '|' group)");
+        }
     }
     bool ok = us_flow_link(f->kind, f->partner, n, lines, diag) &&
               (!bra || us_flow_branches(f, always, lines, diag));
@@ -333,6 +345,9 @@ static void step(struct us_flow_state *s, const struct us_flow *f,
     struct us_flow_frame *top = s->depth ? &s->stack[s->depth - 1] : NULL;
     switch ((enum us_flow_kind)f->kind[pc]) {
     case US_FLOW_NONE:
+        return;
+    case US_FLOW_SYNC:   /* reconvergence here is a policy's (seed 002) */
+        s->pc = pc + 1;
         return;
     case US_FLOW_IF:
     case US_FLOW_LOOP:

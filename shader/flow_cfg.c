@@ -41,6 +41,7 @@ static void successors(const struct us_flow *f, const uint8_t *always,
     s[1] = UINT32_MAX;
     switch ((enum us_flow_kind)f->kind[pc]) {
     case US_FLOW_NONE: case US_FLOW_ENDIF: case US_FLOW_LOOP:
+    case US_FLOW_SYNC:
         break;
     case US_FLOW_IF:
         s[1] = f->kind[p] == US_FLOW_ELSE ? p + 1 : p;

@@ -585,7 +585,7 @@ US_INLINE uint32_t exec(const struct us_dinst *d,
                 cond |= 1u << q;
         return cond;
     }
-    case US_OP_ELSE: case US_OP_ENDIF: case US_OP_BGNLOOP:
+    case US_OP_ELSE: case US_OP_ENDIF: case US_OP_BGNLOOP: case US_OP_SYNC:
     case US_OP_ENDLOOP: case US_OP_BRK: case US_OP_CONT:
         return 0;  /* the sequencer's business (shader/flow.c) */
     case US_OP_COUNT:

@@ -160,19 +160,25 @@ enum { NCORNER = sizeof corner / sizeof corner[0] };
 /* One instruction "OP r, in0, in1" on a vertex thread; the result bits. */
 START_TEST(int_ops_against_c)
 {
-    static const unsigned widths[] = { 32, 16, 8 };
+    /* the program's word, then an instruction's own (.Wn) over another */
+    static const struct { unsigned w; const char *option, *suffix; } widths[] = {
+        { 32, "", "" },
+        { 16, "OPTION USHADER_word16;\n", "" },
+        { 8, "OPTION USHADER_word8;\n", "" },
+        { 16, "", ".W16" },
+        { 8, "OPTION USHADER_word16;\n", ".W8" },
+        { 32, "OPTION USHADER_word8;\n", ".W32" },
+    };
     unsigned checked = 0;
     for (size_t k = 0; k < sizeof int_ops / sizeof int_ops[0]; k++)
-        for (unsigned wi = 0; wi < 3; wi++) {
-            unsigned w = widths[wi];
+        for (unsigned wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            unsigned w = widths[wi].w;
             char text[512];
             snprintf(text, sizeof text,
                      "!!ARBvp1.0\nOPTION USHADER_extensions;\n%s"
-                     "TEMP r;\n%s r, vertex.attrib[0]%s;\n"
+                     "TEMP r;\n%s%s r, vertex.attrib[0]%s;\n"
                      "MOV.U result.texcoord[0], r;\nEND\n",
-                     w == 16 ? "OPTION USHADER_word16;\n"
-                     : w == 8 ? "OPTION USHADER_word8;\n" : "",
-                     int_ops[k].text,
+                     widths[wi].option, int_ops[k].text, widths[wi].suffix,
                      int_ops[k].unary ? "" : ", vertex.attrib[1]");
             struct us_program p;
             assemble(text, &p);
@@ -676,6 +682,20 @@ asm_errors[] = {
     { "!!USHADERcp1.0\nTEMP r;\nBGNLOOP;\nBRA.EQ.U x, r.x, 0;\nBRK;\nx:\n"
       "BRK;\nENDLOOP;\nEND\n", 4, 1,
       "BRA's paths meet only outside its IF, ELSE or loop body" },
+    { "!!USHADERcp1.0\nTEMP r;\nADD.W8 r, r, r;\nEND\n", 3, 1,
+      "ADD has no word width: .W8 is for integer arithmetic" },
+    { "!!USHADERcp1.0\nTEMP r;\nLOAD.U32.W16 r, r, buffer[0];\nEND\n", 3, 1,
+      "LOAD has no word width: .W16 is for integer arithmetic" },
+    { "!!USHADERcp1.0\nTEMP r;\nBAR |\nADD.U r, r, r;\nEND\n", 4, 1,
+      "a '|' group goes on after BAR: flow control and barriers end their group" },
+    { "!!USHADERcp1.0\nTEMP r;\nADD.U r, r, r |\nEND\n", 4, 1,
+      "expected an instruction after '|'" },
+    { "!!USHADERcp1.0\nTEMP r;\nADD.U r, r, r |\nl:\nADD.U r, r, r;\nEND\n",
+      4, 1, "a label cannot split a '|' group" },
+    { "!!USHADERcp1.0\nTEMP r;\nBRA l;\nADD.U r, r, r |\nl:\nEND\n", 5, 1,
+      "a label cannot split a '|' group" },
+    { "!!ARBvp1.0\nTEMP r;\nADD r, r, r |\nADD r, r, r;\nEND\n", 3, 13,
+      "expected ';', found '|'" },
 };
 
 START_TEST(assembler_errors)
@@ -711,6 +731,11 @@ START_TEST(disassembly_round_trips)
         "MEMBAR;\nBAR;\nSHR.S a, b, {1, 2, 3, 4};\n"
         "MUL.U.HI a, a, b;\nBFI.U a, {3, 4, 0, 0}, a, b;\n"
         "BRA.LE.S end, a.x, b.w;\nBRA.NE.S end, a.y, 65536;\nend:\nEND\n",
+        "!!USHADERcp1.0\nOPTION USHADER_word16;\nTEMP a, b;\n"
+        "SHL.U.W32 a.x, invocation.globalid.x, 2 |\n"
+        "LOAD.U32 b.x, a.x, buffer[0] |\nADD.S.W8 b.x, b.x, -1;\n"
+        "SYNC;\nMUL.U.HI.W16 a, a, b;\nSTORE.U32 buffer[0].x, a.x, b.x;\n"
+        "BRA.EQ.U top, a.x, 0 ;\ntop:\nSUB.U a, a, b |\nBAR;\nEND\n",
     };
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
         struct us_program a, b, c;

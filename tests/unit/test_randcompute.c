@@ -89,10 +89,14 @@ static void random_vinst(struct us_rng *r, unsigned op, struct us_inst *in)
 
 /* One instruction as a program, for us_program_equal's notion of equal
  * instructions (the fields the opcode has). */
+/* The same instruction as far as a vec4 word goes: a source-instruction
+ * group ("|") is no part of it (isa/scalar.h). */
 static bool inst_same(const struct us_inst *a, const struct us_inst *b)
 {
-    struct us_program p = { .insts = (struct us_inst *)a, .ninsts = 1 };
-    struct us_program q = { .insts = (struct us_inst *)b, .ninsts = 1 };
+    struct us_inst x = *a, y = *b;
+    x.joined = y.joined = false;
+    struct us_program p = { .insts = &x, .ninsts = 1 };
+    struct us_program q = { .insts = &y, .ninsts = 1 };
     return us_program_equal(&p, &q);
 }
 
