@@ -545,8 +545,9 @@ void us_interpret(const struct us_program *prog, const struct us_exec_env *env,
 bool us_budget_error(const struct us_exec_env *env, unsigned thread,
                      struct us_diag *diag);
 
-/* Execute instruction `pc` alone: the entry timing models call at issue. */
-void us_interpret_inst(const struct us_program *prog,
+/* Execute instruction `pc` alone: the entry timing models call at issue.
+ * True when it is an IF or BRA whose condition holds for the thread. */
+bool us_interpret_inst(const struct us_program *prog,
                        const struct us_exec_env *env, struct us_thread *t,
                        unsigned pc);
 
@@ -637,6 +638,11 @@ US_MUST_CHECK bool us_flow_link(const uint8_t *kind, uint32_t *partner,
 US_MUST_CHECK bool us_flow_branches(struct us_flow *f, const uint8_t *always,
                                     const uint32_t *lines,
                                     struct us_diag *diag);
+/* The immediate post-dominator of every instruction of linked code (n:
+ * the end, also for an instruction from which the end cannot be
+ * reached), into ipdom[0 .. n): where lanes that part at pc meet again,
+ * for a SIMT reconvergence policy.  False when memory runs out. */
+US_MUST_CHECK bool us_flow_ipdoms(const struct us_flow *f, uint32_t *ipdom);
 /* The flow links of a vec4 program: *out = NULL when it has no flow
  * control; otherwise free with us_flow_free (us_program_free does). */
 US_MUST_CHECK bool us_flow_build(const struct us_program *prog,

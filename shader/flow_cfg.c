@@ -258,3 +258,22 @@ bool us_flow_branches(struct us_flow *f, const uint8_t *always,
     free(blk);
     return ok;
 }
+
+bool us_flow_ipdoms(const struct us_flow *f, uint32_t *ipdom)
+{
+    const uint8_t *always = f->always;
+    uint8_t *none = NULL;   /* code without BRA: nothing is unconditional */
+    if (!always && !(always = none = calloc(f->n ? f->n : 1, 1)))
+        return false;
+    struct cfg g = { 0 };
+    bool ok = build(&g, f, always) && post_dominators(&g);
+    for (unsigned pc = 0; ok && pc < f->n; pc++)
+        ipdom[pc] = g.ipdom[pc] == UINT32_MAX ? f->n : g.ipdom[pc];
+    free(g.succ);
+    free(g.pred_first);
+    free(g.pred);
+    free(g.order);
+    free(g.ipdom);
+    free(none);
+    return ok;
+}

@@ -672,13 +672,13 @@ US_INLINE void run(const struct us_program *prog, const struct us_dinst *code,
         t[q].overrun = (fs.stopped >> q) & 1;
 }
 
-void us_interpret_inst(const struct us_program *prog,
+bool us_interpret_inst(const struct us_program *prog,
                        const struct us_exec_env *env, struct us_thread *t,
                        unsigned pc)
 {
     struct us_dinst d;
     us_decode_inst(&prog->insts[pc], prog->word_bits, &d);
-    exec_one(&d, env, t);
+    return exec_one(&d, env, t) != 0;
 }
 
 bool us_interpret_cond(const struct us_program *prog,
