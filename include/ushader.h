@@ -497,6 +497,29 @@ struct us_memory {
     struct us_mem_counts counts;
 };
 
+/* Where one instruction's accesses went, for a timing model's memory
+ * system (shader/memsys.h): with us_exec_env.trace set, every executor
+ * appends each access it makes (a lane's component: the interpreter's
+ * lanes x then y ..., the scalar executor's repetitions), in the order it
+ * makes them; the caller empties it (n = 0) before the instruction.  An
+ * access past US_MEM_TRACE_MAX is counted in n but not recorded. */
+enum us_mem_kind { US_MEM_LOAD, US_MEM_STORE, US_MEM_ATOMIC };
+enum { US_MEM_SPACE_SHARED = 0xff,  /* a workgroup's shared memory      */
+       US_MEM_TRACE_MAX = 16 };     /* a quad's 4 lanes x 4 components  */
+
+struct us_mem_access {
+    uint32_t addr;        /* byte address within its space               */
+    uint8_t space;        /* buffer binding, or US_MEM_SPACE_SHARED       */
+    uint8_t bytes;        /* 1, 2 or 4                                   */
+    uint8_t kind;         /* enum us_mem_kind                            */
+    uint8_t lane;         /* the interpreter's quad lane; 0 otherwise    */
+};
+
+struct us_mem_trace {
+    unsigned n;
+    struct us_mem_access a[US_MEM_TRACE_MAX];
+};
+
 struct us_exec_env {
     const us_vec4 *params;        /* resolved, prog->nparams slots      */
     const struct us_math *math;   /* &us_math_exact for the reference   */
@@ -507,6 +530,8 @@ struct us_exec_env {
                                      us_flow_state); 0: US_MAX_INSTS_DEFAULT */
     struct us_memory *mem;        /* buffer bindings; NULL: none (every
                                      access is out of bounds)          */
+    struct us_mem_trace *trace;   /* NULL, or where accesses are noted
+                                     (a timing model's)                 */
 };
 
 /* The default instruction budget of a thread (knob max_instructions). */

@@ -28,6 +28,25 @@ static inline bool micro_msigned(enum us_mtype t)
     return t == US_MT_S8 || t == US_MT_S16 || t == US_MT_S32;
 }
 
+/* Note one access in a trace (NULL: none), whether or not it is in
+ * bounds: timing sees every request. */
+static inline void micro_mem_note(struct us_mem_trace *tr, uint32_t addr,
+                                  unsigned space, unsigned bytes,
+                                  enum us_mem_kind kind, unsigned lane)
+{
+    if (!tr)
+        return;
+    if (tr->n < US_MEM_TRACE_MAX) {
+        struct us_mem_access *a = &tr->a[tr->n];
+        a->addr = addr;
+        a->space = (uint8_t)space;
+        a->bytes = (uint8_t)bytes;
+        a->kind = (uint8_t)kind;
+        a->lane = (uint8_t)lane;
+    }
+    tr->n++;
+}
+
 /* Are bytes [addr, addr + n) inside the buffer (NULL: no buffer)? */
 static inline bool micro_in_bounds(const struct us_buffer *b, uint32_t addr,
                                    unsigned n)

@@ -309,9 +309,15 @@ static void lanes_memory(const struct us_dinst *d,
         /* a fragment quad's helper lane reads but never writes: its
          * stores are dropped, its atomics read (GL 4.5 §15.2.2) */
         bool writes = !t[q].helper;
+        unsigned sp = d->op == US_OP_LDS || d->op == US_OP_STS ||
+                      d->op == US_OP_ATOMS ? US_MEM_SPACE_SHARED : d->tex_unit;
+        enum us_mem_kind kind = fmt == US_FMT_LOAD ? US_MEM_LOAD
+                              : fmt == US_FMT_STORE ? US_MEM_STORE
+                                                    : US_MEM_ATOMIC;
         for (unsigned m = d->mask; m; m &= m - 1) {
             unsigned c = (unsigned)__builtin_ctz(m);
             uint32_t addr = B(q, 0, c);
+            micro_mem_note(env->trace, addr, sp, micro_msize(mt), kind, q);
             if (fmt == US_FMT_LOAD || (fmt == US_FMT_ATOM && !writes))
                 r[q][c] = micro_load(b, addr, mt, cnt);
             else if (fmt == US_FMT_STORE && writes)

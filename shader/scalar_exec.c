@@ -156,8 +156,13 @@ static void mem_step(struct sp *sp, const struct us_sinst *in)
     /* a fragment quad's helper lane reads but never writes
      * (docs/COMPUTE.md, as the interpreter) */
     bool writes = !sp->t->helper;
+    unsigned space = us_sop_shared(op) ? US_MEM_SPACE_SHARED : in->buf;
+    enum us_sop_access acc = us_sop_access(op);
+    enum us_mem_kind kind = acc == US_ACC_LOAD ? US_MEM_LOAD
+                          : acc == US_ACC_STORE ? US_MEM_STORE : US_MEM_ATOMIC;
     for (unsigned k = 0; k < in->count; k++) {
         uint32_t addr = read_bits(sp, &in->src[0], k, true);
+        micro_mem_note(env->trace, addr, space, micro_msize(mt), kind, 0);
         switch (us_sop_access(op)) {
         case US_ACC_LOAD:
             write_bits(sp, in, k, micro_load(b, addr, mt, cnt));
