@@ -150,7 +150,7 @@ struct us_core_model {
 };
 
 extern const struct us_core_model us_model_scalar, us_model_simd4,
-    us_model_vliw, us_model_superscalar, us_model_hetero;
+    us_model_vliw, us_model_superscalar, us_model_hetero, us_model_simt;
 
 /* All models, in report order; NULL-terminated. */
 extern const struct us_core_model *const us_models[];

@@ -6,7 +6,7 @@
 
 const struct us_core_model *const us_models[] = {
     &us_model_scalar, &us_model_simd4, &us_model_vliw,
-    &us_model_superscalar, &us_model_hetero, NULL,
+    &us_model_superscalar, &us_model_hetero, &us_model_simt, NULL,
 };
 
 const struct us_core_model *us_model_lookup(const char *name)
