@@ -665,8 +665,10 @@ US_MUST_CHECK bool us_flow_branches(struct us_flow *f, const uint8_t *always,
                                     struct us_diag *diag);
 /* The immediate post-dominator of every instruction of linked code (n:
  * the end, also for an instruction from which the end cannot be
- * reached), into ipdom[0 .. n): where lanes that part at pc meet again,
- * for a SIMT reconvergence policy.  False when memory runs out. */
+ * reached), into ipdom[0 .. n), in the graph of the pcs a lane's own
+ * sequencer (a one-lane us_flow_state) stops at: where lanes that part
+ * at pc meet again, for a SIMT reconvergence policy.  False when memory
+ * runs out. */
 US_MUST_CHECK bool us_flow_ipdoms(const struct us_flow *f, uint32_t *ipdom);
 /* The flow links of a vec4 program: *out = NULL when it has no flow
  * control; otherwise free with us_flow_free (us_program_free does). */

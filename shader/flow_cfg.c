@@ -33,8 +33,13 @@ struct cfg {
     uint32_t *ipdom;
 };
 
+/* Where the sequencer goes from pc: for a group of lanes (`lane` false),
+ * or for a lane alone (true), which never stops at an instruction only a
+ * mask change happens at: an IF's false path resumes past the ELSE or the
+ * ENDIF, an ELSE's lanes go past the ENDIF, a CONT's to the loop's first
+ * instruction (shader/flow.c). */
 static void successors(const struct us_flow *f, const uint8_t *always,
-                       unsigned pc, uint32_t s[2])
+                       unsigned pc, bool lane, uint32_t s[2])
 {
     unsigned n = f->n, p = f->partner[pc];
     s[0] = pc + 1;
@@ -44,10 +49,13 @@ static void successors(const struct us_flow *f, const uint8_t *always,
     case US_FLOW_SYNC:
         break;
     case US_FLOW_IF:
-        s[1] = f->kind[p] == US_FLOW_ELSE ? p + 1 : p;
+        s[1] = f->kind[p] == US_FLOW_ELSE || lane ? p + 1 : p;
         break;
-    case US_FLOW_ELSE: case US_FLOW_CONT:
-        s[0] = p;
+    case US_FLOW_ELSE:
+        s[0] = lane ? p + 1 : p;
+        break;
+    case US_FLOW_CONT:
+        s[0] = lane ? f->partner[p] + 1 : p;
         break;
     case US_FLOW_ENDLOOP:
         s[0] = p + 1;
@@ -68,7 +76,7 @@ static void successors(const struct us_flow *f, const uint8_t *always,
 }
 
 static bool build(struct cfg *g, const struct us_flow *f,
-                  const uint8_t *always)
+                  const uint8_t *always, bool lane)
 {
     unsigned n = f->n, nodes = n + 1;
     g->n = n;
@@ -80,7 +88,7 @@ static bool build(struct cfg *g, const struct us_flow *f,
     if (!g->succ || !g->pred_first || !g->pred || !g->order || !g->ipdom)
         return false;
     for (unsigned pc = 0; pc < n; pc++)
-        successors(f, always, pc, g->succ[pc]);
+        successors(f, always, pc, lane, g->succ[pc]);
     g->succ[n][0] = g->succ[n][1] = UINT32_MAX;
     for (unsigned v = 0; v < nodes; v++)
         for (int k = 0; k < 2; k++)
@@ -229,7 +237,7 @@ bool us_flow_branches(struct us_flow *f, const uint8_t *always,
     int32_t *blk = malloc((n + 1) * sizeof *blk);
     f->rpc = malloc((n ? n : 1) * sizeof *f->rpc);
     f->always = malloc(n ? n : 1);
-    bool ok = blk && f->rpc && f->always && build(&g, f, always) &&
+    bool ok = blk && f->rpc && f->always && build(&g, f, always, false) &&
               post_dominators(&g);
     if (!ok)
         fail(diag, NULL, 0, "out of memory");
@@ -266,7 +274,7 @@ bool us_flow_ipdoms(const struct us_flow *f, uint32_t *ipdom)
     if (!always && !(always = none = calloc(f->n ? f->n : 1, 1)))
         return false;
     struct cfg g = { 0 };
-    bool ok = build(&g, f, always) && post_dominators(&g);
+    bool ok = build(&g, f, always, true) && post_dominators(&g);
     for (unsigned pc = 0; ok && pc < f->n; pc++)
         ipdom[pc] = g.ipdom[pc] == UINT32_MAX ? f->n : g.ipdom[pc];
     free(g.succ);

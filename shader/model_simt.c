@@ -60,6 +60,9 @@ enum { MAX_REQS = US_FLOW_MAX_LANES * US_MEM_TRACE_MAX };
 /* A group's class: its heaviest instruction's. */
 enum group_class { G_ALU, G_FLOW, G_BAR, G_TEX, G_MEM };
 
+/* What else a group holds. */
+enum { F_BRANCH = 1, F_BAR = 2 };
+
 struct lane {
     unsigned tid;
     uint64_t start;
@@ -94,7 +97,7 @@ struct us_core {
     /* The code, per instruction that starts an issue group. */
     unsigned n;
     uint32_t *ipdom, *next;
-    uint8_t *sync, *branch, *cls, *k;
+    uint8_t *sync, *flags, *cls, *k;
     struct us_opcount *oc;
     struct us_reconv_code rcode;
     /* The machine. */
@@ -143,11 +146,11 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
     c->ipdom = malloc(m * sizeof *c->ipdom);
     c->next = malloc(m * sizeof *c->next);
     c->sync = calloc(m, 1);
-    c->branch = calloc(m, 1);
+    c->flags = calloc(m, 1);
     c->cls = calloc(m, 1);
     c->k = calloc(m, 1);
     c->oc = calloc(m, sizeof *c->oc);
-    if (!c->ipdom || !c->next || !c->sync || !c->branch || !c->cls || !c->k || !c->oc ||
+    if (!c->ipdom || !c->next || !c->sync || !c->flags || !c->cls || !c->k || !c->oc ||
         (prog->flow && !us_flow_ipdoms(prog->flow, c->ipdom))) {
         snprintf(diag->msg, sizeof diag->msg, "simt: out of memory");
         return false;
@@ -160,7 +163,8 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
         for (unsigned i = pc; i < end; i++) {
             enum group_class ci = inst_class(&prog->insts[i]);
             cls = ci > cls ? ci : cls;
-            c->branch[pc] |= ci == G_FLOW;
+            c->flags[pc] |= (ci == G_FLOW ? F_BRANCH : 0) |
+                            (prog->insts[i].op == US_OP_BAR ? F_BAR : 0);
             c->sync[pc] |= prog->insts[i].op == US_OP_SYNC;
         }
         for (unsigned i = pc; i < end; i++) {
@@ -339,7 +343,8 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     if (!lanes)
         return true;
     enum group_class cls = (enum group_class)c->cls[pc];
-    if (cls == G_BAR && lanes != wp->view.live) {
+    bool bar = c->flags[pc] & F_BAR;
+    if (bar && lanes != wp->view.live) {
         us_wgs_divergent_error("simt", c->w->prog, pc,
                                (unsigned)__builtin_popcount(wp->view.live &
                                                             ~lanes), &c->why);
@@ -355,7 +360,7 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
         wp->view.pc[i] = end ? c->n : wp->lane[i].fs.pc;
         if (end)
             wp->view.live &= ~(1u << i);
-        if (cls == G_BAR && wp->wg >= 0)
+        if (bar && wp->wg >= 0)
             us_wgs_bar(&c->wgs, wp->wg, wp->lane[i].tid, c->now);
     }
     if (!c->policy->issued(&wp->rs, &wp->view, &c->rcode, lanes, pc,
@@ -399,7 +404,7 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     c->counts.masked_lane_slots +=
         (uint64_t)k * (unsigned)__builtin_popcount(wp->present & ~lanes);
     us_tcounts_exec(&c->counts, &c->oc[pc], nl);
-    c->counts.branches += c->branch[pc];
+    c->counts.branches += (c->flags[pc] & F_BRANCH) != 0;
     c->counts.divergent = c->rstats.divergent;
     c->act.fmul_ops += cls == G_ALU ? (uint64_t)k * nl : 0;
     c->act.fadd_ops += cls == G_ALU ? (uint64_t)k * nl : 0;
@@ -534,7 +539,7 @@ static void simt_destroy(struct us_core *c)
     free(c->ipdom);
     free(c->next);
     free(c->sync);
-    free(c->branch);
+    free(c->flags);
     free(c->cls);
     free(c->k);
     free(c->oc);

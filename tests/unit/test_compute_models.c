@@ -53,6 +53,17 @@ static const struct variant variants[] = {
     { &us_model_simd4, "alu_lanes=4 threads_per_proc=16" },
     { &us_model_vliw, "alu_lanes=4 threads_per_proc=16 sched=oldest" },
     { &us_model_hetero, "alu_lanes=8 threads_per_proc=8 lockstep=2" },
+    /* SIMT warps: each reconvergence policy that runs any code, the FSM
+     * and the pipeline, both dispatches, warp schedulers, memory systems */
+    { &us_model_simt, "simt_warps=8" },
+    { &us_model_simt, "simt_warps=8 reconv=minpc simt_warp_sched=lowest "
+                      "simt_park_loads=1 mem_system=port" },
+    { &us_model_simt, "simt_warps=16 simt_warp_size=4 simt_block=core "
+                      "simt_pipelined=1 simt_dispatch=active "
+                      "simt_exec_width=1 simt_exec=3 mem_system=tmcu" },
+    { &us_model_simt, "alu_lanes=16 simt_warps=8 mem_system=cache" },
+    { &us_model_simt, "alu_lanes=32 simt_warp_size=32 simt_warps=2 "
+                      "reconv=minpc mem_system=coalesce" },
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
