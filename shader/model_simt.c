@@ -102,6 +102,8 @@ struct us_core {
     struct us_reconv_code rcode;
     /* The machine. */
     unsigned W, nwarps, ncores, pre, exec_fill, width, commit;
+    unsigned fetch_gap, park_cycles, replay, refill;
+    uint64_t fetch_free;        /* the shared program channel's next pick */
     bool pipelined, selective, park, lowest, by_core;
     struct simt_core *cores;
     struct warp *warps;
@@ -194,12 +196,12 @@ static struct warp *warp_of(const struct us_core *c, unsigned core, unsigned j)
 
 /* Warp wp takes threads first .. first + count - 1 (count <= W). */
 static void warp_begin(struct us_core *c, struct warp *wp, unsigned first,
-                       unsigned count, int wg)
+                       unsigned count, int wg, uint64_t ready)
 {
     wp->present = count == 32 ? UINT32_MAX : (1u << count) - 1;
     wp->done = 0;
     wp->wg = wg;
-    wp->ready_at = c->now;
+    wp->ready_at = ready;
     wp->resume = 0;
     wp->view.nlanes = c->W;
     wp->view.live = wp->present;
@@ -227,8 +229,9 @@ static unsigned free_slots(const struct us_core *c, unsigned i)
 }
 
 /* Start workgroups while a core has room: its lowest free slots
- * (simt_block = warp), or all of them (core). */
-static void admit(struct us_core *c)
+ * (simt_block = warp), or all of them (core); their warps may issue
+ * from `ready`. */
+static void admit(struct us_core *c, uint64_t ready)
 {
     unsigned G = c->wgs.size, need = (G + c->W - 1) / c->W;
     for (;;) {
@@ -247,14 +250,14 @@ static void admit(struct us_core *c)
             if (wp->present)
                 continue;
             unsigned count = left < c->W ? left : c->W;
-            warp_begin(c, wp, first + G - left, count, e);
+            warp_begin(c, wp, first + G - left, count, e, ready);
             left -= count;
         }
     }
 }
 
 /* Graphics: free warps take the next W threads of the queue. */
-static void fill(struct us_core *c)
+static void fill(struct us_core *c, uint64_t ready)
 {
     for (unsigned j = 0; j < c->nwarps; j++)
         for (unsigned i = 0; i < c->ncores; i++) {
@@ -264,7 +267,7 @@ static void fill(struct us_core *c)
                 continue;
             for (count = 1; count < c->W && us_tqueue_take(&c->queue, &tid);)
                 count++;
-            warp_begin(c, wp, first, count, -1);
+            warp_begin(c, wp, first, count, -1, ready);
         }
 }
 
@@ -351,9 +354,17 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
         c->failed = true;
         return false;
     }
+    /* The FSM's fetch waits for the shared program channel, if any. */
+    uint64_t t = c->now;
+    if (!c->pipelined && c->fetch_gap) {
+        uint64_t want = c->now + (unsigned)c->cfg.v[US_KNOB_simt_select];
+        if (c->fetch_free > want)
+            t += c->fetch_free - want;
+        c->fetch_free = want + (t - c->now) + c->fetch_gap;
+    }
     struct us_mem_req *req = c->req;
     unsigned nreq = 0, k = c->k[pc];
-    uint64_t at = c->now + (c->pipelined ? 0 : c->pre);
+    uint64_t at = t + (c->pipelined ? 0 : c->pre);
     for (uint32_t m = lanes; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
         bool end = lane_run(c, wp, i, at, req, &nreq);
@@ -371,7 +382,7 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     unsigned nl = (unsigned)__builtin_popcount(lanes);
     unsigned seq = c->selective ? nl : c->W;
     uint64_t occ = (uint64_t)k * ((seq + c->width - 1) / c->width);
-    uint64_t span = 0;
+    uint64_t span = 0;   /* after `at`: the memory's, a texture's latency */
     if (nreq) {
         c->mpart->access(c->mem, (unsigned)(cr - c->cores), req, nreq,
                          c->req_done);
@@ -383,21 +394,19 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     if (cls == G_TEX)
         span += (uint64_t)c->cfg.v[US_KNOB_tex_latency];
     if (c->pipelined) {
-        cr->free_at = c->now + occ;
-        wp->ready_at = c->now + occ + (span ? span : c->exec_fill);
+        cr->free_at = t + occ;
+        wp->ready_at = t + occ + (span ? span : c->exec_fill);
         c->fsm_busy += occ;
+    } else if (c->park && nreq) {   /* the FSM serves other warps meanwhile */
+        uint64_t parked = at + c->park_cycles;
+        cr->free_at = parked;
+        wp->ready_at = at + span > parked ? at + span : parked;
+        wp->resume = c->replay;
+        c->fsm_busy += parked - c->now;
     } else {
         uint64_t states = k * (c->pre + c->exec_fill + c->commit) + occ;
-        bool load = nreq && req[0].kind != US_MEM_STORE;
-        if (c->park && load) {   /* the FSM goes to other warps meanwhile */
-            cr->free_at = c->now + c->pre;
-            wp->ready_at = c->now + c->pre + span;
-            wp->resume = (unsigned)(states - c->pre);
-            c->fsm_busy += c->pre;
-        } else {
-            cr->free_at = wp->ready_at = c->now + states + span;
-            c->fsm_busy += states + span;
-        }
+        cr->free_at = wp->ready_at = t + states + span;
+        c->fsm_busy += cr->free_at - c->now;
     }
     cr->last = (unsigned)(wp - cr->warp);
     c->counts.issued++;
@@ -507,6 +516,7 @@ static void simt_reset(struct us_core *c)
     us_wgs_reset(&c->wgs);
     us_tqueue_init(&c->queue, c->w->nthreads);
     c->mpart->reset(c->mem);
+    c->fetch_free = 0;
     uint64_t launch = (uint64_t)c->cfg.v[US_KNOB_simt_launch];
     for (unsigned i = 0; i < c->ncores; i++) {
         c->cores[i].free_at = launch;
@@ -515,9 +525,9 @@ static void simt_reset(struct us_core *c)
             warp_of(c, i, j)->present = 0;
     }
     if (us_wgs_on(&c->wgs))
-        admit(c);
+        admit(c, 0);
     else
-        fill(c);
+        fill(c, 0);
 }
 
 static void simt_destroy(struct us_core *c)
@@ -571,6 +581,10 @@ static struct us_core *simt_create(const struct us_config *cfg,
     c->exec_fill = (unsigned)cfg->v[US_KNOB_simt_exec];
     c->width = (unsigned)cfg->v[US_KNOB_simt_exec_width];
     c->commit = (unsigned)cfg->v[US_KNOB_simt_commit];
+    c->fetch_gap = (unsigned)cfg->v[US_KNOB_simt_fetch_gap];
+    c->park_cycles = (unsigned)cfg->v[US_KNOB_simt_park_cycles];
+    c->replay = (unsigned)cfg->v[US_KNOB_simt_replay];
+    c->refill = (unsigned)cfg->v[US_KNOB_simt_refill];
     c->pipelined = cfg->v[US_KNOB_simt_pipelined];
     c->selective = cfg->v[US_KNOB_simt_dispatch] == 1;
     c->park = cfg->v[US_KNOB_simt_park_loads];
@@ -616,9 +630,9 @@ static bool simt_step(struct us_core *c)
         return false;
     if (retire(c)) {
         if (us_wgs_on(&c->wgs))
-            admit(c);
+            admit(c, c->now + c->refill);
         else
-            fill(c);
+            fill(c, c->now + c->refill);
     }
     bool live = false;
     for (unsigned i = 0; i < c->ncores * c->nwarps && !live; i++)
