@@ -63,6 +63,14 @@ uint32_t seed_field(const struct seed_isa *isa, char name, uint32_t word)
     return f ? (word & field_mask(f)) >> f->pos : 0;
 }
 
+uint32_t seed_field_set(const struct seed_isa *isa, char name, uint32_t word,
+                        uint32_t value)
+{
+    const struct seed_field *f = find_field(isa, name);
+    return f ? (word & ~field_mask(f)) | ((value << f->pos) & field_mask(f))
+             : word;
+}
+
 uint32_t seed_operand_bits(const struct seed_isa *isa,
                            const struct seed_form *form)
 {

@@ -116,6 +116,9 @@ const struct seed_form *seed_decode(const struct seed_isa *isa,
                                     uint32_t word);
 /* A field's value in a word (0 when the ISA has no such field). */
 uint32_t seed_field(const struct seed_isa *isa, char name, uint32_t word);
+/* The word with field `name` set to value (no change without the field). */
+uint32_t seed_field_set(const struct seed_isa *isa, char name, uint32_t word,
+                        uint32_t value);
 /* The bits of the word that a form's operands occupy. */
 uint32_t seed_operand_bits(const struct seed_isa *isa,
                            const struct seed_form *f);
