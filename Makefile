@@ -25,7 +25,7 @@ else
 BUILD    := build
 endif
 
-LIB_DIRS := isa asm shader sfu gfx piglit suite glsl
+LIB_DIRS := isa asm shader sfu gfx piglit suite glsl seeds
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_SRC  := $(wildcard cli/*.c)

@@ -346,7 +346,12 @@ static bool parse_instruction(struct asm_ctx *c)
     inst->joined = c->joined;
     c->joined = false;
     enum us_unit prev = inst->joined ? us_ops[inst[-1].op].unit : US_UNIT_ALU;
-    if (prev == US_UNIT_BRANCH || prev == US_UNIT_BARRIER)
+    /* "SYNC | BRA label;": the FPGA fork's SYNC that sends a thread to its
+     * join point (docs/seeds/fpga.md) is the one flow instruction a group
+     * may go on after, and only into an unconditional BRA that ends it. */
+    bool sync_bra = inst->joined && inst[-1].op == US_OP_SYNC &&
+                    op == US_OP_BRA;
+    if ((prev == US_UNIT_BRANCH || prev == US_UNIT_BARRIER) && !sync_bra)
         return asm_error(c, &mn, "a '|' group goes on after %s: flow control "
                          "and barriers end their group", us_ops[inst[-1].op].name);
     c->int_literals = info->flags & US_I_SRC;
@@ -361,8 +366,14 @@ static bool parse_instruction(struct asm_ctx *c)
         inst->dst.file = US_FILE_NULL;
         return true;
     case US_FMT_LOAD: case US_FMT_STORE: case US_FMT_ATOM: case US_FMT_BAR:
-    case US_FMT_BRA:
         return asm_parse_compute_inst(c, inst, mods, nmods);
+    case US_FMT_BRA:
+        if (!asm_parse_compute_inst(c, inst, mods, nmods))
+            return false;
+        if (sync_bra && inst->sub != US_COND_ALWAYS)
+            return asm_error(c, &mn, "SYNC | BRA: the BRA after SYNC must be "
+                             "unconditional");
+        return true;
     case US_FMT_ARL: {
         unsigned addr;
         if (!parse_addr_reg(c, &addr) || !parse_addr_x(c))

@@ -60,4 +60,10 @@ US_MUST_CHECK bool cli_assemble_file(const char *path, int stage,
 US_MUST_CHECK bool cli_load_program(const char *path, int stage,
                                     struct us_program *prog);
 
+/* The --isa forms of asm, dis and compute (cli/seed_isa.c): the seeds'
+ * own assembly languages (docs/seeds/). */
+bool seed_isa_requested(int argc, char **argv);
+int seed_cmd_asm(int argc, char **argv);
+int seed_cmd_dis(int argc, char **argv);
+int seed_cmd_compute(int argc, char **argv);
 #endif

@@ -59,6 +59,8 @@ static int emit_target(const char *file, const struct us_program *prog,
 
 int cmd_asm(int argc, char **argv)
 {
+    if (seed_isa_requested(argc, argv))
+        return seed_cmd_asm(argc, argv);
     int stage = US_STAGE_ANY;
     bool listing = false;
     const char *file = NULL, *out = NULL;

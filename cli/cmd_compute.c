@@ -480,6 +480,8 @@ out:
 
 int cmd_compute(int argc, char **argv)
 {
+    if (seed_isa_requested(argc, argv))
+        return seed_cmd_compute(argc, argv);
     struct compute_args a;
     int rc = parse_args(argc, argv, &a);
     if (!rc)

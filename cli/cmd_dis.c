@@ -14,6 +14,8 @@ static const char usage[] =
 
 int cmd_dis(int argc, char **argv)
 {
+    if (seed_isa_requested(argc, argv))
+        return seed_cmd_dis(argc, argv);
     const char *file = NULL;
     int target = -1;
     for (int i = 1; i < argc; i++) {

@@ -696,6 +696,15 @@ asm_errors[] = {
       "a label cannot split a '|' group" },
     { "!!ARBvp1.0\nTEMP r;\nADD r, r, r |\nADD r, r, r;\nEND\n", 3, 13,
       "expected ';', found '|'" },
+    /* SYNC | BRA label is the one group that goes on after flow control */
+    { "!!USHADERcp1.0\nTEMP r;\nSYNC |\nADD.U r, r, r;\nEND\n", 4, 1,
+      "a '|' group goes on after SYNC: flow control and barriers end their group" },
+    { "!!USHADERcp1.0\nTEMP r;\nSYNC |\nBRA.EQ.U l, r.x, 0;\nl:\nEND\n", 4, 1,
+      "SYNC | BRA: the BRA after SYNC must be unconditional" },
+    { "!!USHADERcp1.0\nTEMP r;\nSYNC |\nBRA l |\nBRA l;\nl:\nEND\n", 5, 1,
+      "a '|' group goes on after BRA: flow control and barriers end their group" },
+    { "!!USHADERcp1.0\nTEMP r;\nADD.U r, r, r |\nBRA l |\nSYNC;\nl:\nEND\n", 5, 1,
+      "a '|' group goes on after BRA: flow control and barriers end their group" },
 };
 
 START_TEST(assembler_errors)
@@ -736,6 +745,8 @@ START_TEST(disassembly_round_trips)
         "LOAD.U32 b.x, a.x, buffer[0] |\nADD.S.W8 b.x, b.x, -1;\n"
         "SYNC;\nMUL.U.HI.W16 a, a, b;\nSTORE.U32 buffer[0].x, a.x, b.x;\n"
         "BRA.EQ.U top, a.x, 0 ;\ntop:\nSUB.U a, a, b |\nBAR;\nEND\n",
+        "!!USHADERcp1.0\nTEMP a;\nBRA.EQ.U t, a.x, 0;\nMOV.U a.x, 2;\n"
+        "BRA j;\nt:\nMOV.U a.x, 1;\nSYNC |\nBRA j;\nj:\nADD.U a, a, 1;\nEND\n",
     };
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
         struct us_program a, b, c;
