@@ -41,8 +41,12 @@ static bool issued(struct us_reconv *r, struct us_simt_warp *w,
     uint32_t left = lanes & w->live;
     if (code->sync[pc]) {
         uint32_t was = r->active & w->live;
-        r->active = r->depth ? r->stack[--r->depth].mask : r->base & w->live;
-        st->reconverged += !r->depth && (r->active & ~was) != 0;
+        if (r->depth) {
+            r->active = r->stack[--r->depth].mask;
+        } else {
+            r->active = r->base & w->live;
+            st->reconverged += (r->active & ~was) != 0;
+        }
         st->serialised += us_reconv_parted(w, r->active & w->live);
         return true;
     }
