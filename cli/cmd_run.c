@@ -40,13 +40,16 @@ static const char usage[] =
     "                        [--threads N] [--inputs FILE] [--param ...]\n"
     "                        [--attrib ...] [--json]\n"
     "  Run N threads (default 64) on a core model: scalar, simd4, vliw,\n"
-    "  superscalar, hetero, or all of them (a comparison table; every model's\n"
+    "  superscalar, hetero, simt, or all of them (a comparison table; every model's\n"
     "  outputs must be bit-identical, else exit 1).  Prints the first threads'\n"
     "  outputs and the metrics of docs/METRICS.md (JSON: the statistics\n"
     "  object, plus \"outputs\", one object per thread; with all, {\"models\":\n"
     "  [...]}).\n"
     "  --config  an INI file ([core] knobs, [sfu] SFU keys; configs/*.ini)\n"
     "  --set     one knob, after --config (ushader config --list)\n"
+    "  --preset  an INI file of the simt model's knobs over the defaults\n"
+    "            (configs/kgpu.ini ...): one more row, simt:NAME, in the\n"
+    "            table; repeatable (at most 16)\n"
     "  --threads 1..65536; without it, 64, or one per --inputs line\n"
     "  --inputs  one line per thread: BINDING=x,y,z,w words separated by\n"
     "            blanks ('#' starts a comment); thread i takes line i mod the\n"
@@ -69,7 +72,7 @@ struct setting {
     float value[4];
 };
 
-enum { MAX_SETS = 64 };
+enum { MAX_SETS = 64, MAX_PRESETS = 16 };
 
 /* Threads of one --arch run, given by --threads or by --inputs lines:
  * three records each (inputs, reference, model) of 4.8 KiB are 0.9 GiB
@@ -83,6 +86,8 @@ struct run_args {
     bool time;
     const char *sets[MAX_SETS];
     unsigned nsets;
+    const char *presets[MAX_PRESETS];  /* --preset: simt rows */
+    unsigned npresets;
     long threads;                  /* 0: not given */
     struct setting params[MAX_SETTINGS], attribs[MAX_SETTINGS];
     unsigned nparams, nattribs;
@@ -160,7 +165,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 return 2;
         } else if (!strcmp(opt, "--arch") || !strcmp(opt, "--config") ||
                    !strcmp(opt, "--set") || !strcmp(opt, "--threads") ||
-                   !strcmp(opt, "--inputs")) {
+                   !strcmp(opt, "--inputs") || !strcmp(opt, "--preset")) {
             if (i + 1 == argc) {
                 cli_error(NULL, 0, 0, "run: %s needs a value", opt);
                 return 2;
@@ -172,6 +177,13 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 a->config = v;
             } else if (!strcmp(opt, "--inputs")) {
                 a->inputs = v;
+            } else if (!strcmp(opt, "--preset")) {
+                if (a->npresets == MAX_PRESETS) {
+                    cli_error(NULL, 0, 0, "run: more than %d --preset",
+                              MAX_PRESETS);
+                    return 2;
+                }
+                a->presets[a->npresets++] = v;
             } else if (!strcmp(opt, "--set")) {
                 if (a->nsets == MAX_SETS) {
                     cli_error(NULL, 0, 0, "run: more than %d --set", MAX_SETS);
@@ -582,38 +594,79 @@ static void table_row(const struct us_stats *st, double simd4_ad)
            simd4_ad > 0 ? ad / simd4_ad : 0.0);
 }
 
+/* The defaults, then the INI file `path` over them. */
+static bool load_config(const char *path, struct us_config *cfg)
+{
+    us_config_default(cfg);
+    if (!path)
+        return true;
+    char *text;
+    size_t len;
+    struct us_diag diag;
+    if (!cli_read_file(path, &text, &len))
+        return false;
+    bool ok = us_config_load(cfg, text, len, &diag);
+    free(text);
+    if (!ok)
+        cli_error(path, diag.line, 0, "%s", diag.msg);
+    return ok;
+}
+
+/* One row of a run: a model, its configuration, its name in the report
+ * ("simt:kgpu" for --preset configs/kgpu.ini). */
+struct row {
+    const struct us_core_model *m;
+    struct us_config cfg;
+    char name[48];
+};
+
 static int run_arch(const struct run_args *a)
 {
     const struct us_core_model *one = NULL;
     if (strcmp(a->arch, "all") && !(one = us_model_lookup(a->arch))) {
         cli_error(NULL, 0, 0, "run: unknown --arch '%s' (scalar, simd4, "
-                  "vliw, superscalar, hetero, all)", a->arch);
+                  "vliw, superscalar, hetero, simt, all)", a->arch);
         return 2;
     }
     struct us_config cfg;
     struct us_diag diag;
-    us_config_default(&cfg);
-    if (a->config) {
-        char *text;
-        size_t len;
-        if (!cli_read_file(a->config, &text, &len))
-            return 2;
-        bool ok = us_config_load(&cfg, text, len, &diag);
-        free(text);
-        if (!ok) {
-            cli_error(a->config, diag.line, 0, "%s", diag.msg);
-            return 2;
-        }
-    }
+    if (!load_config(a->config, &cfg))
+        return 2;
     for (unsigned i = 0; i < a->nsets; i++)
         if (!us_config_set(&cfg, a->sets[i], &diag)) {
             cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
             return 2;
         }
-    for (unsigned m = 0; us_models[m]; m++)
-        if ((!one || us_models[m] == one) &&
-            !us_core_check(us_models[m], &cfg, &diag)) {
-            cli_error(NULL, 0, 0, "run: %s", diag.msg);
+    unsigned nmodels = 0, nrows = 0;
+    while (us_models[nmodels])
+        nmodels++;
+    struct row *rows = calloc(nmodels + a->npresets, sizeof *rows);
+    if (!rows) {
+        cli_error(NULL, 0, 0, "run: out of memory");
+        return 1;
+    }
+    for (unsigned m = 0; m < nmodels; m++)
+        if (!one || us_models[m] == one) {
+            rows[nrows] = (struct row){ .m = us_models[m], .cfg = cfg };
+            snprintf(rows[nrows++].name, sizeof rows->name, "%s",
+                     us_models[m]->name);
+        }
+    for (unsigned p = 0; p < a->npresets; p++) {
+        struct row *r = &rows[nrows++];
+        r->m = &us_model_simt;
+        if (!load_config(a->presets[p], &r->cfg)) {
+            free(rows);
+            return 2;
+        }
+        const char *base = strrchr(a->presets[p], '/');
+        base = base ? base + 1 : a->presets[p];
+        int len = (int)strcspn(base, ".");
+        snprintf(r->name, sizeof r->name, "simt:%.*s", len, base);
+    }
+    for (unsigned r = 0; r < nrows; r++)
+        if (!us_core_check(rows[r].m, &rows[r].cfg, &diag)) {
+            cli_error(NULL, 0, 0, "run: %s: %s", rows[r].name, diag.msg);
+            free(rows);
             return 2;
         }
     struct us_program prog;
@@ -664,9 +717,6 @@ static int run_arch(const struct run_args *a)
     }
     unsigned n = a->threads ? (unsigned)a->threads
                : a->inputs ? nlines : 64;
-    unsigned nmodels = 0;
-    while (us_models[nmodels])
-        nmodels++;
     /* inputs, reference results and the model's copy: charged first */
     char what[64];
     snprintf(what, sizeof what, "%u threads", n);
@@ -678,7 +728,7 @@ static int run_arch(const struct run_args *a)
     base = calloc(n, sizeof *base);
     ref = calloc(n, sizeof *ref);
     work = calloc(n, sizeof *work);
-    st = calloc(nmodels, sizeof *st);
+    st = calloc(nrows, sizeof *st);
     if (!params || !base || !ref || !work || !st)
         goto oom;
     us_resolve_params(&prog, gl, params);
@@ -717,13 +767,13 @@ static int run_arch(const struct run_args *a)
     struct us_workload w = { &prog, &env, work, n };
     unsigned ran = 0;
     rc = 1;
-    for (unsigned m = 0; m < nmodels; m++) {
-        if (one && us_models[m] != one)
-            continue;
+    for (unsigned m = 0; m < nrows; m++) {
+        const struct us_core_model *model = rows[m].m;
         memcpy(work, base, n * sizeof *work);
         struct timespec t0, t1;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-        bool ok = us_core_run(us_models[m], &cfg, &w, &st[ran], &diag);
+        bool ok = us_core_run(model, &rows[m].cfg, &w, &st[ran], &diag);
+        st[ran].arch = rows[m].name;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
         if (ok && a->time) {
             double sec = (double)(t1.tv_sec - t0.tv_sec) +
@@ -731,21 +781,21 @@ static int run_arch(const struct run_args *a)
             double ops = us_stats_get(&st[ran], "useful_ops");
             fprintf(stderr, "time: %-12s %9.4f s %12.0f useful ops "
                     "%8.2f M useful ops/s %8.2f M cycles/s\n",
-                    us_models[m]->name, sec, ops,
+                    rows[m].name, sec, ops,
                     sec > 0 ? ops / sec * 1e-6 : 0.0,
                     sec > 0 ? us_stats_get(&st[ran], "cycles") / sec * 1e-6
                             : 0.0);
         }
         if (!ok) {
             cli_error(a->file, diag.line, diag.col, "%s: %s",
-                      us_models[m]->name, diag.msg);
+                      rows[m].name, diag.msg);
             goto out;
         }
         for (unsigned i = 0; i < n; i++)
             if (!outputs_equal(&prog, &work[i], &ref[i])) {
                 cli_error(a->file, 0, 0, "%s: thread %u's outputs differ "
                           "from the reference interpreter's",
-                          us_models[m]->name, i);
+                          rows[m].name, i);
                 goto out;
             }
         ran++;
@@ -759,7 +809,7 @@ static int run_arch(const struct run_args *a)
         written |= 1u << US_VOUT_POSITION;
     }
     if (a->json) {
-        if (one) {
+        if (one && !a->npresets) {
             char *body = stats_json(&st[0]);
             if (!body)
                 goto oom;
@@ -789,7 +839,7 @@ static int run_arch(const struct run_args *a)
         }
         if (show < n)
             printf("(%u more threads)\n", n - show);
-        if (one) {
+        if (one && !a->npresets) {
             us_stats_print(stdout, &st[0], false);
         } else {
             double simd4_ad = 0;
@@ -810,6 +860,7 @@ oom:
     cli_error(a->file, 0, 0, "out of memory");
     rc = 1;
 out:
+    free(rows);
     free(st);
     free(work);
     free(ref);

@@ -99,10 +99,12 @@ struct us_core {
     uint32_t *ipdom, *next;
     uint8_t *sync, *flags, *cls, *k;
     struct us_opcount *oc;
+    struct us_activity *gact;   /* one lane's datapath and RF events      */
+    unsigned ngroups;
     struct us_reconv_code rcode;
     /* The machine. */
     unsigned W, nwarps, ncores, pre, exec_fill, width, commit;
-    unsigned fetch_gap, park_cycles, replay, refill;
+    unsigned fetch_gap, park_cycles, replay, refill, inst_bits;
     uint64_t fetch_free;        /* the shared program channel's next pick */
     bool pipelined, selective, park, lowest, by_core;
     struct simt_core *cores;
@@ -152,7 +154,9 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
     c->cls = calloc(m, 1);
     c->k = calloc(m, 1);
     c->oc = calloc(m, sizeof *c->oc);
-    if (!c->ipdom || !c->next || !c->sync || !c->flags || !c->cls || !c->k || !c->oc ||
+    c->gact = calloc(m, sizeof *c->gact);
+    if (!c->ipdom || !c->next || !c->sync || !c->flags || !c->cls || !c->k ||
+        !c->oc || !c->gact ||
         (prog->flow && !us_flow_ipdoms(prog->flow, c->ipdom))) {
         snprintf(diag->msg, sizeof diag->msg, "simt: out of memory");
         return false;
@@ -170,6 +174,16 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
             c->sync[pc] |= prog->insts[i].op == US_OP_SYNC;
         }
         for (unsigned i = pc; i < end; i++) {
+            const struct us_inst *in = &prog->insts[i];
+            unsigned k = components(in), u = us_ops[in->op].unit;
+            struct us_activity *a = &c->gact[pc];
+            a->fmul_ops += u == US_UNIT_ALU ? k : 0;
+            a->fadd_ops += u == US_UNIT_ALU ? k : 0;
+            a->sfu_full_ops += u == US_UNIT_SFU ? k : 0;
+            if (inst_class(in) != G_FLOW) {
+                a->rf_reads += (uint64_t)us_ops[in->op].nsrc * k;
+                a->rf_writes += in->dst.mask ? k : 0;
+            }
             c->next[i] = end;
             if (!prog->flow)
                 c->ipdom[i] = i + 1;
@@ -178,6 +192,7 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
         c->k[pc] = (uint8_t)(end - pc > 1 || cls == G_FLOW || cls == G_BAR
                                  ? 1 : components(&prog->insts[pc]));
         us_opcount_add(&c->oc[pc], prog->insts, pc, end);
+        c->ngroups++;
         pc = end;
     }
     c->rcode = (struct us_reconv_code){
@@ -415,8 +430,14 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     us_tcounts_exec(&c->counts, &c->oc[pc], nl);
     c->counts.branches += (c->flags[pc] & F_BRANCH) != 0;
     c->counts.divergent = c->rstats.divergent;
-    c->act.fmul_ops += cls == G_ALU ? (uint64_t)k * nl : 0;
-    c->act.fadd_ops += cls == G_ALU ? (uint64_t)k * nl : 0;
+    const struct us_activity *ga = &c->gact[pc];
+    c->act.fmul_ops += ga->fmul_ops * nl;
+    c->act.fadd_ops += ga->fadd_ops * nl;
+    c->act.sfu_full_ops += ga->sfu_full_ops * nl;
+    c->act.rf_reads += ga->rf_reads * nl;
+    c->act.rf_writes += ga->rf_writes * nl;
+    c->counts.instr_words += k;
+    c->counts.instr_bits += (uint64_t)k * c->inst_bits;
     us_watchdog_kick(&c->dog, c->now);
     return true;
 }
@@ -516,6 +537,7 @@ static void simt_reset(struct us_core *c)
     us_wgs_reset(&c->wgs);
     us_tqueue_init(&c->queue, c->w->nthreads);
     c->mpart->reset(c->mem);
+    c->counts.instr_mem_bits = (uint64_t)c->ngroups * c->inst_bits;
     c->fetch_free = 0;
     uint64_t launch = (uint64_t)c->cfg.v[US_KNOB_simt_launch];
     for (unsigned i = 0; i < c->ncores; i++) {
@@ -553,6 +575,7 @@ static void simt_destroy(struct us_core *c)
     free(c->cls);
     free(c->k);
     free(c->oc);
+    free(c->gact);
     free(c);
 }
 
@@ -585,6 +608,7 @@ static struct us_core *simt_create(const struct us_config *cfg,
     c->park_cycles = (unsigned)cfg->v[US_KNOB_simt_park_cycles];
     c->replay = (unsigned)cfg->v[US_KNOB_simt_replay];
     c->refill = (unsigned)cfg->v[US_KNOB_simt_refill];
+    c->inst_bits = (unsigned)cfg->v[US_KNOB_simt_inst_bits];
     c->pipelined = cfg->v[US_KNOB_simt_pipelined];
     c->selective = cfg->v[US_KNOB_simt_dispatch] == 1;
     c->park = cfg->v[US_KNOB_simt_park_loads];
@@ -680,11 +704,13 @@ static void simt_stats(const struct us_core *c, struct us_stats *st)
         .rf_bits = (uint64_t)c->ncores * c->nwarps * c->W *
                    US_AREA_RF_VEC4_PER_THREAD * 128,
         .rf_ports = 3, .rf_count = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
+        .imem_bits = c->counts.instr_mem_bits * c->ncores,
         .issue_slots = c->ncores, .sfu_full = c->ncores,
     };
     struct us_activity act = c->act;
     act.issues = c->counts.issued;
-    us_area_report(&c->cfg, &hw, &act, 0, st);
+    act.imem_bits = c->counts.instr_bits;
+    us_area_report(&c->cfg, &hw, &act, c->counts.instr_mem_bits, st);
 }
 
 static bool simt_failed(const struct us_core *c, struct us_diag *diag)
