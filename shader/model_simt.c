@@ -209,6 +209,8 @@ static struct warp *warp_of(const struct us_core *c, unsigned core, unsigned j)
     return &c->cores[core].warp[j];
 }
 
+static void finish_lanes(struct us_core *c, struct warp *wp);
+
 /* Warp wp takes threads first .. first + count - 1 (count <= W). */
 static void warp_begin(struct us_core *c, struct warp *wp, unsigned first,
                        unsigned count, int wg, uint64_t ready)
@@ -232,6 +234,10 @@ static void warp_begin(struct us_core *c, struct warp *wp, unsigned first,
             us_wgs_place(&c->wgs, wg, t);
     }
     c->policy->start(&wp->rs, &wp->view);
+    if (!c->n) {   /* an empty program: finished before it starts */
+        wp->view.live = 0;
+        finish_lanes(c, wp);
+    }
     us_watchdog_kick(&c->dog, c->now);
 }
 
