@@ -25,8 +25,7 @@
  *     MSHR's job; counted a hit);
  *   - writes: write-through, no write-allocate.  A store updates the line
  *     if present (no cycles) and writes its word through the arbiter
- *     (cache_miss_cycles); it is accepted the cycle after its bank
- *     access.  An atomic is a load of its line and then a written-through
+ *     (cache_miss_cycles): it is done when that write ends.  An atomic is a load of its line and then a written-through
  *     word.  Write-through is Vortex's at that commit (VX_config.vh has no
  *     write-back option; later Vortex defaults DCACHE_WRITEBACK to 0, its
  *     tests set VX_CFG_DCACHE_WRITEBACK=1 to try write-back); no
@@ -35,7 +34,8 @@
  *     cache_hit_latency, without conflicts.
  * memsys.transactions counts the arbiter's 32-bit transactions (line
  * words and written words); stall_cycles: done - at beyond a hit's
- * latency (a miss's: its fill's words and the hit latency; a store's: 1).
+ * latency (a miss's: its fill's words and the hit latency; a store's:
+ * one word's cycles).
  */
 #include <stdlib.h>
 
@@ -126,12 +126,13 @@ static uint64_t bank_access(struct us_memsys *m, uint64_t line, uint64_t at)
     return s;
 }
 
-/* One 32-bit write through the arbiter from cycle s. */
-static void write_through(struct us_memsys *m, uint64_t s)
+/* One 32-bit write through the arbiter from cycle s; the cycle it ends. */
+static uint64_t write_through(struct us_memsys *m, uint64_t s)
 {
     uint64_t start = s > m->arb ? s : m->arb;
     m->arb = start + m->word_cycles;
     m->c.transactions++;
+    return m->arb;
 }
 
 static uint64_t one(struct us_memsys *m, const struct us_mem_req *r)
@@ -142,9 +143,9 @@ static uint64_t one(struct us_memsys *m, const struct us_mem_req *r)
     uint64_t s = bank_access(m, line, r->at);
     struct frame *f = &m->f[line % m->nframes];
     if (r->kind == US_MEM_STORE) {
-        write_through(m, s);
-        m->c.stall_cycles += s - r->at;
-        return s + 1;
+        uint64_t done = write_through(m, s);
+        m->c.stall_cycles += done - r->at - m->word_cycles;
+        return done;
     }
     uint64_t done, unloaded = m->hit;
     if (f->valid && f->line == line) {

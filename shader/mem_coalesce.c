@@ -9,8 +9,8 @@
  *   - a requester starts at most mem_tx_per_cycle transactions per cycle,
  *     in the order of their first request (lane order), in a queue kept
  *     across calls;
- *   - a transaction's loads and atomics complete mem_latency cycles after
- *     it starts, its stores are accepted the cycle after.
+ *   - a transaction's requests are done mem_latency cycles after it
+ *     starts.
  * So 32 lanes' consecutive 4-byte loads with mem_line 128 are one
  * transaction, 128-byte strided ones 32.  stall_cycles: each request's
  * done - at beyond that unloaded latency (waiting for its line's other
@@ -110,9 +110,8 @@ static void chunk(struct us_memsys *m, struct queue *q,
             m->c.transactions++;
         }
     for (unsigned i = 0; i < n; i++) {
-        unsigned lat = req[i].kind == US_MEM_STORE ? 1 : m->latency;
-        done[i] = ready[tx[i]] + lat;
-        m->c.stall_cycles += done[i] - req[i].at - lat;
+        done[i] = ready[tx[i]] + m->latency;
+        m->c.stall_cycles += done[i] - req[i].at - m->latency;
     }
 }
 

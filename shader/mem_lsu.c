@@ -1,7 +1,7 @@
 /*
  * mem_system=lsu, the default: no memory system.  Every request is on its
- * own: a load's or atomic's value is usable mem_latency cycles after it,
- * a store is accepted the cycle after it.  The models already send at
+ * own, done mem_latency cycles after it (a load's or atomic's value
+ * usable, a store performed).  The models already send at
  * most one request per lane per cycle (a scalar SP's repetitions, a vec4
  * processor's lanes), so nothing here waits: the cycles are those of the
  * models before memory systems were parts.
@@ -36,7 +36,7 @@ static void access(struct us_memsys *m, unsigned requester,
 {
     (void)requester;
     for (unsigned i = 0; i < n; i++)
-        done[i] = req[i].at + (req[i].kind == US_MEM_STORE ? 1 : m->latency);
+        done[i] = req[i].at + m->latency;
     m->c.requests += n;
     m->c.transactions += n;
 }

@@ -36,9 +36,8 @@
  * a time, so it charges the timeout: the last transaction of an
  * instruction whose successor comes sooner is late by less than
  * tmcu_timeout cycles.
- * A flushed transaction's loads and atomics complete mem_latency cycles
- * after its flush, its stores are accepted the cycle after;
- * stall_cycles: done - at beyond that (arrival and buffering).
+ * A flushed transaction's requests are done mem_latency cycles after its
+ * flush; stall_cycles: done - at beyond that (arrival and buffering).
  */
 #include <stdlib.h>
 
@@ -141,9 +140,8 @@ static void chunk(struct us_memsys *m, unsigned requester,
         if (buf[p].open)
             flush(m, &buf[p], buf[p].opened + m->timeout, sent);
     for (unsigned i = 0; i < n; i++) {
-        unsigned lat = req[i].kind == US_MEM_STORE ? 1 : m->latency;
-        done[i] = sent[tx[i]] + lat;
-        m->c.stall_cycles += done[i] - req[i].at - lat;
+        done[i] = sent[tx[i]] + m->latency;
+        m->c.stall_cycles += done[i] - req[i].at - m->latency;
     }
 }
 

@@ -52,8 +52,9 @@ struct us_memsys_part {
     void (*reset)(struct us_memsys *m);
     /* The n requests of one instruction from `requester`, in lane order;
      * done[i] receives the cycle request i completes: a load's (or an
-     * atomic's) value is usable, a store has been accepted (the requester
-     * may go on).  done[i] > req[i].at. */
+     * atomic's) value is usable, a store has been performed (whether a
+     * thread waits for its stores is the model's rule).
+     * done[i] > req[i].at. */
     void (*access)(struct us_memsys *m, unsigned requester,
                    const struct us_mem_req *req, unsigned n, uint64_t *done);
     /* Register the part's statistics ("memsys.*", docs/METRICS.md). */

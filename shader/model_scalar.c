@@ -92,6 +92,7 @@
 #include <string.h>
 
 #include "shader/lut.h"
+#include "shader/memsys.h"
 #include "shader/timing.h"
 #include "shader/workgroup.h"
 
@@ -102,6 +103,7 @@ struct sinfo {
     uint8_t kind, unit, count, nsrc;
     uint8_t nreads, nwrites;
     uint8_t span;      /* cycles from the first repetition to the last + 1 */
+    uint8_t off[4];    /* each repetition's cycle offset from issue       */
     uint8_t rf_reads;  /* register-file reads (PARAM and IMM are constant
                           stores, not the register file: as us_sched_item) */
     /* registers read and written, with the cycle offset (from issue) of
@@ -157,9 +159,27 @@ struct group {
     struct warp *warp;             /* nslots                             */
 };
 
+/* A thread's memory word waiting for its requests' completion times:
+ * requests first .. first + n - 1 of the core's batch. */
+struct mem_wait {
+    struct slot *sl;
+    const struct sinfo *s;
+    unsigned first, n;
+};
+
 struct us_core {
     struct us_config cfg;
     const struct us_workload *w;
+    struct us_exec_env env;        /* *w->env, noting accesses in trace */
+    struct us_mem_trace trace;
+    const struct us_memsys_part *mp;
+    struct us_memsys *mem;
+    /* the memory words of one issue (a thread's, or a lockstep warp's
+     * lanes'), handed to the memory system together */
+    struct us_mem_req req[US_MEMSYS_MAX_REQS];
+    uint64_t req_done[US_MEMSYS_MAX_REQS];
+    struct mem_wait wait[32];
+    unsigned nreq, nwait;
     struct us_scode code;
     struct sinfo *info;
     struct us_sfu sfu;
@@ -256,6 +276,8 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
     unsigned off[4];
     rep_offsets(in, us_unit_latency(cfg, o->unit), off);
     s->span = (uint8_t)(off[in->count - 1] + 1);
+    for (unsigned k = 0; k < in->count; k++)
+        s->off[k] = (uint8_t)off[k];
     /* SFU and TEX read their sources once, at repetition 0. */
     bool once = o->unit == US_UNIT_SFU || o->kind == US_SK_TEX;
     for (unsigned k = 0; k < in->count; k++) {
@@ -501,10 +523,62 @@ static void fetch(struct us_core *core, struct sp *p)
     }
 }
 
+/* The requests of the memory word slot sl just executed (its trace),
+ * repetition k reaching the load/store unit in cycle now + off[k]. */
+static void mem_note(struct us_core *core, struct slot *sl,
+                     const struct sinfo *s, unsigned lane)
+{
+    unsigned n = core->trace.n < s->count ? core->trace.n : s->count;
+    if (core->nwait == sizeof core->wait / sizeof core->wait[0] ||
+        core->nreq + n > US_MEMSYS_MAX_REQS)
+        return;   /* cannot happen: 32 lanes x 4 repetitions at most */
+    core->wait[core->nwait++] = (struct mem_wait){ sl, s, core->nreq, n };
+    for (unsigned k = 0; k < n; k++) {
+        const struct us_mem_access *a = &core->trace.a[k];
+        core->req[core->nreq++] = (struct us_mem_req){
+            core->now + s->off[k], a->addr, a->space, a->bytes, a->kind,
+            (uint8_t)lane };
+    }
+}
+
+/* Hand the issue's memory requests to the memory system as `requester`
+ * (an SP, or a lockstep group): a loaded (or atomic's old) value is
+ * usable when its request is done; a store holds nothing afterwards (the
+ * thread may retire before it is performed). */
+static void mem_flush(struct us_core *core, unsigned requester)
+{
+    if (!core->nreq)
+        return;
+    core->mp->access(core->mem, requester, core->req, core->nreq,
+                     core->req_done);
+    for (unsigned w = 0; w < core->nwait; w++) {
+        const struct mem_wait *mw = &core->wait[w];
+        struct slot *sl = mw->sl;
+        const uint64_t *done = &core->req_done[mw->first];
+        for (unsigned i = 0; i < mw->s->nwrites; i++) {
+            uint64_t at = 0;
+            for (unsigned k = 0; k < mw->n; k++)
+                if (mw->s->off[k] == mw->s->wr[i].k)
+                    at = done[k];
+            int x = us_sb_index(mw->s->wr[i].key);
+            if (sl->r->sb.ready[x] < at) {
+                sl->r->sb.ready[x] = at;
+                sl->r->producer[x] = US_UNIT_LSU;
+            }
+            if (at > sl->done_at) {
+                sl->done_at = at;
+                sl->done_unit = US_UNIT_LSU;
+            }
+        }
+    }
+    core->nreq = core->nwait = 0;
+}
+
 /* Time and execute instruction sl->pc for the thread of slot sl on SP p
  * (the sequencer's part is the caller's); returns the cycles the SP's
  * datapath is busy. */
-static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl)
+static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
+                          unsigned lane)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
@@ -543,7 +617,8 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl)
             core->act.fadd_ops += s->count;
         }
     }
-    for (unsigned i = 0; i < s->nwrites; i++) {
+    bool mem = s->kind == US_SK_MEM;   /* timed by mem_flush */
+    for (unsigned i = 0; i < s->nwrites && !mem; i++) {
         uint64_t at = s->kind == US_SK_TEX ? now + lat
                                            : now + first + s->wr[i].k + lat;
         int x = us_sb_index(s->wr[i].key);
@@ -562,8 +637,11 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl)
     p->fetched_all = false;
     core->act.rf_reads += s->rf_reads;
     core->act.rf_writes += s->nwrites;
-    us_scalar_step(in, core->w->env, &core->w->threads[sl->tid],
+    core->trace.n = 0;
+    us_scalar_step(in, &core->env, &core->w->threads[sl->tid],
                    sl->r->scratch);
+    if (mem)
+        mem_note(core, sl, s, lane);
     return busy;
 }
 
@@ -587,7 +665,8 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
-    exec_inst(core, p, sl);
+    exec_inst(core, p, sl, 0);
+    mem_flush(core, (unsigned)(p - core->sp));
     note_bar(core, sl, in);
     us_watchdog_kick(&core->dog, core->now);
     core->act.issues++;
@@ -697,13 +776,14 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
         if (!((active >> i) & 1))
             continue;
         struct slot *sl = lane(core, gr, i, j);
-        unsigned b = exec_inst(core, &core->sp[gr->first + i], sl);
+        unsigned b = exec_inst(core, &core->sp[gr->first + i], sl, i);
         busy = b > busy ? b : busy;
         note_bar(core, sl, in);
         if (us_scalar_cond(in, core->w->env, &core->w->threads[sl->tid],
                            sl->r->scratch))
             cond |= 1u << i;
     }
+    mem_flush(core, (unsigned)(gr - core->groups));
     us_watchdog_kick(&core->dog, core->now);
     unsigned nactive = (unsigned)__builtin_popcount(active);
     core->act.issues++;
@@ -855,6 +935,10 @@ static void admit(struct us_core *core)
 static void reset(struct us_core *core)
 {
     core->now = 0;
+    core->env = *core->w->env;
+    core->env.trace = &core->trace;
+    core->nreq = core->nwait = 0;
+    core->mp->reset(core->mem);
     core->finished = false;
     memset(&core->c, 0, sizeof core->c);
     memset(&core->act, 0, sizeof core->act);
@@ -1004,6 +1088,8 @@ static void destroy(struct us_core *core)
     free(core->sp);
     free(core->info);
     us_wgs_free(&core->wgs);
+    if (core->mem)
+        core->mp->destroy(core->mem);
     if (core->have_sfu)
         us_sfu_free(&core->sfu);
     us_scode_free(&core->code);
@@ -1090,6 +1176,16 @@ static struct us_core *create(const struct us_config *cfg,
             gr->warp = &core->warps[(size_t)g * core->nslots];
         }
     }
+    core->mp = us_memsys_part(cfg);
+    struct us_diag md = { 0 };
+    core->mem = core->mp->create(cfg, core->lockstep ? core->ngroups
+                                                     : core->nsp, &md);
+    if (!core->mem) {
+        destroy(core);
+        if (diag)
+            *diag = md;
+        return NULL;
+    }
     char what[64];
     snprintf(what, sizeof what, "alu_lanes x threads_per_proc = %u x %u",
              core->nsp, core->nslots);
@@ -1122,6 +1218,8 @@ static void stats(const struct us_core *core, struct us_stats *st)
         c.lut_stall_cycles += core->luts[l].stall_cycles;
     }
     us_tcounts_report(&c, &core->cfg, core->w->prog, st);
+    if (us_program_computes(core->w->prog))
+        core->mp->stats(core->mem, st);
 
     const struct us_config *cfg = &core->cfg;
     unsigned P = core->nsp;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "shader/decode.h"
+#include "shader/memsys.h"
 #include "shader/vec4_timing.h"
 #include "shader/workgroup.h"
 #include "isa/micro.h"
@@ -164,9 +165,27 @@ struct lgroup {
     struct warp *warps;         /* tpp                                     */
 };
 
+/* A lane's memory op waiting for its requests' completion times:
+ * requests first .. first + n - 1 of the core's batch. */
+struct mem_wait {
+    struct slot *s;
+    unsigned op;                /* its index in the group                  */
+    unsigned first, n;
+};
+
+enum { MAX_WAITS = 160 };       /* lanes x memory ops of one issue        */
+
 struct vt_core {
     struct us_config cfg;
     const struct us_workload *w;
+    struct us_exec_env env;     /* *w->env, noting accesses in trace       */
+    struct us_mem_trace trace;
+    const struct us_memsys_part *mp;
+    struct us_memsys *mem;
+    /* the memory ops of one issue, handed to the memory system op by op */
+    struct us_mem_req req[US_MEMSYS_MAX_REQS];
+    struct mem_wait wait[MAX_WAITS];
+    unsigned nreq, nwait;
     struct vt_desc desc;
     struct vt_code code;
     struct us_program xprog;    /* *w->prog with the reordered instructions */
@@ -311,6 +330,10 @@ void vt_reset(struct us_core *core)
 {
     struct vt_core *c = vt(core);
     c->now = 0;
+    c->env = *c->w->env;
+    c->env.trace = &c->trace;
+    c->nreq = c->nwait = 0;
+    c->mp->reset(c->mem);
     c->finished = false;
     c->failed = false;
     memset(&c->counts, 0, sizeof c->counts);
@@ -434,6 +457,12 @@ struct us_core *vt_create(const struct us_config *cfg,
         c->vprog = &c->xprog;
     }
     c->tpp = tpp;
+    c->mp = us_memsys_part(cfg);
+    c->mem = c->mp->create(cfg, ng, diag);
+    if (!c->mem) {
+        vt_destroy((struct us_core *)c);
+        return NULL;
+    }
     char what[96];
     snprintf(what, sizeof what, "processors x threads_per_proc = %u x %u "
              "(alu_lanes %d, %u lanes per processor)", desc->procs, tpp,
@@ -469,6 +498,8 @@ void vt_destroy(struct us_core *core)
             c->w->threads[c->slot_mem[i].tid].shared = NULL;
     vt_code_free(&c->code);
     us_wgs_free(&c->wgs);
+    if (c->mem)
+        c->mp->destroy(c->mem);
     free(c->procs);
     free(c->slot_mem);
     free(c->lgroups);
@@ -602,14 +633,80 @@ static bool bra_cond(const struct us_program *prog,
                       bra_operand(&d.src[1], env, t), d.word);
 }
 
-/* Run and time group g on the thread of slot s: results usable
- * `issues - 1 + latency` after now.  True when g is an IF or BRA whose
+/* The requests of op i of a group, which slot s just executed (the
+ * trace), all reaching the load/store unit in the group's last issue
+ * cycle; the lane's requests are numbered from `lane`.  False when there
+ * are none (the op is timed as any other). */
+static bool mem_note(struct vt_core *c, struct slot *s, unsigned i,
+                     unsigned lane, uint64_t at)
+{
+    unsigned n = c->trace.n < US_MEM_TRACE_MAX ? c->trace.n
+                                               : US_MEM_TRACE_MAX;
+    if (!n || c->nwait == MAX_WAITS || c->nreq + n > US_MEMSYS_MAX_REQS)
+        return false;   /* none, or (cannot happen) too many */
+    c->wait[c->nwait++] = (struct mem_wait){ s, i, c->nreq, n };
+    for (unsigned k = 0; k < n; k++) {
+        const struct us_mem_access *a = &c->trace.a[k];
+        unsigned l = lane + k;
+        c->req[c->nreq++] = (struct us_mem_req){
+            at, a->addr, a->space, a->bytes, a->kind,
+            (uint8_t)(l < 255 ? l : 255) };
+    }
+    return true;
+}
+
+/* Hand the issue's memory requests to the memory system, one op of the
+ * group at a time (a warp instruction's requests, in lane order), as
+ * `requester` (the lockstep group): an op's results are usable when its
+ * last request is done, and a thread retires only once every request of
+ * its ops is done, stores too (as every op's latency holds it). */
+static void mem_flush(struct vt_core *c, const struct vt_group *g,
+                      unsigned requester)
+{
+    struct us_mem_req req[US_MEMSYS_MAX_REQS];
+    uint64_t done[US_MEMSYS_MAX_REQS];
+    for (unsigned i = 0; i < g->nops && c->nwait; i++) {
+        unsigned n = 0;
+        for (unsigned w = 0; w < c->nwait; w++)
+            if (c->wait[w].op == i)
+                for (unsigned k = 0; k < c->wait[w].n; k++)
+                    req[n++] = c->req[c->wait[w].first + k];
+        if (!n)
+            continue;
+        c->mp->access(c->mem, requester, req, n, done);
+        const struct vt_op *op = &c->code.ops[g->first + i];
+        n = 0;
+        for (unsigned w = 0; w < c->nwait; w++) {
+            if (c->wait[w].op != i)
+                continue;
+            struct slot *s = c->wait[w].s;
+            uint64_t at = 0;
+            for (unsigned k = 0; k < c->wait[w].n; k++, n++)
+                at = done[n] > at ? done[n] : at;
+            us_sb_item_write(&s->sb, &op->item, at);
+            for (unsigned k = 0; k < op->item.nwrites; k++) {
+                int r = us_sb_index(op->item.writes[k]);
+                if (r >= 0)
+                    s->unit[r] = op->unit;
+            }
+            if (at > s->done)
+                s->done = at;
+        }
+    }
+    c->nreq = c->nwait = 0;
+}
+
+/* Run and time group g on the thread of slot s, lane `lane` of its warp:
+ * results usable `issues - 1 + latency` after now, a memory op's when the
+ * memory system says (mem_flush).  True when g is an IF or BRA whose
  * condition holds for the thread. */
 static bool lane_issue(struct vt_core *c, struct slot *s,
-                       const struct vt_group *g)
+                       const struct vt_group *g, unsigned lane)
 {
     struct us_thread *t = &c->w->threads[s->tid];
     bool cond = false;
+    uint32_t deferred = 0;      /* memory ops timed by mem_flush */
+    uint64_t last = c->now + g->issues - 1;
     for (unsigned i = 0; i < g->nops; i++) {
         const struct vt_op *op = &c->code.ops[g->first + i];
         if (op->flow == US_FLOW_IF || op->flow == US_FLOW_BRA)
@@ -621,22 +718,31 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
                 : us_interpret_cond(c->vprog, c->w->env, t, op->ref);
         else if (op->flow != US_FLOW_NONE)
             continue;   /* the sequencer's alone */
-        else if (c->code.sinsts)
-            us_scalar_step(&c->code.sinsts[op->ref], c->w->env, t, s->scratch);
-        else
-            us_interpret_inst(c->vprog, c->w->env, t, op->ref);
+        else {
+            c->trace.n = 0;
+            if (c->code.sinsts)
+                us_scalar_step(&c->code.sinsts[op->ref], &c->env, t,
+                               s->scratch);
+            else
+                us_interpret_inst(c->vprog, &c->env, t, op->ref);
+            if (op->unit == US_UNIT_LSU && i < 32 &&
+                mem_note(c, s, i, lane * c->desc.lanes_per_proc, last))
+                deferred |= 1u << i;
+        }
     }
     for (unsigned i = 0; i < g->nops; i++) {
         const struct vt_op *op = &c->code.ops[g->first + i];
-        uint64_t at = c->now + g->issues - 1 + c->desc.latency[op->unit];
-        us_sb_item_write(&s->sb, &op->item, at);
-        for (unsigned k = 0; k < op->item.nwrites; k++) {
-            int r = us_sb_index(op->item.writes[k]);
-            if (r >= 0)
-                s->unit[r] = op->unit;
+        if (!(i < 32 && (deferred >> i & 1))) {
+            uint64_t at = last + c->desc.latency[op->unit];
+            us_sb_item_write(&s->sb, &op->item, at);
+            for (unsigned k = 0; k < op->item.nwrites; k++) {
+                int r = us_sb_index(op->item.writes[k]);
+                if (r >= 0)
+                    s->unit[r] = op->unit;
+            }
+            if (at > s->done)
+                s->done = at;
         }
-        if (at > s->done)
-            s->done = at;
         /* Energy events: a MAD-datapath pass (multiply and add) per ALU
          * component, an evaluation per SFU op, a 32-bit access per
          * register read or written. */
@@ -677,11 +783,12 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
         if (!((active >> i) & 1))
             continue;
         struct slot *s = lane(c, gr, i, j);
-        if (lane_issue(c, s, g))
+        if (lane_issue(c, s, g, i))
             cond |= 1u << i;
         if (bar && s->wg >= 0)
             us_wgs_bar(&c->wgs, s->wg, s->tid, c->now);
     }
+    mem_flush(c, g, (unsigned)(gr - c->lgroups));
     us_watchdog_kick(&c->dog, c->now);
     unsigned nactive = (unsigned)__builtin_popcount(active);
     wp->fbuf--;
@@ -893,6 +1000,8 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
     counts.workgroups = c->wgs.admitted;
     counts.barrier_wait = c->wgs.wait_cycles;
     us_tcounts_report(&counts, &c->cfg, c->w->prog, st);
+    if (us_program_computes(c->w->prog))
+        c->mp->stats(c->mem, st);
     unsigned lanes = c->desc.procs * c->desc.lanes_per_proc;
     if (lanes != (unsigned)c->cfg.v[US_KNOB_alu_lanes])
         us_stats_counter(st, "alu_lanes", "scalar ALU lanes of the machine "
