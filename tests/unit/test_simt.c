@@ -126,18 +126,18 @@ START_TEST(fsm_cost_and_pdom_skips_empty_paths)
 {
     struct run r;
     /* Every lane branches: BRA, ADD, MUL, STORE at 2 cycles each; the
-     * store waits simt_lsu (1) and its acceptance, the cycle after its
-     * requests (mem_system=lsu). */
+     * store waits simt_lsu (1) and its 8 requests, performed mem_latency
+     * (20) after they leave (mem_system=lsu). */
     run_simt(SKIP("GE", "0"), 1, FSM2 "reconv=pdom", NULL, 0, &r);
     ck_assert_msg(r.ok, "%s", r.d.msg);
     ck_assert_double_eq(stat(&r, "issued"), 4);
-    ck_assert_double_eq(stat(&r, "cycles"), 4 * 2 + 1 + 1);
+    ck_assert_double_eq(stat(&r, "cycles"), 4 * 2 + 1 + 20);
     ck_assert_double_eq(stat(&r, "masked_lane_slots"), 0);
     ck_assert_double_eq(stat(&r, "reconv.stack_max"), 0);
     /* No lane branches: all nine issue. */
     run_simt(SKIP("LT", "0"), 1, FSM2 "reconv=pdom", NULL, 0, &r);
     ck_assert_double_eq(stat(&r, "issued"), 9);
-    ck_assert_double_eq(stat(&r, "cycles"), 9 * 2 + 1 + 1);
+    ck_assert_double_eq(stat(&r, "cycles"), 9 * 2 + 1 + 20);
     /* Lanes 0..3 branch: they wait at the immediate post-dominator while
      * lanes 4..7 run the adds, then all eight go on together. */
     const char *pol[] = { "reconv=pdom", "reconv=minpc" };
