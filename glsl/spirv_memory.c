@@ -559,6 +559,10 @@ static bool var_slot(struct spv *s, struct sid *v, uint32_t slot,
         unsigned index, comp;
         if (!io_slot(s, (uint32_t)(v - s->ids), slot, &index, &comp))
             return false;
+        if (s->stage == US_STAGE_FRAGMENT && index < 32) {
+            s->interp_flat |= (uint32_t)v->flat << index;
+            s->interp_linear |= (uint32_t)v->noperspective << index;
+        }
         *out = (struct us_src){ .file = US_FILE_INPUT,
                                 .index = (uint16_t)index,
                                 .swz = { 0, 1, 2, 3 } };

@@ -119,7 +119,8 @@ enum shtest_texparam { SH_TP_COMPARE_FUNC, SH_TP_DEPTH_MODE, SH_TP_MIN,
 enum shtest_filter { SH_NEAREST, SH_LINEAR, SH_NEAREST_MIPMAP_NEAREST,
                      SH_LINEAR_MIPMAP_NEAREST, SH_NEAREST_MIPMAP_LINEAR,
                      SH_LINEAR_MIPMAP_LINEAR };
-enum shtest_cap { SH_CAP_DEPTH_TEST, SH_CAP_TWO_SIDE };
+/* SH_CAP_FLAT_SHADE: `shade model flat` (on) or `smooth` (off). */
+enum shtest_cap { SH_CAP_DEPTH_TEST, SH_CAP_TWO_SIDE, SH_CAP_FLAT_SHADE };
 
 struct shtest_cmd {
     uint8_t op;          /* enum shtest_op                              */

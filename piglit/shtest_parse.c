@@ -26,7 +26,7 @@
  *   texture shadow1D N (W) | texture shadow2D N (W, H) | texture shadowRect N (W, H)
  *   texparameter 1D|2D|3D|Rect|Cube compare_func|depth_mode|min|mag|wrap_s|wrap_t|wrap_r VALUE
  *   enable|disable GL_DEPTH_TEST|GL_VERTEX_PROGRAM_TWO_SIDE
- *   tolerance R G B A | link success | shade model smooth
+ *   tolerance R G B A | link success | shade model smooth|flat
  * and with GLSL sections:
  *   uniform TYPE NAME[\[I\]] VALUES... (float int uint bool, vecN ivecN
  *     uvecN bvecN, matN matCxR column-major; a sampler is set as int)
@@ -1106,12 +1106,11 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
     if (kw(p, "shade")) {
         if (!kw(p, "model"))
             return fail(p, p->pos, "expected 'model'");
-        if (kw(p, "smooth")) {
-            c->op = SH_NOP;  /* the pipeline interpolates smoothly */
-            return true;
-        }
-        if (kw(p, "flat")) {
-            set_skip(p, "flat shading is not modelled");
+        bool flat = kw(p, "flat");
+        if (flat || kw(p, "smooth")) {
+            c->op = SH_ENABLE;   /* glShadeModel */
+            c->sub = SH_CAP_FLAT_SHADE;
+            c->i[0] = flat;
             return true;
         }
         return fail(p, p->pos, "expected 'smooth' or 'flat'");

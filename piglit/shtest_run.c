@@ -1365,6 +1365,8 @@ static bool play(struct runner *R, const struct shtest_cmd *c)
     case SH_ENABLE:
         if (c->sub == SH_CAP_DEPTH_TEST)
             R->st.depth_test = c->i[0] != 0;
+        else if (c->sub == SH_CAP_FLAT_SHADE)
+            R->st.flat_shade = c->i[0] != 0;
         else
             R->st.two_side = c->i[0] != 0;
         return true;
