@@ -327,10 +327,10 @@ static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
 }
 
 /* GL 3.0 §2.17: the clip distances of the enabled planes for a vertex
- * program that does not write result.clipdistance: plane . eye, with the
- * eye-space point result.clipvertex, or for a position-invariant program
- * the modelview transform of the position; other programs are not clipped
- * (GLSL 1.30 §7.1 leaves it undefined). */
+ * program that does not write result.clipdistance: plane . p, with p the
+ * eye-space point result.clipvertex, for a position-invariant program the
+ * modelview transform of the position (ARB_vertex_program), else the
+ * program's result.position itself (GLSL 1.30 §7.1). */
 static void clip_distances(const struct gfx_draw *d, const struct us_thread *t,
                            struct gfx_cvert *o)
 {
@@ -344,8 +344,7 @@ static void clip_distances(const struct gfx_draw *d, const struct us_thread *t,
             eye[r] = m[4 * r] * p[0] + m[4 * r + 1] * p[1] +
                      m[4 * r + 2] * p[2] + m[4 * r + 3] * p[3];
     } else {
-        memset(o->vary[US_VOUT_CLIPDIST0], 0, 2 * sizeof(us_vec4));
-        return;
+        memcpy(eye, o->pos, sizeof eye);
     }
     for (unsigned i = 0; i < US_MAX_CLIP_DISTANCES; i++) {
         const float *pl = i < US_MAX_CLIP_PLANES ? d->gl->clip_plane[i]

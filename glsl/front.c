@@ -108,7 +108,6 @@ struct front {
     unsigned ndeclared;
     bool struct_declared[US_GLSL_S_COUNT];
     bool const_declared[4];
-    bool clip_vertex;         /* us_gl_ClipVertex declared               */
     unsigned next_location;   /* built-in inputs and outputs             */
     int depth;                /* parentheses open                        */
     struct shadow_call shadow[16];   /* open ones, innermost last     */
@@ -427,14 +426,6 @@ static bool builtin(struct front *f, const struct tok *t)
             puts_(&f->out, us);
             return true;
         }
-    if (!strcmp(name, "gl_ClipVertex") && f->stage == US_STAGE_VERTEX) {
-        /* user clip planes are not modelled: the value goes nowhere */
-        if (!f->clip_vertex)
-            puts_(&f->decls, "vec4 us_gl_ClipVertex;\n");
-        f->clip_vertex = true;
-        puts_(&f->out, us);
-        return true;
-    }
     for (unsigned i = 0; i < 4; i++)
         if (!strcmp(name, compat_consts[i].name)) {
             if (!f->const_declared[i])
@@ -590,12 +581,21 @@ static bool take_attrib(struct front *f, const struct tok *at,
 }
 
 /* An optional "[N]" at tk[*i] with N a literal in 1..8 (varying and
- * attribute arrays cannot be larger). */
+ * attribute arrays cannot be larger), or gl_MaxClipDistances (8). */
 static bool array_size(struct front *f, const struct tok *tk, unsigned nt,
                        unsigned *i, unsigned *count)
 {
     if (*i >= nt || !is_punct(f, &tk[*i], '['))
         return true;
+    if (*i + 2 < nt && tk[*i + 1].kind == T_IDENT &&
+        tk[*i + 1].len == 19 &&
+        !memcmp(f->s + tk[*i + 1].at, "gl_MaxClipDistances", 19) &&
+        is_punct(f, &tk[*i + 2], ']')) {
+        /* gl_ClipDistance sized to the maximum (GLSL 1.30 7.1) */
+        *count = US_MAX_CLIP_DISTANCES;
+        *i += 3;
+        return true;
+    }
     char *e = NULL;
     long v = *i + 2 < nt && tk[*i + 1].kind == T_NUMBER
              ? strtol(f->s + tk[*i + 1].at, &e, 0) : -1;
