@@ -240,7 +240,9 @@ bool parse_attrib_binding(struct asm_ctx *c, unsigned *slot)
  * resultBinding (vertex)   ::= "result" "." ( "position"
  *                            | "color" optFaceType optColorType
  *                            | "fogcoord" | "pointsize"
- *                            | "texcoord" [ "[" n "]" ] )
+ *                            | "texcoord" [ "[" n "]" ]
+ *                            | "clipdistance" [ "[" n "]" ] | "clipvertex" )
+ *                              (the last two: OPTION USHADER_extensions)
  * resultBinding (fragment) ::= "result" "." ( "color" | "depth" )
  */
 bool parse_result_binding(struct asm_ctx *c, unsigned *slot)
@@ -263,11 +265,15 @@ bool parse_result_binding(struct asm_ctx *c, unsigned *slot)
         return asm_next(c);
     }
     static const char *const items[] = { "position", "color", "fogcoord",
-                                         "pointsize", "texcoord", NULL };
+                                         "pointsize", "texcoord",
+                                         "clipdistance", "clipvertex", NULL };
     int i = word_index(&item, items);
     if (i < 0)
         return asm_error(c, &item, "invalid vertex program result %s",
                          asm_describe(&item, buf, sizeof buf));
+    if (i >= 5 && !(c->prog.options & US_OPT_USHADER_EXTENSIONS))
+        return asm_error(c, &item, "result.%s needs OPTION USHADER_extensions",
+                         i == 5 ? "clipdistance" : "clipvertex");
     if (!asm_next(c))
         return false;
     unsigned n, face;
@@ -294,10 +300,20 @@ bool parse_result_binding(struct asm_ctx *c, unsigned *slot)
     case 3:
         *slot = US_VOUT_POINTSIZE;
         return true;
-    default:
+    case 4:
         if (!opt_index(c, US_MAX_TEX_COORDS, "texture coordinate set", &n))
             return false;
         *slot = US_VOUT_TEXCOORD0 + n;
+        return true;
+    case 5:
+        /* four clip distances per slot: GLSL's gl_ClipDistance[4n .. 4n+3] */
+        if (!opt_index(c, US_MAX_CLIP_DISTANCES / 4, "clip distance vector",
+                       &n))
+            return false;
+        *slot = US_VOUT_CLIPDIST0 + n;
+        return true;
+    default:
+        *slot = US_VOUT_CLIPVERTEX;
         return true;
     }
 }

@@ -344,13 +344,26 @@ struct gfx_cvert {
     us_vec4 vary[GFX_NVARY];   /* indexed by enum us_vout                 */
 };
 
-enum { GFX_CLIP_MAX_VERTS = 3 + 7 };
+enum { GFX_CLIP_MAX_VERTS = 3 + 7 + US_MAX_CLIP_DISTANCES };
 /* Clip a triangle against near, far, w > 0 and the x/y guard band; out
  * receives a convex polygon of up to GFX_CLIP_MAX_VERTS vertices.  Returns
  * the vertex count (0 when nothing is left).  Only the varyings whose bit
  * is set in `vary_mask` are interpolated. */
 unsigned gfx_clip_triangle(const struct gfx_cvert *in[3], uint32_t vary_mask,
                            struct gfx_cvert *out);
+/* What gfx_clip_polygon interpolates and clips against. */
+struct gfx_clip_spec {
+    uint32_t vary_mask;        /* varyings carried (bit per enum us_vout) */
+    uint32_t linear_mask;      /* of them, the noperspective ones: linear
+                                  in window space across a new vertex    */
+    uint8_t planes;            /* user clip planes: bit i clips where
+                                  clip distance i < 0                    */
+};
+/* gfx_clip_triangle with noperspective varyings and user clip planes
+ * (gfx_clip_triangle is this with only vary_mask). */
+unsigned gfx_clip_polygon(const struct gfx_cvert *in[3],
+                          const struct gfx_clip_spec *spec,
+                          struct gfx_cvert *out);
 
 /* Triangle setup in fixed point.  x, y are window coordinates; inside
  * means every edge function is > 0, or == 0 on a top or left edge. */
@@ -400,6 +413,15 @@ struct gfx_state {
     bool depth_write;
     bool blend;                /* SRC_ALPHA, ONE_MINUS_SRC_ALPHA          */
     bool two_side;             /* GL_VERTEX_PROGRAM_TWO_SIDE_ARB          */
+    bool flat_shade;           /* glShadeModel(GL_FLAT): the colours of
+                                  the fragment inputs without a qualifier
+                                  (us_program.interp_*) are flat        */
+    uint8_t clip_planes;       /* GL_CLIP_PLANEi enabled: bit i clips by
+                                  clip distance i (the vertex program's
+                                  result.clipdistance, else the distance
+                                  of its result.clipvertex, or of the eye-
+                                  space position of a position-invariant
+                                  one, from us_glstate.clip_plane[i])    */
     enum gfx_cull cull;
     const struct gfx_texture *tex[US_MAX_TEX_UNITS];
 };

@@ -1,8 +1,10 @@
 /*
  * Drawing one indexed mesh (SPEC §6): vertex fetch with ARB_vertex_program's
  * attribute aliasing, vertex shading in batches, primitive assembly,
- * clipping, perspective divide, viewport transform, fixed-point triangle
- * setup, 2x2-quad rasterization with perspective-correct interpolation,
+ * clipping (user clip planes too), perspective divide, viewport transform,
+ * fixed-point triangle setup, 2x2-quad rasterization with perspective-
+ * correct interpolation (flat: the provoking vertex's value, the last of
+ * the triangle as GL's default; noperspective: linear in window space),
  * fragment shading in quads, KIL, fog, depth test and blending.
  * Shading goes only through d->backend; batches and quads are visited in
  * submission order, so every backend sees the same threads in the same
@@ -66,6 +68,7 @@ struct draw_ctx {
     struct quad_info *quads;
     unsigned nquads;
     uint32_t fin_mask;            /* fragment inputs to interpolate   */
+    uint32_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
     bool fog;
 };
 
@@ -166,6 +169,7 @@ static bool flush_quads(struct draw_ctx *c)
 struct tri {
     struct gfx_tri_setup s;
     const struct gfx_cvert *v[3];
+    const struct gfx_cvert *pv;   /* the provoking vertex (before clipping) */
     float invw[3], z[3];
 };
 
@@ -222,10 +226,18 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
             src = US_VOUT_FOGCOORD;
         else
             src = US_VOUT_TEXCOORD0 + (in - US_FIN_TEXCOORD0);
-        for (int k = 0; k < 4; k++)
-            th->input[in][k] = (float)(b[0] * t->v[0]->vary[src][k] +
-                                       b[1] * t->v[1]->vary[src][k] +
-                                       b[2] * t->v[2]->vary[src][k]);
+        if (c->fin_flat >> in & 1)
+            memcpy(th->input[in], t->pv->vary[src], sizeof th->input[in]);
+        else if (c->fin_linear >> in & 1)
+            for (int k = 0; k < 4; k++)
+                th->input[in][k] = (float)(l[0] * t->v[0]->vary[src][k] +
+                                           l[1] * t->v[1]->vary[src][k] +
+                                           l[2] * t->v[2]->vary[src][k]);
+        else
+            for (int k = 0; k < 4; k++)
+                th->input[in][k] = (float)(b[0] * t->v[0]->vary[src][k] +
+                                           b[1] * t->v[1]->vary[src][k] +
+                                           b[2] * t->v[2]->vary[src][k]);
         if (in == US_FIN_FOGCOORD) {
             /* fragment.fogcoord is (f, 0, 0, 1) */
             th->input[in][1] = th->input[in][2] = 0.0f;
@@ -274,9 +286,10 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
 }
 
 /* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,
- * then a fan of triangles from its first vertex. */
+ * then a fan of triangles from its first vertex; pv: the provoking vertex
+ * of the triangle it came from. */
 static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
-                         unsigned n)
+                         unsigned n, const struct gfx_cvert *pv)
 {
     const struct gfx_draw *d = c->d;
     float wx[GFX_CLIP_MAX_VERTS], wy[GFX_CLIP_MAX_VERTS];
@@ -294,7 +307,7 @@ static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
         unsigned vi[3] = { 0, k, k + 1 }, perm[3];
         float tx[3] = { wx[0], wx[k], wx[k + 1] };
         float ty[3] = { wy[0], wy[k], wy[k + 1] };
-        struct tri t;
+        struct tri t = { .pv = pv };
         if (!gfx_tri_setup(&t.s, tx, ty, c->fb->w, c->fb->h, perm))
             continue;
         if ((t.s.back && d->state->cull == GFX_CULL_BACK) ||
@@ -310,6 +323,34 @@ static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
         }
         c->stats->clipped++;
         raster_triangle(c, &t);
+    }
+}
+
+/* GL 3.0 §2.17: the clip distances of the enabled planes for a vertex
+ * program that does not write result.clipdistance: plane . p, with p the
+ * eye-space point result.clipvertex, for a position-invariant program the
+ * modelview transform of the position (ARB_vertex_program), else the
+ * program's result.position itself (GLSL 1.30 §7.1). */
+static void clip_distances(const struct gfx_draw *d, const struct us_thread *t,
+                           struct gfx_cvert *o)
+{
+    const struct us_program *vp = d->vp;
+    float eye[4];
+    if (vp->outputs_written >> US_VOUT_CLIPVERTEX & 1) {
+        memcpy(eye, t->output[US_VOUT_CLIPVERTEX], sizeof eye);
+    } else if (vp->options & US_OPT_POSITION_INVARIANT) {
+        const float *m = d->gl->modelview, *p = t->input[US_VIN_POSITION];
+        for (int r = 0; r < 4; r++)
+            eye[r] = m[4 * r] * p[0] + m[4 * r + 1] * p[1] +
+                     m[4 * r + 2] * p[2] + m[4 * r + 3] * p[3];
+    } else {
+        memcpy(eye, o->pos, sizeof eye);
+    }
+    for (unsigned i = 0; i < US_MAX_CLIP_DISTANCES; i++) {
+        const float *pl = i < US_MAX_CLIP_PLANES ? d->gl->clip_plane[i]
+                                                 : (const float[4]){ 0 };
+        o->vary[US_VOUT_CLIPDIST0 + i / 4][i % 4] =
+            pl[0] * eye[0] + pl[1] * eye[1] + pl[2] * eye[2] + pl[3] * eye[3];
     }
 }
 
@@ -346,6 +387,10 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
             else
                 memcpy(o->pos, t->output[US_VOUT_POSITION], sizeof o->pos);
             memcpy(o->vary, t->output, sizeof o->vary);
+            if (d->state->clip_planes &&
+                !(d->vp->outputs_written & (1u << US_VOUT_CLIPDIST0 |
+                                            1u << US_VOUT_CLIPDIST1)))
+                clip_distances(d, t, o);
             /* ARB_vertex_program §2.14.4.5: colour results are clamped to
              * [0, 1] before interpolation. */
             static const unsigned colors[] = { US_VOUT_COLOR0, US_VOUT_COLOR1,
@@ -357,6 +402,26 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
         stats->vertices += n;
     }
     return true;
+}
+
+/* The vertex program outputs that fragment inputs `fin` (bits of enum
+ * us_fin) read. */
+static uint32_t vout_mask(uint32_t fin)
+{
+    uint32_t m = 0;
+    for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++) {
+        if (!(fin >> in & 1))
+            continue;
+        if (in == US_FIN_COLOR0)
+            m |= 1u << US_VOUT_COLOR0 | 1u << US_VOUT_BCOLOR0;
+        else if (in == US_FIN_COLOR1)
+            m |= 1u << US_VOUT_COLOR1 | 1u << US_VOUT_BCOLOR1;
+        else if (in == US_FIN_FOGCOORD)
+            m |= 1u << US_VOUT_FOGCOORD;
+        else
+            m |= 1u << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
+    }
+    return m;
 }
 
 enum { NTHREADS = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH };
@@ -410,20 +475,20 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     };
     if (c.fog)
         c.fin_mask |= 1u << US_FIN_FOGCOORD;
-    /* varyings the clipper must carry */
-    uint32_t vary_mask = 0;
-    for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++) {
-        if (!(c.fin_mask >> in & 1))
-            continue;
-        if (in == US_FIN_COLOR0)
-            vary_mask |= 1u << US_VOUT_COLOR0 | 1u << US_VOUT_BCOLOR0;
-        else if (in == US_FIN_COLOR1)
-            vary_mask |= 1u << US_VOUT_COLOR1 | 1u << US_VOUT_BCOLOR1;
-        else if (in == US_FIN_FOGCOORD)
-            vary_mask |= 1u << US_VOUT_FOGCOORD;
-        else
-            vary_mask |= 1u << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
-    }
+    /* interpolation: the program's qualifiers; the colours without one
+     * follow the shade model (GL 3.0 §2.19.7) */
+    uint32_t colors = 1u << US_FIN_COLOR0 | 1u << US_FIN_COLOR1;
+    const struct us_program *fp = d->fp;
+    c.fin_flat = fp->interp_flat & c.fin_mask;
+    c.fin_linear = fp->interp_linear & c.fin_mask & ~c.fin_flat;
+    if (d->state->flat_shade)
+        c.fin_flat |= c.fin_mask & colors &
+                      ~(fp->interp_smooth | fp->interp_linear);
+    /* varyings the clipper must carry, the noperspective ones among them */
+    struct gfx_clip_spec spec = {
+        .vary_mask = vout_mask(c.fin_mask), .linear_mask = vout_mask(c.fin_linear),
+        .planes = d->state->clip_planes,
+    };
     for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
         const uint32_t *ix = m->idx + 3 * tix;
         const struct gfx_cvert *in[3] = { &cv[ix[0]], &cv[ix[1]], &cv[ix[2]] };
@@ -431,9 +496,9 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
             continue;
         struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
-        unsigned n = gfx_clip_triangle(in, vary_mask, poly);
+        unsigned n = gfx_clip_polygon(in, &spec, poly);
         if (n >= 3)
-            draw_polygon(&c, poly, n);
+            draw_polygon(&c, poly, n, in[2]);
     }
     ok = !c.failed && flush_quads(&c);
     stats->tex_samples += sampler.samples;

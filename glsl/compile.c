@@ -77,6 +77,10 @@ bool us_spirv_translate(const uint32_t *words, size_t nwords,
     struct spv s = { .w = words, .nw = nwords, .stage = stage, .diag = diag,
                      .info = info,
                      .float_ints = flags & US_SPIRV_FLOAT_INTEGERS };
+    if (stage == US_STAGE_FRAGMENT)
+        s.interp_smooth =
+            (flags & US_SPIRV_SMOOTH_COLOR0 ? 1u << US_FIN_COLOR0 : 0) |
+            (flags & US_SPIRV_SMOOTH_COLOR1 ? 1u << US_FIN_COLOR1 : 0);
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         s.size_local[b] = s.size_param[b] = -1;
     s.params = calloc(US_MAX_PARAMS, sizeof *s.params);
@@ -741,8 +745,9 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     for (int i = 0; i < NTEMPS; i++)
         temp_remove(&t[i]);
     if (ok) {
-        uint32_t flags = us_glsl_float_integers(text, len)
-                         ? US_SPIRV_FLOAT_INTEGERS : 0;
+        uint32_t flags = (us_glsl_float_integers(text, len)
+                          ? US_SPIRV_FLOAT_INTEGERS : 0) |
+                         us_glsl_smooth_colors(text, len);
         ok = us_spirv_translate(words, nwords, stage, flags, out, info, diag);
         char line[64];
         size_t n = strlen(diag->msg);

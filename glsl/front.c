@@ -108,7 +108,6 @@ struct front {
     unsigned ndeclared;
     bool struct_declared[US_GLSL_S_COUNT];
     bool const_declared[4];
-    bool clip_vertex;         /* us_gl_ClipVertex declared               */
     unsigned next_location;   /* built-in inputs and outputs             */
     int depth;                /* parentheses open                        */
     struct shadow_call shadow[16];   /* open ones, innermost last     */
@@ -306,7 +305,10 @@ static const struct { const char *name; int value; } compat_consts[4] = {
     { "gl_MaxTextureCoords", US_MAX_TEX_COORDS },
 };
 
-static void declare(struct front *f, const struct us_glsl_builtin *b)
+/* Declare built-in b once, with interpolation qualifier `interp` ("flat ",
+ * NULL for none). */
+static void declare_as(struct front *f, const struct us_glsl_builtin *b,
+                       const char *interp)
 {
     for (unsigned i = 0; i < f->ndeclared; i++)
         if (f->declared[i] == b)
@@ -331,10 +333,17 @@ static void declare(struct front *f, const struct us_glsl_builtin *b)
             f->next_location += b->array ? b->array : 1;
         putf(&f->decls, "layout(location=%u) ", loc);
     }
+    if (interp)
+        puts_(&f->decls, interp);
     putf(&f->decls, "%s %s", b->decl, b->name);
     if (b->array)
         putf(&f->decls, "[%u]", b->array);
     puts_(&f->decls, ";\n");
+}
+
+static void declare(struct front *f, const struct us_glsl_builtin *b)
+{
+    declare_as(f, b, NULL);
 }
 
 /* Rewrite identifier gl_X at *t (the tokens after it may be consumed). */
@@ -417,14 +426,6 @@ static bool builtin(struct front *f, const struct tok *t)
             puts_(&f->out, us);
             return true;
         }
-    if (!strcmp(name, "gl_ClipVertex") && f->stage == US_STAGE_VERTEX) {
-        /* user clip planes are not modelled: the value goes nowhere */
-        if (!f->clip_vertex)
-            puts_(&f->decls, "vec4 us_gl_ClipVertex;\n");
-        f->clip_vertex = true;
-        puts_(&f->out, us);
-        return true;
-    }
     for (unsigned i = 0; i < 4; i++)
         if (!strcmp(name, compat_consts[i].name)) {
             if (!f->const_declared[i])
@@ -580,12 +581,21 @@ static bool take_attrib(struct front *f, const struct tok *at,
 }
 
 /* An optional "[N]" at tk[*i] with N a literal in 1..8 (varying and
- * attribute arrays cannot be larger). */
+ * attribute arrays cannot be larger), or gl_MaxClipDistances (8). */
 static bool array_size(struct front *f, const struct tok *tk, unsigned nt,
                        unsigned *i, unsigned *count)
 {
     if (*i >= nt || !is_punct(f, &tk[*i], '['))
         return true;
+    if (*i + 2 < nt && tk[*i + 1].kind == T_IDENT &&
+        tk[*i + 1].len == 19 &&
+        !memcmp(f->s + tk[*i + 1].at, "gl_MaxClipDistances", 19) &&
+        is_punct(f, &tk[*i + 2], ']')) {
+        /* gl_ClipDistance sized to the maximum (GLSL 1.30 7.1) */
+        *count = US_MAX_CLIP_DISTANCES;
+        *i += 3;
+        return true;
+    }
     char *e = NULL;
     long v = *i + 2 < nt && tk[*i + 1].kind == T_NUMBER
              ? strtol(f->s + tk[*i + 1].at, &e, 0) : -1;
@@ -716,9 +726,11 @@ static bool declaration(struct front *f, const struct tok *first,
         if (!strncmp(name, "gl_", 3) && f->version >= 130 &&
             strcmp(name, "gl_TexCoord")) {
             /* GLSL 1.30 7.1: a built-in varying may be redeclared with an
-             * interpolation qualifier (dropped: interpolation is not
-             * modelled); a core one (gl_ClipDistance[n]) goes to glslang
-             * as it is */
+             * interpolation qualifier, which its declaration keeps; an
+             * explicit `smooth` on a fragment colour is a pragma as well
+             * (SPIR-V has no Smooth decoration, and the colours of an
+             * unqualified one follow the shade model); a core one
+             * (gl_ClipDistance[n]) goes to glslang as it is */
             char us[US_MAX_NAME + 3];
             snprintf(us, sizeof us, "us_%s", name);
             const struct us_glsl_builtin *b =
@@ -728,7 +740,12 @@ static bool declaration(struct front *f, const struct tok *first,
                 *handled = false;
                 return true;
             }
-            declare(f, b);
+            bool fcolor = f->stage == US_STAGE_FRAGMENT &&
+                          b->bind == US_GLSL_IN &&
+                          (b->slot == US_FIN_COLOR0 || b->slot == US_FIN_COLOR1);
+            if (fcolor && interp && !strcmp(interp, "smooth "))
+                putf(&f->decls, "#pragma ushader_smooth %s\n", b->name);
+            declare_as(f, b, interp && b->bind == US_GLSL_IN ? interp : NULL);
             continue;
         }
         if (!strncmp(name, "gl_", 3)) {
@@ -1050,6 +1067,27 @@ bool us_glsl_float_integers(const char *text, size_t len)
 {
     size_t n = strlen(prologue_float_ints);
     return len >= n && !memcmp(text, prologue_float_ints, n);
+}
+
+uint32_t us_glsl_smooth_colors(const char *text, size_t len)
+{
+    static const char pragma[] = "\n#pragma ushader_smooth us_gl_";
+    size_t n = sizeof pragma - 1;
+    uint32_t flags = 0;
+    /* the pragmas are among the prologue's declarations, before #line */
+    for (size_t i = 0; i + n <= len; i++) {
+        if (!memcmp(text + i, "\n#line ", 8))
+            break;
+        if (memcmp(text + i, pragma, n))
+            continue;
+        const char *w = text + i + n;
+        size_t left = len - i - n;
+        if (left >= 6 && !memcmp(w, "Color\n", 6))
+            flags |= US_SPIRV_SMOOTH_COLOR0;
+        else if (left >= 15 && !memcmp(w, "SecondaryColor\n", 15))
+            flags |= US_SPIRV_SMOOTH_COLOR1;
+    }
+    return flags;
 }
 
 /* Mark the generic attributes that the conventional attributes the vertex

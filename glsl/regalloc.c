@@ -590,6 +590,9 @@ bool finish_program(struct spv *s, struct us_program *out)
     out->inputs_read = inputs;
     out->outputs_written = outputs;
     out->buffers_used = s->buffers_used;
+    out->interp_flat = s->interp_flat & inputs;
+    out->interp_linear = s->interp_linear & inputs;
+    out->interp_smooth = s->interp_smooth & inputs;
     if (s->stage == US_STAGE_COMPUTE) {
         memcpy(out->group_size, s->group_size, sizeof out->group_size);
         out->shared_bytes = s->shared_bytes;

@@ -42,6 +42,7 @@ struct sid {
     int32_t builtin;       /* BuiltIn decoration, -1                       */
     int32_t binding;       /* Binding decoration, -1                       */
     int32_t offset;        /* Offset decoration (atomic counters), -1      */
+    bool flat, noperspective;  /* Flat, NoPerspective decorations          */
     /* Types. */
     uint8_t ty;            /* enum ty                                      */
     uint8_t comps;         /* vector size; scalars 1                       */
@@ -167,6 +168,7 @@ struct spv {
     uint16_t group_size[3];  /* LocalSize                                  */
     uint32_t shared_bytes;   /* shared variables laid out so far           */
     uint32_t buffers_used;
+    uint32_t interp_flat, interp_linear, interp_smooth;  /* us_program's */
     int16_t size_local[US_MAX_BUFFERS];  /* program.local of a binding's
                                             byte size (.length()), -1      */
     int16_t size_param[US_MAX_BUFFERS];  /* its parameter slot            */

@@ -18,6 +18,21 @@
 
 #include "glsl/spirv.h"
 
+/* The member of struct `type` that slot *k falls in; *k becomes the slot
+ * within that member. */
+static const struct smember *perv_member(const struct spv *s, uint32_t type,
+                                         uint32_t *k)
+{
+    const struct sid *t = &s->ids[type];
+    for (uint32_t m = 0; m < t->len; m++) {
+        uint32_t ms = s->ids[s->w[t->def + 2 + m]].slots;
+        if (*k < ms)
+            return spv_member(s, type, m);
+        *k -= ms;
+    }
+    return NULL;
+}
+
 /* Input/output slot `k` of an interface variable: register index and the
  * first component the value occupies. */
 static bool io_slot(struct spv *s, uint32_t var, uint32_t k,
@@ -29,15 +44,15 @@ static bool io_slot(struct spv *s, uint32_t var, uint32_t k,
     const struct us_glsl_builtin *b = NULL;
     *comp = 0;
     if (t->ty == TY_STRUCT) {
-        /* gl_PerVertex: one slot per member, bound by BuiltIn. */
-        const struct smember *m = spv_member(s, t - s->ids, k);
+        /* gl_PerVertex: members bound by BuiltIn; slot k is element k of
+         * the member it falls in (gl_ClipDistance[]) */
+        const struct smember *m = perv_member(s, (uint32_t)(t - s->ids), &k);
         if (m && m->builtin >= 0)
             b = us_glsl_builtin_core(m->builtin, s->stage);
         if (!b)
             return spv_fail(s, "built-in %s.%s is not supported",
                             v->name ? v->name : "block",
                             m && m->name ? m->name : "?");
-        k = 0;
     } else if (v->builtin >= 0) {
         b = us_glsl_builtin_core(v->builtin, s->stage);
         if (!b)
@@ -54,6 +69,12 @@ static bool io_slot(struct spv *s, uint32_t var, uint32_t k,
                             in ? "input" : "output");
         if (k >= (b->array ? b->array : 1u))
             return spv_fail(s, "%s has too many elements", b->name);
+        if (b->slot == US_VOUT_CLIPDIST0 && b->bind == US_GLSL_CORE_OUT) {
+            /* four float distances to a slot */
+            *index = US_VOUT_CLIPDIST0 + k / 4;
+            *comp = k % 4;
+            return true;
+        }
         *index = b->slot + k;
         *comp = b->comp;
         return true;
@@ -559,6 +580,10 @@ static bool var_slot(struct spv *s, struct sid *v, uint32_t slot,
         unsigned index, comp;
         if (!io_slot(s, (uint32_t)(v - s->ids), slot, &index, &comp))
             return false;
+        if (s->stage == US_STAGE_FRAGMENT && index < 32) {
+            s->interp_flat |= (uint32_t)v->flat << index;
+            s->interp_linear |= (uint32_t)v->noperspective << index;
+        }
         *out = (struct us_src){ .file = US_FILE_INPUT,
                                 .index = (uint16_t)index,
                                 .swz = { 0, 1, 2, 3 } };
@@ -822,7 +847,8 @@ bool flush_outputs(struct spv *s)
             if (s->ids[type].ty == TY_STRUCT) {
                 /* gl_PerVertex: members without a binding (gl_ClipDistance)
                  * are only an error when written. */
-                const struct smember *m = spv_member(s, type, k);
+                uint32_t e = k;
+                const struct smember *m = perv_member(s, type, &e);
                 if (!m || m->builtin < 0 ||
                     !us_glsl_builtin_core(m->builtin, s->stage))
                     continue;

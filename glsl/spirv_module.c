@@ -288,6 +288,10 @@ static bool parse_annotation(struct spv *s, uint32_t at, unsigned op)
             t->stride = s->w[at + 3];
         if (s->w[at + 2] == SpvDecorationBufferBlock)
             t->buffer_block = true;
+        if (s->w[at + 2] == SpvDecorationFlat)
+            t->flat = true;
+        if (s->w[at + 2] == SpvDecorationNoPerspective)
+            t->noperspective = true;
         return true;
     default:
         return true;

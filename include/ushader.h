@@ -39,6 +39,7 @@ enum {
     US_MAX_TEX_COORDS = 8,       /* texture coordinate sets                */
     US_MAX_LIGHTS = 8,
     US_MAX_CLIP_PLANES = 6,
+    US_MAX_CLIP_DISTANCES = 8,   /* gl_MaxClipDistances                    */
     US_MAX_PROGRAM_MATRICES = 8,
     US_MAX_NAME = 64,            /* identifier length, incl. the NUL       */
     /* Compute (docs/COMPUTE.md) */
@@ -158,7 +159,14 @@ enum us_vout {
     US_VOUT_FOGCOORD,
     US_VOUT_POINTSIZE,
     US_VOUT_TEXCOORD0,
-    US_VOUT_COUNT = US_VOUT_TEXCOORD0 + US_MAX_TEX_COORDS,
+    /* The varyings end here (US_VOUT_VARYINGS); then what only the
+     * clipper reads (OPTION USHADER_extensions): GLSL's gl_ClipDistance[0..3]
+     * and [4..7] (x..w), and gl_ClipVertex (eye space) */
+    US_VOUT_VARYINGS = US_VOUT_TEXCOORD0 + US_MAX_TEX_COORDS,
+    US_VOUT_CLIPDIST0 = US_VOUT_VARYINGS,  /* result.clipdistance[0] */
+    US_VOUT_CLIPDIST1,                     /* result.clipdistance[1] */
+    US_VOUT_CLIPVERTEX,                    /* result.clipvertex      */
+    US_VOUT_COUNT,
 };
 
 enum us_fout { US_FOUT_COLOR, US_FOUT_DEPTH, US_FOUT_COUNT };
@@ -345,6 +353,16 @@ struct us_program {
     uint16_t group_size[3];       /* compute: GROUP_SIZE x y z           */
     uint32_t shared_bytes;        /* compute: SHARED_MEMORY              */
     uint32_t buffers_used;        /* bit per buffer binding accessed     */
+    /* Fragment programs: how the pipeline interpolates each input, bit
+     * per enum us_fin (GLSL's qualifiers, SPIR-V's Flat and NoPerspective
+     * decorations).  flat: the provoking vertex's value; noperspective:
+     * linear in window space; smooth: perspective-correct even under
+     * glShadeModel(GL_FLAT) (an explicit `smooth` on gl_Color or
+     * gl_SecondaryColor).  An input in none of them is perspective-
+     * correct, and the colours follow the shade model.  Not part of the
+     * program text nor of us_program_equal (ARB programs have no
+     * qualifiers). */
+    uint32_t interp_flat, interp_linear, interp_smooth;
     struct us_flow *flow;         /* derived by us_flow_build from insts;
                                      NULL: no flow control              */
 };
@@ -1004,6 +1022,11 @@ enum {
      * are translated, as before there were integer instructions.  Without
      * it integers are 32-bit words (docs/COMPUTE.md). */
     US_SPIRV_FLOAT_INTEGERS = 1u << 0,
+    /* gl_Color / gl_SecondaryColor were declared `smooth` in the fragment
+     * shader (the front step's `#pragma ushader_smooth` lines): their
+     * us_program.interp_smooth bits, as SPIR-V has no Smooth decoration. */
+    US_SPIRV_SMOOTH_COLOR0 = 1u << 1,
+    US_SPIRV_SMOOTH_COLOR1 = 1u << 2,
 };
 
 /* Translate the entry point of a SPIR-V module for `stage` (`flags`: the
@@ -1068,6 +1091,10 @@ bool us_glsl_is_legacy(const char *text, size_t len);
 /* True for the front step's output: its integers are floats (the
  * prologue's `#pragma ushader_float_integers`, docs/GLSL.md). */
 bool us_glsl_float_integers(const char *text, size_t len);
+/* US_SPIRV_SMOOTH_COLOR0 / COLOR1 for the front step's output of a
+ * fragment shader that declared gl_Color / gl_SecondaryColor `smooth`
+ * (its `#pragma ushader_smooth` lines). */
+uint32_t us_glsl_smooth_colors(const char *text, size_t len);
 
 /*
  * Rewrite a legacy shader of `stage` (see docs/GLSL.md).  `link` may be

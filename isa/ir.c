@@ -130,6 +130,9 @@ static const char *const vout_names[US_VOUT_COUNT] = {
     [US_VOUT_TEXCOORD0] = "result.texcoord[0]", "result.texcoord[1]",
     "result.texcoord[2]", "result.texcoord[3]", "result.texcoord[4]",
     "result.texcoord[5]", "result.texcoord[6]", "result.texcoord[7]",
+    [US_VOUT_CLIPDIST0] = "result.clipdistance[0]",
+    [US_VOUT_CLIPDIST1] = "result.clipdistance[1]",
+    [US_VOUT_CLIPVERTEX] = "result.clipvertex",
 };
 
 static const char *const fout_names[US_FOUT_COUNT] = {

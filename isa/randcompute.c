@@ -334,7 +334,7 @@ static void rand_dst(struct cg *g, struct us_inst *in)
     enum us_stage st = g->p->stage;
     if (st != US_STAGE_COMPUTE && rnd(g, 6) == 0) {
         in->dst.file = US_FILE_OUTPUT;
-        in->dst.index = (uint16_t)rnd(g, st == US_STAGE_VERTEX ? US_VOUT_COUNT
+        in->dst.index = (uint16_t)rnd(g, st == US_STAGE_VERTEX ? US_VOUT_VARYINGS
                                                               : US_FOUT_COUNT);
     } else {
         in->dst.file = US_FILE_TEMP;

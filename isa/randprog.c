@@ -151,7 +151,7 @@ static void random_inst(struct gen *g, struct us_inst *in)
         in->dst.mask = 1;
     } else {
         if (us_rng_below(g->r, 6) == 0) {
-            unsigned nout = g->stage == US_STAGE_VERTEX ? US_VOUT_COUNT : US_FOUT_COUNT;
+            unsigned nout = g->stage == US_STAGE_VERTEX ? US_VOUT_VARYINGS : US_FOUT_COUNT;
             in->dst.file = US_FILE_OUTPUT;
             in->dst.index = (uint16_t)us_rng_below(g->r, nout);
             g->p->outputs_written |= 1u << in->dst.index;

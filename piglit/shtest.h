@@ -79,6 +79,7 @@ enum shtest_op {
     SH_PROBE_RECT,       /* i[0..3] = x y w h; f = expected; n comps   */
     SH_PROBE_RECT_REL,   /* f[4..7] = relative x y w h; f[0..] expected */
     SH_NOP,              /* accepted, no effect on the model           */
+    SH_CLIP_PLANE,       /* glClipPlane(GL_CLIP_PLANE0 + i[0], f[0..3]) */
     /* compute and buffers (values in u[] as bit patterns: one word of a
      * 32-bit type, two of a 64-bit one, low word first) */
     SH_COMPUTE,          /* glDispatchCompute(i[0], i[1], i[2])        */
@@ -119,7 +120,10 @@ enum shtest_texparam { SH_TP_COMPARE_FUNC, SH_TP_DEPTH_MODE, SH_TP_MIN,
 enum shtest_filter { SH_NEAREST, SH_LINEAR, SH_NEAREST_MIPMAP_NEAREST,
                      SH_LINEAR_MIPMAP_NEAREST, SH_NEAREST_MIPMAP_LINEAR,
                      SH_LINEAR_MIPMAP_LINEAR };
-enum shtest_cap { SH_CAP_DEPTH_TEST, SH_CAP_TWO_SIDE };
+/* SH_CAP_FLAT_SHADE: `shade model flat` (on) or `smooth` (off). */
+/* SH_CAP_CLIP_PLANE: GL_CLIP_PLANE0 + i[1]. */
+enum shtest_cap { SH_CAP_DEPTH_TEST, SH_CAP_TWO_SIDE, SH_CAP_FLAT_SHADE,
+                  SH_CAP_CLIP_PLANE };
 
 struct shtest_cmd {
     uint8_t op;          /* enum shtest_op                              */

@@ -25,8 +25,9 @@
  *   texture rgbw N (W, H) | texture miptree N
  *   texture shadow1D N (W) | texture shadow2D N (W, H) | texture shadowRect N (W, H)
  *   texparameter 1D|2D|3D|Rect|Cube compare_func|depth_mode|min|mag|wrap_s|wrap_t|wrap_r VALUE
- *   enable|disable GL_DEPTH_TEST|GL_VERTEX_PROGRAM_TWO_SIDE
- *   tolerance R G B A | link success | shade model smooth
+ *   enable|disable GL_DEPTH_TEST|GL_VERTEX_PROGRAM_TWO_SIDE|GL_CLIP_PLANEn
+ *   clip plane N A B C D
+ *   tolerance R G B A | link success | shade model smooth|flat
  * and with GLSL sections:
  *   uniform TYPE NAME[\[I\]] VALUES... (float int uint bool, vecN ivecN
  *     uvecN bvecN, matN matCxR column-major; a sampler is set as int)
@@ -101,7 +102,6 @@ static const char *const extensions[] = {
  * skipped, not rejected (the first word of the command, and why). */
 static const struct { const char *name, *why; } foreign_commands[] = {
     { "fb", "needs framebuffer objects, which the model lacks" },
-    { "clip", "needs user clip planes, which the model lacks" },
     { "subuniform", NULL }, { "active", NULL }, { "block", NULL },
     { "blit", NULL }, { "depthfunc", NULL }, { "hint", NULL },
     { "light", NULL }, { "multidraw", NULL }, { "patch", NULL },
@@ -1000,6 +1000,17 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
         c->op = SH_ORTHO;
         return numbers(p, c->f, 4, "ortho bound");
     }
+    if (kw(p, "clip")) {
+        if (!kw(p, "plane"))
+            return fail(p, p->pos, "expected 'plane'");
+        c->op = SH_CLIP_PLANE;
+        if (!integer(p, &c->i[0], 0, 7, "clip plane"))
+            return false;
+        if (c->i[0] >= US_MAX_CLIP_PLANES)
+            set_skip(p, "clip plane %d: the model has %d (GL_MAX_CLIP_PLANES)",
+                     c->i[0], US_MAX_CLIP_PLANES);
+        return numbers(p, c->f, 4, "plane coefficient");
+    }
     if (kw(p, "frustum")) {
         c->op = SH_FRUSTUM;
         return numbers(p, c->f, 6, "frustum bound");
@@ -1040,17 +1051,19 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
             c->sub = SH_CAP_DEPTH_TEST;
         else if (kw(p, "GL_VERTEX_PROGRAM_TWO_SIDE"))
             c->sub = SH_CAP_TWO_SIDE;
-        else if (p->buf[at] == 'G' && p->buf[at + 1] == 'L' &&
+        else if (!strncmp(p->buf + at, "GL_CLIP_PLANE", 13) &&
+                 p->buf[at + 13] >= '0' &&
+                 p->buf[at + 13] < '0' + US_MAX_CLIP_DISTANCES &&
+                 !ident_char(p->buf[at + 14])) {
+            c->sub = SH_CAP_CLIP_PLANE;
+            c->i[1] = p->buf[at + 13] - '0';
+            p->pos = at + 14;
+        } else if (p->buf[at] == 'G' && p->buf[at + 1] == 'L' &&
                  p->buf[at + 2] == '_') {
             while (ident_char(p->buf[p->pos]))
                 p->pos++;
-            if (!strncmp(p->buf + at, "GL_CLIP_PLANE", 13))
-                set_skip(p, "%s %.*s needs user clip planes, which the "
-                         "model lacks", on ? "enable" : "disable",
-                         (int)(p->pos - at), p->buf + at);
-            else
-                set_skip(p, "%s %.*s is not modelled", on ? "enable"
-                         : "disable", (int)(p->pos - at), p->buf + at);
+            set_skip(p, "%s %.*s is not modelled", on ? "enable"
+                     : "disable", (int)(p->pos - at), p->buf + at);
             return true;
         } else {
             return fail(p, at, "expected a GL_ capability name");
@@ -1106,12 +1119,11 @@ static bool parse_command(struct parser *p, struct shtest_cmd *c)
     if (kw(p, "shade")) {
         if (!kw(p, "model"))
             return fail(p, p->pos, "expected 'model'");
-        if (kw(p, "smooth")) {
-            c->op = SH_NOP;  /* the pipeline interpolates smoothly */
-            return true;
-        }
-        if (kw(p, "flat")) {
-            set_skip(p, "flat shading is not modelled");
+        bool flat = kw(p, "flat");
+        if (flat || kw(p, "smooth")) {
+            c->op = SH_ENABLE;   /* glShadeModel */
+            c->sub = SH_CAP_FLAT_SHADE;
+            c->i[0] = flat;
             return true;
         }
         return fail(p, p->pos, "expected 'smooth' or 'flat'");

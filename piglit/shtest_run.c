@@ -1057,6 +1057,22 @@ static void clear(struct runner *R)
     }
 }
 
+/* glClipPlane (GL 2.1 §2.12): the plane is kept in eye space, multiplied
+ * by the inverse of the current modelview (a singular one leaves the
+ * plane as given). */
+static void clip_plane(struct runner *R, const struct shtest_cmd *c)
+{
+    float *out = R->gl.clip_plane[c->i[0]];
+    us_mat4 inv;
+    if (!us_mat4_inverse(inv, R->gl.modelview)) {
+        memcpy(out, c->f, 4 * sizeof *out);
+        return;
+    }
+    for (int j = 0; j < 4; j++)
+        out[j] = c->f[0] * inv[j] + c->f[1] * inv[4 + j] +
+                 c->f[2] * inv[8 + j] + c->f[3] * inv[12 + j];
+}
+
 /* glOrtho / glFrustum on an identity projection (GL 2.1 §2.11.2), computed
  * in double and rounded once; invalid bounds leave the identity, as
  * GL_INVALID_VALUE does.  The modelview becomes identity. */
@@ -1340,6 +1356,9 @@ static bool play(struct runner *R, const struct shtest_cmd *c)
     case SH_FRUSTUM:
         projection(R, c);
         return true;
+    case SH_CLIP_PLANE:
+        clip_plane(R, c);
+        return true;
     case SH_PARAMETER: {
         bool vp = c->sub == SH_ENV_VP || c->sub == SH_LOCAL_VP;
         bool env = c->sub == SH_ENV_VP || c->sub == SH_ENV_FP;
@@ -1365,6 +1384,12 @@ static bool play(struct runner *R, const struct shtest_cmd *c)
     case SH_ENABLE:
         if (c->sub == SH_CAP_DEPTH_TEST)
             R->st.depth_test = c->i[0] != 0;
+        else if (c->sub == SH_CAP_FLAT_SHADE)
+            R->st.flat_shade = c->i[0] != 0;
+        else if (c->sub == SH_CAP_CLIP_PLANE)
+            R->st.clip_planes = (uint8_t)(c->i[0]
+                ? R->st.clip_planes | 1u << c->i[1]
+                : R->st.clip_planes & ~(1u << c->i[1]));
         else
             R->st.two_side = c->i[0] != 0;
         return true;

@@ -1,5 +1,5 @@
-/* Unit tests of the 3D pipeline: fill rule, clipping, perspective-correct
- * interpolation, texture wrap modes and mip selection, PNG and OBJ errors. */
+/* Unit tests of the 3D pipeline: fill rule, clipping (user clip planes
+ * too), perspective-correct, flat and noperspective interpolation, texture wrap modes and mip selection, PNG and OBJ errors. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -133,6 +133,50 @@ START_TEST(clip_trivial)
 }
 END_TEST
 
+START_TEST(clip_user_planes)
+{
+    /* Clip distance 0 is 1 at a and c, -1 at b (w = 3): the new vertices
+     * lie halfway along a-b and c-b in clip space.  texcoord[0] is
+     * carried perspective-correct (0.5 there), texcoord[1] noperspective:
+     * the new vertex on a-b, clip (1.5, 0, 0, 2), is at window x 0.75 of
+     * the way from a (x 0) to b (x 1), so 0.75. */
+    struct gfx_cvert a = cv(0, 0, 0, 1, 0), b = cv(3, 0, 0, 3, 1),
+                     c = cv(0, 0.5f, 0, 1, 0);
+    a.vary[US_VOUT_CLIPDIST0][0] = 1;
+    b.vary[US_VOUT_CLIPDIST0][0] = -1;
+    c.vary[US_VOUT_CLIPDIST0][0] = 1;
+    a.vary[US_VOUT_TEXCOORD0 + 1][0] = 0;
+    b.vary[US_VOUT_TEXCOORD0 + 1][0] = 1;
+    c.vary[US_VOUT_TEXCOORD0 + 1][0] = 0;
+    const struct gfx_cvert *in[3] = { &a, &b, &c };
+    struct gfx_cvert out[GFX_CLIP_MAX_VERTS];
+    uint32_t t0 = 1u << US_VOUT_TEXCOORD0, t1 = 1u << (US_VOUT_TEXCOORD0 + 1);
+    struct gfx_clip_spec spec = { .vary_mask = t0 | t1, .linear_mask = t1,
+                                  .planes = 1 };
+    unsigned n = gfx_clip_polygon(in, &spec, out);
+    ck_assert_uint_eq(n, 4);
+    int found = 0;
+    for (unsigned i = 0; i < n; i++) {
+        ck_assert(out[i].vary[US_VOUT_CLIPDIST0][0] >= -1e-6f);
+        if (fabsf(out[i].pos[3] - 2) < 1e-6f && fabsf(out[i].pos[1]) < 1e-6f) {
+            ck_assert_float_eq_tol(out[i].pos[0], 1.5f, 1e-6f);
+            ck_assert_float_eq_tol(out[i].vary[US_VOUT_TEXCOORD0][0], 0.5f, 1e-6f);
+            ck_assert_float_eq_tol(out[i].vary[US_VOUT_TEXCOORD0 + 1][0], 0.75f,
+                                   1e-6f);
+            found++;
+        }
+    }
+    ck_assert_int_eq(found, 1);
+    /* the plane disabled, or no distance below 0: nothing clipped */
+    spec.planes = 2;
+    ck_assert_uint_eq(gfx_clip_polygon(in, &spec, out), 3);
+    /* every distance below 0: nothing left */
+    a.vary[US_VOUT_CLIPDIST0][0] = c.vary[US_VOUT_CLIPDIST0][0] = -0.5f;
+    spec.planes = 1;
+    ck_assert_uint_eq(gfx_clip_polygon(in, &spec, out), 0);
+}
+END_TEST
+
 static struct us_program assemble(const char *text)
 {
     struct us_program p;
@@ -186,6 +230,136 @@ START_TEST(perspective_interpolation)
     gfx_fb_free(&fb);
     gfx_mesh_free(&m);
     us_program_free(&vp);
+    us_program_free(&fp);
+}
+END_TEST
+
+/* Draw the perspective_interpolation triangle with the fragment program
+ * `fp_text`, vertex colours (1, 0, 0) (0, 1, 0) (0, 0, 1) and texcoords
+ * (0, 1, 0), on 16 x 16 pixels; the per-draw state from st. */
+static void draw_w2(struct us_program *fp, const struct gfx_state *st,
+                    const char *vp_text, struct gfx_framebuffer *fb,
+                    struct gfx_stats *stats)
+{
+    struct us_program vp = assemble(vp_text);
+    struct gfx_mesh m;
+    struct us_diag d;
+    ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
+    float pos[3][4] = { { -1, -1, 0, 1 }, { 2, -2, 0, 2 }, { -1, 1, 0, 1 } };
+    for (int i = 0; i < 3; i++) {
+        memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos[i], sizeof pos[i]);
+        m.verts[i].attr[GFX_ATTR_TEXCOORD0][0] = i == 1 ? 1.0f : 0.0f;
+        float col[4] = { 0, 0, 0, 1 };
+        col[i] = 1;
+        memcpy(m.verts[i].attr[GFX_ATTR_COLOR0], col, sizeof col);
+        m.idx[i] = (uint32_t)i;
+    }
+    struct us_glstate gl;
+    us_glstate_init(&gl);
+    gl.clip_plane[1][1] = 1;   /* y >= 0 */
+    ck_assert(gfx_fb_init(fb, 16, 16, &d));
+    struct gfx_draw dr = { .mesh = &m, .vp = &vp, .fp = fp, .gl = &gl,
+                           .state = st, .math = &us_math_exact,
+                           .backend = &gfx_backend_functional };
+    memset(stats, 0, sizeof *stats);
+    ck_assert(gfx_draw_mesh(fb, &dr, stats, &d));
+    gfx_mesh_free(&m);
+    us_program_free(&vp);
+}
+
+static const char vp_w2[] =
+    "!!ARBvp1.0\nMOV result.position, vertex.position;\n"
+    "MOV result.texcoord[0], vertex.texcoord[0];\n"
+    "MOV result.texcoord[1], vertex.texcoord[0];\n"
+    "MOV result.texcoord[2], vertex.color;\n"
+    "MOV result.color, vertex.color;\nEND\n";
+
+START_TEST(flat_and_noperspective)
+{
+    /* texcoord[0] smooth, texcoord[1] noperspective, texcoord[2] flat
+     * (the interp bits the translator sets for GLSL's qualifiers), the
+     * colour unqualified under glShadeModel(GL_FLAT): red = the
+     * perspective-correct u, green = the window barycentric l1, blue =
+     * the last vertex's blue (1), alpha = its colour's blue (1). */
+    struct us_program fp = assemble(
+        "!!ARBfp1.0\nMOV result.color.x, fragment.texcoord[0].x;\n"
+        "MOV result.color.y, fragment.texcoord[1].x;\n"
+        "MOV result.color.z, fragment.texcoord[2].z;\n"
+        "MOV result.color.w, fragment.color.z;\nEND\n");
+    fp.interp_linear = 1u << (US_FIN_TEXCOORD0 + 1);
+    fp.interp_flat = 1u << (US_FIN_TEXCOORD0 + 2);
+    struct gfx_state st;
+    gfx_state_init(&st);
+    st.flat_shade = true;
+    struct gfx_framebuffer fb;
+    struct gfx_stats stats;
+    draw_w2(&fp, &st, vp_w2, &fb, &stats);
+    ck_assert_uint_eq(stats.fragments, 120);
+    for (int py = 0; py < 16; py++)
+        for (int px = 0; px < 16; px++) {
+            double x = (px + 0.5) / 8 - 1, y = (py + 0.5) / 8 - 1;
+            double l1 = (x + 1) / 2, l2 = (y + 1) / 2, l0 = 1 - l1 - l2;
+            if (l0 <= 0)
+                continue;
+            const float *c = &fb.color[4 * (py * 16 + px)];
+            double u = (l1 / 2) / (l0 + l1 / 2 + l2);
+            ck_assert_float_eq_tol(c[0], (float)u, 2e-6f);
+            ck_assert_float_eq_tol(c[1], (float)l1, 2e-6f);
+            ck_assert_float_eq(c[2], 1.0f);
+            ck_assert_float_eq(c[3], 1.0f);
+        }
+    gfx_fb_free(&fb);
+    /* an explicit smooth colour ignores the shade model: alpha is the
+     * perspective-correct weight of the last vertex */
+    fp.interp_smooth = 1u << US_FIN_COLOR0;
+    draw_w2(&fp, &st, vp_w2, &fb, &stats);
+    for (int py = 0; py < 16; py++)
+        for (int px = 0; px < 16; px++) {
+            double x = (px + 0.5) / 8 - 1, y = (py + 0.5) / 8 - 1;
+            double l1 = (x + 1) / 2, l2 = (y + 1) / 2, l0 = 1 - l1 - l2;
+            if (l0 <= 0)
+                continue;
+            double b2 = l2 / (l0 + l1 / 2 + l2);
+            ck_assert_float_eq_tol(fb.color[4 * (py * 16 + px) + 3],
+                                   (float)b2, 2e-6f);
+        }
+    gfx_fb_free(&fb);
+    us_program_free(&fp);
+}
+END_TEST
+
+START_TEST(clip_planes_draw)
+{
+    /* The same triangle; clip distance 0 = x (result.clipdistance[0].x)
+     * keeps the pixels right of NDC x = 0; a program that writes no
+     * distance is clipped by plane 1 (y >= 0) against its position. */
+    struct us_program fp = assemble(
+        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n");
+    struct gfx_state st;
+    gfx_state_init(&st);
+    struct gfx_framebuffer fb;
+    struct gfx_stats stats;
+    static const char vp_dist[] =
+        "!!ARBvp1.0\nOPTION USHADER_extensions;\n"
+        "MOV result.position, vertex.position;\n"
+        "MOV result.clipdistance[0].x, vertex.position.x;\n"
+        "MOV result.color, vertex.color;\nEND\n";
+    draw_w2(&fp, &st, vp_dist, &fb, &stats);
+    ck_assert_uint_eq(stats.fragments, 120);   /* no plane enabled */
+    gfx_fb_free(&fb);
+    st.clip_planes = 1;
+    draw_w2(&fp, &st, vp_dist, &fb, &stats);
+    /* centres with px >= 8 and px + py < 15: 7 + 6 + ... + 0 = 28 */
+    ck_assert_uint_eq(stats.fragments, 28);
+    for (int py = 0; py < 16; py++)
+        for (int px = 0; px < 8; px++)
+            ck_assert_float_eq(fb.color[4 * (py * 16 + px) + 3], 0.0f);
+    gfx_fb_free(&fb);
+    st.clip_planes = 2;
+    draw_w2(&fp, &st, vp_w2, &fb, &stats);
+    /* py >= 8: the same count by symmetry */
+    ck_assert_uint_eq(stats.fragments, 28);
+    gfx_fb_free(&fb);
     us_program_free(&fp);
 }
 END_TEST
@@ -440,6 +614,9 @@ static Suite *make_suite(void)
     tcase_add_test(t, clip_near_plane);
     tcase_add_test(t, clip_trivial);
     tcase_add_test(t, perspective_interpolation);
+    tcase_add_test(t, clip_user_planes);
+    tcase_add_test(t, flat_and_noperspective);
+    tcase_add_test(t, clip_planes_draw);
     tcase_add_test(t, wrap_modes);
     tcase_add_test(t, mip_selection);
     tcase_add_test(t, shadow_compare);

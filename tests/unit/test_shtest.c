@@ -279,8 +279,38 @@ static const struct {
     { "[require]\n[test]\nuniform vec4 c 1 0 0 1\n", "'uniform'" },
     { "[require]\n[test]\ndraw arrays GL_TRIANGLES 0 3\n", "draw" },
     { "[require]\n[test]\ntexparameter 2D lod_bias 1\n", "lod_bias" },
-    { "[require]\n[test]\nshade model flat\n", "flat" },
+    { "[require]\n[test]\nclip plane 6 1 0 0 0\n", "GL_MAX_CLIP_PLANES" },
 };
+
+START_TEST(parse_shade_clip)
+{
+    /* modelled now: the shade model, clip plane enables and planes */
+    static const char text[] = "[require]\n[test]\nshade model flat\n"
+        "enable GL_CLIP_PLANE7\nclip plane 2 0 1 0 0.5\n"
+        "disable GL_CLIP_PLANE7\nshade model smooth\n";
+    struct shtest t;
+    struct us_diag d = { 0 };
+    ck_assert_msg(shtest_parse(&t, text, strlen(text), &d), "%s", d.msg);
+    ck_assert_str_eq(t.skip, "");
+    ck_assert_uint_eq(t.ncmds, 5);
+    ck_assert_int_eq(t.cmds[0].op, SH_ENABLE);
+    ck_assert_int_eq(t.cmds[0].sub, SH_CAP_FLAT_SHADE);
+    ck_assert_int_eq(t.cmds[0].i[0], 1);
+    ck_assert_int_eq(t.cmds[1].sub, SH_CAP_CLIP_PLANE);
+    ck_assert_int_eq(t.cmds[1].i[1], 7);
+    ck_assert_int_eq(t.cmds[2].op, SH_CLIP_PLANE);
+    ck_assert_int_eq(t.cmds[2].i[0], 2);
+    ck_assert_float_eq(t.cmds[2].f[3], 0.5f);
+    ck_assert_int_eq(t.cmds[3].i[0], 0);
+    ck_assert_int_eq(t.cmds[4].i[0], 0);
+    shtest_free(&t);
+    /* GL_CLIP_PLANE8 is no plane of the model */
+    static const char bad[] = "[require]\n[test]\nenable GL_CLIP_PLANE8\n";
+    ck_assert(shtest_parse(&t, bad, strlen(bad), &d));
+    ck_assert(strstr(t.skip, "GL_CLIP_PLANE8"));
+    shtest_free(&t);
+}
+END_TEST
 
 START_TEST(parse_skips)
 {
@@ -599,6 +629,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, parse_compute);
     tcase_add_test(t, run_compute);
     tcase_add_test(t, parse_skips);
+    tcase_add_test(t, parse_shade_clip);
     tcase_add_test(t, tolerances);
     tcase_add_test(t, shadow_modes);
     tcase_add_test(t, run_basic);
