@@ -295,9 +295,9 @@ static void fill(struct us_core *c, uint64_t ready)
 /* ---- Issue --------------------------------------------------------------- */
 
 /* Lane i of wp runs the group at its pc; its accesses are appended to
- * req[*nreq] (leaving at `at`).  True when it has finished. */
+ * c->req[*nreq] (leaving at `at`).  True when it has finished. */
 static bool lane_run(struct us_core *c, struct warp *wp, unsigned i,
-                     uint64_t at, struct us_mem_req *req, unsigned *nreq)
+                     uint64_t at, unsigned *nreq)
 {
     const struct us_program *prog = c->w->prog;
     struct lane *l = &wp->lane[i];
@@ -315,7 +315,7 @@ static bool lane_run(struct us_core *c, struct warp *wp, unsigned i,
                                                  : US_MEM_TRACE_MAX;
     for (unsigned a = 0; a < na && *nreq < MAX_REQS; a++) {
         const struct us_mem_access *ma = &c->trace.a[a];
-        req[(*nreq)++] = (struct us_mem_req){
+        c->req[(*nreq)++] = (struct us_mem_req){
             .at = at, .addr = ma->addr, .space = ma->space,
             .bytes = ma->bytes, .kind = ma->kind, .lane = (uint8_t)i,
         };
@@ -353,66 +353,37 @@ static void finish_lanes(struct us_core *c, struct warp *wp)
     }
 }
 
-/* Warp wp of core cr issues its next group; false when the run fails. */
-static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
+/* When an instruction issued now starts: an FSM's fetch waits for the
+ * program channel the cores share, if any (simt_fetch_gap). */
+static uint64_t start(struct us_core *c)
 {
-    if (wp->resume) {   /* a parked load's exec and commit states */
-        cr->free_at = wp->ready_at = c->now + wp->resume;
-        c->fsm_busy += wp->resume;
-        wp->resume = 0;
-        return true;
-    }
-    unsigned pc;
-    uint32_t lanes = c->policy->pick(&wp->rs, &wp->view, &c->rcode, &pc);
-    if (!lanes)
-        return true;
-    enum group_class cls = (enum group_class)c->cls[pc];
-    bool bar = c->flags[pc] & F_BAR;
-    if (bar && lanes != wp->view.live) {
-        us_wgs_divergent_error("simt", c->w->prog, pc,
-                               (unsigned)__builtin_popcount(wp->view.live &
-                                                            ~lanes), &c->why);
-        c->failed = true;
-        return false;
-    }
-    /* The FSM's fetch waits for the shared program channel, if any. */
-    uint64_t t = c->now;
-    if (!c->pipelined && c->fetch_gap) {
-        uint64_t want = c->now + (unsigned)c->cfg.v[US_KNOB_simt_select];
-        if (c->fetch_free > want)
-            t += c->fetch_free - want;
-        c->fetch_free = want + (t - c->now) + c->fetch_gap;
-    }
-    struct us_mem_req *req = c->req;
-    unsigned nreq = 0, k = c->k[pc];
-    uint64_t at = t + (c->pipelined ? 0 : c->pre);
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        bool end = lane_run(c, wp, i, at, req, &nreq);
-        wp->view.pc[i] = end ? c->n : wp->lane[i].fs.pc;
-        if (end)
-            wp->view.live &= ~(1u << i);
-        if (bar && wp->wg >= 0)
-            us_wgs_bar(&c->wgs, wp->wg, wp->lane[i].tid, c->now);
-    }
-    if (!c->policy->issued(&wp->rs, &wp->view, &c->rcode, lanes, pc,
-                           &c->rstats, &c->why))
-        return fail_at(c, pc);
-    finish_lanes(c, wp);
+    if (c->pipelined || !c->fetch_gap)
+        return c->now;
+    uint64_t want = c->now + (unsigned)c->cfg.v[US_KNOB_simt_select];
+    uint64_t wait = c->fetch_free > want ? c->fetch_free - want : 0;
+    c->fetch_free = want + wait + c->fetch_gap;
+    return c->now + wait;
+}
 
-    unsigned nl = (unsigned)__builtin_popcount(lanes);
-    unsigned seq = c->selective ? nl : c->W;
+/* When an issue at pc on `lanes` (started at t, its nreq requests, in
+ * c->req, leaving at `at`) frees its core and its warp (docs/SIMT.md). */
+static void time_issue(struct us_core *c, struct simt_core *cr,
+                       struct warp *wp, unsigned pc, uint32_t lanes,
+                       uint64_t t, uint64_t at, unsigned nreq)
+{
+    unsigned k = c->k[pc];
+    unsigned seq = c->selective ? (unsigned)__builtin_popcount(lanes) : c->W;
     uint64_t occ = (uint64_t)k * ((seq + c->width - 1) / c->width);
     uint64_t span = 0;   /* after `at`: the memory's, a texture's latency */
     if (nreq) {
-        c->mpart->access(c->mem, (unsigned)(cr - c->cores), req, nreq,
+        c->mpart->access(c->mem, (unsigned)(cr - c->cores), c->req, nreq,
                          c->req_done);
         for (unsigned r = 0; r < nreq; r++)
             if (c->req_done[r] - at > span)
                 span = c->req_done[r] - at;
         span += (uint64_t)c->cfg.v[US_KNOB_simt_lsu];
     }
-    if (cls == G_TEX)
+    if (c->cls[pc] == G_TEX)
         span += (uint64_t)c->cfg.v[US_KNOB_tex_latency];
     if (c->pipelined) {
         cr->free_at = t + occ;
@@ -429,7 +400,13 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
         cr->free_at = wp->ready_at = t + states + span;
         c->fsm_busy += cr->free_at - c->now;
     }
-    cr->last = (unsigned)(wp - cr->warp);
+}
+
+/* The statistics of an issue at pc on `lanes`. */
+static void count_issue(struct us_core *c, const struct warp *wp,
+                        unsigned pc, uint32_t lanes)
+{
+    unsigned k = c->k[pc], nl = (unsigned)__builtin_popcount(lanes);
     c->counts.issued++;
     c->counts.masked_lane_slots +=
         (uint64_t)k * (unsigned)__builtin_popcount(wp->present & ~lanes);
@@ -444,6 +421,49 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     c->act.rf_writes += ga->rf_writes * nl;
     c->counts.instr_words += k;
     c->counts.instr_bits += (uint64_t)k * c->inst_bits;
+}
+
+/* Warp wp of core cr issues its next group; false when the run fails. */
+static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
+{
+    if (wp->resume) {   /* a parked load's exec and commit states */
+        cr->free_at = wp->ready_at = c->now + wp->resume;
+        c->fsm_busy += wp->resume;
+        wp->resume = 0;
+        return true;
+    }
+    unsigned pc;
+    uint32_t lanes = c->policy->pick(&wp->rs, &wp->view, &c->rcode, &pc);
+    if (!lanes)
+        return true;
+    bool bar = c->flags[pc] & F_BAR;
+    if (bar && lanes != wp->view.live) {
+        us_wgs_divergent_error("simt", c->w->prog, pc,
+                               (unsigned)__builtin_popcount(wp->view.live &
+                                                            ~lanes), &c->why);
+        c->failed = true;
+        return false;
+    }
+    uint64_t t = start(c);
+    unsigned nreq = 0;
+    uint64_t at = t + (c->pipelined ? 0 : c->pre);
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        bool end = lane_run(c, wp, i, at, &nreq);
+        wp->view.pc[i] = end ? c->n : wp->lane[i].fs.pc;
+        if (end)
+            wp->view.live &= ~(1u << i);
+        if (bar && wp->wg >= 0)
+            us_wgs_bar(&c->wgs, wp->wg, wp->lane[i].tid, c->now);
+    }
+    if (!c->policy->issued(&wp->rs, &wp->view, &c->rcode, lanes, pc,
+                           &c->rstats, &c->why))
+        return fail_at(c, pc);
+    finish_lanes(c, wp);
+
+    time_issue(c, cr, wp, pc, lanes, t, at, nreq);
+    count_issue(c, wp, pc, lanes);
+    cr->last = (unsigned)(wp - cr->warp);
     us_watchdog_kick(&c->dog, c->now);
     return true;
 }
