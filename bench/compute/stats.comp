@@ -18,8 +18,7 @@ void main()
         uint rank = 0u;
         for (uint j = 0u; j < 64u; j++) {
             int w = x[j];
-            if (w < v || (w == v && j < i))
-                rank++;
+            rank += uint(w < v) + uint(w == v) * uint(j < i);  // no branch
         }
         sorted[rank] = v;
     }
@@ -34,8 +33,7 @@ void main()
         uint ms = uint(sq) / 64u, root = 0u;
         for (uint b = 1u << 15; b != 0u; b >>= 1) {
             uint c = root | b;
-            if (c * c <= ms)
-                root = c;
+            root = c * c <= ms ? c : root;
         }
         r[0] = sum / 64;
         r[1] = (sorted[31] + sorted[32]) / 2;
