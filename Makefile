@@ -4,6 +4,7 @@
 #   make check           unit tests (Check), piglit assembler tests, golden tests
 #   make demo            the main job: assemble and run the sample programs
 #   make bench           benchmarks
+#   make compute-suite   the compute kernels at every size on every model
 #   make deps            apt-get the Debian packages the project needs
 #   make SANITIZE=address,undefined check   the same under sanitizers
 #
@@ -91,6 +92,11 @@ bench:
 	@tools/deps.sh --if-missing
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bench/run.sh
+
+# The compute suite with its big sizes (bench/compute/, docs/COMPUTE_SUITE.md).
+.PHONY: compute-suite
+compute-suite: all
+	@BUILD=$(BUILD) sh bench/compute_suite.bench.sh
 
 # ---- SFU coefficient tables (sfu/sfu.h) --------------------------------
 # `make sfu-tables` regenerates the committed default tables with the MPFR
