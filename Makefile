@@ -4,6 +4,7 @@
 #   make check           unit tests (Check), piglit assembler tests, golden tests
 #   make demo            the main job: assemble and run the sample programs
 #   make bench           benchmarks
+#   make compute-suite   the compute kernels at every size on every model
 #   make deps            apt-get the Debian packages the project needs
 #   make SANITIZE=address,undefined check   the same under sanitizers
 #
@@ -34,6 +35,9 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+# The compute suite's C references, linked into build/tools/kref only.
+KREF_SRC := $(wildcard bench/compute/ref/*.c)
+KREF_OBJ := $(KREF_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB      := $(BUILD)/libushader.a
 USHADER  := $(BUILD)/ushader
@@ -62,6 +66,10 @@ $(BUILD)/tools/%: tools/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
 
+$(BUILD)/tools/kref: tools/kref.c $(KREF_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(KREF_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+
 deps:
 	@tools/deps.sh
 
@@ -84,6 +92,11 @@ bench:
 	@tools/deps.sh --if-missing
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bench/run.sh
+
+# The compute suite with its big sizes (bench/compute/, docs/COMPUTE_SUITE.md).
+.PHONY: compute-suite
+compute-suite: all
+	@BUILD=$(BUILD) sh bench/compute_suite.bench.sh
 
 # ---- SFU coefficient tables (sfu/sfu.h) --------------------------------
 # `make sfu-tables` regenerates the committed default tables with the MPFR
@@ -124,4 +137,5 @@ stress: $(BUILD)/tests/test_scalar_equiv
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(KREF_OBJ:.o=.d) \
+         $(TOOL_BIN:=.d)
