@@ -4,8 +4,8 @@
 // bounds guard of the launch's surplus threads.  Follows Rodinia's
 // nearest-neighbour kernel as DICE (seed 004, arXiv 2605.05496) runs it:
 // jiayi-wang98/dice-test-gpu-rodinia cuda/nn_cuda/nn_cuda.cu (euclid).
-// 60 records, 4 groups of 16 threads: the last 4 threads do nothing.
-layout(local_size_x = 16) in;
+// 60 records, 8 groups of 8 threads: the last 4 threads do nothing.
+layout(local_size_x = 8) in;
 layout(std430, binding = 0) buffer Loc { vec2 loc[]; };
 layout(std430, binding = 1) buffer Dist { float dist[]; };
 layout(std430, binding = 2) buffer Arg { uint n; float lat; float lng; };
