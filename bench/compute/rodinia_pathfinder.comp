@@ -23,11 +23,10 @@ void main()
     for (uint r = 1u; r < ROWS; r++) {
         uint src = (r - 1u) & 1u, dst = r & 1u;
         for (uint c = tx; c < COLS; c += 8u) {
-            int best = cost[src][c];
-            if (c > 0u)
-                best = min(best, cost[src][c - 1u]);
-            if (c < COLS - 1u)
-                best = min(best, cost[src][c + 1u]);
+            // The edges' missing neighbour is the column itself: no branch,
+            // so lanes never part (the FPGA fork reconverges only at SYNC).
+            int best = min(cost[src][c], min(cost[src][max(c, 1u) - 1u],
+                                             cost[src][min(c + 1u, COLS - 1u)]));
             cost[dst][c] = wall[base + r * COLS + c] + best;
         }
         barrier();
