@@ -34,6 +34,9 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+# The compute suite's C references, linked into build/tools/kref only.
+KREF_SRC := $(wildcard bench/compute/ref/*.c)
+KREF_OBJ := $(KREF_SRC:%.c=$(BUILD)/obj/%.o)
 
 LIB      := $(BUILD)/libushader.a
 USHADER  := $(BUILD)/ushader
@@ -61,6 +64,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 $(BUILD)/tools/%: tools/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
+
+$(BUILD)/tools/kref: tools/kref.c $(KREF_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< $(KREF_OBJ) $(LIB) $(LDFLAGS) $(LDLIBS) -o $@
 
 deps:
 	@tools/deps.sh
@@ -124,4 +131,5 @@ stress: $(BUILD)/tests/test_scalar_equiv
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(KREF_OBJ:.o=.d) \
+         $(TOOL_BIN:=.d)

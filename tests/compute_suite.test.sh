@@ -1,0 +1,83 @@
+#!/bin/sh
+# The compute suite (bench/compute/, docs/COMPUTE_SUITE.md): every kernel of
+# `kref list` on the reference interpreter, on every --arch and on the SIMT
+# presets, each output compared byte for byte with its C reference by
+# `kref check`.  A preset that cannot hold the kernel's workgroup ("must fit
+# one core") or whose reconvergence policy refuses the kernel's flow
+# (reconv=sync / none) counts as refused, with its reason in the summary;
+# any other failure, or a mismatch, fails the test.
+# COMPUTE_SUITE=all adds the bench-only sizes (kref list --all).
+set -u
+BUILD=${BUILD:-build}
+U=$BUILD/ushader
+K=$BUILD/tools/kref
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+[ -x "$K" ] || { echo "compute_suite: $K missing (make)"; exit 1; }
+list=$("$K" list $([ "${COMPUTE_SUITE:-}" = all ] && echo --all)) || exit 1
+
+pass=0 fail=0 refused=0
+refusals=""
+MODELS="functional scalar simd4 vliw superscalar hetero simt"
+PRESETS="kgpu fpga tinygpu egpu-4t egpu-8t egpu-16t dice"
+
+# run ID SRC LABEL ARGS...: one launch and its check.
+run() {
+    id=$1 src=$2 label=$3
+    shift 3
+    rm -rf "$T/out" && mkdir "$T/out"
+    if ! "$U" compute "$src" $args "$@" >"$T/log" 2>&1; then
+        if grep -q -e 'must fit one core' -e 'reconv=sync' -e 'reconv=none' \
+            "$T/log"; then
+            refused=$((refused + 1))
+            refusals="$refusals
+  refused: $id on $label: $(sed 's/^ushader: [^ ]*: error: //' "$T/log" | head -1)"
+            return
+        fi
+        echo "FAIL: $id on $label: $(head -3 "$T/log")"
+        fail=$((fail + 1))
+        return
+    fi
+    if "$K" check "$id" "$T/in" "$T/out" >"$T/chk" 2>&1; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $id on $label: $(cat "$T/chk")"
+        fail=$((fail + 1))
+    fi
+}
+
+n=0
+while read -r id src; do
+    n=$((n + 1))
+    rm -rf "$T/in"
+    args=$("$K" init "$id" "$T/in" "$T/out") || { fail=$((fail + 1)); continue; }
+    for m in $MODELS; do
+        run "$id" "$src" "$m" --arch "$m"
+    done
+    for p in $PRESETS; do
+        run "$id" "$src" "simt/$p" --arch simt --config "configs/$p.ini"
+    done
+done <<EOF_LIST
+$list
+EOF_LIST
+
+# The check itself must see a difference: corrupt one word of the last
+# kernel's output (from the interpreter) and expect kref check to fail.
+last=$(printf '%s\n' "$list" | tail -1)
+id=${last%% *} src=${last#* }
+rm -rf "$T/in" "$T/out"
+args=$("$K" init "$id" "$T/in" "$T/out")
+"$U" compute "$src" $args >/dev/null 2>&1
+f=$(ls "$T/out"/*.bin | tail -1)
+printf '\125\125\125\125' | dd of="$f" bs=1 seek=0 conv=notrunc 2>/dev/null
+if "$K" check "$id" "$T/in" "$T/out" >/dev/null 2>&1; then
+    echo "FAIL: kref check accepted a corrupted output of $id"
+    fail=$((fail + 1))
+else
+    pass=$((pass + 1))
+fi
+
+[ -n "$refusals" ] && echo "compute_suite: refusals (with their reasons):$refusals"
+echo "compute_suite: $n kernels, $pass passed, $refused refused, $fail failed"
+[ "$fail" -eq 0 ]
