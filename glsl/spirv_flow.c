@@ -23,6 +23,8 @@
  */
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "glsl/spirv.h"
 
 #define NONE ((struct us_src){ 0 })
@@ -483,6 +485,131 @@ static uint32_t root_of(const struct spv *s, uint32_t id, bool *dynamic)
     return 0;
 }
 
+/*
+ * Unstructured control flow (OpenCL's Kernel SPIR-V has no merge
+ * instructions): the blocks in module order, each branch a BRA
+ * (docs/COMPUTE.md "Branches"; lanes reconverge at its immediate post-
+ * dominator, shader/flow_cfg.c).  A conditional branch is
+ *
+ *       BRA.EQ.U  false_edge, c, 0
+ *       <phi copies of the true edge>   BRA true_block
+ *   false_edge:
+ *       <phi copies of the false edge>  BRA false_block
+ *
+ * and a return a BRA to the end.  Targets are block labels until every
+ * block has its first instruction; then they become indices.
+ */
+struct fixup {
+    unsigned inst;
+    uint32_t label;        /* 0: the end */
+    bool done;             /* a false edge's code: set already */
+};
+
+static bool bra(struct spv *s, struct fixup **fx, unsigned *nfx,
+                enum us_cond cond, struct us_src c, uint32_t label)
+{
+    struct us_src zero = NONE, a = NONE;
+    if (cond != US_COND_ALWAYS) {
+        if (!const_int(s, 0, &zero))
+            return false;
+        zero = src_comp(zero, 0);
+        a = c;
+        if (a.negate && !emit_new(s, US_OP_MOV_U, c, NONE, NONE, &a))
+            return false;
+    }
+    struct fixup *n = realloc(*fx, (*nfx + 1) * sizeof *n);
+    if (!n)
+        return spv_fail(s, "out of memory");
+    *fx = n;
+    n[*nfx] = (struct fixup){ .inst = s->ninsts, .label = label };
+    ++*nfx;
+    if (!emit(s, US_OP_BRA, (struct us_dst){ 0 }, a, zero, NONE))
+        return false;
+    s->insts[s->ninsts - 1].sub = (uint8_t)cond;
+    return true;
+}
+
+static bool unstructured_block(struct spv *s, const struct block *b,
+                               struct fixup **fx, unsigned *nfx)
+{
+    s->line = b->line;
+    for (uint32_t at = b->first; at < b->term; at += spv_wc(s, at))
+        if (!translate_inst(s, at))
+            return false;
+    uint32_t at = b->term;
+    unsigned op = spv_op(s, at), wc = spv_wc(s, at);
+    switch (op) {
+    case SpvOpBranch:
+        if (wc < 2)
+            return spv_fail(s, "SPIR-V: bad OpBranch");
+        return phi_copies(s, b->label, s->w[at + 1]) &&
+               bra(s, fx, nfx, US_COND_ALWAYS, NONE, s->w[at + 1]);
+    case SpvOpBranchConditional: {
+        struct us_src c;
+        if (wc < 4 || !cond_of(s, at, 1, &c))
+            return spv_fail(s, "SPIR-V: bad OpBranchConditional");
+        uint32_t t = s->w[at + 2], f = s->w[at + 3];
+        if (t == f)
+            return phi_copies(s, b->label, t) &&
+                   bra(s, fx, nfx, US_COND_ALWAYS, NONE, t);
+        /* the false edge's code follows the true edge's */
+        unsigned edge_fix = *nfx;
+        if (!bra(s, fx, nfx, US_COND_EQ, c, 0) ||
+            !phi_copies(s, b->label, t) ||
+            !bra(s, fx, nfx, US_COND_ALWAYS, NONE, t))
+            return false;
+        (*fx)[edge_fix].done = true;
+        s->insts[(*fx)[edge_fix].inst].target = (uint16_t)s->ninsts;
+        return phi_copies(s, b->label, f) &&
+               bra(s, fx, nfx, US_COND_ALWAYS, NONE, f);
+    }
+    case SpvOpReturn:
+        return bra(s, fx, nfx, US_COND_ALWAYS, NONE, 0);
+    case SpvOpUnreachable:
+        return true;
+    case SpvOpSwitch:
+        return spv_fail(s, "a switch in a kernel is not supported (write "
+                        "it as if/else)");
+    default: {
+        char buf[64];
+        return spv_fail(s, "unsupported terminator %s in a kernel",
+                        spv_op_name(op, buf, sizeof buf));
+    }
+    }
+}
+
+static bool unstructured(struct spv *s)
+{
+    unsigned *start = calloc(s->nblocks + 1, sizeof *start);
+    struct fixup *fx = NULL;
+    unsigned nfx = 0;
+    bool ok = start != NULL || spv_fail(s, "out of memory");
+    for (size_t i = 0; ok && i < s->nblocks; i++) {
+        start[i] = s->ninsts;
+        ok = unstructured_block(s, &s->blocks[i], &fx, &nfx);
+    }
+    for (unsigned k = 0; ok && k < nfx; k++) {
+        uint32_t l = fx[k].label;
+        unsigned to = s->ninsts;
+        if (fx[k].done)
+            continue;
+        if (l) {
+            size_t i = 0;
+            while (i < s->nblocks && s->blocks[i].label != l)
+                i++;
+            if (i == s->nblocks)
+                ok = spv_fail(s, "SPIR-V: branch to unknown block %u", l);
+            to = i < s->nblocks ? start[i] : 0;
+        }
+        if (to > 0xffff)
+            ok = spv_fail(s, "a kernel of more than 65535 instructions");
+        s->insts[fx[k].inst].target = (uint16_t)to;
+    }
+    free(start);
+    free(fx);
+    return ok;
+}
+
 bool translate_function(struct spv *s)
 {
     /* Constants first, so the operand pool does not move under a caller
@@ -518,6 +645,10 @@ bool translate_function(struct spv *s)
             if (r && s->ids[s->ids[r].type].storage == SpvStorageClassOutput)
                 s->ids[r].var_loaded = true;
         }
+    if (s->kernel && !bind_kernel_args(s))
+        return false;
+    if (s->unstructured)
+        return unstructured(s);
     struct walker w = { .s = s, .max_visits = 64 * (unsigned)s->nblocks + 64 };
     struct flowctx top = { 0 };
     return region(&w, s->blocks[0].label, &top);
