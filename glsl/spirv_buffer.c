@@ -735,11 +735,13 @@ bool bind_kernel_args(struct spv *s)
         struct sid *a = &s->ids[id];
         const struct sid *t = &s->ids[a->type];
         const char *name = a->name && a->name[0] ? a->name : NULL;
+        char what[80];
+        snprintf(what, sizeof what, "kernel argument %u%s%.40s%s", k,
+                 name ? " (" : "", name ? name : "", name ? ")" : "");
         if (t->ty == TY_POINTER) {
             if (t->storage != SpvStorageClassCrossWorkgroup)
-                return spv_fail(s, "kernel argument %u (%s): only __global "
-                                "pointers are supported", k,
-                                name ? name : "?");
+                return spv_fail(s, "%s: only __global pointers are "
+                                "supported", what);
             a->root = id;
             a->space = SP_BUFFER;
             a->mbinding = (uint8_t)k;
@@ -751,8 +753,8 @@ bool bind_kernel_args(struct spv *s)
             continue;
         }
         if (t->ty != TY_INT && t->ty != TY_FLOAT)
-            return spv_fail(s, "kernel argument %u (%s): only pointers and "
-                            "scalars are supported", k, name ? name : "?");
+            return spv_fail(s, "%s: only pointers and scalars are "
+                            "supported", what);
         unsigned param;
         s->nlocals = k > s->nlocals ? k : s->nlocals;
         if (!add_local_param(s, name ? name : "arg", &param))

@@ -529,6 +529,39 @@ static bool bra(struct spv *s, struct fixup **fx, unsigned *nfx,
     return true;
 }
 
+/* OpSwitch sel default (literal label)...: per case
+ * BRA.NE.U next, sel, literal; <phi copies>; BRA label; next: ...; then
+ * the default's copies and BRA. */
+static bool unstructured_switch(struct spv *s, const struct block *b,
+                                struct fixup **fx, unsigned *nfx)
+{
+    uint32_t at = b->term, sel;
+    unsigned wc = spv_wc(s, at);
+    struct us_src *v;
+    uint32_t n;
+    if (wc < 3 || (wc - 3) % 2 || !spv_id(s, at, 1, &sel) ||
+        !value_of(s, sel, &v, &n))
+        return spv_fail(s, "SPIR-V: bad OpSwitch (a selector of 32 bits "
+                        "or less is supported)");
+    struct us_src c = src_comp(v[0], 0);
+    for (unsigned k = 3; k + 1 < wc; k += 2) {
+        struct us_src lit;
+        if (!const_int(s, s->w[at + k], &lit))
+            return false;
+        lit = src_comp(lit, 0);
+        unsigned ne = s->ninsts;   /* to the next case's test */
+        if (!emit(s, US_OP_BRA, (struct us_dst){ 0 }, c, lit, NONE))
+            return false;
+        s->insts[ne].sub = US_COND_NE;
+        if (!phi_copies(s, b->label, s->w[at + k + 1]) ||
+            !bra(s, fx, nfx, US_COND_ALWAYS, NONE, s->w[at + k + 1]))
+            return false;
+        s->insts[ne].target = (uint16_t)s->ninsts;
+    }
+    return phi_copies(s, b->label, s->w[at + 2]) &&
+           bra(s, fx, nfx, US_COND_ALWAYS, NONE, s->w[at + 2]);
+}
+
 static bool unstructured_block(struct spv *s, const struct block *b,
                                struct fixup **fx, unsigned *nfx)
 {
@@ -568,8 +601,7 @@ static bool unstructured_block(struct spv *s, const struct block *b,
     case SpvOpUnreachable:
         return true;
     case SpvOpSwitch:
-        return spv_fail(s, "a switch in a kernel is not supported (write "
-                        "it as if/else)");
+        return unstructured_switch(s, b, fx, nfx);
     default: {
         char buf[64];
         return spv_fail(s, "unsupported terminator %s in a kernel",

@@ -102,11 +102,17 @@ const char *spv_ocl_name(unsigned fn, char *buf, size_t size)
 {
     const char *n = lookup(ocl_names, sizeof ocl_names / sizeof *ocl_names,
                            fn);
-    size_t k = 0;
-    for (; n && n[k] && k + 1 < size; k++)
-        buf[k] = (char)(n[k] >= 'A' && n[k] <= 'Z' ? n[k] - 'A' + 'a'
-                                                   : n[k]);
     if (n) {
+        /* SMul_hi -> s_mul_hi, UAbs -> u_abs, Mad24 -> mad24 */
+        size_t k = 0;
+        if ((n[0] == 'S' || n[0] == 'U') && n[1] >= 'A' && n[1] <= 'Z' &&
+            size > 3) {
+            buf[k++] = (char)(n[0] - 'A' + 'a');
+            buf[k++] = '_';
+            n++;
+        }
+        for (; *n && k + 1 < size; n++)
+            buf[k++] = (char)(*n >= 'A' && *n <= 'Z' ? *n - 'A' + 'a' : *n);
         buf[k] = '\0';
         return buf;
     }

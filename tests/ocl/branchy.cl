@@ -1,5 +1,6 @@
 /* Collatz steps (a data-dependent loop with an if/else inside: unstructured
- * branches after opt), then abs/max/min/mad24 and a short and a char. */
+ * branches after opt), then abs/max/min/mad24, a short and a char, and a
+ * switch. */
 __kernel void branchy(__global const int *in, __global int *out)
 {
     int i = get_global_id(0);
@@ -18,5 +19,10 @@ __kernel void branchy(__global const int *in, __global int *out)
         r = -abs(in[i]) + max(steps, 3);
     r += mad24(i, 3, min(in[i], 7));
     r ^= (short)(in[i] * 4099) + (uchar)in[i];
-    out[i] = r;
+    switch (in[i]) {
+    case 0: out[i] = r; break;
+    case 1: out[i] = r + 11; break;
+    case -3: out[i] = r * 3; out[i + 64] = i; break;
+    default: out[i] = ~r;
+    }
 }

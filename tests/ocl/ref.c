@@ -67,10 +67,15 @@ int main(int argc, char **argv)
             int r = x == 1 ? steps : -abs(a[i]) + (steps > 3 ? steps : 3);
             r += i * 3 + (a[i] < 7 ? a[i] : 7);
             r ^= (int16_t)(a[i] * 4099) + (uint8_t)a[i];
-            c[i] = r;
+            switch (a[i]) {
+            case 0: c[i] = r; break;
+            case 1: c[i] = r + 11; break;
+            case -3: c[i] = r * 3; c[i + N] = i; break;
+            default: c[i] = ~r;
+            }
         }
         put(dir, "in0.bin", a, N);
-        put(dir, "want.bin", c, N);
+        put(dir, "want.bin", c, 2 * N);
     } else if (!strcmp(k, "reduce")) {
         for (int i = 0; i < G * L; i++)
             a[i] = next(&seed);
