@@ -26,7 +26,7 @@ static int32_t next(uint32_t *x)
 
 int main(int argc, char **argv)
 {
-    enum { N = 64, M = 16, G = 4, L = 16 };
+    enum { N = 64, M = 16, G = 8, L = 8 };
     static int32_t a[N * N], b[N * N], c[N * N];
     uint32_t seed = 12345;
     if (argc != 3)
