@@ -16,6 +16,10 @@
  * child, which posix_spawn cannot do): errors, not a hang or a machine
  * out of memory.  The temporary files and the running tool are registered
  * with glsl/cleanup.h, so an interrupted compile leaves neither behind.
+ *
+ * us_ocl_compile drives OpenCL C the same way: clang-14 (-target spir,
+ * -O0 without optnone, line tables), opt-14 -O2, llvm-spirv-14
+ * (docs/OPENCL.md); clang's first error becomes the diagnostic.
  */
 #include <errno.h>
 #include <fcntl.h>

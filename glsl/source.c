@@ -1,6 +1,7 @@
 /*
  * One entry for program files of either language, so every command,
- * scene and benchmark list that takes an ARB program takes GLSL too.
+ * scene and benchmark list that takes an ARB program takes GLSL too
+ * (and OpenCL C kernels, `.cl`, docs/OPENCL.md).
  */
 #include <stdio.h>
 #include <stdlib.h>

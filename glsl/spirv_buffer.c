@@ -14,6 +14,10 @@
  * from 0, each aligned to 16 bytes.  A vector moves in one instruction,
  * its components' addresses side by side (a gather: base + (0, 4, 8, 12),
  * or a row-major matrix's column, MatrixStride apart).
+ *
+ * OpenCL kernels (docs/OPENCL.md): a __global pointer argument k is
+ * buffer[k] (bind_kernel_args), OpPtrAccessChain's first index steps over
+ * whole pointees, and a pointer cast keeps the address (pointer_cast).
  */
 #include <stdio.h>
 #include <string.h>

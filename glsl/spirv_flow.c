@@ -20,6 +20,9 @@
  * another phi of the same block (a loop swapping values) the sources go
  * through fresh registers first.  A condition is a boolean's integer form
  * when it has one (spirv_ops.c).
+ *
+ * An OpenCL kernel's SPIR-V has no merge instructions: its blocks go out
+ * in module order with BRAs instead (unstructured(), docs/OPENCL.md).
  */
 #include <string.h>
 

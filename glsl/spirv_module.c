@@ -2,7 +2,9 @@
  * Reading a SPIR-V module (SPIR-V 1.x specification, 2.3 "Physical Layout"
  * and 2.4 "Logical Layout"): every instruction's word count is checked
  * against the module, every id the translator follows against the bound
- * and its definition, so malformed input fails with a message.
+ * and its definition, so malformed input fails with a message.  An
+ * OpenCL Kernel entry point is read through llvm-spirv's wrapper to the
+ * kernel's own function (kernel_wrapper), its parameters noted.
  */
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
