@@ -18,7 +18,7 @@
  * with glsl/cleanup.h, so an interrupted compile leaves neither behind.
  *
  * us_ocl_compile drives OpenCL C the same way: clang-14 (-target spir,
- * -O0 without optnone, line tables), opt-14 -O2, llvm-spirv-14
+ * unoptimised IR, line tables), opt-14 -O2, llvm-spirv-14
  * (docs/OPENCL.md); clang's first error becomes the diagnostic.
  */
 #include <errno.h>
@@ -834,13 +834,16 @@ bool us_ocl_compile(const char *path_for_messages, const char *text,
     if (ok && !log)
         ok = fail(diag, 0, "out of memory%s%s", "", "");
     if (ok) {
-        /* Unoptimised IR is what llvm-spirv takes; -O2 output is not
-         * (its intrinsics), so opt-14 optimises the -O0 IR that
-         * -disable-O0-optnone leaves optimisable.  Line tables give
+        /* Unoptimised IR is what llvm-spirv takes; clang -O2's output
+         * is not (its intrinsics), so opt-14 optimises IR that clang left
+         * unoptimised.  Not -O0 -disable-O0-optnone: -O0 also marks every
+         * function noinline, and a helper function's call would stay
+         * (the translator takes one function); -O1 with the LLVM passes
+         * disabled is the same IR without that mark.  Line tables give
          * OpLine; full -g debug info crashes llvm-spirv-14. */
         char *argv[] = { "clang-14", "-x", "cl", "-cl-std=CL1.2",
-                         "-target", "spir", "-O0", "-Xclang",
-                         "-disable-O0-optnone", "-gline-tables-only",
+                         "-target", "spir", "-O1", "-Xclang",
+                         "-disable-llvm-passes", "-gline-tables-only",
                          "-emit-llvm", "-c", src->name, "-o", bc->name,
                          NULL };
         int status = 0;

@@ -139,8 +139,8 @@ struct spv {
     uint32_t entry;        /* entry point function                        */
     /* OpenCL kernels (docs/OPENCL.md): the Kernel execution model, the
      * OpenCL.std import, the kernel's parameters (argument k: buffer[k]
-     * or program.local[k]), and whether the entry has no merge
-     * instructions (its flow becomes BRAs, spirv_flow.c). */
+     * or program.local[k]), and whether its flow becomes BRAs (a
+     * kernel's, spirv_flow.c). */
     bool kernel, unstructured;
     uint32_t ocl_ext, debug_ext;   /* OpenCL.std, OpenCL.DebugInfo.100 */
     uint32_t entry_override;   /* the function llvm-spirv's wrapper calls */

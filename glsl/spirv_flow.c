@@ -21,8 +21,10 @@
  * through fresh registers first.  A condition is a boolean's integer form
  * when it has one (spirv_ops.c).
  *
- * An OpenCL kernel's SPIR-V has no merge instructions: its blocks go out
- * in module order with BRAs instead (unstructured(), docs/OPENCL.md).
+ * An OpenCL kernel's SPIR-V is unstructured (its rare OpLoopMerge is
+ * llvm-spirv's reading of loop metadata, no structure): its blocks go
+ * out in reverse postorder with BRAs instead (unstructured(),
+ * docs/OPENCL.md).
  */
 #include <string.h>
 
@@ -489,8 +491,8 @@ static uint32_t root_of(const struct spv *s, uint32_t id, bool *dynamic)
 }
 
 /*
- * Unstructured control flow (OpenCL's Kernel SPIR-V has no merge
- * instructions): the blocks in module order, each branch a BRA
+ * Unstructured control flow (OpenCL's Kernel SPIR-V): the blocks in
+ * reverse postorder, each branch a BRA
  * (docs/COMPUTE.md "Branches"; lanes reconverge at its immediate post-
  * dominator, shader/flow_cfg.c).  A conditional branch is
  *
@@ -613,13 +615,87 @@ static bool unstructured_block(struct spv *s, const struct block *b,
     }
 }
 
+/* Successor k of block b (k from 0), or 0 when it has no more. */
+static uint32_t successor(const struct spv *s, const struct block *b,
+                          unsigned k)
+{
+    uint32_t at = b->term;
+    unsigned op = spv_op(s, at), wc = spv_wc(s, at);
+    if (op == SpvOpBranch)
+        return k == 0 && wc >= 2 ? s->w[at + 1] : 0;
+    if (op == SpvOpBranchConditional)
+        return k < 2 && wc >= 4 ? s->w[at + 2 + k] : 0;
+    if (op == SpvOpSwitch) {
+        if (k == 0)
+            return wc >= 3 ? s->w[at + 2] : 0;
+        return 2 * k + 2 < wc ? s->w[at + 2 * k + 2] : 0;
+    }
+    return 0;
+}
+
+static size_t block_index(const struct spv *s, uint32_t label)
+{
+    size_t i = 0;
+    while (i < s->nblocks && s->blocks[i].label != label)
+        i++;
+    return i;
+}
+
+/* The blocks in reverse postorder from the entry: every block after its
+ * dominators, so each value is made before it is read (llvm-spirv-14's
+ * module order does not always keep that rule of SPIR-V 2.16.1).
+ * Unreachable blocks are left out.  *n: how many. */
+static bool reverse_postorder(struct spv *s, size_t *order, size_t *n)
+{
+    size_t nb = s->nblocks;
+    uint8_t *seen = calloc(nb, 1);
+    size_t *stack = malloc(nb * sizeof *stack);
+    unsigned *next = calloc(nb, sizeof *next);
+    size_t sp = 0, post = nb;
+    bool ok = seen && stack && next;
+    if (ok) {
+        seen[0] = 1;
+        stack[sp++] = 0;
+    }
+    while (ok && sp) {
+        size_t b = stack[sp - 1];
+        uint32_t l = successor(s, &s->blocks[b], next[b]++);
+        if (!l) {
+            order[--post] = b;
+            sp--;
+            continue;
+        }
+        size_t i = block_index(s, l);
+        if (i == nb)
+            ok = spv_fail(s, "SPIR-V: branch to unknown block %u", l);
+        else if (!seen[i]) {
+            seen[i] = 1;
+            stack[sp++] = i;
+        }
+    }
+    if (!(seen && stack && next))
+        ok = spv_fail(s, "out of memory");
+    /* the reachable ones are order[post..nb) */
+    if (ok) {
+        memmove(order, order + post, (nb - post) * sizeof *order);
+        *n = nb - post;
+    }
+    free(seen);
+    free(stack);
+    free(next);
+    return ok;
+}
+
 static bool unstructured(struct spv *s)
 {
     unsigned *start = calloc(s->nblocks + 1, sizeof *start);
+    size_t *order = calloc(s->nblocks + 1, sizeof *order), norder = 0;
     struct fixup *fx = NULL;
     unsigned nfx = 0;
-    bool ok = start != NULL || spv_fail(s, "out of memory");
-    for (size_t i = 0; ok && i < s->nblocks; i++) {
+    bool ok = (start && order) || spv_fail(s, "out of memory");
+    ok = ok && reverse_postorder(s, order, &norder);
+    for (size_t j = 0; ok && j < norder; j++) {
+        size_t i = order[j];
         start[i] = s->ninsts;
         ok = unstructured_block(s, &s->blocks[i], &fx, &nfx);
     }
@@ -629,9 +705,7 @@ static bool unstructured(struct spv *s)
         if (fx[k].done)
             continue;
         if (l) {
-            size_t i = 0;
-            while (i < s->nblocks && s->blocks[i].label != l)
-                i++;
+            size_t i = block_index(s, l);
             if (i == s->nblocks)
                 ok = spv_fail(s, "SPIR-V: branch to unknown block %u", l);
             to = i < s->nblocks ? start[i] : 0;
@@ -641,6 +715,7 @@ static bool unstructured(struct spv *s)
         s->insts[fx[k].inst].target = (uint16_t)to;
     }
     free(start);
+    free(order);
     free(fx);
     return ok;
 }

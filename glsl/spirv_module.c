@@ -432,7 +432,6 @@ bool spv_parse(struct spv *s)
     }
     uint32_t in_function = 0;  /* function id being read */
     uint32_t entry_name_at = 0, entry_point = 0;
-    bool merges = false;
     for (uint32_t at = 5; at < s->nw;) {
         unsigned wc = spv_wc(s, at), op = spv_op(s, at);
         if (wc == 0 || wc > s->nw - at)
@@ -526,8 +525,6 @@ bool spv_parse(struct spv *s)
             }
             break;
         default:
-            merges |= in_function && in_function == s->entry &&
-                      (op == SpvOpSelectionMerge || op == SpvOpLoopMerge);
             if (in_function && in_function == s->entry &&
                 !parse_body(s, at, op))
                 return false;
@@ -535,7 +532,9 @@ bool spv_parse(struct spv *s)
         }
         at += wc;
     }
-    s->unstructured = s->kernel && !merges;
+    /* A kernel's flow is unstructured even where llvm-spirv adds an
+     * OpLoopMerge (from llvm.loop metadata): its BRAs need no merges. */
+    s->unstructured = s->kernel;
     s->line = 0;
     if (in_function)
         return spv_fail(s, "SPIR-V: module ends inside a function");

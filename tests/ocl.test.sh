@@ -35,7 +35,7 @@ run() {
     rm -f "$tmp/$k.got"
 }
 
-for k in vadd gemm branchy reduce; do
+for k in vadd gemm branchy reduce narrow; do
     mkdir -p "$tmp/$k"
     "$tmp/ref" $k "$tmp/$k" || bad "ref $k"
 done
@@ -50,6 +50,12 @@ for arch in functional scalar simd4 vliw superscalar hetero simt; do
         --buffer 0="$tmp/branchy/in0.bin" --buffer 1=,512
     outb=1 run reduce $arch "" --groups 8 --local 8 \
         --buffer 0="$tmp/reduce/in0.bin" --buffer 1=,32
+    outb=1 run narrow $arch "" --groups 8 --local 8 \
+        --buffer 0="$tmp/narrow/in0.bin" --buffer 1=,128 \
+        --out 0="$tmp/narrow0.got"
+    cmp -s "$tmp/narrow0.got" "$tmp/narrow/want0.bin" && ok ||
+        bad "narrow on $arch: buffer 0"
+    rm -f "$tmp/narrow0.got"
 done
 for cfg in egpu-8t dice kgpu; do
     outb=1 run branchy simt $cfg --groups 8 --local 8 \

@@ -87,6 +87,25 @@ int main(int argc, char **argv)
         }
         put(dir, "in0.bin", a, G * L);
         put(dir, "want.bin", c, G);
+    } else if (!strcmp(k, "narrow")) {
+        static uint8_t u[N], u2[N];
+        static int16_t h[N];
+        for (int i = 0; i < N; i++) {
+            u[i] = (uint8_t)(next(&seed) & 0xff);
+            h[i] = (int16_t)((int16_t)(u[i] * 300) + u[i] * u[i]);
+            u2[i] = (uint8_t)(u[i] + 200);
+        }
+        FILE *f;
+        char path[512];
+        snprintf(path, sizeof path, "%s/in0.bin", dir);
+        if (!(f = fopen(path, "wb")) || fwrite(u, 1, N, f) != N || fclose(f))
+            return 1;
+        snprintf(path, sizeof path, "%s/want.bin", dir);
+        if (!(f = fopen(path, "wb")) || fwrite(h, 2, N, f) != N || fclose(f))
+            return 1;
+        snprintf(path, sizeof path, "%s/want0.bin", dir);
+        if (!(f = fopen(path, "wb")) || fwrite(u2, 1, N, f) != N || fclose(f))
+            return 1;
     } else {
         return 2;
     }
