@@ -20,7 +20,7 @@ static const char usage[] =
     "  (docs/GLSL.md).\n"
     "  --stage S  vertex, fragment or compute (default: from the\n"
     "             extension: .vert/.vs vertex, .frag/.fs fragment,\n"
-    "             .comp compute)\n"
+    "             .comp compute; .cl an OpenCL C kernel, docs/OPENCL.md)\n"
     "  --no-opt   skip spirv-opt\n"
     "  -o OUT     write the text to OUT instead of stdout\n";
 

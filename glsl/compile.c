@@ -16,6 +16,10 @@
  * child, which posix_spawn cannot do): errors, not a hang or a machine
  * out of memory.  The temporary files and the running tool are registered
  * with glsl/cleanup.h, so an interrupted compile leaves neither behind.
+ *
+ * us_ocl_compile drives OpenCL C the same way: clang-14 (-target spir,
+ * unoptimised IR, line tables), opt-14 -O2, llvm-spirv-14
+ * (docs/OPENCL.md); clang's first error becomes the diagnostic.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -762,5 +766,121 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     free(words);
     free(log);
     free(rewritten);
+    return ok;
+}
+
+/* ---- OpenCL C --------------------------------------------------------- */
+
+/* clang's first "FILE:LINE:COL: error: message" (the temporary file's
+ * name, which user_message replaces) as the diagnostic. */
+static bool clang_error(const char *log, const char *tmp_path,
+                        struct us_diag *diag)
+{
+    size_t tl = strlen(tmp_path);
+    for (const char *p = log; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        const char *e = strstr(p, ": error: ");
+        if (e && (size_t)(e - p) < n) {
+            unsigned line = 0, col = 0;
+            if (!strncmp(p, tmp_path, tl) && p[tl] == ':')
+                sscanf(p + tl + 1, "%u:%u", &line, &col);
+            int m = (int)(n - (size_t)(e + 9 - p));
+            diag->line = line;
+            diag->col = col;
+            snprintf(diag->msg, sizeof diag->msg, "%.*s", m, e + 9);
+            return false;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    char first[200];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(log, "\n"), log);
+    return fail(diag, 0, "clang-14 failed: %s%s", first, "");
+}
+
+/* One tool of the OpenCL chain; its first output line on failure. */
+static bool ocl_step(char *const argv[], char *log, struct us_diag *diag)
+{
+    int status = 0;
+    if (!run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag))
+        return false;
+    if (WIFSIGNALED(status))
+        return tool_died(argv[0], status, log, diag);
+    if (WEXITSTATUS(status) != 0) {
+        log[strcspn(log, "\n")] = '\0';
+        return fail(diag, 0, "%s failed: %.200s", argv[0], log);
+    }
+    return true;
+}
+
+bool us_ocl_compile(const char *path_for_messages, const char *text,
+                    size_t len, struct us_program *out,
+                    struct us_glsl_info *info, struct us_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    memset(diag, 0, sizeof *diag);
+    const char *path = path_for_messages ? path_for_messages : "<source>";
+    enum { NTEMPS = 4 };
+    struct temp t[NTEMPS];
+    for (int i = 0; i < NTEMPS; i++)
+        t[i] = (struct temp){ .fd = -1 };
+    struct temp *src = &t[0], *bc = &t[1], *obc = &t[2], *spv = &t[3];
+    bool ok = temp_make(src, "cl", diag) && temp_make(bc, "bc", diag) &&
+              temp_make(obc, "obc", diag) && temp_make(spv, "spv", diag);
+    if (ok && !write_all(src->fd, text, len))
+        ok = fail(diag, 0, "cannot write a temporary file in %.160s: %.60s",
+                  temp_dir(), strerror(errno));
+    char *log = ok ? malloc(MAX_TOOL_OUTPUT) : NULL;
+    if (ok && !log)
+        ok = fail(diag, 0, "out of memory%s%s", "", "");
+    if (ok) {
+        /* Unoptimised IR is what llvm-spirv takes; clang -O2's output
+         * is not (its intrinsics), so opt-14 optimises IR that clang left
+         * unoptimised.  Not -O0 -disable-O0-optnone: -O0 also marks every
+         * function noinline, and a helper function's call would stay
+         * (the translator takes one function); -O1 with the LLVM passes
+         * disabled is the same IR without that mark.  Line tables give
+         * OpLine; full -g debug info crashes llvm-spirv-14. */
+        char *argv[] = { "clang-14", "-x", "cl", "-cl-std=CL1.2",
+                         "-target", "spir", "-O1", "-Xclang",
+                         "-disable-llvm-passes", "-gline-tables-only",
+                         "-emit-llvm", "-c", src->name, "-o", bc->name,
+                         NULL };
+        int status = 0;
+        ok = run_tool(argv, log, MAX_TOOL_OUTPUT, &status, diag);
+        if (ok && WIFSIGNALED(status))
+            ok = tool_died(argv[0], status, log, diag);
+        else if (ok && WEXITSTATUS(status) != 0)
+            ok = clang_error(log, src->name, diag);
+    }
+    if (ok) {
+        char *argv[] = { "opt-14", "-passes=default<O2>", bc->name, "-o",
+                         obc->name, NULL };
+        ok = ocl_step(argv, log, diag);
+    }
+    if (ok) {
+        char *argv[] = { "llvm-spirv-14", obc->name, "-o", spv->name, NULL };
+        ok = ocl_step(argv, log, diag);
+    }
+    uint32_t *words = NULL;
+    size_t nwords = 0;
+    ok = ok && read_spirv(spv->name, "llvm-spirv-14", &words, &nwords, diag);
+    if (ok) {
+        ok = us_spirv_translate(words, nwords, US_STAGE_COMPUTE, 0, out, info,
+                                diag);
+        char line[64];
+        size_t n = strlen(diag->msg);
+        if (!ok && diag->line &&
+            source_line(text, len, diag->line, line, sizeof line) &&
+            n + 12 < sizeof diag->msg)
+            snprintf(diag->msg + n, sizeof diag->msg - n, " (OpenCL C: %s)",
+                     line);
+    }
+    if (!ok)
+        user_message(diag, path, t, NTEMPS);
+    for (int i = 0; i < NTEMPS; i++)
+        temp_remove(&t[i]);
+    free(words);
+    free(log);
     return ok;
 }

@@ -18,7 +18,8 @@
  * arms and read after).  A loop repeats its body, so a value that is live
  * across the loop boundary, or a variable/phi register referenced inside
  * it (it may carry a value from one iteration to the next), is live over
- * the whole loop, BGNLOOP to ENDLOOP.
+ * the whole loop, BGNLOOP to ENDLOOP.  A backward BRA (a kernel's
+ * unstructured loop) makes its target .. itself such a loop.
  *
  * Parameters: uniform slots (declared PARAMs) come first, then constants
  * in order of first use, which is how the assembler lays out the in-place
@@ -70,6 +71,10 @@ static void intervals(struct spv *s, struct interval *iv)
             open[nopen++] = (int)i;
         else if (s->insts[i].op == US_OP_ENDLOOP && nopen) {
             loops[nloops][0] = open[--nopen];
+            loops[nloops++][1] = (int)i;
+        } else if (s->insts[i].op == US_OP_BRA && s->insts[i].target <= i) {
+            /* a backward branch repeats target..i, as a loop does */
+            loops[nloops][0] = s->insts[i].target;
             loops[nloops++][1] = (int)i;
         }
     }
@@ -313,7 +318,39 @@ static void place_inst(const struct place *places, struct us_inst *in)
 static bool is_flow(unsigned op)
 {
     return us_ops[op].format == US_FMT_FLOW ||
-           us_ops[op].format == US_FMT_COND;
+           us_ops[op].format == US_FMT_COND || op == US_OP_BRA;
+}
+
+/* target[i]: some BRA jumps to instruction i (an OpenCL kernel's
+ * unstructured flow, spirv_flow.c), which straight-line rewrites must not
+ * look across.  n + 1 entries. */
+static void branch_targets(const struct spv *s, bool *target)
+{
+    memset(target, 0, (s->ninsts + 1) * sizeof *target);
+    for (unsigned i = 0; i < s->ninsts; i++)
+        if (s->insts[i].op == US_OP_BRA && s->insts[i].target <= s->ninsts)
+            target[s->insts[i].target] = true;
+}
+
+/* Drop the instructions marked dead; a BRA's target moves to the first
+ * kept instruction at or after it.  map: n + 1 entries of scratch. */
+static void compact(struct spv *s, const bool *dead, unsigned *map)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i <= s->ninsts; i++) {
+        map[i] = n;
+        n += i < s->ninsts && !dead[i];
+    }
+    n = 0;
+    for (unsigned i = 0; i < s->ninsts; i++) {
+        if (dead[i])
+            continue;
+        s->insts[n] = s->insts[i];
+        if (s->insts[n].op == US_OP_BRA && s->insts[n].target <= s->ninsts)
+            s->insts[n].target = (uint16_t)map[s->insts[n].target];
+        n++;
+    }
+    s->ninsts = n;
 }
 
 static bool identity(const struct us_src *x, unsigned mask)
@@ -336,8 +373,11 @@ static void tidy_virtual(struct spv *s)
     unsigned *uses = calloc(s->nvregs + 1, sizeof *uses);
     unsigned *defs = calloc(s->nvregs + 1, sizeof *defs);
     bool *dead = calloc(s->ninsts + 1, sizeof *dead);
-    if (!uses || !defs || !dead)
+    bool *target = calloc(s->ninsts + 1, sizeof *target);
+    unsigned *map = calloc(s->ninsts + 1, sizeof *map);
+    if (!uses || !defs || !dead || !target || !map)
         goto out;
+    branch_targets(s, target);
     for (unsigned i = 0; i < s->ninsts; i++) {
         const struct us_inst *in = &s->insts[i];
         if (in->dst.file == US_FILE_TEMP)
@@ -376,7 +416,7 @@ static void tidy_virtual(struct spv *s)
                 continue;
             const struct us_inst *d = &s->insts[j];
             if (d->dst.file != US_FILE_TEMP || d->dst.index != x->index ||
-                is_flow(d->op))
+                is_flow(d->op) || target[j + 1])
                 break;
             covered |= d->dst.mask;
             got++;
@@ -395,15 +435,13 @@ static void tidy_virtual(struct spv *s)
         }
         dead[i] = true;
     }
-    unsigned n = 0;
-    for (unsigned i = 0; i < s->ninsts; i++)
-        if (!dead[i])
-            s->insts[n++] = s->insts[i];
-    s->ninsts = n;
+    compact(s, dead, map);
 out:
     free(uses);
     free(defs);
     free(dead);
+    free(target);
+    free(map);
 }
 
 /* A copy between temps: MOV Rd.mask, Rs.swz (or MOV.U). */
@@ -439,32 +477,41 @@ static bool undoes(const struct us_inst *in, const struct us_inst *p)
  */
 static void drop_self_moves(struct spv *s)
 {
-    unsigned n = 0;
+    bool *dead = calloc(s->ninsts + 1, sizeof *dead);
+    bool *target = calloc(s->ninsts + 1, sizeof *target);
+    unsigned *map = calloc(s->ninsts + 1, sizeof *map);
+    if (!dead || !target || !map)
+        goto out;   /* the copies stay: correct, only slower */
+    branch_targets(s, target);
     for (unsigned i = 0; i < s->ninsts; i++) {
         const struct us_inst *in = &s->insts[i];
         if (reg_copy(in) && in->src[0].index == in->dst.index &&
-            identity(&in->src[0], in->dst.mask))
+            identity(&in->src[0], in->dst.mask)) {
+            dead[i] = true;
             continue;
-        if (reg_copy(in)) {
-            unsigned a = in->dst.index, b = in->src[0].index;
-            bool redundant = false;
-            for (unsigned j = n; j-- > 0;) {
-                const struct us_inst *p = &s->insts[j];
-                if (reg_copy(p) && undoes(in, p)) {
-                    redundant = true;
-                    break;
-                }
-                if (is_flow(p->op) || (p->dst.file == US_FILE_TEMP &&
-                                       (p->dst.index == a ||
-                                        p->dst.index == b)))
-                    break;
-            }
-            if (redundant)
-                continue;
         }
-        s->insts[n++] = *in;
+        if (!reg_copy(in) || target[i])
+            continue;
+        unsigned a = in->dst.index, b = in->src[0].index;
+        for (unsigned j = i; j-- > 0;) {
+            const struct us_inst *p = &s->insts[j];
+            if (dead[j])
+                continue;
+            if (reg_copy(p) && undoes(in, p)) {
+                dead[i] = true;
+                break;
+            }
+            if (is_flow(p->op) || target[j] ||
+                (p->dst.file == US_FILE_TEMP &&
+                 (p->dst.index == a || p->dst.index == b)))
+                break;
+        }
     }
-    s->ninsts = n;
+    compact(s, dead, map);
+out:
+    free(dead);
+    free(target);
+    free(map);
 }
 
 static bool add_param(struct spv *s, struct us_param **params, unsigned *n,

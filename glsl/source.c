@@ -1,6 +1,7 @@
 /*
  * One entry for program files of either language, so every command,
- * scene and benchmark list that takes an ARB program takes GLSL too.
+ * scene and benchmark list that takes an ARB program takes GLSL too
+ * (and OpenCL C kernels, `.cl`, docs/OPENCL.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ int us_glsl_stage_of_path(const char *path)
         return US_STAGE_VERTEX;
     if (ends_with(path, ".frag") || ends_with(path, ".fs"))
         return US_STAGE_FRAGMENT;
-    if (ends_with(path, ".comp"))
+    if (ends_with(path, ".comp") || ends_with(path, ".cl"))
         return US_STAGE_COMPUTE;
     return US_STAGE_ANY;
 }
@@ -78,6 +79,19 @@ bool us_program_from_text(const char *path, const char *text, size_t len,
     memset(out, 0, sizeof *out);
     if (!us_glsl_check_nul(text, len, diag))
         return false;
+    if (path && ends_with(path, ".cl")) {
+        /* OpenCL C: a kernel, so compute (docs/OPENCL.md) */
+        if (stage != US_STAGE_ANY && stage != US_STAGE_COMPUTE) {
+            memset(diag, 0, sizeof *diag);
+            snprintf(diag->msg, sizeof diag->msg, "an OpenCL C kernel is a "
+                     "compute program");
+            return false;
+        }
+        bool ok = us_ocl_compile(path, text, len, out, NULL, diag);
+        if (!ok)
+            strip_location(path, diag);
+        return ok;
+    }
     if (stage == US_STAGE_ANY)
         stage = us_glsl_stage_of_path(path);
     if (stage == US_STAGE_ANY) {

@@ -137,6 +137,15 @@ struct spv {
     struct us_glsl_info *info;
     uint32_t glsl_ext;     /* OpExtInstImport "GLSL.std.450" id            */
     uint32_t entry;        /* entry point function                        */
+    /* OpenCL kernels (docs/OPENCL.md): the Kernel execution model, the
+     * OpenCL.std import, the kernel's parameters (argument k: buffer[k]
+     * or program.local[k]), and whether its flow becomes BRAs (a
+     * kernel's, spirv_flow.c). */
+    bool kernel, unstructured;
+    uint32_t ocl_ext, debug_ext;   /* OpenCL.std, OpenCL.DebugInfo.100 */
+    uint32_t entry_override;   /* the function llvm-spirv's wrapper calls */
+    uint32_t nargs;
+    uint32_t args[US_MAX_BUFFERS];
     struct smember *members;
     size_t nmembers, cap_members;
     struct block *blocks;
@@ -291,10 +300,14 @@ US_MUST_CHECK bool memory_store(struct spv *s, const struct sid *p,
                                 uint32_t n);
 US_MUST_CHECK bool atomic_op(struct spv *s, uint32_t at, unsigned op);
 US_MUST_CHECK bool array_length(struct spv *s, uint32_t at);
+/* OpenCL kernel arguments: buffers and parameters; pointer casts. */
+US_MUST_CHECK bool bind_kernel_args(struct spv *s);
+US_MUST_CHECK bool pointer_cast(struct spv *s, uint32_t at);
 
 /* spirv_names.c: names for messages. */
 const char *spv_op_name(unsigned op, char *buf, size_t size);
 const char *spv_std450_name(unsigned fn, char *buf, size_t size);
+const char *spv_ocl_name(unsigned fn, char *buf, size_t size);
 
 /* spirv_flow.c */
 US_MUST_CHECK bool translate_function(struct spv *s);

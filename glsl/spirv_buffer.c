@@ -14,6 +14,10 @@
  * from 0, each aligned to 16 bytes.  A vector moves in one instruction,
  * its components' addresses side by side (a gather: base + (0, 4, 8, 12),
  * or a row-major matrix's column, MatrixStride apart).
+ *
+ * OpenCL kernels (docs/OPENCL.md): a __global pointer argument k is
+ * buffer[k] (bind_kernel_args), OpPtrAccessChain's first index steps over
+ * whole pointees, and a pointer cast keeps the address (pointer_cast).
  */
 #include <stdio.h>
 #include <string.h>
@@ -295,6 +299,8 @@ bool memory_chain(struct spv *s, uint32_t at, struct sid *p)
     uint32_t base = s->w[at + 3];
     const struct sid *b = &s->ids[base];
     uint32_t root = b->op == SpvOpVariable ? base : b->root;
+    bool ptr_chain = spv_op(s, at) == SpvOpPtrAccessChain ||
+                     spv_op(s, at) == SpvOpInBoundsPtrAccessChain;
     p->root = root;
     p->space = b->space;
     p->mbinding = b->mbinding;
@@ -308,7 +314,13 @@ bool memory_chain(struct spv *s, uint32_t at, struct sid *p)
     uint32_t t = s->ids[b->type].elem;
     unsigned k = 4;
     const struct sid *rv = &s->ids[root];
-    if (b->op == SpvOpVariable && s->ids[t].ty == TY_ARRAY &&
+    if (ptr_chain && k < spv_wc(s, at)) {
+        /* OpenCL's p[i]: i whole pointees on */
+        uint32_t ix, size, align;
+        if (!spv_id(s, at, k++, &ix) || !layout_of(s, t, &size, &align) ||
+            !add_index(s, p, ix, round_up(size, align)))
+            return false;
+    } else if (b->op == SpvOpVariable && s->ids[t].ty == TY_ARRAY &&
         s->ids[rv->type].storage != SpvStorageClassAtomicCounter &&
         s->ids[rv->type].storage != SpvStorageClassWorkgroup &&
         k < spv_wc(s, at)) {
@@ -715,4 +727,76 @@ bool array_length(struct spv *s, uint32_t at)
         !emit_new(s, pow2 ? US_OP_SHR_U : US_OP_DIV_U, t, k, NONE, &t))
         return false;
     return set_value(s, s->w[at + 2], &t, 1);
+}
+
+/* OpenCL kernel arguments (docs/OPENCL.md): argument k is buffer[k] when
+ * it is a __global (CrossWorkgroup) pointer, program.local[k] when it is
+ * an integer or float scalar. */
+bool bind_kernel_args(struct spv *s)
+{
+    for (uint32_t k = 0; k < s->nargs; k++) {
+        uint32_t id = s->args[k];
+        struct sid *a = &s->ids[id];
+        const struct sid *t = &s->ids[a->type];
+        const char *name = a->name && a->name[0] ? a->name : NULL;
+        char what[80];
+        snprintf(what, sizeof what, "kernel argument %u%s%.40s%s", k,
+                 name ? " (" : "", name ? name : "", name ? ")" : "");
+        if (t->ty == TY_POINTER) {
+            if (t->storage != SpvStorageClassCrossWorkgroup)
+                return spv_fail(s, "%s: only __global pointers are "
+                                "supported", what);
+            a->root = id;
+            a->space = SP_BUFFER;
+            a->mbinding = (uint8_t)k;
+            a->moff = 0;
+            a->mdyn = a->mrow_major = a->has_vaddr = false;
+            a->comp = NO_COMP;
+            s->buffers_used |= 1u << k;
+            buffer_info(s, k, US_GLSL_SSBO, name);
+            continue;
+        }
+        if (t->ty != TY_INT && t->ty != TY_FLOAT)
+            return spv_fail(s, "%s: only pointers and scalars are "
+                            "supported", what);
+        unsigned param;
+        s->nlocals = k > s->nlocals ? k : s->nlocals;
+        if (!add_local_param(s, name ? name : "arg", &param))
+            return false;
+        struct us_src v = { .file = US_FILE_PARAM, .index = (uint16_t)param,
+                            .swz = { 0, 0, 0, 0 } };
+        if (!set_value(s, id, &v, 1))
+            return false;
+    }
+    return true;
+}
+
+/* A pointer cast (OpBitcast, OpCopyObject of a pointer): the same
+ * memory and address, seen as another pointee type. */
+bool pointer_cast(struct spv *s, uint32_t at)
+{
+    uint32_t id = s->w[at + 2], base;
+    if (!spv_id(s, at, 3, &base))
+        return false;
+    struct sid *p = &s->ids[id];
+    const struct sid *b = &s->ids[base];
+    if (!b->space)
+        return spv_fail(s, "a cast of a pointer that is not into memory");
+    p->root = b->op == SpvOpVariable ? base : b->root;
+    p->space = b->space;
+    p->mbinding = b->mbinding;
+    p->moff = b->moff;
+    p->mdyn = b->mdyn;
+    p->maddr = b->maddr;
+    p->mrow_major = false;
+    p->mstride = 0;
+    p->comp = NO_COMP;
+    p->has_vaddr = false;
+    if (p->mdyn && s->ids[s->ids[p->type].elem].ty <= TY_FLOAT) {
+        struct maddr a = { .dyn = true, .off = p->moff, .addr = p->maddr };
+        if (!vector_addr(s, &a, 1, 4, &p->vaddr))
+            return false;
+        p->has_vaddr = true;
+    }
+    return true;
 }

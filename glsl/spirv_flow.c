@@ -20,8 +20,15 @@
  * another phi of the same block (a loop swapping values) the sources go
  * through fresh registers first.  A condition is a boolean's integer form
  * when it has one (spirv_ops.c).
+ *
+ * An OpenCL kernel's SPIR-V is unstructured (its rare OpLoopMerge is
+ * llvm-spirv's reading of loop metadata, no structure): its blocks go
+ * out in reverse postorder with BRAs instead (unstructured(),
+ * docs/OPENCL.md).
  */
 #include <string.h>
+
+#include <stdlib.h>
 
 #include "glsl/spirv.h"
 
@@ -483,6 +490,236 @@ static uint32_t root_of(const struct spv *s, uint32_t id, bool *dynamic)
     return 0;
 }
 
+/*
+ * Unstructured control flow (OpenCL's Kernel SPIR-V): the blocks in
+ * reverse postorder, each branch a BRA
+ * (docs/COMPUTE.md "Branches"; lanes reconverge at its immediate post-
+ * dominator, shader/flow_cfg.c).  A conditional branch is
+ *
+ *       BRA.EQ.U  false_edge, c, 0
+ *       <phi copies of the true edge>   BRA true_block
+ *   false_edge:
+ *       <phi copies of the false edge>  BRA false_block
+ *
+ * and a return a BRA to the end.  Targets are block labels until every
+ * block has its first instruction; then they become indices.
+ */
+struct fixup {
+    unsigned inst;
+    uint32_t label;        /* 0: the end */
+    bool done;             /* a false edge's code: set already */
+};
+
+static bool bra(struct spv *s, struct fixup **fx, unsigned *nfx,
+                enum us_cond cond, struct us_src c, uint32_t label)
+{
+    struct us_src zero = NONE, a = NONE;
+    if (cond != US_COND_ALWAYS) {
+        if (!const_int(s, 0, &zero))
+            return false;
+        zero = src_comp(zero, 0);
+        a = c;
+        if (a.negate && !emit_new(s, US_OP_MOV_U, c, NONE, NONE, &a))
+            return false;
+    }
+    struct fixup *n = realloc(*fx, (*nfx + 1) * sizeof *n);
+    if (!n)
+        return spv_fail(s, "out of memory");
+    *fx = n;
+    n[*nfx] = (struct fixup){ .inst = s->ninsts, .label = label };
+    ++*nfx;
+    if (!emit(s, US_OP_BRA, (struct us_dst){ 0 }, a, zero, NONE))
+        return false;
+    s->insts[s->ninsts - 1].sub = (uint8_t)cond;
+    return true;
+}
+
+/* OpSwitch sel default (literal label)...: per case
+ * BRA.NE.U next, sel, literal; <phi copies>; BRA label; next: ...; then
+ * the default's copies and BRA. */
+static bool unstructured_switch(struct spv *s, const struct block *b,
+                                struct fixup **fx, unsigned *nfx)
+{
+    uint32_t at = b->term, sel;
+    unsigned wc = spv_wc(s, at);
+    struct us_src *v;
+    uint32_t n;
+    if (wc < 3 || (wc - 3) % 2 || !spv_id(s, at, 1, &sel) ||
+        !value_of(s, sel, &v, &n))
+        return spv_fail(s, "SPIR-V: bad OpSwitch (a selector of 32 bits "
+                        "or less is supported)");
+    struct us_src c = src_comp(v[0], 0);
+    for (unsigned k = 3; k + 1 < wc; k += 2) {
+        struct us_src lit;
+        if (!const_int(s, s->w[at + k], &lit))
+            return false;
+        lit = src_comp(lit, 0);
+        unsigned ne = s->ninsts;   /* to the next case's test */
+        if (!emit(s, US_OP_BRA, (struct us_dst){ 0 }, c, lit, NONE))
+            return false;
+        s->insts[ne].sub = US_COND_NE;
+        if (!phi_copies(s, b->label, s->w[at + k + 1]) ||
+            !bra(s, fx, nfx, US_COND_ALWAYS, NONE, s->w[at + k + 1]))
+            return false;
+        s->insts[ne].target = (uint16_t)s->ninsts;
+    }
+    return phi_copies(s, b->label, s->w[at + 2]) &&
+           bra(s, fx, nfx, US_COND_ALWAYS, NONE, s->w[at + 2]);
+}
+
+static bool unstructured_block(struct spv *s, const struct block *b,
+                               struct fixup **fx, unsigned *nfx)
+{
+    s->line = b->line;
+    for (uint32_t at = b->first; at < b->term; at += spv_wc(s, at))
+        if (!translate_inst(s, at))
+            return false;
+    uint32_t at = b->term;
+    unsigned op = spv_op(s, at), wc = spv_wc(s, at);
+    switch (op) {
+    case SpvOpBranch:
+        if (wc < 2)
+            return spv_fail(s, "SPIR-V: bad OpBranch");
+        return phi_copies(s, b->label, s->w[at + 1]) &&
+               bra(s, fx, nfx, US_COND_ALWAYS, NONE, s->w[at + 1]);
+    case SpvOpBranchConditional: {
+        struct us_src c;
+        if (wc < 4 || !cond_of(s, at, 1, &c))
+            return spv_fail(s, "SPIR-V: bad OpBranchConditional");
+        uint32_t t = s->w[at + 2], f = s->w[at + 3];
+        if (t == f)
+            return phi_copies(s, b->label, t) &&
+                   bra(s, fx, nfx, US_COND_ALWAYS, NONE, t);
+        /* the false edge's code follows the true edge's */
+        unsigned edge_fix = *nfx;
+        if (!bra(s, fx, nfx, US_COND_EQ, c, 0) ||
+            !phi_copies(s, b->label, t) ||
+            !bra(s, fx, nfx, US_COND_ALWAYS, NONE, t))
+            return false;
+        (*fx)[edge_fix].done = true;
+        s->insts[(*fx)[edge_fix].inst].target = (uint16_t)s->ninsts;
+        return phi_copies(s, b->label, f) &&
+               bra(s, fx, nfx, US_COND_ALWAYS, NONE, f);
+    }
+    case SpvOpReturn:
+        return bra(s, fx, nfx, US_COND_ALWAYS, NONE, 0);
+    case SpvOpUnreachable:
+        return true;
+    case SpvOpSwitch:
+        return unstructured_switch(s, b, fx, nfx);
+    default: {
+        char buf[64];
+        return spv_fail(s, "unsupported terminator %s in a kernel",
+                        spv_op_name(op, buf, sizeof buf));
+    }
+    }
+}
+
+/* Successor k of block b (k from 0), or 0 when it has no more. */
+static uint32_t successor(const struct spv *s, const struct block *b,
+                          unsigned k)
+{
+    uint32_t at = b->term;
+    unsigned op = spv_op(s, at), wc = spv_wc(s, at);
+    if (op == SpvOpBranch)
+        return k == 0 && wc >= 2 ? s->w[at + 1] : 0;
+    if (op == SpvOpBranchConditional)
+        return k < 2 && wc >= 4 ? s->w[at + 2 + k] : 0;
+    if (op == SpvOpSwitch) {
+        if (k == 0)
+            return wc >= 3 ? s->w[at + 2] : 0;
+        return 2 * k + 2 < wc ? s->w[at + 2 * k + 2] : 0;
+    }
+    return 0;
+}
+
+static size_t block_index(const struct spv *s, uint32_t label)
+{
+    size_t i = 0;
+    while (i < s->nblocks && s->blocks[i].label != label)
+        i++;
+    return i;
+}
+
+/* The blocks in reverse postorder from the entry: every block after its
+ * dominators, so each value is made before it is read (llvm-spirv-14's
+ * module order does not always keep that rule of SPIR-V 2.16.1).
+ * Unreachable blocks are left out.  *n: how many. */
+static bool reverse_postorder(struct spv *s, size_t *order, size_t *n)
+{
+    size_t nb = s->nblocks;
+    uint8_t *seen = calloc(nb, 1);
+    size_t *stack = malloc(nb * sizeof *stack);
+    unsigned *next = calloc(nb, sizeof *next);
+    size_t sp = 0, post = nb;
+    bool ok = seen && stack && next;
+    if (ok) {
+        seen[0] = 1;
+        stack[sp++] = 0;
+    }
+    while (ok && sp) {
+        size_t b = stack[sp - 1];
+        uint32_t l = successor(s, &s->blocks[b], next[b]++);
+        if (!l) {
+            order[--post] = b;
+            sp--;
+            continue;
+        }
+        size_t i = block_index(s, l);
+        if (i == nb)
+            ok = spv_fail(s, "SPIR-V: branch to unknown block %u", l);
+        else if (!seen[i]) {
+            seen[i] = 1;
+            stack[sp++] = i;
+        }
+    }
+    if (!(seen && stack && next))
+        ok = spv_fail(s, "out of memory");
+    /* the reachable ones are order[post..nb) */
+    if (ok) {
+        memmove(order, order + post, (nb - post) * sizeof *order);
+        *n = nb - post;
+    }
+    free(seen);
+    free(stack);
+    free(next);
+    return ok;
+}
+
+static bool unstructured(struct spv *s)
+{
+    unsigned *start = calloc(s->nblocks + 1, sizeof *start);
+    size_t *order = calloc(s->nblocks + 1, sizeof *order), norder = 0;
+    struct fixup *fx = NULL;
+    unsigned nfx = 0;
+    bool ok = (start && order) || spv_fail(s, "out of memory");
+    ok = ok && reverse_postorder(s, order, &norder);
+    for (size_t j = 0; ok && j < norder; j++) {
+        size_t i = order[j];
+        start[i] = s->ninsts;
+        ok = unstructured_block(s, &s->blocks[i], &fx, &nfx);
+    }
+    for (unsigned k = 0; ok && k < nfx; k++) {
+        uint32_t l = fx[k].label;
+        unsigned to = s->ninsts;
+        if (fx[k].done)
+            continue;
+        if (l) {
+            size_t i = block_index(s, l);
+            if (i == s->nblocks)
+                ok = spv_fail(s, "SPIR-V: branch to unknown block %u", l);
+            to = i < s->nblocks ? start[i] : 0;
+        }
+        if (to > 0xffff)
+            ok = spv_fail(s, "a kernel of more than 65535 instructions");
+        s->insts[fx[k].inst].target = (uint16_t)to;
+    }
+    free(start);
+    free(order);
+    free(fx);
+    return ok;
+}
+
 bool translate_function(struct spv *s)
 {
     /* Constants first, so the operand pool does not move under a caller
@@ -518,6 +755,10 @@ bool translate_function(struct spv *s)
             if (r && s->ids[s->ids[r].type].storage == SpvStorageClassOutput)
                 s->ids[r].var_loaded = true;
         }
+    if (s->kernel && !bind_kernel_args(s))
+        return false;
+    if (s->unstructured)
+        return unstructured(s);
     struct walker w = { .s = s, .max_visits = 64 * (unsigned)s->nblocks + 64 };
     struct flowctx top = { 0 };
     return region(&w, s->blocks[0].label, &top);

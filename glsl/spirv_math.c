@@ -16,6 +16,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "glsl/spirv.h"
+#include <spirv/unified1/OpenCL.std.h>
 
 #define NONE ((struct us_src){ 0 })
 
@@ -525,14 +526,72 @@ static unsigned arity(unsigned fn)
     }
 }
 
+/* OpenCL.std's integer instructions as their GLSL.std.450 twins;
+ * mad24 and mul24 (operands of 24 bits, else undefined: OpenCL 1.2
+ * 6.12.3) as full 32-bit products. */
+static bool opencl_std(struct spv *s, uint32_t at, unsigned *fn)
+{
+    static const struct { uint16_t cl, glsl; } twins[] = {
+        { OpenCLstd_SAbs, GLSLstd450SAbs }, { OpenCLstd_SMax, GLSLstd450SMax },
+        { OpenCLstd_UMax, GLSLstd450UMax }, { OpenCLstd_SMin, GLSLstd450SMin },
+        { OpenCLstd_UMin, GLSLstd450UMin },
+        { OpenCLstd_SClamp, GLSLstd450SClamp },
+        { OpenCLstd_UClamp, GLSLstd450UClamp },
+    };
+    unsigned f = s->w[at + 4];
+    for (size_t i = 0; i < sizeof twins / sizeof *twins; i++)
+        if (twins[i].cl == f) {
+            *fn = twins[i].glsl;
+            return true;
+        }
+    struct us_src a, b, c, r;
+    uint32_t n;
+    struct us_src *v;
+    unsigned comps = type_comps(s, s->w[at + 1]);
+    (void)n;
+    switch (f) {
+    case OpenCLstd_UAbs:
+        return value_of(s, s->w[at + 5], &v, &n) && set_value(s, s->w[at + 2],
+                                                              v, 1);
+    case OpenCLstd_SMad24: case OpenCLstd_UMad24:
+    case OpenCLstd_SMul24: case OpenCLstd_UMul24: {
+        bool mad = f == OpenCLstd_SMad24 || f == OpenCLstd_UMad24;
+        if (spv_wc(s, at) < (mad ? 8u : 7u) || comps != 1 ||
+            !arg(s, at, 5, &a) || !arg(s, at, 6, &b) ||
+            (mad && !arg(s, at, 7, &c)) ||
+            !emit_new(s, US_OP_MUL_U, a, b, NONE, &r) ||
+            (mad && !emit_new(s, US_OP_ADD_U, r, c, NONE, &r)))
+            return s->diag->msg[0] ? false
+                                   : spv_fail(s, "SPIR-V: bad mad24/mul24");
+        *fn = 0;
+        return set_value(s, s->w[at + 2], &r, 1);
+    }
+    default: {
+        char buf[32];
+        return spv_fail(s, "unsupported OpenCL.std instruction %s",
+                        spv_ocl_name(f, buf, sizeof buf));
+    }
+    }
+}
+
 bool translate_ext(struct spv *s, uint32_t at)
 {
     uint32_t set;
-    if (!spv_id(s, at, 3, &set) || spv_wc(s, at) < 6)
+    if (!spv_id(s, at, 3, &set) || spv_wc(s, at) < 5)
         return false;
-    if (set != s->glsl_ext)
+    if (set && set == s->debug_ext)
+        return true;   /* debug information: no code */
+    if (spv_wc(s, at) < 6)
+        return false;
+    unsigned fn = s->w[at + 4];
+    if (set && set == s->ocl_ext) {
+        if (!opencl_std(s, at, &fn))
+            return false;
+        if (!fn)
+            return true;
+    } else if (set != s->glsl_ext)
         return spv_fail(s, "unsupported extended instruction set");
-    unsigned fn = s->w[at + 4], nargs = spv_wc(s, at) - 5;
+    unsigned nargs = spv_wc(s, at) - 5;
     if (nargs < arity(fn)) {
         char buf[32];
         return spv_fail(s, "SPIR-V: GLSL.std.450 %s needs %u operands",

@@ -350,6 +350,14 @@ static bool bind_sampler(struct spv *s, uint32_t var)
     return true;
 }
 
+/* Access chains, and OpenCL's pointer arithmetic (the first index steps
+ * over whole pointees). */
+static bool is_chain(unsigned op)
+{
+    return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+           op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+}
+
 /* Bind a variable on its first use. */
 static bool bind_var(struct spv *s, uint32_t var)
 {
@@ -422,8 +430,7 @@ bool access_chain(struct spv *s, uint32_t at)
     if (!spv_id(s, at, 3, &base))
         return false;
     struct sid *p = &s->ids[id], *b = &s->ids[base];
-    if (b->op != SpvOpVariable && b->op != SpvOpAccessChain &&
-        b->op != SpvOpInBoundsAccessChain)
+    if (b->op != SpvOpVariable && !is_chain(b->op) && !b->space)
         return spv_fail(s, "SPIR-V: access chain base %u is not a pointer",
                         base);
     if (b->op == SpvOpVariable && !bind_var(s, base))
@@ -558,8 +565,7 @@ static bool pointer(struct spv *s, uint32_t ptr, struct sid **p,
         x->dyn = false;
         x->dyn_c = false;
         x->oob = false;
-    } else if (x->op != SpvOpAccessChain &&
-               x->op != SpvOpInBoundsAccessChain) {
+    } else if (!is_chain(x->op) && !x->space) {
         return spv_fail(s, "SPIR-V: %u is not a pointer", ptr);
     }
     *p = x;
@@ -605,6 +611,18 @@ static bool var_slot(struct spv *s, struct sid *v, uint32_t slot,
     return spv_fail(s, "cannot read output %s", v->name ? v->name : "?");
 }
 
+/* OpenCL's get_global_size: workgroups times their size, per dimension
+ * (there is no invocation.* input for it). */
+static bool global_size(struct spv *s, uint32_t result)
+{
+    struct us_src n = { .file = US_FILE_INPUT, .index = US_CIN_GROUPCOUNT,
+                        .swz = { 0, 1, 2, 3 } };
+    struct us_src z = n, r;
+    z.index = US_CIN_GROUPSIZE;
+    return emit_new(s, US_OP_MUL_U, n, z, (struct us_src){ 0 }, &r) &&
+           set_value(s, result, &r, 1);
+}
+
 bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
 {
     struct sid *p, *v;
@@ -613,6 +631,9 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
     uint32_t type = s->ids[result].type;
     if (p->space)
         return memory_load(s, p, type, result);
+    if (v->builtin == SpvBuiltInGlobalSize && p == v &&
+        s->ids[v->type].storage == SpvStorageClassInput)
+        return global_size(s, result);
     uint32_t n = s->ids[type].slots ? s->ids[type].slots : 1;
     uint32_t vslots = s->ids[s->ids[v->type].elem].slots;
     if (p->off + n > vslots)

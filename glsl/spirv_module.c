@@ -2,7 +2,9 @@
  * Reading a SPIR-V module (SPIR-V 1.x specification, 2.3 "Physical Layout"
  * and 2.4 "Logical Layout"): every instruction's word count is checked
  * against the module, every id the translator follows against the bound
- * and its definition, so malformed input fails with a message.
+ * and its definition, so malformed input fails with a message.  An
+ * OpenCL Kernel entry point is read through llvm-spirv's wrapper to the
+ * kernel's own function (kernel_wrapper), its parameters noted.
  */
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.h>
@@ -383,6 +385,36 @@ static bool local_size(struct spv *s, uint32_t at)
     return true;
 }
 
+/* llvm-spirv's entry point is a wrapper that calls the kernel's own
+ * function with its arguments: read that function instead. */
+static bool kernel_wrapper(struct spv *s)
+{
+    uint32_t at = s->blocks[0].first;
+    while (at < s->blocks[0].term && (spv_op(s, at) == SpvOpLine ||
+                                      spv_op(s, at) == SpvOpNoLine ||
+                                      spv_op(s, at) == SpvOpExtInst))
+        at += spv_wc(s, at);
+    if (at >= s->blocks[0].term || spv_op(s, at) != SpvOpFunctionCall ||
+        spv_wc(s, at) != 4 + s->nargs)
+        return true;
+    for (uint32_t k = 0; k < s->nargs; k++)
+        if (s->w[at + 4 + k] != s->args[k])
+            return true;
+    uint32_t callee = s->w[at + 3];
+    free(s->ids);
+    free(s->members);
+    free(s->blocks);
+    s->ids = NULL;
+    s->members = NULL;
+    s->blocks = NULL;
+    s->nmembers = s->cap_members = s->nblocks = 0;
+    s->nargs = 0;
+    s->entry = 0;
+    s->kernel = false;
+    s->entry_override = callee;
+    return spv_parse(s);
+}
+
 bool spv_parse(struct spv *s)
 {
     if (s->nw < 5 || s->w[0] != SpvMagicNumber)
@@ -399,7 +431,7 @@ bool spv_parse(struct spv *s)
         s->ids[i].var_base = s->ids[i].sampler_unit = -1;
     }
     uint32_t in_function = 0;  /* function id being read */
-    uint32_t entry_name_at = 0;
+    uint32_t entry_name_at = 0, entry_point = 0;
     for (uint32_t at = 5; at < s->nw;) {
         unsigned wc = spv_wc(s, at), op = spv_op(s, at);
         if (wc == 0 || wc > s->nw - at)
@@ -434,6 +466,10 @@ bool spv_parse(struct spv *s)
             const char *n = string_at(s, at, 2);
             if (n && !strcmp(n, "GLSL.std.450"))
                 s->glsl_ext = s->w[at + 1];
+            if (n && !strcmp(n, "OpenCL.std"))
+                s->ocl_ext = s->w[at + 1];
+            if (n && !strncmp(n, "OpenCL.DebugInfo", 16))
+                s->debug_ext = s->w[at + 1];
             break;
         }
         case SpvOpEntryPoint:
@@ -442,7 +478,16 @@ bool spv_parse(struct spv *s)
             if (s->w[at + 1] == model_of(s->stage) && !s->entry) {
                 s->entry = s->w[at + 2];
                 entry_name_at = at;
+            } else if (s->stage == US_STAGE_COMPUTE && !s->entry &&
+                       s->w[at + 1] == SpvExecutionModelKernel) {
+                s->kernel = true;
+                entry_point = s->w[at + 2];
+                s->entry = s->entry_override ? s->entry_override
+                                             : entry_point;
+                entry_name_at = at;
             }
+            if (!entry_point)
+                entry_point = s->entry;
             break;
         case SpvOpExecutionMode:
             if (wc >= 3 && s->w[at + 2] == SpvExecutionModeOriginUpperLeft)
@@ -450,7 +495,7 @@ bool spv_parse(struct spv *s)
             if (wc >= 3 && s->w[at + 2] == SpvExecutionModePixelCenterInteger)
                 s->options |= US_OPT_PIXEL_CENTER_INTEGER;
             if (wc >= 6 && s->w[at + 2] == SpvExecutionModeLocalSize &&
-                s->w[at + 1] == s->entry && !local_size(s, at))
+                s->w[at + 1] == entry_point && !local_size(s, at))
                 return false;
             break;
         case SpvOpName: case SpvOpMemberName: case SpvOpDecorate:
@@ -471,14 +516,25 @@ bool spv_parse(struct spv *s)
                 return spv_fail(s, "SPIR-V: last block has no terminator");
             in_function = 0;
             break;
+        case SpvOpFunctionParameter:
+            if (in_function && in_function == s->entry && s->kernel) {
+                if (s->nargs == US_MAX_BUFFERS)
+                    return spv_fail(s, "a kernel of more than %d arguments",
+                                    US_MAX_BUFFERS);
+                s->args[s->nargs++] = s->w[at + 2];
+            }
+            break;
         default:
             if (in_function && in_function == s->entry &&
-                op != SpvOpFunctionParameter && !parse_body(s, at, op))
+                !parse_body(s, at, op))
                 return false;
             break;
         }
         at += wc;
     }
+    /* A kernel's flow is unstructured even where llvm-spirv adds an
+     * OpLoopMerge (from llvm.loop metadata): its BRAs need no merges. */
+    s->unstructured = s->kernel;
     s->line = 0;
     if (in_function)
         return spv_fail(s, "SPIR-V: module ends inside a function");
@@ -489,10 +545,13 @@ bool spv_parse(struct spv *s)
         return spv_fail(s, "SPIR-V: no %s entry point",
                         s->stage < US_STAGE_COUNT ? stage_names[s->stage]
                                                   : "?");
+    if (s->kernel && !s->group_size[0])
+        /* no reqd_work_group_size: one work-item until --local says */
+        s->group_size[0] = s->group_size[1] = s->group_size[2] = 1;
     if (s->stage == US_STAGE_COMPUTE && !s->group_size[0])
         return spv_fail(s, "SPIR-V: the compute entry point has no LocalSize "
                         "(local_size_x/y/z)");
     if (!s->nblocks)
         return spv_fail(s, "SPIR-V: the entry point has no body");
-    return true;
+    return !s->kernel || s->entry_override || kernel_wrapper(s);
 }

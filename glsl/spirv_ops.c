@@ -992,7 +992,10 @@ static bool int_inst(struct spv *s, uint32_t at, unsigned op, bool *done)
     case SpvOpConvertFToS: return slotwise(s, at, US_OP_TRUNC_S, 1);
     case SpvOpConvertFToU: return slotwise(s, at, US_OP_TRUNC_U, 1);
     case SpvOpSConvert: case SpvOpUConvert: return int_convert(s, at, op);
-    case SpvOpBitcast: return bitcast(s, at);
+    case SpvOpBitcast:
+        if (s->ids[res_type(s, at)].ty == TY_POINTER)
+            return pointer_cast(s, at);
+        return bitcast(s, at);
     case SpvOpIEqual: return icompare(s, at, US_OP_SEQ_U);
     case SpvOpINotEqual: return icompare(s, at, US_OP_SNE_U);
     case SpvOpSLessThan: return icompare(s, at, US_OP_SLT_S);
@@ -1069,6 +1072,7 @@ bool translate_inst(struct spv *s, uint32_t at)
                value_of(s, val, &v, &n) && store_copy(s, ptr, v, n);
     }
     case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+    case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
         return access_chain(s, at);
     case SpvOpCopyObject: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpBitcast: case SpvOpSConvert: case SpvOpUConvert:

@@ -1015,6 +1015,19 @@ US_MUST_CHECK bool us_glsl_compile(const char *path_for_messages,
                                    struct us_glsl_info *info,
                                    struct us_diag *diag);
 
+/*
+ * Compile an OpenCL C 1.2 kernel (docs/OPENCL.md) with clang-14 (-target
+ * spir), opt-14 and llvm-spirv-14, then translate its Kernel SPIR-V into a
+ * compute program: __global pointer argument k is buffer[k], scalar
+ * argument k program.local[k].  Errors name `path_for_messages` and the
+ * OpenCL source line.  `info` may be NULL.
+ */
+US_MUST_CHECK bool us_ocl_compile(const char *path_for_messages,
+                                  const char *text, size_t len,
+                                  struct us_program *out,
+                                  struct us_glsl_info *info,
+                                  struct us_diag *diag);
+
 /* us_spirv_translate flags. */
 enum {
     /* Integers are floats, exact up to 2^24 (GLSL 1.20 4.1.3 allows it):
