@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ushader.h"
+#include "shader/core.h"
 
 #define CMD(name, fn, summary) int fn(int argc, char **argv);
 #include "commands.def"
@@ -22,6 +23,10 @@ void cli_error(const char *file, unsigned line, unsigned col,
 /* Read a whole file (at most CLI_MAX_INPUT bytes) into a NUL-terminated
  * malloc'd buffer; reports its own errors.  "-" reads stdin. */
 US_MUST_CHECK bool cli_read_file(const char *path, char **text, size_t *len);
+
+/* Load the INI file `path` over *cfg (us_config_load); reports its own
+ * errors, at the file's line. */
+US_MUST_CHECK bool cli_load_config(const char *path, struct us_config *cfg);
 
 /* Write `len` bytes to `path`; reports its own errors.  A regular file
  * (or a new one) is written through a temporary file in its directory and

@@ -379,18 +379,8 @@ static int compute(const struct compute_args *a)
 
     struct us_config cfg;
     us_config_default(&cfg);
-    if (a->config) {
-        char *text;
-        size_t len;
-        if (!cli_read_file(a->config, &text, &len))
-            return 1;
-        bool ok = us_config_load(&cfg, text, len, &d);
-        free(text);
-        if (!ok) {
-            cli_error(a->config, d.line, 0, "%s", d.msg);
-            return 1;
-        }
-    }
+    if (a->config && !cli_load_config(a->config, &cfg))
+        return 1;
     for (unsigned i = 0; i < a->nsets; i++)
         if (!us_config_set(&cfg, a->sets[i], &d)) {
             cli_error(NULL, 0, 0, "compute: --set %s: %s", a->sets[i], d.msg);

@@ -71,16 +71,8 @@ int cmd_config(int argc, char **argv)
                 }
                 continue;
             }
-            char *text;
-            size_t len;
-            if (!cli_read_file(v, &text, &len))
+            if (!cli_load_config(v, &cfg))
                 return 2;
-            bool ok = us_config_load(&cfg, text, len, &diag);
-            free(text);
-            if (!ok) {
-                cli_error(v, diag.line, 0, "%s", diag.msg);
-                return 2;
-            }
         } else {
             cli_error(NULL, 0, 0, "config: bad argument '%s'", opt);
             fputs(usage, stderr);

@@ -598,18 +598,7 @@ static void table_row(const struct us_stats *st, double simd4_ad)
 static bool load_config(const char *path, struct us_config *cfg)
 {
     us_config_default(cfg);
-    if (!path)
-        return true;
-    char *text;
-    size_t len;
-    struct us_diag diag;
-    if (!cli_read_file(path, &text, &len))
-        return false;
-    bool ok = us_config_load(cfg, text, len, &diag);
-    free(text);
-    if (!ok)
-        cli_error(path, diag.line, 0, "%s", diag.msg);
-    return ok;
+    return !path || cli_load_config(path, cfg);
 }
 
 /* One row of a run: a model, its configuration, its name in the report

@@ -102,6 +102,20 @@ bool cli_read_file(const char *path, char **text, size_t *len)
     return true;
 }
 
+bool cli_load_config(const char *path, struct us_config *cfg)
+{
+    char *text;
+    size_t len;
+    struct us_diag diag;
+    if (!cli_read_file(path, &text, &len))
+        return false;
+    bool ok = us_config_load(cfg, text, len, &diag);
+    free(text);
+    if (!ok)
+        cli_error(path, diag.line, 0, "%s", diag.msg);
+    return ok;
+}
+
 /* ---- Output files ------------------------------------------------------ */
 
 static bool write_fd(int fd, const void *data, size_t len)
