@@ -4,7 +4,8 @@
  *                                  bench-only sizes), "ID SOURCE" a line
  *   kref init ID IN_DIR [OUT_DIR]  writes IN_DIR/bB.bin per binding B and
  *                                  prints the `ushader compute` arguments:
- *                                  --groups, --buffer B=IN_DIR/bB.bin and
+ *                                  --groups, --local and --param for the
+ *                                  kernels that have them, --buffer B=IN_DIR/bB.bin and
  *                                  --out B=OUT_DIR/bB.bin (OUT_DIR: IN_DIR/out,
  *                                  created)
  *   kref check ID IN_DIR OUT_DIR   recomputes the buffers from IN_DIR with the
@@ -107,7 +108,7 @@ static int cmd_list(bool all)
 {
     for (unsigned i = 0; i < NENTRIES; i++)
         if (all || !entries[i].bench_only)
-            printf("%s bench/compute/%s.comp\n", entries[i].id,
+            printf("%s bench/compute/%s\n", entries[i].id,
                    entries[i].k->name);
     return 0;
 }
@@ -133,6 +134,12 @@ static int cmd_init(const struct kref *k, const char *in, const char *out)
         return 1;
     printf("--groups %u,%u,%u", (unsigned)k->groups[0],
            (unsigned)k->groups[1], (unsigned)k->groups[2]);
+    if (k->local[0])
+        printf(" --local %u,%u,%u", (unsigned)k->local[0],
+               (unsigned)k->local[1], (unsigned)k->local[2]);
+    for (unsigned i = 0; i < k->nargs; i++)
+        printf(" --param local[%u]=%di", (unsigned)k->arg[i].index,
+               (int)k->arg[i].value);
     for (unsigned i = 0; i < k->nbufs; i++) {
         path_of(path, sizeof path, in, k->buf[i].binding);
         printf(" --buffer %u=%s", (unsigned)k->buf[i].binding, path);

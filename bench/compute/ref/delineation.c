@@ -40,7 +40,7 @@ static void run(uint8_t *const *bufs)
 }
 
 const struct kref kref_delineation = {
-    .name = "delineation",
+    .name = "delineation.comp",
     .groups = { N / 8, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 4 * N }, { 1, 4 * N }, { 2, 8 } },

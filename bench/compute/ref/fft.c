@@ -62,7 +62,7 @@ static void run(uint8_t *const *bufs)
 }
 
 const struct kref kref_fft = {
-    .name = "fft",
+    .name = "fft.comp",
     .groups = { 1, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 8 * N }, { 1, 4 * N }, { 2, 8 * N } },

@@ -31,7 +31,7 @@ static void run(uint8_t *const *bufs)
 }
 
 const struct kref kref_fir = {
-    .name = "fir",
+    .name = "fir.comp",
     .groups = { N / 8, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 4 * (N + TAPS - 1) }, { 1, 4 * TAPS }, { 2, 4 * N } },

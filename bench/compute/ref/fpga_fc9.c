@@ -51,7 +51,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_fpga_fc9 = {
-    .name = "fpga_fc9", .groups = { VECS, 1, 1 }, .nbufs = 4,
+    .name = "fpga_fc9.comp", .groups = { VECS, 1, 1 }, .nbufs = 4,
     .buf = { { 0, 4 * VECS * IN }, { 1, 4 * OUT * IN }, { 2, 4 * OUT },
              { 3, 4 * VECS * OUT } },
     .init = init, .run = run,

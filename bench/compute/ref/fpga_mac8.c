@@ -42,7 +42,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_fpga_mac8 = {
-    .name = "fpga_mac8", .groups = { BLOCKS, 1, 1 }, .nbufs = 3,
+    .name = "fpga_mac8.comp", .groups = { BLOCKS, 1, 1 }, .nbufs = 3,
     .buf = { { 0, 4 * N }, { 1, 4 * N }, { 2, 4 * BLOCKS } },
     .init = init, .run = run,
 };

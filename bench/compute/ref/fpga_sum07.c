@@ -24,7 +24,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_fpga_sum07 = {
-    .name = "fpga_sum07", .groups = { 2, 1, 1 }, .nbufs = 1,
+    .name = "fpga_sum07.comp", .groups = { 2, 1, 1 }, .nbufs = 1,
     .buf = { { 0, 4 * ITEMS } },
     .init = init, .run = run,
 };

@@ -30,7 +30,7 @@ static void run(uint8_t *const *bufs)
         init_n(bufs, seed, N);                                               \
     }                                                                        \
     const struct kref kref_gemm##N = {                                       \
-        .name = "gemm",                                                      \
+        .name = "gemm.comp",                                                 \
         .groups = { N / 8, N, 1 },                                           \
         .nbufs = 4,                                                          \
         .buf = { { 0, 4 }, { 1, 4 * N * N }, { 2, 4 * N * N },               \

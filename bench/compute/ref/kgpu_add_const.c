@@ -28,7 +28,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_kgpu_add_const = {
-    .name = "kgpu_add_const", .groups = { 16, 1, 1 }, .nbufs = 1,
+    .name = "kgpu_add_const.comp", .groups = { 16, 1, 1 }, .nbufs = 1,
     .buf = { { 0, 4 * WORDS } },
     .init = init, .run = run,
 };

@@ -22,7 +22,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_kgpu_diverge = {
-    .name = "kgpu_diverge", .groups = { BLOCKS, 1, 1 }, .nbufs = 1,
+    .name = "kgpu_diverge.comp", .groups = { BLOCKS, 1, 1 }, .nbufs = 1,
     .buf = { { 0, 4 * BLOCKS * THREADS } },
     .init = init, .run = run,
 };

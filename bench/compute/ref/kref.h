@@ -16,9 +16,18 @@
 
 struct kref_buf { uint32_t binding, bytes; };
 
+/* A scalar kernel argument: program.local[index] = value (an integer). */
+struct kref_arg { uint32_t index; int32_t value; };
+
 struct kref {
-    const char *name;           /* bench/compute/NAME.comp (or NAME.cl for OpenCL C) */
-    uint32_t groups[3];         /* the launch (local size is the kernel's own) */
+    const char *name;           /* its source in bench/compute/: NAME.comp,
+                                   or NAME.cl for OpenCL C */
+    uint32_t groups[3];         /* the launch */
+    uint32_t local[3];          /* the workgroup size; zeros: the kernel's
+                                   own (GLSL local_size, OpenCL
+                                   reqd_work_group_size) */
+    unsigned nargs;             /* OpenCL C scalar arguments */
+    struct kref_arg arg[4];
     unsigned nbufs;
     struct kref_buf buf[8];
     void (*init)(uint8_t *const *bufs, uint64_t seed);   /* deterministic inputs */

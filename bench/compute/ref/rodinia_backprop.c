@@ -59,7 +59,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_rodinia_backprop = {
-    .name = "rodinia_backprop", .groups = { BLOCKS, 1, 1 }, .nbufs = 3,
+    .name = "rodinia_backprop.comp", .groups = { BLOCKS, 1, 1 }, .nbufs = 3,
     .buf = { { 0, 4 * IN }, { 1, 4 * IN * HID }, { 2, 4 * BLOCKS * HID } },
     .init = init, .run = run,
 };

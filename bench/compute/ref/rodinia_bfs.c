@@ -67,7 +67,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_rodinia_bfs = {
-    .name = "rodinia_bfs", .groups = { 1, 1, 1 }, .nbufs = 3,
+    .name = "rodinia_bfs.comp", .groups = { 1, 1, 1 }, .nbufs = 3,
     .buf = { { 0, 8 * N }, { 1, 4 * EDGES }, { 2, 4 * N } },
     .init = init, .run = run,
 };

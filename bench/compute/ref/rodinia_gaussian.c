@@ -61,7 +61,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_rodinia_gaussian = {
-    .name = "rodinia_gaussian", .groups = { 1, 1, 1 }, .nbufs = 3,
+    .name = "rodinia_gaussian.comp", .groups = { 1, 1, 1 }, .nbufs = 3,
     .buf = { { 0, 4 * N * N }, { 1, 4 * N }, { 2, 4 * N * N } },
     .init = init, .run = run,
 };

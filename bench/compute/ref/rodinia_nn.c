@@ -82,7 +82,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_rodinia_nn = {
-    .name = "rodinia_nn", .groups = { 8, 1, 1 }, .nbufs = 3,
+    .name = "rodinia_nn.comp", .groups = { 8, 1, 1 }, .nbufs = 3,
     .buf = { { 0, 8 * N }, { 1, 4 * THREADS }, { 2, 12 } },
     .init = init, .run = run,
 };

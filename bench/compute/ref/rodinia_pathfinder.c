@@ -59,7 +59,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_rodinia_pathfinder = {
-    .name = "rodinia_pathfinder", .groups = { GRIDS, 1, 1 }, .nbufs = 2,
+    .name = "rodinia_pathfinder.comp", .groups = { GRIDS, 1, 1 }, .nbufs = 2,
     .buf = { { 0, 4 * GRIDS * ROWS * COLS }, { 1, 4 * GRIDS * COLS } },
     .init = init, .run = run,
 };

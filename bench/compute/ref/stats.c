@@ -41,7 +41,7 @@ static void run(uint8_t *const *bufs)
 }
 
 const struct kref kref_stats = {
-    .name = "stats",
+    .name = "stats.comp",
     .groups = { 1, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 4 * N }, { 1, 4 * N }, { 2, 12 } },

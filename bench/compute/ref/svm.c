@@ -58,7 +58,7 @@ static void run(uint8_t *const *bufs)
 }
 
 const struct kref kref_svm = {
-    .name = "svm",
+    .name = "svm.comp",
     .groups = { V / 8, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 4 * V * F }, { 1, 4 * MODEL }, { 2, 8 * V } },

@@ -35,7 +35,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_tinygpu_matadd = {
-    .name = "tinygpu_matadd", .groups = { 2, 1, 1 }, .nbufs = 1,
+    .name = "tinygpu_matadd.comp", .groups = { 2, 1, 1 }, .nbufs = 1,
     .buf = { { 0, 4 * WORDS } },
     .init = init, .run = run,
 };

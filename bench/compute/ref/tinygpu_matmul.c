@@ -42,7 +42,7 @@ static void run(uint8_t *const *b)
 }
 
 const struct kref kref_tinygpu_matmul = {
-    .name = "tinygpu_matmul", .groups = { 1, 1, 1 }, .nbufs = 1,
+    .name = "tinygpu_matmul.comp", .groups = { 1, 1, 1 }, .nbufs = 1,
     .buf = { { 0, 4 * WORDS } },
     .init = init, .run = run,
 };

@@ -20,7 +20,7 @@ static void run(uint8_t *const *bufs)
 }
 
 const struct kref kref_vadd = {
-    .name = "vadd",
+    .name = "vadd.comp",
     .groups = { N / 8, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 4 * N }, { 1, 4 * N }, { 2, 4 * N } },
