@@ -192,32 +192,33 @@ static float clamp01(float x)
     return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
 
-/* GL 2.1 table 3.21: the major axis picks the face, sc/tc its coords. */
-static unsigned cube_face(const float r[3], float *s, float *t)
+/* GL 2.1 table 3.21: a face's coordinates (s, t) of direction r, its
+ * sc and tc over the major axis' magnitude ma. */
+static void face_st(unsigned face, const float r[3], float *s, float *t)
 {
-    float ax = fabsf(r[0]), ay = fabsf(r[1]), az = fabsf(r[2]);
     float sc, tc, ma;
-    unsigned face;
-    if (ax >= ay && ax >= az) {
-        face = r[0] >= 0 ? 0 : 1;
-        sc = r[0] >= 0 ? -r[2] : r[2];
-        tc = -r[1];
-        ma = ax;
-    } else if (ay >= az) {
-        face = r[1] >= 0 ? 2 : 3;
-        sc = r[0];
-        tc = r[1] >= 0 ? r[2] : -r[2];
-        ma = ay;
-    } else {
-        face = r[2] >= 0 ? 4 : 5;
-        sc = r[2] >= 0 ? r[0] : -r[0];
-        tc = -r[1];
-        ma = az;
+    switch (face) {
+    case 0: sc = -r[2], tc = -r[1], ma = r[0]; break;
+    case 1: sc = r[2], tc = -r[1], ma = -r[0]; break;
+    case 2: sc = r[0], tc = r[2], ma = r[1]; break;
+    case 3: sc = r[0], tc = -r[2], ma = -r[1]; break;
+    case 4: sc = r[0], tc = -r[1], ma = r[2]; break;
+    default: sc = -r[0], tc = -r[1], ma = -r[2]; break;
     }
     if (ma == 0.0f)
         ma = 1.0f;
     *s = 0.5f * (sc / ma + 1.0f);
     *t = 0.5f * (tc / ma + 1.0f);
+}
+
+/* The face the major axis picks (table 3.21), and its coordinates. */
+static unsigned cube_face(const float r[3], float *s, float *t)
+{
+    float ax = fabsf(r[0]), ay = fabsf(r[1]), az = fabsf(r[2]);
+    unsigned face = ax >= ay && ax >= az ? (r[0] >= 0 ? 0 : 1)
+                    : ay >= az           ? (r[1] >= 0 ? 2 : 3)
+                                         : (r[2] >= 0 ? 4 : 5);
+    face_st(face, r, s, t);
     return face;
 }
 
@@ -432,7 +433,8 @@ void gfx_sample(void *ctx, unsigned unit, enum us_tex_target target,
 }
 
 /* Texel-space position of one fragment's lookup used for derivatives; for
- * cube maps every fragment is projected onto fragment 0's face so the
+ * cube maps every fragment is projected onto fragment 0's face, even where
+ * its own major axis picks another (a quad across a cube edge), so the
  * differences are continuous. */
 static void deriv_pos(const struct gfx_texture *t, enum us_tex_target tg,
                       const float c[4], unsigned face0, float p[3])
@@ -441,13 +443,13 @@ static void deriv_pos(const struct gfx_texture *t, enum us_tex_target tg,
     p[0] = p[1] = p[2] = 0.0f;
     if (tg == US_TEX_CUBE) {
         static const int axis[6] = { 0, 0, 1, 1, 2, 2 };
-        float ma = fabsf(c[axis[face0]]);
+        float r[3] = { c[0], c[1], c[2] };
+        /* a direction behind or along face0's plane: as if just in front */
+        float ma = face0 & 1 ? -r[axis[face0]] : r[axis[face0]];
         if (ma < 1e-6f)
-            ma = 1e-6f;
-        float r[3] = { c[0] / ma, c[1] / ma, c[2] / ma };
-        r[axis[face0]] = face0 & 1 ? -1.0f : 1.0f;
+            r[axis[face0]] = face0 & 1 ? -1e-6f : 1e-6f;
         float s, tt;
-        (void)cube_face(r, &s, &tt);
+        face_st(face0, r, &s, &tt);
         p[0] = s * (float)l0->w;
         p[1] = tt * (float)l0->h;
         return;

@@ -474,6 +474,34 @@ START_TEST(mip_selection)
 }
 END_TEST
 
+/* A quad whose directions straddle a cube edge (fragment 0 on +y, the
+ * others' major axes x or z): every fragment is measured on fragment 0's
+ * face, so lambda stays that of a small step.  Re-selecting the face of
+ * each fragment jumped across the face and chose level 6 of 7 (the grey
+ * seams in bench/scenes/envmap.scn). */
+START_TEST(cube_lod_across_edge)
+{
+    struct gfx_texture t;
+    struct us_diag d;
+    ck_assert(gfx_texture_alloc(&t, GFX_TEX_CUBE, 64, 64, 6, NULL, &d));
+    ck_assert(gfx_texture_mipmap(&t, &d));
+    for (unsigned l = 0; l < t.nlevels; l++)
+        for (unsigned i = 0; i < t.level[l].w * t.level[l].h * 6; i++)
+            t.level[l].texels[4 * i] = (float)l;
+    t.filter = GFX_FILTER_MIP_NEAREST;
+    struct gfx_sampler smp = { .unit = { &t } };
+    float q[4][4] = { { 0.951149f, 0.96872f, 0.967035f, 1 },
+                      { 0.975766f, 0.966177f, 0.954628f, 1 },
+                      { 0.949012f, 0.964172f, 0.972192f, 1 },
+                      { 0.973617f, 0.961629f, 0.959794f, 1 } };
+    float bias[4] = { 0, 0, 0, 0 }, res[4][4];
+    gfx_sample_quad(&smp, 0, US_TEX_CUBE, (const float (*)[4])q, bias, res);
+    for (int i = 0; i < 4; i++)
+        ck_assert_float_eq(res[i][0], 0);
+    gfx_texture_free(&t);
+}
+END_TEST
+
 START_TEST(shadow_compare)
 {
     struct gfx_texture t;
@@ -619,6 +647,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, clip_planes_draw);
     tcase_add_test(t, wrap_modes);
     tcase_add_test(t, mip_selection);
+    tcase_add_test(t, cube_lod_across_edge);
     tcase_add_test(t, shadow_compare);
     tcase_add_test(t, png_errors);
     tcase_add_test(t, obj_loader);
