@@ -6,6 +6,7 @@
 #   make bench           benchmarks
 #   make compute-suite   the compute kernels at every size on every model
 #   make deps            apt-get the Debian packages the project needs
+#   make install         the tool, library, headers and ushader.pc (PREFIX)
 #   make SANITIZE=address,undefined check   the same under sanitizers
 #
 # SANITIZE builds go to build/san so they never mix with the normal objects.
@@ -129,6 +130,26 @@ fuzz-build:
 fuzz: fuzz-build
 	@FUZZ_BUILD=$(FUZZ_BUILD) fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 # ---- end of the fuzzing section -------------------------------------------
+
+# ---- Installation --------------------------------------------------------
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: the tool, the static library,
+# its public headers in include/ushader/ (ushader.h, and core.h for the core
+# models, with the tables they include beside them: ops.def, knobs.def) and
+# ushader.pc (`pkg-config --static --libs ushader`).  examples/ is built
+# against the result by tests/install.test.sh.
+PREFIX   ?= /usr/local
+VERSION  := $(shell cat VERSION)
+PUBLIC_H := include/ushader.h isa/ops.def shader/core.h shader/knobs.def
+.PHONY: install
+install: $(LIB) $(USHADER)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/include/ushader
+	install -m 755 $(USHADER) $(DESTDIR)$(PREFIX)/bin/ushader
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libushader.a
+	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/ushader
+	sed 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(VERSION)|' ushader.pc.in \
+	    >$(DESTDIR)$(PREFIX)/lib/pkgconfig/ushader.pc
+# ---- end of the installation section ------------------------------------
 
 # The scalar SP against the reference interpreter on 10,000 random programs.
 stress: $(BUILD)/tests/test_scalar_equiv

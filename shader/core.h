@@ -25,7 +25,7 @@
 
 enum us_knob {
 #define KNOB(name, type, def, lo, hi, choices, doc) US_KNOB_##name,
-#include "shader/knobs.def"
+#include "knobs.def"   /* beside this header, in the repository and installed */
 #undef KNOB
     US_KNOB_COUNT
 };
