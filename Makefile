@@ -40,6 +40,13 @@ TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 KREF_SRC := $(wildcard bench/compute/ref/*.c)
 KREF_OBJ := $(KREF_SRC:%.c=$(BUILD)/obj/%.o)
 
+# The version (VERSION) and the commit built (`git describe --dirty`:
+# "-dirty" when the tree has changes), for `ushader --version` and the
+# provenance of every output (suite/provenance.c).
+VERSION  := $(shell cat VERSION)
+COMMIT   := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+VERSION_H := $(BUILD)/gen/version.h
+
 LIB      := $(BUILD)/libushader.a
 USHADER  := $(BUILD)/ushader
 
@@ -49,6 +56,17 @@ all: $(LIB) $(USHADER) $(TOOL_BIN)
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# Rewritten only when the version or commit changed, so a rebuild after a
+# commit recompiles one file.
+.PHONY: FORCE
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@printf '#define US_VERSION "%s"\n#define US_COMMIT "%s"\n' \
+	    '$(VERSION)' '$(COMMIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/suite/provenance.o: $(VERSION_H)
+$(BUILD)/obj/suite/provenance.o: CFLAGS += -I$(BUILD)/gen
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -138,7 +156,6 @@ fuzz: fuzz-build
 # ushader.pc (`pkg-config --static --libs ushader`).  examples/ is built
 # against the result by tests/install.test.sh.
 PREFIX   ?= /usr/local
-VERSION  := $(shell cat VERSION)
 PUBLIC_H := include/ushader.h isa/ops.def shader/core.h shader/knobs.def
 .PHONY: install
 install: $(LIB) $(USHADER)

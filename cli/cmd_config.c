@@ -19,25 +19,12 @@ static const char usage[] =
     "  otherwise print the effective configuration ([core] section) after\n"
     "  the INI file and the --set overrides.\n";
 
-static void knob_value(const struct us_knob_info *k, int v, char *buf,
-                       size_t size)
-{
-    if (k->type == US_KNOB_ENUM) {
-        const char *p = k->choices;
-        for (int i = 0; i < v && strchr(p, '|'); i++)
-            p = strchr(p, '|') + 1;
-        snprintf(buf, size, "%.*s", (int)strcspn(p, "|"), p);
-    } else {
-        snprintf(buf, size, "%d", v);
-    }
-}
-
 static void list(void)
 {
     for (unsigned i = 0; i < US_KNOB_COUNT; i++) {
         const struct us_knob_info *k = &us_knobs[i];
         char def[64], range[96];
-        knob_value(k, k->def, def, sizeof def);
+        us_knob_format(k, k->def, def, sizeof def);
         if (k->type == US_KNOB_ENUM)
             snprintf(range, sizeof range, "%s", k->choices);
         else if (k->type == US_KNOB_BOOL)
@@ -79,11 +66,6 @@ int cmd_config(int argc, char **argv)
             return 2;
         }
     }
-    printf("[core]\n");
-    for (unsigned i = 0; i < US_KNOB_COUNT; i++) {
-        char val[64];
-        knob_value(&us_knobs[i], cfg.v[i], val, sizeof val);
-        printf("%s = %s\n", us_knobs[i].name, val);
-    }
+    us_config_write(stdout, &cfg);
     return cli_flush_stdout() ? 0 : 1;
 }

@@ -21,7 +21,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: ushader COMMAND [ARGS...]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n`ushader COMMAND --help` describes one command.\n");
+    fprintf(f, "\n`ushader COMMAND --help` describes one command; "
+            "`ushader --version` the version\nand the commit built.\n");
 }
 
 static int dispatch(int argc, char **argv)
@@ -32,6 +33,10 @@ static int dispatch(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("ushader %s (%s)\n", us_version(), us_commit());
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -22,6 +22,11 @@
 #define US_MUST_CHECK
 #endif
 
+/* The library's version (the file VERSION) and the commit it was built
+ * from (`git describe --always --dirty`; "unknown" outside a checkout). */
+const char *us_version(void);
+const char *us_commit(void);
+
 /* ---------------------------------------------------------------------- */
 /* Limits of the modelled implementation (what glGetProgramiv would say).  */
 

@@ -252,3 +252,35 @@ bool us_config_load(struct us_config *cfg, const char *text, size_t len,
     }
     return false;
 }
+
+void us_knob_format(const struct us_knob_info *k, int v, char *buf,
+                    size_t size)
+{
+    if (k->type == US_KNOB_ENUM) {
+        const char *p = k->choices;
+        for (int i = 0; i < v && strchr(p, '|'); i++)
+            p = strchr(p, '|') + 1;
+        snprintf(buf, size, "%.*s", (int)strcspn(p, "|"), p);
+    } else {
+        snprintf(buf, size, "%d", v);
+    }
+}
+
+void us_config_write(FILE *f, const struct us_config *cfg)
+{
+    fprintf(f, "[core]\n");
+    for (unsigned i = 0; i < US_KNOB_COUNT; i++) {
+        char val[64];
+        us_knob_format(&us_knobs[i], cfg->v[i], val, sizeof val);
+        fprintf(f, "%s = %s\n", us_knobs[i].name, val);
+    }
+    const struct us_sfu_config *s = &cfg->sfu;
+    fprintf(f, "[sfu]\n");
+    for (unsigned t = 0; t < US_SFU_NTABLES; t++)
+        fprintf(f, "%s.k = %u\n%s.degree = %u\n", us_sfu_table_name(t),
+                (unsigned)s->k[t], us_sfu_table_name(t),
+                (unsigned)s->degree[t]);
+    for (unsigned i = 0; i <= US_SFU_MAX_DEGREE; i++)
+        fprintf(f, "w%u = %u\n", i, (unsigned)s->width[i]);
+    fprintf(f, "banks = %u\n", (unsigned)s->banks);
+}

@@ -67,6 +67,15 @@ void us_config_env(const struct us_config *cfg, struct us_exec_env *env);
 US_MUST_CHECK bool us_config_load(struct us_config *cfg, const char *text,
                                   size_t len, struct us_diag *diag);
 
+/* The configuration as an INI file us_config_load reads back to the same
+ * configuration: every knob under [core] (ENUMs by name), every SFU key
+ * under [sfu] (per table: T.k, T.degree; then w0..w3, banks). */
+void us_config_write(FILE *f, const struct us_config *cfg);
+
+/* A knob's value as the INI file writes it (an ENUM's choice by name). */
+void us_knob_format(const struct us_knob_info *k, int v, char *buf,
+                    size_t size);
+
 /* ---- Statistics registry ------------------------------------------------ */
 
 enum { US_MAX_STATS = 96 };

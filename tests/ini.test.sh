@@ -216,5 +216,14 @@ if "$U" asm -S "$tmp/nul.fp" > "$tmp/out" 2> "$tmp/err" &&
     grep -q '^MOV result.color' "$tmp/out"; then ok
 else bad "ARB program with a NUL in a comment is not read to its END"; fi
 
+# ---- 6. `config` writes the whole configuration, [sfu] included -----------
+# Its output read back with --config gives the same configuration again.
+if "$U" config --config "$ROOT/configs/egpu-4t.ini" --set sfu.rcp.k=5 \
+        --set sfu.w2=16 > "$tmp/eff.ini" &&
+    grep -q '^\[sfu\]$' "$tmp/eff.ini" && grep -q '^rcp.k = 5$' "$tmp/eff.ini" &&
+    grep -q '^w2 = 16$' "$tmp/eff.ini" && grep -q '^simt_launch = 7500$' "$tmp/eff.ini" &&
+    "$U" config --config "$tmp/eff.ini" | cmp -s - "$tmp/eff.ini"; then ok
+else bad "config: the effective configuration with [sfu] does not read back"; fi
+
 echo "ini: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

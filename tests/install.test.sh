@@ -18,6 +18,11 @@ for f in bin/ushader lib/libushader.a lib/pkgconfig/ushader.pc \
     [ -f "$T/p/$f" ] && ok || bad "$f not installed"
 done
 
+# The installed tool names its version and the commit it was built from.
+want="ushader $(cat VERSION) ($(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown))"
+got=$("$T/p/bin/ushader" --version 2>&1)
+[ "$got" = "$want" ] && ok || bad "--version: '$got', want '$want'"
+
 # Each public header on its own, in C11, warnings as errors.
 for h in ushader.h core.h; do
     if printf '#include <ushader/%s>\n' "$h" |
