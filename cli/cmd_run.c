@@ -1,6 +1,8 @@
 /* ushader run PROG [--param NAME=V] [--attrib NAME=V] [--json]: one thread
- * of a program on the reference interpreter (correctly rounded binary32);
- * with --arch, N threads on a core model (shader/core.h) and its metrics. */
+ * of a program on the reference interpreter; with --arch, N threads on a
+ * core model (shader/core.h) and its metrics.  The math (the configured
+ * SFU or --exact-math), the textures and the inputs captured from a scene
+ * are cli/run_inputs.c's. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,17 +11,24 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/run_inputs.h"
 #include "gfx/gfx.h"
 #include "isa/scalar.h"
 #include "shader/core.h"
 
 static const char usage[] =
     "usage: ushader run PROG [--param env[N]=x,y,z,w] [--param local[N]=...]\n"
-    "                        [--attrib BINDING=x,y,z,w] [--json]\n"
-    "  Run one thread of an ARB vertex or fragment program on the reference\n"
-    "  interpreter (correctly rounded binary32) with OpenGL's initial state\n"
+    "                        [--attrib BINDING=x,y,z,w] [--exact-math]\n"
+    "                        [--config F.ini] [--set KEY=V]...\n"
+    "                        [--texture UNIT=FILE.png[,FILTER]]...\n"
+    "                        [--inputs-from SCENE [--slot NAME]] [--json]\n"
+    "  Run one thread of an ARB vertex or fragment program (or a GLSL\n"
+    "  shader) on the reference interpreter with OpenGL's initial state\n"
     "  and print every result.* register the program writes, in binding\n"
     "  order; a fragment program also prints whether KIL killed it.\n"
+    "  RCP RSQ EX2 LG2 SIN COS POW compute with the modelled SFU (its\n"
+    "  [sfu] keys from --config and --set sfu.KEY=V; ushader sfu --help),\n"
+    "  as render and piglit do, in this form and with --arch alike.\n"
     "  Values: 1 to 4 numbers separated by commas; missing ones are taken\n"
     "  from (0, 0, 0, 1).  Inputs not given are (0, 0, 0, 1).\n"
     "  --param   program.env[N] or program.local[N] of the program's stage\n"
@@ -29,12 +38,32 @@ static const char usage[] =
     "            vertex.attrib[N], fragment.color[.primary|.secondary],\n"
     "            fragment.texcoord[N], fragment.position, ...\n"
     "            (generic and conventional vertex attributes do not alias)\n"
+    "  --exact-math  correctly rounded functions (us_math_exact) instead\n"
+    "  --config, --set  as for --arch below (here only the [sfu] keys and\n"
+    "            max_instructions matter)\n"
+    "  --texture bind texture unit UNIT (0..15) to a 2D texture from a PNG\n"
+    "            file (its top row at t = 1, wrap repeat), FILTER nearest,\n"
+    "            bilinear (the default), mipnearest or trilinear\n"
+    "            (docs/SCENES.md); it replaces a scene's unit.  Unbound\n"
+    "            units read (0, 0, 0, 1).  Each thread samples on its own,\n"
+    "            as in bench workloads: the level of detail is the LOD bias\n"
+    "            (TXB), without a quad's derivatives.\n"
+    "  --inputs-from  render SCENE (docs/SCENES.md) with PROG in place of its\n"
+    "            program --slot NAME (default: the first one the scene\n"
+    "            declares of PROG's stage) and run on the inputs of the\n"
+    "            threads it shades (vertices, or interpolated fragments in\n"
+    "            2x2-quad raster order), a window from the middle as the\n"
+    "            bench takes it, with the parameters the scene's GL state\n"
+    "            gives PROG and the scene's texture units; this form runs\n"
+    "            the window's first thread.  Not with --param or --inputs.\n"
     "  --json    one JSON object, binding name -> [x, y, z, w]; numbers are\n"
     "            printed with %.9g (exact for binary32) and infinities and\n"
     "            NaN, which JSON numbers cannot express, as the strings\n"
     "            \"inf\", \"-inf\" and \"nan\"; fragment programs add \"killed\".\n"
-    "  Exit status: 0 success, 1 unreadable or invalid program, 2 bad command\n"
-    "  line (unknown option, unknown binding, bad number, index out of range).\n"
+    "  Exit status: 0 success, 1 unreadable or invalid program, texture or\n"
+    "  scene (also: no program of PROG's stage or no --slot NAME in it, no\n"
+    "  thread shaded with PROG), 2 bad command line (unknown option, unknown\n"
+    "  binding, bad number, index or unit out of range, unknown filter).\n"
     "\n"
     "       ushader run PROG --arch A|all [--config F.ini] [--set KEY=V]...\n"
     "                        [--threads N] [--inputs FILE] [--param ...]\n"
@@ -49,8 +78,11 @@ static const char usage[] =
     "  --set     one knob, after --config (ushader config --list)\n"
     "  --preset  an INI file of the simt model's knobs over the defaults\n"
     "            (configs/kgpu.ini ...): one more row, simt:NAME, in the\n"
-    "            table; repeatable (at most 16)\n"
-    "  --threads 1..65536; without it, 64, or one per --inputs line\n"
+    "            table; repeatable (at most 16); without [sfu] it takes the\n"
+    "            run's, and one with another [sfu] is refused (one SFU\n"
+    "            computes every model's outputs) unless --exact-math\n"
+    "  --threads 1..65536; without it, 64, or one per --inputs line;\n"
+    "            with --inputs-from, at most the threads the scene shades\n"
     "  --inputs  one line per thread: BINDING=x,y,z,w words separated by\n"
     "            blanks ('#' starts a comment); thread i takes line i mod the\n"
     "            line count (at most 65536 lines without --threads).\n"
@@ -72,7 +104,7 @@ struct setting {
     float value[4];
 };
 
-enum { MAX_SETS = 64, MAX_PRESETS = 16 };
+enum { MAX_SETS = 64, MAX_PRESETS = 16, MAX_TEXTURES = US_MAX_TEX_UNITS };
 
 /* Threads of one --arch run, given by --threads or by --inputs lines:
  * three records each (inputs, reference, model) of 4.8 KiB are 0.9 GiB
@@ -81,9 +113,11 @@ enum { MAX_THREADS = 65536 };
 
 struct run_args {
     const char *file;
-    bool json;
-    const char *arch, *config, *inputs;
+    bool json, exact;
+    const char *arch, *config, *inputs, *inputs_from, *slot;
     bool time;
+    struct run_texture textures[MAX_TEXTURES];
+    unsigned ntextures;
     const char *sets[MAX_SETS];
     unsigned nsets;
     const char *presets[MAX_PRESETS];  /* --preset: simt rows */
@@ -153,6 +187,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
             a->json = true;
         } else if (!strcmp(opt, "--time")) {
             a->time = true;
+        } else if (!strcmp(opt, "--exact-math")) {
+            a->exact = true;
         } else if (!strcmp(opt, "--param") || !strcmp(opt, "--attrib")) {
             if (i + 1 == argc) {
                 cli_error(NULL, 0, 0, "run: %s needs NAME=x,y,z,w", opt);
@@ -165,7 +201,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 return 2;
         } else if (!strcmp(opt, "--arch") || !strcmp(opt, "--config") ||
                    !strcmp(opt, "--set") || !strcmp(opt, "--threads") ||
-                   !strcmp(opt, "--inputs") || !strcmp(opt, "--preset")) {
+                   !strcmp(opt, "--inputs") || !strcmp(opt, "--preset") ||
+                   !strcmp(opt, "--texture") || !strcmp(opt, "--inputs-from") ||
+                   !strcmp(opt, "--slot")) {
             if (i + 1 == argc) {
                 cli_error(NULL, 0, 0, "run: %s needs a value", opt);
                 return 2;
@@ -177,6 +215,19 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 a->config = v;
             } else if (!strcmp(opt, "--inputs")) {
                 a->inputs = v;
+            } else if (!strcmp(opt, "--inputs-from")) {
+                a->inputs_from = v;
+            } else if (!strcmp(opt, "--slot")) {
+                a->slot = v;
+            } else if (!strcmp(opt, "--texture")) {
+                if (a->ntextures == MAX_TEXTURES) {
+                    cli_error(NULL, 0, 0, "run: more than %d --texture",
+                              MAX_TEXTURES);
+                    return 2;
+                }
+                if (!run_texture_parse(v, &a->textures[a->ntextures]))
+                    return 2;
+                a->ntextures++;
             } else if (!strcmp(opt, "--preset")) {
                 if (a->npresets == MAX_PRESETS) {
                     cli_error(NULL, 0, 0, "run: more than %d --preset",
@@ -214,6 +265,18 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
     }
     if (!a->file) {
         fputs(usage, stderr);
+        return 2;
+    }
+    const char *clash = !a->inputs_from ? NULL
+                      : a->inputs ? "--inputs" : a->nparams ? "--param" : NULL;
+    if (clash) {
+        cli_error(NULL, 0, 0, "run: --inputs-from takes the inputs and the "
+                  "parameters from the scene: not with %s", clash);
+        return 2;
+    }
+    if (a->slot && !a->inputs_from) {
+        cli_error(NULL, 0, 0, "run: --slot names a program of the "
+                  "--inputs-from scene");
         return 2;
     }
     return 0;
@@ -389,16 +452,60 @@ static void print_results(const struct us_program *prog,
         printf("%s}\n", first ? "" : "\n");
 }
 
+/* The defaults, then the INI file `path` over them. */
+static bool load_config(const char *path, struct us_config *cfg)
+{
+    us_config_default(cfg);
+    return !path || cli_load_config(path, cfg);
+}
+
+/* The run's configuration: --config, then --set; 0 or the exit status. */
+static int run_config(const struct run_args *a, struct us_config *cfg)
+{
+    struct us_diag diag;
+    if (!load_config(a->config, cfg))
+        return 2;
+    for (unsigned i = 0; i < a->nsets; i++)
+        if (!us_config_set(cfg, a->sets[i], &diag)) {
+            cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
+            return 2;
+        }
+    return 0;
+}
+
+/* The math, the scene's inputs (a window of `want` threads) and the
+ * textures, --texture's over the scene's; false after an error. */
+static bool run_setup(const struct run_args *a, const struct us_config *cfg,
+                      const struct us_program *prog, unsigned want,
+                      struct gfx_budget *mem, struct run_env *e)
+{
+    return run_env_math(e, cfg, a->exact) &&
+           (!a->inputs_from ||
+            run_env_capture(e, a->inputs_from, a->slot, a->file, prog, want,
+                            mem)) &&
+           run_env_textures(e, a->textures, a->ntextures, mem);
+}
+
+/* Threads of a run without --threads or --inputs. */
+enum { DEFAULT_THREADS = 64 };
+
 static int run(const struct run_args *a)
 {
+    struct us_config cfg;
+    int rc = run_config(a, &cfg);
+    if (rc)
+        return rc;
     struct us_program prog;
     if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
         return 1;
-    int rc = 2;
+    rc = 2;
     us_vec4 *params = NULL;
+    struct run_env *e = calloc(1, sizeof *e);
     struct us_thread *t = malloc(sizeof *t);
     struct us_glstate *gl = malloc(sizeof *gl);
-    if (!t || !gl)
+    struct gfx_budget mem;
+    gfx_budget_init(&mem);
+    if (!e || !t || !gl)
         goto oom;
     us_glstate_init(gl);
     us_load_initial_locals(&prog, gl);
@@ -406,6 +513,13 @@ static int run(const struct run_args *a)
     for (unsigned i = 0; i < a->nparams; i++)
         if (!apply_param(&a->params[i], prog.stage, gl))
             goto out;
+    unsigned want = a->threads ? (unsigned)a->threads : DEFAULT_THREADS;
+    if (!run_setup(a, &cfg, &prog, want, &mem, e)) {
+        rc = 1;
+        goto out;
+    }
+    if (e->ninputs)   /* the first thread of the window --arch runs */
+        memcpy(t->input, e->inputs[0], sizeof t->input);
     for (unsigned i = 0; i < a->nattribs; i++) {
         unsigned slot;
         if (!resolve_input(&a->attribs[i], prog.stage, &slot))
@@ -415,9 +529,14 @@ static int run(const struct run_args *a)
     params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
     if (!params)
         goto oom;
-    us_resolve_params(&prog, gl, params);
+    if (e->params)
+        memcpy(params, e->params, prog.nparams * sizeof *params);
+    else
+        us_resolve_params(&prog, gl, params);
 
-    struct us_exec_env env = { .params = params, .math = &us_math_exact };
+    struct us_exec_env env = { .params = params };
+    run_env_apply(e, &env);
+    us_config_env(&cfg, &env);
     us_interpret(&prog, &env, t);
     if (t->overrun) {
         struct us_diag d;
@@ -427,7 +546,8 @@ static int run(const struct run_args *a)
         goto out;
     }
     uint32_t written = prog.outputs_written;
-    if (prog.stage == US_STAGE_VERTEX &&
+    /* OpenGL's initial matrices: a scene's are not kept with its inputs */
+    if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         us_position_invariant(gl, t->input[US_VIN_POSITION],
                               t->output[US_VOUT_POSITION]);
@@ -443,6 +563,9 @@ out:
     free(params);
     free(gl);
     free(t);
+    if (e)
+        run_env_free(e);
+    free(e);
     us_program_free(&prog);
     return rc;
 }
@@ -594,13 +717,6 @@ static void table_row(const struct us_stats *st, double simd4_ad)
            simd4_ad > 0 ? ad / simd4_ad : 0.0);
 }
 
-/* The defaults, then the INI file `path` over them. */
-static bool load_config(const char *path, struct us_config *cfg)
-{
-    us_config_default(cfg);
-    return !path || cli_load_config(path, cfg);
-}
-
 /* One row of a run: a model, its configuration, its name in the report
  * ("simt:kgpu" for --preset configs/kgpu.ini). */
 struct row {
@@ -619,13 +735,9 @@ static int run_arch(const struct run_args *a)
     }
     struct us_config cfg;
     struct us_diag diag;
-    if (!load_config(a->config, &cfg))
-        return 2;
-    for (unsigned i = 0; i < a->nsets; i++)
-        if (!us_config_set(&cfg, a->sets[i], &diag)) {
-            cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
-            return 2;
-        }
+    int rc = run_config(a, &cfg);
+    if (rc)
+        return rc;
     unsigned nmodels = 0, nrows = 0;
     while (us_models[nmodels])
         nmodels++;
@@ -651,6 +763,19 @@ static int run_arch(const struct run_args *a)
         base = base ? base + 1 : a->presets[p];
         int len = (int)strcspn(base, ".");
         snprintf(r->name, sizeof r->name, "simt:%.*s", len, base);
+        /* a preset without [sfu] takes the run's */
+        struct us_sfu_config def;
+        us_sfu_config_default(&def);
+        if (us_sfu_config_equal(&r->cfg.sfu, &def))
+            r->cfg.sfu = cfg.sfu;
+        else if (!a->exact && !us_sfu_config_equal(&r->cfg.sfu, &cfg.sfu)) {
+            cli_error(a->presets[p], 0, 0, "its [sfu] differs from the run's: "
+                      "one SFU computes every model's outputs, so that they "
+                      "can be compared (give the keys with --config or --set "
+                      "sfu.KEY=V)");
+            free(rows);
+            return 2;
+        }
     }
     for (unsigned r = 0; r < nrows; r++)
         if (!us_core_check(rows[r].m, &rows[r].cfg, &diag)) {
@@ -659,9 +784,11 @@ static int run_arch(const struct run_args *a)
             return 2;
         }
     struct us_program prog;
-    if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
+    if (!cli_load_program(a->file, US_STAGE_ANY, &prog)) {
+        free(rows);
         return 1;
-    int rc = 2;
+    }
+    rc = 2;
     char *itext = NULL, **lines = NULL;
     unsigned nlines = 0;
     us_vec4 *params = NULL;
@@ -669,8 +796,9 @@ static int run_arch(const struct run_args *a)
     struct us_stats *st = NULL;
     struct gfx_budget mem;
     gfx_budget_init(&mem);
+    struct run_env *e = calloc(1, sizeof *e);
     struct us_glstate *gl = malloc(sizeof *gl);
-    if (!gl)
+    if (!e || !gl)
         goto oom;
     us_glstate_init(gl);
     us_load_initial_locals(&prog, gl);
@@ -704,8 +832,14 @@ static int run_arch(const struct run_args *a)
             goto out;
         }
     }
-    unsigned n = a->threads ? (unsigned)a->threads
-               : a->inputs ? nlines : 64;
+    if (!run_setup(a, &cfg, &prog, a->threads ? (unsigned)a->threads
+                                              : DEFAULT_THREADS, &mem, e)) {
+        rc = 1;
+        goto out;
+    }
+    unsigned n = e->ninputs ? e->ninputs
+               : a->threads ? (unsigned)a->threads
+               : a->inputs ? nlines : DEFAULT_THREADS;
     /* inputs, reference results and the model's copy: charged first */
     char what[64];
     snprintf(what, sizeof what, "%u threads", n);
@@ -720,12 +854,17 @@ static int run_arch(const struct run_args *a)
     st = calloc(nrows, sizeof *st);
     if (!params || !base || !ref || !work || !st)
         goto oom;
-    us_resolve_params(&prog, gl, params);
+    if (e->params)
+        memcpy(params, e->params, prog.nparams * sizeof *params);
+    else
+        us_resolve_params(&prog, gl, params);
     unsigned nin = prog.stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
     for (unsigned i = 0; i < n; i++) {
         struct us_thread *t = &base[i];
         us_thread_reset(t);
-        if (lines) {
+        if (e->ninputs) {
+            memcpy(t->input, e->inputs[i], sizeof t->input);
+        } else if (lines) {
             if (!apply_line(lines[i % nlines], prog.stage, t))
                 goto out;
         } else {
@@ -741,7 +880,9 @@ static int run_arch(const struct run_args *a)
             memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
         }
     }
-    struct us_exec_env env = { .params = params, .math = &us_math_exact };
+    /* the reference computes with the models' math and sampler */
+    struct us_exec_env env = { .params = params };
+    run_env_apply(e, &env);
     us_config_env(&cfg, &env);
     memcpy(ref, base, n * sizeof *ref);
     for (unsigned i = 0; i < n; i++) {
@@ -790,7 +931,7 @@ static int run_arch(const struct run_args *a)
         ran++;
     }
     uint32_t written = prog.outputs_written;
-    if (prog.stage == US_STAGE_VERTEX &&
+    if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         for (unsigned i = 0; i < n; i++)
             us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
@@ -858,6 +999,9 @@ out:
     free(lines);
     free(itext);
     free(gl);
+    if (e)
+        run_env_free(e);
+    free(e);
     us_program_free(&prog);
     return rc;
 }
@@ -873,6 +1017,8 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, a, &done);
     if (rc == 0 && !done)
         rc = a->arch ? run_arch(a) : run(a);
+    for (unsigned i = 0; i < a->ntextures; i++)
+        free(a->textures[i].file);
     free(a);
     return rc;
 }
