@@ -123,5 +123,28 @@ a=$("$U" sfu layout --set rcp.k=5) && b=$("$U" sfu layout --set sfu.rcp.k=5) &&
     [ "$a" = "$b" ] && [ "$a" != "$("$U" sfu layout)" ] && ok ||
     problem "sfu layout --set sfu.rcp.k=5 differs from --set rcp.k=5"
 
+# compute: correctly rounded by default (the compute suite's references
+# are exact); --sfu-math computes with the configured SFU, on every --arch
+cat > "$tmp/rcp.cp" <<'EOF'
+!!USHADERcp1.0
+GROUP_SIZE 1;
+TEMP a, v;
+MOV.U a, 0;
+LOAD.U32 v.x, a.x, buffer[0];
+RCP v.x, v.x;
+STORE.U32 buffer[0].x, a.x, v;
+END
+EOF
+printf '\070\144\001\277' > "$tmp/x.bin"   # -0.505435467 (0xbf016438)
+word() {  # ARGS... -> buffer 0's word after the launch, in hex
+    "$U" compute "$tmp/rcp.cp" --groups 1 --buffer "0=$tmp/x.bin" \
+        --out "0=$tmp/o.bin" "$@" > /dev/null 2> "$tmp/err" &&
+        od -An -tx4 "$tmp/o.bin" | tr -d ' '
+}
+got="$(word) $(word --sfu-math) $(word --sfu-math --arch scalar)"
+got="$got $(word --sfu-math --set sfu.rcp.k=5)"
+[ "$got" = "bffd3f39 bffd3f3a bffd3f3a bffd3f45" ] && ok ||
+    problem "compute RCP(-0.505435467): exact, --sfu-math (functional, scalar), sfu.rcp.k=5 give '$got' $(cat "$tmp/err")"
+
 echo "run_sfu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
