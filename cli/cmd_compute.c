@@ -15,7 +15,8 @@ static const char usage[] =
     "usage: ushader compute KERNEL --groups X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
     "                       [--buffer B=[FILE][,SIZE]]... [--out B=FILE]...\n"
     "                       [--param local[N]=V,...]... [--arch A]\n"
-    "                       [--config F.ini] [--set KEY=V]... [--json]\n"
+    "                       [--config F.ini] [--set KEY=V]... [--sfu-math]\n"
+    "                       [--json]\n"
     "  Launch a compute kernel (a !!USHADERcp1.0 program, or GLSL compute: a\n"
     "  .comp file) over X x Y x Z workgroups and write its buffers back.\n"
     "  --groups  workgroup counts (missing ones are 1)\n"
@@ -32,6 +33,11 @@ static const char usage[] =
     "            hetero (whose memory must equal the interpreter's)\n"
     "  --config, --set  the model's knobs (ushader config --list); the\n"
     "            instruction budget (max_instructions) applies to every --arch\n"
+    "  --sfu-math  RCP RSQ EX2 LG2 SIN COS POW with the modelled SFU (its\n"
+    "            [sfu] keys from --config and --set sfu.KEY=V) instead of the\n"
+    "            correctly rounded functions (us_math_exact) compute uses by\n"
+    "            default, unlike run, render and piglit: the compute suite's C\n"
+    "            references are exact (docs/COMPUTE_SUITE.md)\n"
     "  --json    the report as one JSON object\n"
     "  Prints the launch, the memory counts (loads, stores, atomics, bytes,\n"
     "  out-of-bounds accesses) and, on a model, its statistics\n"
@@ -52,7 +58,7 @@ struct compute_args {
     const char *kernel, *arch, *config;
     uint32_t groups[3];
     uint32_t local[3];     /* 0: the kernel's                             */
-    bool json;
+    bool json, sfu_math;
     struct binding buf[US_MAX_BUFFERS];
     const char *sets[MAX_OPTS], *params[MAX_OPTS];
     unsigned nsets, nparams;
@@ -140,6 +146,10 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         }
         if (!strcmp(o, "--json")) {
             a->json = true;
+            continue;
+        }
+        if (!strcmp(o, "--sfu-math")) {
+            a->sfu_math = true;
             continue;
         }
         static const char *const valued[] = {
@@ -417,6 +427,8 @@ static int compute(const struct compute_args *a)
     struct us_glstate *gl = malloc(sizeof *gl);
     us_vec4 *params = calloc(prog.nparams + 1, sizeof *params);
     struct us_stats *st = NULL;
+    struct us_sfu sfu;
+    bool have_sfu = false;
     if (!gl || !params) {
         cli_error(NULL, 0, 0, "compute: out of memory");
         goto out;
@@ -436,8 +448,16 @@ static int compute(const struct compute_args *a)
         cli_error(a->kernel, 0, 0, "%s", d.msg);
         goto out;
     }
-    struct us_exec_env env = { .params = params, .math = &us_math_exact,
-                               .mem = &mem };
+    struct us_math math = us_math_exact;
+    if (a->sfu_math) {
+        if (!us_sfu_init(&sfu, &cfg.sfu, &d)) {
+            cli_error(NULL, 0, 0, "compute: SFU model: %s", d.msg);
+            goto out;
+        }
+        have_sfu = true;
+        us_sfu_math(&sfu, &math);
+    }
+    struct us_exec_env env = { .params = params, .math = &math, .mem = &mem };
     us_config_env(&cfg, &env);
     if (functional) {
         if (!us_compute_interpret(&prog, &env, a->groups, NULL, &d)) {
@@ -461,6 +481,8 @@ static int compute(const struct compute_args *a)
 out:
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         free(mem.buf[b].data);
+    if (have_sfu)
+        us_sfu_free(&sfu);
     free(st);
     free(params);
     free(gl);

@@ -1,25 +1,30 @@
-/* ushader run PROG [--param NAME=V] [--attrib NAME=V] [--json]: one thread
- * of a program on the reference interpreter (correctly rounded binary32);
- * with --arch, N threads on a core model (shader/core.h) and its metrics. */
+/* ushader run PROG [--param NAME=V] [--attrib NAME=V] [--json]: the command
+ * line, the pieces both forms share (cli/run.h), and one thread of a
+ * program on the reference interpreter; with --arch, N threads on core
+ * models (cli/run_arch.c).  The math (the configured SFU or --exact-math),
+ * the textures and the inputs captured from a scene are
+ * cli/run_inputs.c's. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "cli/cli.h"
-#include "gfx/gfx.h"
-#include "isa/scalar.h"
-#include "shader/core.h"
+#include "cli/run.h"
 
 static const char usage[] =
     "usage: ushader run PROG [--param env[N]=x,y,z,w] [--param local[N]=...]\n"
-    "                        [--attrib BINDING=x,y,z,w] [--json]\n"
-    "  Run one thread of an ARB vertex or fragment program on the reference\n"
-    "  interpreter (correctly rounded binary32) with OpenGL's initial state\n"
+    "                        [--attrib BINDING=x,y,z,w] [--exact-math]\n"
+    "                        [--config F.ini] [--set KEY=V]...\n"
+    "                        [--texture UNIT=FILE.png[,FILTER]]...\n"
+    "                        [--inputs-from SCENE [--slot NAME]] [--json]\n"
+    "  Run one thread of an ARB vertex or fragment program (or a GLSL\n"
+    "  shader) on the reference interpreter with OpenGL's initial state\n"
     "  and print every result.* register the program writes, in binding\n"
     "  order; a fragment program also prints whether KIL killed it.\n"
+    "  RCP RSQ EX2 LG2 SIN COS POW compute with the modelled SFU (its\n"
+    "  [sfu] keys from --config and --set sfu.KEY=V; ushader sfu --help),\n"
+    "  as render and piglit do, in this form and with --arch alike.\n"
     "  Values: 1 to 4 numbers separated by commas; missing ones are taken\n"
     "  from (0, 0, 0, 1).  Inputs not given are (0, 0, 0, 1).\n"
     "  --param   program.env[N] or program.local[N] of the program's stage\n"
@@ -29,12 +34,32 @@ static const char usage[] =
     "            vertex.attrib[N], fragment.color[.primary|.secondary],\n"
     "            fragment.texcoord[N], fragment.position, ...\n"
     "            (generic and conventional vertex attributes do not alias)\n"
+    "  --exact-math  correctly rounded functions (us_math_exact) instead\n"
+    "  --config, --set  as for --arch below (here only the [sfu] keys and\n"
+    "            max_instructions matter)\n"
+    "  --texture bind texture unit UNIT (0..15) to a 2D texture from a PNG\n"
+    "            file (its top row at t = 1, wrap repeat), FILTER nearest,\n"
+    "            bilinear (the default), mipnearest or trilinear\n"
+    "            (docs/SCENES.md); it replaces a scene's unit.  Unbound\n"
+    "            units read (0, 0, 0, 1).  Each thread samples on its own,\n"
+    "            as in bench workloads: the level of detail is the LOD bias\n"
+    "            (TXB), without a quad's derivatives.\n"
+    "  --inputs-from  render SCENE (docs/SCENES.md) with PROG in place of its\n"
+    "            program --slot NAME (default: the first one the scene\n"
+    "            declares of PROG's stage) and run on the inputs of the\n"
+    "            threads it shades (vertices, or interpolated fragments in\n"
+    "            2x2-quad raster order), a window from the middle as the\n"
+    "            bench takes it, with the parameters the scene's GL state\n"
+    "            gives PROG and the scene's texture units; this form runs\n"
+    "            the window's first thread.  Not with --param or --inputs.\n"
     "  --json    one JSON object, binding name -> [x, y, z, w]; numbers are\n"
     "            printed with %.9g (exact for binary32) and infinities and\n"
     "            NaN, which JSON numbers cannot express, as the strings\n"
     "            \"inf\", \"-inf\" and \"nan\"; fragment programs add \"killed\".\n"
-    "  Exit status: 0 success, 1 unreadable or invalid program, 2 bad command\n"
-    "  line (unknown option, unknown binding, bad number, index out of range).\n"
+    "  Exit status: 0 success, 1 unreadable or invalid program, texture or\n"
+    "  scene (also: no program of PROG's stage or no --slot NAME in it, no\n"
+    "  thread shaded with PROG), 2 bad command line (unknown option, unknown\n"
+    "  binding, bad number, index or unit out of range, unknown filter).\n"
     "\n"
     "       ushader run PROG --arch A|all [--config F.ini] [--set KEY=V]...\n"
     "                        [--threads N] [--inputs FILE] [--param ...]\n"
@@ -49,8 +74,11 @@ static const char usage[] =
     "  --set     one knob, after --config (ushader config --list)\n"
     "  --preset  an INI file of the simt model's knobs over the defaults\n"
     "            (configs/kgpu.ini ...): one more row, simt:NAME, in the\n"
-    "            table; repeatable (at most 16)\n"
-    "  --threads 1..65536; without it, 64, or one per --inputs line\n"
+    "            table; repeatable (at most 16); without [sfu] it takes the\n"
+    "            run's, and one with another [sfu] is refused (one SFU\n"
+    "            computes every model's outputs) unless --exact-math\n"
+    "  --threads 1..65536; without it, 64, or one per --inputs line;\n"
+    "            with --inputs-from, at most the threads the scene shades\n"
     "  --inputs  one line per thread: BINDING=x,y,z,w words separated by\n"
     "            blanks ('#' starts a comment); thread i takes line i mod the\n"
     "            line count (at most 65536 lines without --threads).\n"
@@ -61,37 +89,6 @@ static const char usage[] =
     "  of a run (1024 MiB, README \"Limits\").\n"
     "  --time    print each model's host CPU time and simulated useful ops per\n"
     "            host second on stderr (bench/core_speed.bench.sh)\n";
-
-enum { MAX_SETTINGS = 256 };
-
-/* One --param or --attrib, kept as text until the program's stage is
- * known. */
-struct setting {
-    const char *arg;   /* the whole NAME=VALUES argument */
-    size_t name_len;
-    float value[4];
-};
-
-enum { MAX_SETS = 64, MAX_PRESETS = 16 };
-
-/* Threads of one --arch run, given by --threads or by --inputs lines:
- * three records each (inputs, reference, model) of 4.8 KiB are 0.9 GiB
- * at the cap, within the memory budget (GFX_MEM_BUDGET_MIB). */
-enum { MAX_THREADS = 65536 };
-
-struct run_args {
-    const char *file;
-    bool json;
-    const char *arch, *config, *inputs;
-    bool time;
-    const char *sets[MAX_SETS];
-    unsigned nsets;
-    const char *presets[MAX_PRESETS];  /* --preset: simt rows */
-    unsigned npresets;
-    long threads;                  /* 0: not given */
-    struct setting params[MAX_SETTINGS], attribs[MAX_SETTINGS];
-    unsigned nparams, nattribs;
-};
 
 /* "x[,y[,z[,w]]]" -> value, missing components from (0, 0, 0, 1). */
 static bool parse_values(const char *opt, const char *arg, const char *s,
@@ -120,8 +117,8 @@ static bool parse_values(const char *opt, const char *arg, const char *s,
     }
 }
 
-static bool add_setting(const char *opt, const char *arg, struct setting *list,
-                        unsigned *count)
+bool run_add_setting(const char *opt, const char *arg, struct setting *list,
+                     unsigned *count)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
@@ -153,19 +150,23 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
             a->json = true;
         } else if (!strcmp(opt, "--time")) {
             a->time = true;
+        } else if (!strcmp(opt, "--exact-math")) {
+            a->exact = true;
         } else if (!strcmp(opt, "--param") || !strcmp(opt, "--attrib")) {
             if (i + 1 == argc) {
                 cli_error(NULL, 0, 0, "run: %s needs NAME=x,y,z,w", opt);
                 return 2;
             }
             bool ok = opt[2] == 'p'
-                ? add_setting(opt, argv[++i], a->params, &a->nparams)
-                : add_setting(opt, argv[++i], a->attribs, &a->nattribs);
+                ? run_add_setting(opt, argv[++i], a->params, &a->nparams)
+                : run_add_setting(opt, argv[++i], a->attribs, &a->nattribs);
             if (!ok)
                 return 2;
         } else if (!strcmp(opt, "--arch") || !strcmp(opt, "--config") ||
                    !strcmp(opt, "--set") || !strcmp(opt, "--threads") ||
-                   !strcmp(opt, "--inputs") || !strcmp(opt, "--preset")) {
+                   !strcmp(opt, "--inputs") || !strcmp(opt, "--preset") ||
+                   !strcmp(opt, "--texture") || !strcmp(opt, "--inputs-from") ||
+                   !strcmp(opt, "--slot")) {
             if (i + 1 == argc) {
                 cli_error(NULL, 0, 0, "run: %s needs a value", opt);
                 return 2;
@@ -177,6 +178,19 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 a->config = v;
             } else if (!strcmp(opt, "--inputs")) {
                 a->inputs = v;
+            } else if (!strcmp(opt, "--inputs-from")) {
+                a->inputs_from = v;
+            } else if (!strcmp(opt, "--slot")) {
+                a->slot = v;
+            } else if (!strcmp(opt, "--texture")) {
+                if (a->ntextures == MAX_TEXTURES) {
+                    cli_error(NULL, 0, 0, "run: more than %d --texture",
+                              MAX_TEXTURES);
+                    return 2;
+                }
+                if (!run_texture_parse(v, &a->textures[a->ntextures]))
+                    return 2;
+                a->ntextures++;
             } else if (!strcmp(opt, "--preset")) {
                 if (a->npresets == MAX_PRESETS) {
                     cli_error(NULL, 0, 0, "run: more than %d --preset",
@@ -216,6 +230,18 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
         fputs(usage, stderr);
         return 2;
     }
+    const char *clash = !a->inputs_from ? NULL
+                      : a->inputs ? "--inputs" : a->nparams ? "--param" : NULL;
+    if (clash) {
+        cli_error(NULL, 0, 0, "run: --inputs-from takes the inputs and the "
+                  "parameters from the scene: not with %s", clash);
+        return 2;
+    }
+    if (a->slot && !a->inputs_from) {
+        cli_error(NULL, 0, 0, "run: --slot names a program of the "
+                  "--inputs-from scene");
+        return 2;
+    }
     return 0;
 }
 
@@ -237,8 +263,8 @@ static bool name_is(const char *name, size_t len, const char *want)
 }
 
 /* --param NAME: program.env[N] / program.local[N] of the program's stage. */
-static bool apply_param(const struct setting *s, enum us_stage stage,
-                        struct us_glstate *gl)
+bool run_apply_param(const struct setting *s, enum us_stage stage,
+                     struct us_glstate *gl)
 {
     const char *name = s->arg;
     size_t len = s->name_len;
@@ -297,8 +323,8 @@ static const struct {
     { US_STAGE_FRAGMENT, "fragment.texcoord", US_MAX_TEX_COORDS },
 };
 
-static bool resolve_input(const struct setting *s, enum us_stage stage,
-                          unsigned *slot)
+bool run_resolve_input(const struct setting *s, enum us_stage stage,
+                       unsigned *slot)
 {
     const char *name = s->arg;
     size_t len = s->name_len;
@@ -341,7 +367,7 @@ static bool resolve_input(const struct setting *s, enum us_stage stage,
 }
 
 /* %.9g round-trips every binary32; JSON has no inf / NaN numbers. */
-static void print_number(float v, bool json)
+void run_print_number(float v, bool json)
 {
     const char *q = json ? "\"" : "";
     if (isnan(v))
@@ -372,7 +398,7 @@ static void print_results(const struct us_program *prog,
         for (int c = 0; c < 4; c++) {
             if (c)
                 printf(", ");
-            print_number(t->output[i][c], json);
+            run_print_number(t->output[i][c], json);
         }
         printf(json ? "]" : ")\n");
         first = false;
@@ -389,35 +415,88 @@ static void print_results(const struct us_program *prog,
         printf("%s}\n", first ? "" : "\n");
 }
 
+/* The defaults, then the INI file `path` over them. */
+bool run_load_config(const char *path, struct us_config *cfg)
+{
+    us_config_default(cfg);
+    return !path || cli_load_config(path, cfg);
+}
+
+/* The run's configuration: --config, then --set; 0 or the exit status. */
+int run_config(const struct run_args *a, struct us_config *cfg)
+{
+    struct us_diag diag;
+    if (!run_load_config(a->config, cfg))
+        return 2;
+    for (unsigned i = 0; i < a->nsets; i++)
+        if (!us_config_set(cfg, a->sets[i], &diag)) {
+            cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
+            return 2;
+        }
+    return 0;
+}
+
+/* The math, the scene's inputs (a window of `want` threads) and the
+ * textures, --texture's over the scene's; false after an error. */
+bool run_setup(const struct run_args *a, const struct us_config *cfg,
+               const struct us_program *prog, unsigned want,
+               struct gfx_budget *mem, struct run_env *e)
+{
+    return run_env_math(e, cfg, a->exact) &&
+           (!a->inputs_from ||
+            run_env_capture(e, a->inputs_from, a->slot, a->file, prog, want,
+                            mem)) &&
+           run_env_textures(e, a->textures, a->ntextures, mem);
+}
+
 static int run(const struct run_args *a)
 {
+    struct us_config cfg;
+    int rc = run_config(a, &cfg);
+    if (rc)
+        return rc;
     struct us_program prog;
     if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
         return 1;
-    int rc = 2;
+    rc = 2;
     us_vec4 *params = NULL;
+    struct run_env *e = calloc(1, sizeof *e);
     struct us_thread *t = malloc(sizeof *t);
     struct us_glstate *gl = malloc(sizeof *gl);
-    if (!t || !gl)
+    struct gfx_budget mem;
+    gfx_budget_init(&mem);
+    if (!e || !t || !gl)
         goto oom;
     us_glstate_init(gl);
     us_load_initial_locals(&prog, gl);
     us_thread_reset(t);
     for (unsigned i = 0; i < a->nparams; i++)
-        if (!apply_param(&a->params[i], prog.stage, gl))
+        if (!run_apply_param(&a->params[i], prog.stage, gl))
             goto out;
+    unsigned want = a->threads ? (unsigned)a->threads : DEFAULT_THREADS;
+    if (!run_setup(a, &cfg, &prog, want, &mem, e)) {
+        rc = 1;
+        goto out;
+    }
+    if (e->ninputs)   /* the first thread of the window --arch runs */
+        memcpy(t->input, e->inputs[0], sizeof t->input);
     for (unsigned i = 0; i < a->nattribs; i++) {
         unsigned slot;
-        if (!resolve_input(&a->attribs[i], prog.stage, &slot))
+        if (!run_resolve_input(&a->attribs[i], prog.stage, &slot))
             goto out;
         memcpy(t->input[slot], a->attribs[i].value, sizeof t->input[slot]);
     }
     params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
     if (!params)
         goto oom;
-    us_resolve_params(&prog, gl, params);
+    if (e->params)
+        memcpy(params, e->params, prog.nparams * sizeof *params);
+    else
+        us_resolve_params(&prog, gl, params);
 
-    struct us_exec_env env = { .params = params, .math = &us_math_exact };
+    struct us_exec_env env = { .params = params };
+    run_env_apply(e, &env);
+    us_config_env(&cfg, &env);
     us_interpret(&prog, &env, t);
     if (t->overrun) {
         struct us_diag d;
@@ -427,7 +506,8 @@ static int run(const struct run_args *a)
         goto out;
     }
     uint32_t written = prog.outputs_written;
-    if (prog.stage == US_STAGE_VERTEX &&
+    /* OpenGL's initial matrices: a scene's are not kept with its inputs */
+    if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         us_position_invariant(gl, t->input[US_VIN_POSITION],
                               t->output[US_VOUT_POSITION]);
@@ -443,421 +523,9 @@ out:
     free(params);
     free(gl);
     free(t);
-    us_program_free(&prog);
-    return rc;
-}
-
-/* ---- --arch: N threads on core models ----------------------------------- */
-
-/* A deterministic value in [-1, 1) for thread i, input slot s, comp c. */
-static float gen_value(unsigned i, unsigned s, unsigned c)
-{
-    struct us_rng r = { 0x9E3779B97F4A7C15ull ^
-                        ((uint64_t)i * 1000003u + s * 31u + c + 1) };
-    us_rng_next(&r);
-    uint64_t v = us_rng_next(&r) >> 40;  /* 24 bits: exact in binary32 */
-    return (float)v / (float)(1u << 23) - 1.0f;
-}
-
-/* The --inputs file's lines that hold settings (comments and blank lines
- * dropped), as pointers into `text` (modified in place); the array is
- * charged to `mem` as it grows. */
-static bool split_lines(char *text, struct gfx_budget *mem, char ***lines,
-                        unsigned *n, struct us_diag *diag)
-{
-    unsigned cap = 0;
-    *lines = NULL;
-    *n = 0;
-    for (char *p = text; p && *p;) {
-        char *nl = strchr(p, '\n');
-        if (nl)
-            *nl = '\0';
-        char *hash = strchr(p, '#');
-        if (hash)
-            *hash = '\0';
-        if (p[strspn(p, " \t\r")] != '\0') {
-            if (*n == cap) {
-                unsigned more = cap ? cap : 64;
-                if (!gfx_budget_take(mem, more, sizeof **lines,
-                                     "the input lines", diag))
-                    return false;
-                cap += more;
-                char **l = realloc(*lines, cap * sizeof *l);
-                if (!l)
-                    return gfx_fail(diag, 0, 0, "out of memory");
-                *lines = l;
-            }
-            (*lines)[(*n)++] = p;
-        }
-        p = nl ? nl + 1 : NULL;
-    }
-    return true;
-}
-
-/* Apply one --inputs line (BINDING=x,y,z,w words) to a thread. */
-static bool apply_line(const char *line, enum us_stage stage,
-                       struct us_thread *t)
-{
-    char *buf = strdup(line);   /* strtok_r writes; a line of any length */
-    if (!buf) {
-        cli_error(NULL, 0, 0, "out of memory");
-        return false;
-    }
-    char *save = NULL;
-    for (char *w = strtok_r(buf, " \t\r", &save); w;
-         w = strtok_r(NULL, " \t\r", &save)) {
-        struct setting st;
-        unsigned count = 0, slot;
-        if (!add_setting("--inputs", w, &st, &count) ||
-            !resolve_input(&st, stage, &slot)) {
-            free(buf);
-            return false;
-        }
-        memcpy(t->input[slot], st.value, sizeof t->input[slot]);
-    }
-    free(buf);
-    return true;
-}
-
-static bool outputs_equal(const struct us_program *prog,
-                          const struct us_thread *a, const struct us_thread *b)
-{
-    for (unsigned o = 0; o < US_MAX_OUTPUTS; o++)
-        if (((prog->outputs_written >> o) & 1) &&
-            memcmp(a->output[o], b->output[o], sizeof a->output[o]))
-            return false;
-    return a->killed == b->killed;
-}
-
-/* The statistics as one JSON object in a malloc'd string, without the
- * closing brace and newline. */
-static char *stats_json(const struct us_stats *st)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    us_stats_print(f, st, true);
-    if (fclose(f)) {
-        free(buf);
-        return NULL;
-    }
-    if (len >= 2)
-        buf[len - 2] = '\0';  /* drop "}\n" */
-    return buf;
-}
-
-static void print_thread_outputs(const struct us_program *prog,
-                                 const struct us_thread *t, uint32_t written,
-                                 bool json)
-{
-    unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
-                                                : US_FOUT_COUNT;
-    bool first = true;
-    for (unsigned i = 0; i < n; i++) {
-        if (!((written >> i) & 1))
-            continue;
-        printf(json ? "%s\"%s\": [" : "%s%s = (", first ? "" : json ? ", " : "  ",
-               us_output_name(prog->stage, i));
-        for (int c = 0; c < 4; c++) {
-            if (c)
-                printf(", ");
-            print_number(t->output[i][c], json);
-        }
-        printf(json ? "]" : ")");
-        first = false;
-    }
-    if (prog->stage == US_STAGE_FRAGMENT)
-        printf(json ? "%s\"killed\": %s" : "%skilled: %s", first ? "" : json ? ", " : "  ",
-               t->killed ? "true" : "false");
-}
-
-/* One row of the --arch all table. */
-static void table_row(const struct us_stats *st, double simd4_ad)
-{
-    double stalls = 0;
-    static const char *const causes[] = {
-        "stalls.dependency", "stalls.sfu", "stalls.lut", "stalls.texture",
-        "stalls.fetch",
-    };
-    for (unsigned i = 0; i < 5; i++)
-        stalls += us_stats_get(st, causes[i]);
-    double ad = us_stats_get(st, "area_delay");
-    printf("%-12s %9.0f %7.3f %8.4f %9.0f %10.0f %10.0f %7.3f %12.1f %7.3f\n",
-           st->arch, us_stats_get(st, "cycles"),
-           us_stats_get(st, "utilization"),
-           us_stats_get(st, "threads_per_cycle"), stalls,
-           us_stats_get(st, "instr_bits"), us_stats_get(st, "area"),
-           us_stats_get(st, "area_simd4"),
-           us_stats_get(st, "energy_per_thread"),
-           simd4_ad > 0 ? ad / simd4_ad : 0.0);
-}
-
-/* The defaults, then the INI file `path` over them. */
-static bool load_config(const char *path, struct us_config *cfg)
-{
-    us_config_default(cfg);
-    return !path || cli_load_config(path, cfg);
-}
-
-/* One row of a run: a model, its configuration, its name in the report
- * ("simt:kgpu" for --preset configs/kgpu.ini). */
-struct row {
-    const struct us_core_model *m;
-    struct us_config cfg;
-    char name[48];
-};
-
-static int run_arch(const struct run_args *a)
-{
-    const struct us_core_model *one = NULL;
-    if (strcmp(a->arch, "all") && !(one = us_model_lookup(a->arch))) {
-        cli_error(NULL, 0, 0, "run: unknown --arch '%s' (scalar, simd4, "
-                  "vliw, superscalar, hetero, simt, all)", a->arch);
-        return 2;
-    }
-    struct us_config cfg;
-    struct us_diag diag;
-    if (!load_config(a->config, &cfg))
-        return 2;
-    for (unsigned i = 0; i < a->nsets; i++)
-        if (!us_config_set(&cfg, a->sets[i], &diag)) {
-            cli_error(NULL, 0, 0, "run: --set: %s", diag.msg);
-            return 2;
-        }
-    unsigned nmodels = 0, nrows = 0;
-    while (us_models[nmodels])
-        nmodels++;
-    struct row *rows = calloc(nmodels + a->npresets, sizeof *rows);
-    if (!rows) {
-        cli_error(NULL, 0, 0, "run: out of memory");
-        return 1;
-    }
-    for (unsigned m = 0; m < nmodels; m++)
-        if (!one || us_models[m] == one) {
-            rows[nrows] = (struct row){ .m = us_models[m], .cfg = cfg };
-            snprintf(rows[nrows++].name, sizeof rows->name, "%s",
-                     us_models[m]->name);
-        }
-    for (unsigned p = 0; p < a->npresets; p++) {
-        struct row *r = &rows[nrows++];
-        r->m = &us_model_simt;
-        if (!load_config(a->presets[p], &r->cfg)) {
-            free(rows);
-            return 2;
-        }
-        const char *base = strrchr(a->presets[p], '/');
-        base = base ? base + 1 : a->presets[p];
-        int len = (int)strcspn(base, ".");
-        snprintf(r->name, sizeof r->name, "simt:%.*s", len, base);
-    }
-    for (unsigned r = 0; r < nrows; r++)
-        if (!us_core_check(rows[r].m, &rows[r].cfg, &diag)) {
-            cli_error(NULL, 0, 0, "run: %s: %s", rows[r].name, diag.msg);
-            free(rows);
-            return 2;
-        }
-    struct us_program prog;
-    if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
-        return 1;
-    int rc = 2;
-    char *itext = NULL, **lines = NULL;
-    unsigned nlines = 0;
-    us_vec4 *params = NULL;
-    struct us_thread *base = NULL, *ref = NULL, *work = NULL;
-    struct us_stats *st = NULL;
-    struct gfx_budget mem;
-    gfx_budget_init(&mem);
-    struct us_glstate *gl = malloc(sizeof *gl);
-    if (!gl)
-        goto oom;
-    us_glstate_init(gl);
-    us_load_initial_locals(&prog, gl);
-    for (unsigned i = 0; i < a->nparams; i++)
-        if (!apply_param(&a->params[i], prog.stage, gl))
-            goto out;
-    if (a->inputs) {
-        /* the text is at most CLI_MAX_INPUT bytes: charged as that much
-         * before it is read */
-        size_t len;
-        if (!gfx_budget_take(&mem, (size_t)CLI_MAX_INPUT + 1, 1,
-                             "the --inputs file", &diag)) {
-            cli_error(a->inputs, 0, 0, "%s", diag.msg);
-            goto out;
-        }
-        if (!cli_read_file(a->inputs, &itext, &len))
-            goto out;
-        gfx_budget_give(&mem, (size_t)CLI_MAX_INPUT - len);
-        if (!split_lines(itext, &mem, &lines, &nlines, &diag)) {
-            cli_error(a->inputs, 0, 0, "%s", diag.msg);
-            goto out;
-        }
-        if (nlines == 0) {
-            cli_error(a->inputs, 0, 0, "no input lines");
-            goto out;
-        }
-        if (!a->threads && nlines > MAX_THREADS) {
-            cli_error(a->inputs, 0, 0, "%u input lines, more than the %d "
-                      "threads of a run (--threads N runs N threads on "
-                      "them)", nlines, MAX_THREADS);
-            goto out;
-        }
-    }
-    unsigned n = a->threads ? (unsigned)a->threads
-               : a->inputs ? nlines : 64;
-    /* inputs, reference results and the model's copy: charged first */
-    char what[64];
-    snprintf(what, sizeof what, "%u threads", n);
-    if (!gfx_budget_take(&mem, 3 * (size_t)n, sizeof *base, what, &diag)) {
-        cli_error(a->file, 0, 0, "%s", diag.msg);
-        goto out;
-    }
-    params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
-    base = calloc(n, sizeof *base);
-    ref = calloc(n, sizeof *ref);
-    work = calloc(n, sizeof *work);
-    st = calloc(nrows, sizeof *st);
-    if (!params || !base || !ref || !work || !st)
-        goto oom;
-    us_resolve_params(&prog, gl, params);
-    unsigned nin = prog.stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
-    for (unsigned i = 0; i < n; i++) {
-        struct us_thread *t = &base[i];
-        us_thread_reset(t);
-        if (lines) {
-            if (!apply_line(lines[i % nlines], prog.stage, t))
-                goto out;
-        } else {
-            for (unsigned s = 0; s < nin; s++)
-                if ((prog.inputs_read >> s) & 1)
-                    for (unsigned c = 0; c < 4; c++)
-                        t->input[s][c] = gen_value(i, s, c);
-        }
-        for (unsigned j = 0; j < a->nattribs; j++) {
-            unsigned slot;
-            if (!resolve_input(&a->attribs[j], prog.stage, &slot))
-                goto out;
-            memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
-        }
-    }
-    struct us_exec_env env = { .params = params, .math = &us_math_exact };
-    us_config_env(&cfg, &env);
-    memcpy(ref, base, n * sizeof *ref);
-    for (unsigned i = 0; i < n; i++) {
-        us_interpret(&prog, &env, &ref[i]);
-        if (ref[i].overrun) {
-            (void)us_budget_error(&env, i, &diag);
-            cli_error(a->file, 0, 0, "%s", diag.msg);
-            rc = 1;
-            goto out;
-        }
-    }
-    struct us_workload w = { &prog, &env, work, n };
-    unsigned ran = 0;
-    rc = 1;
-    for (unsigned m = 0; m < nrows; m++) {
-        const struct us_core_model *model = rows[m].m;
-        memcpy(work, base, n * sizeof *work);
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-        bool ok = us_core_run(model, &rows[m].cfg, &w, &st[ran], &diag);
-        st[ran].arch = rows[m].name;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-        if (ok && a->time) {
-            double sec = (double)(t1.tv_sec - t0.tv_sec) +
-                         (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-            double ops = us_stats_get(&st[ran], "useful_ops");
-            fprintf(stderr, "time: %-12s %9.4f s %12.0f useful ops "
-                    "%8.2f M useful ops/s %8.2f M cycles/s\n",
-                    rows[m].name, sec, ops,
-                    sec > 0 ? ops / sec * 1e-6 : 0.0,
-                    sec > 0 ? us_stats_get(&st[ran], "cycles") / sec * 1e-6
-                            : 0.0);
-        }
-        if (!ok) {
-            cli_error(a->file, diag.line, diag.col, "%s: %s",
-                      rows[m].name, diag.msg);
-            goto out;
-        }
-        for (unsigned i = 0; i < n; i++)
-            if (!outputs_equal(&prog, &work[i], &ref[i])) {
-                cli_error(a->file, 0, 0, "%s: thread %u's outputs differ "
-                          "from the reference interpreter's",
-                          rows[m].name, i);
-                goto out;
-            }
-        ran++;
-    }
-    uint32_t written = prog.outputs_written;
-    if (prog.stage == US_STAGE_VERTEX &&
-        (prog.options & US_OPT_POSITION_INVARIANT)) {
-        for (unsigned i = 0; i < n; i++)
-            us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
-                                  ref[i].output[US_VOUT_POSITION]);
-        written |= 1u << US_VOUT_POSITION;
-    }
-    if (a->json) {
-        if (one && !a->npresets) {
-            char *body = stats_json(&st[0]);
-            if (!body)
-                goto oom;
-            printf("%s,\n  \"outputs\": [", body);
-            free(body);
-            for (unsigned i = 0; i < n; i++) {
-                printf("%s\n    {", i ? "," : "");
-                print_thread_outputs(&prog, &ref[i], written, true);
-                printf("}");
-            }
-            printf("\n  ]\n}\n");
-        } else {
-            printf("{\n\"outputs_identical\": true,\n\"models\": [\n");
-            for (unsigned m = 0; m < ran; m++) {
-                if (m)
-                    printf(",\n");
-                us_stats_print(stdout, &st[m], true);
-            }
-            printf("]\n}\n");
-        }
-    } else {
-        unsigned show = n < 4 ? n : 4;
-        for (unsigned i = 0; i < show; i++) {
-            printf("thread %u: ", i);
-            print_thread_outputs(&prog, &ref[i], written, false);
-            printf("\n");
-        }
-        if (show < n)
-            printf("(%u more threads)\n", n - show);
-        if (one && !a->npresets) {
-            us_stats_print(stdout, &st[0], false);
-        } else {
-            double simd4_ad = 0;
-            for (unsigned m = 0; m < ran; m++)
-                if (!strcmp(st[m].arch, "simd4"))
-                    simd4_ad = us_stats_get(&st[m], "area_delay");
-            printf("outputs: identical on every model (%u threads)\n", n);
-            printf("%-12s %9s %7s %8s %9s %10s %10s %7s %12s %7s\n", "arch",
-                   "cycles", "util", "thr/cyc", "stalls", "instr_bits",
-                   "area_um2", "area/s4", "pJ/thread", "AxD/s4");
-            for (unsigned m = 0; m < ran; m++)
-                table_row(&st[m], simd4_ad);
-        }
-    }
-    rc = cli_flush_stdout() ? 0 : 1;
-    goto out;
-oom:
-    cli_error(a->file, 0, 0, "out of memory");
-    rc = 1;
-out:
-    free(rows);
-    free(st);
-    free(work);
-    free(ref);
-    free(base);
-    free(params);
-    free(lines);
-    free(itext);
-    free(gl);
+    if (e)
+        run_env_free(e);
+    free(e);
     us_program_free(&prog);
     return rc;
 }
@@ -873,6 +541,8 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, a, &done);
     if (rc == 0 && !done)
         rc = a->arch ? run_arch(a) : run(a);
+    for (unsigned i = 0; i < a->ntextures; i++)
+        free(a->textures[i].file);
     free(a);
     return rc;
 }

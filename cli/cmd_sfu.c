@@ -85,7 +85,9 @@ static bool parse_args(int argc, char **argv, struct opts *o)
         } else if (!strcmp(a, "--set") && v) {
             struct us_diag d;
             i++;
-            if (!us_sfu_config_set(&o->cfg, v, &d)) {
+            /* sfu.KEY=V as in the core models' --set, or KEY=V */
+            if (!us_sfu_config_set(&o->cfg, strncmp(v, "sfu.", 4) ? v : v + 4,
+                                   &d)) {
                 cli_error(NULL, 0, 0, "sfu: %s", d.msg);
                 return false;
             }

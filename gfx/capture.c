@@ -72,3 +72,14 @@ void gfx_capture_free(struct gfx_capture *c)
     c->inputs = NULL;
     c->params = NULL;
 }
+
+void gfx_capture_window(const struct gfx_capture *c, unsigned want,
+                        unsigned *start, unsigned *n)
+{
+    unsigned k = want < c->n ? want : c->n;
+    if (c->match->stage == US_STAGE_FRAGMENT && k >= 4)
+        k -= k % 4;
+    unsigned s = (c->n - k) / 2;
+    *start = s - s % 4;
+    *n = k;
+}

@@ -38,4 +38,11 @@ void gfx_capture_init(struct gfx_capture *c,
                       const struct us_program *match, unsigned cap);
 void gfx_capture_free(struct gfx_capture *c);
 
+/* The workload taken from a capture: `want` threads at most (fragments:
+ * whole quads when there are four or more) from the middle of what was
+ * recorded, the first batches being often the background or the edge of
+ * a mesh; its first thread in *start (a quad's first), its size in *n. */
+void gfx_capture_window(const struct gfx_capture *c, unsigned want,
+                        unsigned *start, unsigned *n);
+
 #endif

@@ -474,6 +474,27 @@ US_MUST_CHECK bool gfx_scene_load(struct gfx_scene **out, const char *path,
 void gfx_scene_free(struct gfx_scene *s);
 /* Size from the scene's `size` directive (128 x 128 by default). */
 void gfx_scene_size(const struct gfx_scene *s, unsigned *w, unsigned *h);
+/* The stage of the program declared as `name` (`program NAME FILE`), -1
+ * when there is none; the name of the first program of `stage` in
+ * declaration order, or NULL. */
+int gfx_scene_program_stage(const struct gfx_scene *s, const char *name);
+const char *gfx_scene_first_program(const struct gfx_scene *s, int stage);
+
+/* Which file a gfx_scene_load_slot error is about. */
+enum gfx_slot_error {
+    GFX_SLOT_ERR_PROGRAM,      /* the replacement program's path          */
+    GFX_SLOT_ERR_SCENE,        /* the scene (diag's line and column)      */
+    GFX_SLOT_ERR_NO_SLOT,      /* no `program SLOT ...` line              */
+};
+/* The scene file `scene` (at most max_bytes) with the program file `prog`
+ * in place of the one its first `program SLOT FILE` line names (the text
+ * is changed before it is parsed, so what the scene says about the slot's
+ * program after that line applies to `prog`; gfx/scene_slot.c). */
+US_MUST_CHECK bool gfx_scene_load_slot(struct gfx_scene **out,
+                                       const char *scene, const char *slot,
+                                       const char *prog, size_t max_bytes,
+                                       enum gfx_slot_error *where,
+                                       struct us_diag *diag);
 /* Render at w x h into a fresh framebuffer. */
 US_MUST_CHECK bool gfx_scene_render(const struct gfx_scene *s, unsigned w,
                                     unsigned h, const struct us_math *math,

@@ -988,6 +988,22 @@ void gfx_scene_size(const struct gfx_scene *s, unsigned *w, unsigned *h)
     *h = s->h;
 }
 
+int gfx_scene_program_stage(const struct gfx_scene *s, const char *name)
+{
+    for (unsigned i = 0; i < s->nprog; i++)
+        if (!strcmp(s->prog[i].name, name))
+            return (int)s->prog[i].prog.stage;
+    return -1;
+}
+
+const char *gfx_scene_first_program(const struct gfx_scene *s, int stage)
+{
+    for (unsigned i = 0; i < s->nprog; i++)
+        if ((int)s->prog[i].prog.stage == stage)
+            return s->prog[i].name;
+    return NULL;
+}
+
 bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
                       const struct us_math *math,
                       const struct gfx_shader_backend *be,

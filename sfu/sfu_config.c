@@ -18,7 +18,9 @@ static const char *const table_names[US_SFU_NTABLES] = {
 
 /* The one place the keys and their defaults are written down. */
 static const char help[] =
-    "SFU configuration keys (--set key=value):\n"
+    "SFU configuration keys: KEY=V in ushader sfu --set, sfu.KEY=V in the\n"
+    "--set of run, piglit, compute, bench and config (the sfu. prefix is\n"
+    "accepted here too), KEY = V under [sfu] in an INI file:\n"
     "  T.k=N        log2 of the segment count of table T, 1..8; T is rcp,\n"
     "               rsq, sqrt, lg2, ex2 or sincos (sin.k / cos.k alias it).\n"
     "               rsq and sqrt spend one of the k bits on the exponent\n"
@@ -101,7 +103,7 @@ bool us_sfu_config_set(struct us_sfu_config *cfg, const char *kv,
     const char *val = eq + 1;
     char key[32];
     if (klen >= sizeof key)
-        return fail(diag, "unknown SFU key in '%s'", kv);
+        return fail(diag, "unknown SFU key in '%s' (ushader sfu --help)", kv);
     memcpy(key, kv, klen);
     key[klen] = '\0';
 
@@ -112,7 +114,8 @@ bool us_sfu_config_set(struct us_sfu_config *cfg, const char *kv,
     if (dot) {
         table = table_lookup(key, (size_t)(dot - key));
         if (table < 0)
-            return fail(diag, "unknown SFU table in '%s'", kv);
+            return fail(diag, "unknown SFU table in '%s' (rcp, rsq, sqrt, lg2, "
+                              "ex2, sincos; ushader sfu --help)", kv);
     }
     if (!strcmp(name, "k") || !strcmp(name, "degree")) {
         bool is_k = name[0] == 'k';
@@ -129,7 +132,7 @@ bool us_sfu_config_set(struct us_sfu_config *cfg, const char *kv,
         return true;
     }
     if (dot)
-        return fail(diag, "unknown SFU key in '%s'", kv);
+        return fail(diag, "unknown SFU key in '%s' (ushader sfu --help)", kv);
     if (key[0] == 'w' && key[1] >= '0' && key[1] <= '3' && !key[2]) {
         unsigned i = (unsigned)(key[1] - '0');
         if (!parse_uint(val, 8, i == 0 ? 32 : 25, &v))
@@ -144,7 +147,7 @@ bool us_sfu_config_set(struct us_sfu_config *cfg, const char *kv,
         cfg->banks = (uint8_t)v;
         return true;
     }
-    return fail(diag, "unknown SFU key in '%s'", kv);
+    return fail(diag, "unknown SFU key in '%s' (ushader sfu --help)", kv);
 }
 
 const char *us_sfu_func_name(enum us_sfu_func f) { return func_names[f]; }

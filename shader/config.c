@@ -149,10 +149,23 @@ static bool set_kv(struct us_config *cfg, const char *key, size_t klen,
             !memcmp(us_knobs[i].name, key, klen))
             return set_knob(cfg, &us_knobs[i], i, val, diag);
     if (diag) {
+        /* an SFU key without its prefix ("rcp.k"): say how to spell it,
+         * rather than accept a second spelling whose bare forms (k,
+         * degree, banks, w0) would share the knobs' name space */
+        struct us_config probe;
+        struct us_diag d;
+        us_sfu_config_default(&probe.sfu);
+        bool sfu_key = set_sfu(&probe, key, klen, val, &d) ||
+                       strncmp(d.msg, "unknown SFU", 11);
         diag->line = diag->col = 0;
-        snprintf(diag->msg, sizeof diag->msg,
-                 "unknown knob '%.*s' (ushader config --list)", (int)klen,
-                 key);
+        if (sfu_key)
+            snprintf(diag->msg, sizeof diag->msg,
+                     "unknown knob '%.*s' (an SFU key is sfu.%.*s; "
+                     "ushader sfu --help)", (int)klen, key, (int)klen, key);
+        else
+            snprintf(diag->msg, sizeof diag->msg,
+                     "unknown knob '%.*s' (ushader config --list)",
+                     (int)klen, key);
     }
     return false;
 }

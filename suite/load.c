@@ -1,6 +1,4 @@
 /* Loading the suite and capturing workloads from scenes: suite/suite.h. */
-#define _XOPEN_SOURCE 700  /* realpath: glibc declares it for X/Open only */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,116 +129,18 @@ static const char *next_word(const char **p, const char *end, size_t *n)
     return s;
 }
 
-/* Is the line [line, end) the directive `program SLOT ...`? */
-static bool names_slot(const char *line, const char *end, const char *slot)
-{
-    size_t n;
-    const char *w = next_word(&line, end, &n);
-    if (n != 7 || memcmp(w, "program", 7))
-        return false;
-    w = next_word(&line, end, &n);
-    return n == strlen(slot) && !memcmp(w, slot, n);
-}
-
-/* The scene text (len bytes) with `program SLOT FILE` pointing at `abs`
- * instead; the length in *out_len. */
-static char *substitute(const char *text, size_t len, const char *slot,
-                        const char *abs, bool *found, size_t *out_len)
-{
-    /* the new line: "program " SLOT ' ' ABS '\n' */
-    size_t cap = len + strlen(slot) + strlen(abs) + 16;
-    char *out = malloc(cap + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    *found = false;
-    for (const char *line = text, *end = text + len; line < end;) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        size_t n = nl ? (size_t)(nl - line + 1) : (size_t)(end - line);
-        if (!*found && names_slot(line, line + n, slot)) {
-            o += (size_t)snprintf(out + o, cap + 1 - o, "program %s %s\n",
-                                  slot, abs);
-            *found = true;
-        } else {
-            memcpy(out + o, line, n);
-            o += n;
-        }
-        line += n;
-    }
-    out[o] = '\0';
-    *out_len = o;
-    return out;
-}
-
-/* `path` with its directory made absolute and canonical (realpath); the
- * file name stays, so a symbolic link to a scene still finds the scene's
- * files from the link's directory.  NULL with errno on failure. */
-static char *canonical_dir(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? copy(path, (size_t)(slash - path) + 1) : copy(".", 1);
-    if (!dir)
-        return NULL;
-    char *real = realpath(dir, NULL);
-    free(dir);
-    if (!real)
-        return NULL;
-    const char *base = slash ? slash + 1 : path;
-    size_t rn = strlen(real), bn = strlen(base);
-    char *out = malloc(rn + bn + 2);
-    if (out) {
-        memcpy(out, real, rn);
-        out[rn] = '/';
-        memcpy(out + rn + 1, base, bn + 1);
-    }
-    free(real);
-    return out;
-}
-
-/* The scene, with the program (by its absolute path: the scene resolves
- * relative names against its own directory) in the slot. */
+/* The scene, with the program in the slot (gfx_scene_load_slot). */
 static bool load_scene(struct us_bench *b, const char *list,
                        struct us_bench_prog *bp, struct us_diag *diag)
 {
-    char *abs = realpath(bp->path, NULL);
-    if (!abs)
-        return fail_at(b, bp->path, 0, 0, diag, "cannot resolve the path: %s",
-                       strerror(errno));
-    if (abs[strcspn(abs, " \t\r\n#")]) {
-        free(abs);
-        return fail_at(b, bp->path, 0, 0, diag, "the absolute path has a "
-                       "blank or '#', which a scene cannot name");
-    }
-    char *text = NULL;
-    size_t len;
-    if (!read_in(b, bp->scene, MAX_SCENE_BYTES, &text, &len, diag)) {
-        free(abs);
-        return false;
-    }
-    bool found = false;
-    size_t sub_len;
-    char *sub = substitute(text, len, bp->slot, abs, &found, &sub_len);
-    free(text);
-    free(abs);
-    if (!sub)
-        return oom(b, diag);
-    if (!found) {
-        free(sub);
+    enum gfx_slot_error where;
+    if (gfx_scene_load_slot(&bp->scn, bp->scene, bp->slot, bp->path,
+                            MAX_SCENE_BYTES, &where, diag))
+        return true;
+    if (where == GFX_SLOT_ERR_NO_SLOT)
         return fail_at(b, list, bp->line, 0, diag, "%s has no program named "
                        "'%s'", bp->scene, bp->slot);
-    }
-    /* the directory short and absolute, so the scene's own files are
-     * found however long the list's spelling of it */
-    char *where = canonical_dir(bp->scene);
-    if (!where) {
-        free(sub);
-        return fail_at(b, bp->scene, 0, 0, diag, "cannot resolve the "
-                       "directory: %s", strerror(errno));
-    }
-    bool ok = gfx_scene_load(&bp->scn, where, sub, sub_len, diag);
-    free(where);
-    free(sub);
-    return ok || fail_in(b, bp->scene);
+    return fail_in(b, where == GFX_SLOT_ERR_PROGRAM ? bp->path : bp->scene);
 }
 
 /* Render the scene with the program in its slot, keep the inputs. */
@@ -268,13 +168,8 @@ static bool capture(struct us_bench *b, const char *list,
         gfx_capture_free(&cap);
         return false;
     }
-    /* A window from the middle of what was captured: the first batches
-     * are often the background or the edge of a mesh. */
-    unsigned n = b->threads < cap.n ? b->threads : cap.n;
-    if (bp->prog.stage == US_STAGE_FRAGMENT && n >= 4)
-        n -= n % 4;
-    unsigned start = (cap.n - n) / 2;
-    start -= start % 4;
+    unsigned start, n;
+    gfx_capture_window(&cap, b->threads, &start, &n);
     bp->inputs = malloc((size_t)n * sizeof *bp->inputs);
     if (!bp->inputs) {
         gfx_capture_free(&cap);

@@ -1,5 +1,5 @@
 !!ARBfp1.0
-# ARGS: --attrib fragment.texcoord[0]=4,16,3,0.125
+# ARGS: --exact-math --attrib fragment.texcoord[0]=4,16,3,0.125
 # Scalar SFU instructions with exactly representable results.
 TEMP r, s;
 RCP r.x, fragment.texcoord[0].x;       # 0.25

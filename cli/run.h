@@ -1,0 +1,75 @@
+/*
+ * What the two forms of `ushader run` share: the parsed command line, the
+ * --param/--attrib settings, the configuration and the run's math,
+ * textures and captured inputs.  cli/cmd_run.c parses and runs one thread
+ * on the interpreter; cli/run_arch.c runs N threads on core models.
+ */
+#ifndef CLI_RUN_H
+#define CLI_RUN_H
+
+#include "cli/run_inputs.h"
+
+enum { MAX_SETTINGS = 256 };
+
+/* One --param or --attrib, kept as text until the program's stage is
+ * known. */
+struct setting {
+    const char *arg;   /* the whole NAME=VALUES argument */
+    size_t name_len;
+    float value[4];
+};
+
+enum { MAX_SETS = 64, MAX_PRESETS = 16, MAX_TEXTURES = US_MAX_TEX_UNITS };
+
+/* Threads of one --arch run, given by --threads or by --inputs lines:
+ * three records each (inputs, reference, model) of 4.8 KiB are 0.9 GiB
+ * at the cap, within the memory budget (GFX_MEM_BUDGET_MIB). */
+enum { MAX_THREADS = 65536 };
+
+struct run_args {
+    const char *file;
+    bool json, exact;
+    const char *arch, *config, *inputs, *inputs_from, *slot;
+    bool time;
+    struct run_texture textures[MAX_TEXTURES];
+    unsigned ntextures;
+    const char *sets[MAX_SETS];
+    unsigned nsets;
+    const char *presets[MAX_PRESETS];  /* --preset: simt rows */
+    unsigned npresets;
+    long threads;                  /* 0: not given */
+    struct setting params[MAX_SETTINGS], attribs[MAX_SETTINGS];
+    unsigned nparams, nattribs;
+};
+
+/* Threads of a run without --threads or --inputs. */
+enum { DEFAULT_THREADS = 64 };
+
+/* Parse a NAME=x,y,z,w argument of option `opt` onto list[*count]. */
+US_MUST_CHECK bool run_add_setting(const char *opt, const char *arg,
+                                   struct setting *list, unsigned *count);
+/* --param NAME: program.env[N] / program.local[N] of the stage, in gl. */
+US_MUST_CHECK bool run_apply_param(const struct setting *s,
+                                   enum us_stage stage, struct us_glstate *gl);
+/* An input binding's slot (short forms as the ARB grammars take them). */
+US_MUST_CHECK bool run_resolve_input(const struct setting *s,
+                                     enum us_stage stage, unsigned *slot);
+/* %.9g; in JSON, infinities and NaN as strings. */
+void run_print_number(float v, bool json);
+
+/* The defaults, then the INI file `path` over them. */
+US_MUST_CHECK bool run_load_config(const char *path, struct us_config *cfg);
+/* --config, then --set: 0 or the exit status. */
+int run_config(const struct run_args *a, struct us_config *cfg);
+/* The math, the scene's inputs (a window of `want` threads) and the
+ * textures, --texture's over the scene's; false after an error. */
+US_MUST_CHECK bool run_setup(const struct run_args *a,
+                             const struct us_config *cfg,
+                             const struct us_program *prog, unsigned want,
+                             struct gfx_budget *mem, struct run_env *e);
+
+/* N threads on the core models of --arch (cli/run_arch.c): the exit
+ * status. */
+int run_arch(const struct run_args *a);
+
+#endif

@@ -1,0 +1,445 @@
+/* ushader run PROG --arch A|all: N threads on core models
+ * (shader/core.h), their outputs compared with the reference
+ * interpreter's, and their metrics (docs/METRICS.md); cli/run.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/run.h"
+#include "isa/scalar.h"
+
+/* A deterministic value in [-1, 1) for thread i, input slot s, comp c. */
+static float gen_value(unsigned i, unsigned s, unsigned c)
+{
+    struct us_rng r = { 0x9E3779B97F4A7C15ull ^
+                        ((uint64_t)i * 1000003u + s * 31u + c + 1) };
+    us_rng_next(&r);
+    uint64_t v = us_rng_next(&r) >> 40;  /* 24 bits: exact in binary32 */
+    return (float)v / (float)(1u << 23) - 1.0f;
+}
+
+/* The --inputs file's lines that hold settings (comments and blank lines
+ * dropped), as pointers into `text` (modified in place); the array is
+ * charged to `mem` as it grows. */
+static bool split_lines(char *text, struct gfx_budget *mem, char ***lines,
+                        unsigned *n, struct us_diag *diag)
+{
+    unsigned cap = 0;
+    *lines = NULL;
+    *n = 0;
+    for (char *p = text; p && *p;) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        char *hash = strchr(p, '#');
+        if (hash)
+            *hash = '\0';
+        if (p[strspn(p, " \t\r")] != '\0') {
+            if (*n == cap) {
+                unsigned more = cap ? cap : 64;
+                if (!gfx_budget_take(mem, more, sizeof **lines,
+                                     "the input lines", diag))
+                    return false;
+                cap += more;
+                char **l = realloc(*lines, cap * sizeof *l);
+                if (!l)
+                    return gfx_fail(diag, 0, 0, "out of memory");
+                *lines = l;
+            }
+            (*lines)[(*n)++] = p;
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return true;
+}
+
+/* Apply one --inputs line (BINDING=x,y,z,w words) to a thread. */
+static bool apply_line(const char *line, enum us_stage stage,
+                       struct us_thread *t)
+{
+    char *buf = strdup(line);   /* strtok_r writes; a line of any length */
+    if (!buf) {
+        cli_error(NULL, 0, 0, "out of memory");
+        return false;
+    }
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " \t\r", &save); w;
+         w = strtok_r(NULL, " \t\r", &save)) {
+        struct setting st;
+        unsigned count = 0, slot;
+        if (!run_add_setting("--inputs", w, &st, &count) ||
+            !run_resolve_input(&st, stage, &slot)) {
+            free(buf);
+            return false;
+        }
+        memcpy(t->input[slot], st.value, sizeof t->input[slot]);
+    }
+    free(buf);
+    return true;
+}
+
+static bool outputs_equal(const struct us_program *prog,
+                          const struct us_thread *a, const struct us_thread *b)
+{
+    for (unsigned o = 0; o < US_MAX_OUTPUTS; o++)
+        if (((prog->outputs_written >> o) & 1) &&
+            memcmp(a->output[o], b->output[o], sizeof a->output[o]))
+            return false;
+    return a->killed == b->killed;
+}
+
+/* The statistics as one JSON object in a malloc'd string, without the
+ * closing brace and newline. */
+static char *stats_json(const struct us_stats *st)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    us_stats_print(f, st, true);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    if (len >= 2)
+        buf[len - 2] = '\0';  /* drop "}\n" */
+    return buf;
+}
+
+static void print_thread_outputs(const struct us_program *prog,
+                                 const struct us_thread *t, uint32_t written,
+                                 bool json)
+{
+    unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
+                                                : US_FOUT_COUNT;
+    bool first = true;
+    for (unsigned i = 0; i < n; i++) {
+        if (!((written >> i) & 1))
+            continue;
+        printf(json ? "%s\"%s\": [" : "%s%s = (", first ? "" : json ? ", " : "  ",
+               us_output_name(prog->stage, i));
+        for (int c = 0; c < 4; c++) {
+            if (c)
+                printf(", ");
+            run_print_number(t->output[i][c], json);
+        }
+        printf(json ? "]" : ")");
+        first = false;
+    }
+    if (prog->stage == US_STAGE_FRAGMENT)
+        printf(json ? "%s\"killed\": %s" : "%skilled: %s", first ? "" : json ? ", " : "  ",
+               t->killed ? "true" : "false");
+}
+
+/* One row of the --arch all table. */
+static void table_row(const struct us_stats *st, double simd4_ad)
+{
+    double stalls = 0;
+    static const char *const causes[] = {
+        "stalls.dependency", "stalls.sfu", "stalls.lut", "stalls.texture",
+        "stalls.fetch",
+    };
+    for (unsigned i = 0; i < 5; i++)
+        stalls += us_stats_get(st, causes[i]);
+    double ad = us_stats_get(st, "area_delay");
+    printf("%-12s %9.0f %7.3f %8.4f %9.0f %10.0f %10.0f %7.3f %12.1f %7.3f\n",
+           st->arch, us_stats_get(st, "cycles"),
+           us_stats_get(st, "utilization"),
+           us_stats_get(st, "threads_per_cycle"), stalls,
+           us_stats_get(st, "instr_bits"), us_stats_get(st, "area"),
+           us_stats_get(st, "area_simd4"),
+           us_stats_get(st, "energy_per_thread"),
+           simd4_ad > 0 ? ad / simd4_ad : 0.0);
+}
+
+/* One row of a run: a model, its configuration, its name in the report
+ * ("simt:kgpu" for --preset configs/kgpu.ini). */
+struct row {
+    const struct us_core_model *m;
+    struct us_config cfg;
+    char name[48];
+};
+
+int run_arch(const struct run_args *a)
+{
+    const struct us_core_model *one = NULL;
+    if (strcmp(a->arch, "all") && !(one = us_model_lookup(a->arch))) {
+        cli_error(NULL, 0, 0, "run: unknown --arch '%s' (scalar, simd4, "
+                  "vliw, superscalar, hetero, simt, all)", a->arch);
+        return 2;
+    }
+    struct us_config cfg;
+    struct us_diag diag;
+    int rc = run_config(a, &cfg);
+    if (rc)
+        return rc;
+    unsigned nmodels = 0, nrows = 0;
+    while (us_models[nmodels])
+        nmodels++;
+    struct row *rows = calloc(nmodels + a->npresets, sizeof *rows);
+    if (!rows) {
+        cli_error(NULL, 0, 0, "run: out of memory");
+        return 1;
+    }
+    for (unsigned m = 0; m < nmodels; m++)
+        if (!one || us_models[m] == one) {
+            rows[nrows] = (struct row){ .m = us_models[m], .cfg = cfg };
+            snprintf(rows[nrows++].name, sizeof rows->name, "%s",
+                     us_models[m]->name);
+        }
+    for (unsigned p = 0; p < a->npresets; p++) {
+        struct row *r = &rows[nrows++];
+        r->m = &us_model_simt;
+        if (!run_load_config(a->presets[p], &r->cfg)) {
+            free(rows);
+            return 2;
+        }
+        const char *base = strrchr(a->presets[p], '/');
+        base = base ? base + 1 : a->presets[p];
+        int len = (int)strcspn(base, ".");
+        snprintf(r->name, sizeof r->name, "simt:%.*s", len, base);
+        /* a preset without [sfu] takes the run's */
+        struct us_sfu_config def;
+        us_sfu_config_default(&def);
+        if (us_sfu_config_equal(&r->cfg.sfu, &def))
+            r->cfg.sfu = cfg.sfu;
+        else if (!a->exact && !us_sfu_config_equal(&r->cfg.sfu, &cfg.sfu)) {
+            cli_error(a->presets[p], 0, 0, "its [sfu] differs from the run's: "
+                      "one SFU computes every model's outputs, so that they "
+                      "can be compared (give the keys with --config or --set "
+                      "sfu.KEY=V)");
+            free(rows);
+            return 2;
+        }
+    }
+    for (unsigned r = 0; r < nrows; r++)
+        if (!us_core_check(rows[r].m, &rows[r].cfg, &diag)) {
+            cli_error(NULL, 0, 0, "run: %s: %s", rows[r].name, diag.msg);
+            free(rows);
+            return 2;
+        }
+    struct us_program prog;
+    if (!cli_load_program(a->file, US_STAGE_ANY, &prog)) {
+        free(rows);
+        return 1;
+    }
+    rc = 2;
+    char *itext = NULL, **lines = NULL;
+    unsigned nlines = 0;
+    us_vec4 *params = NULL;
+    struct us_thread *base = NULL, *ref = NULL, *work = NULL;
+    struct us_stats *st = NULL;
+    struct gfx_budget mem;
+    gfx_budget_init(&mem);
+    struct run_env *e = calloc(1, sizeof *e);
+    struct us_glstate *gl = malloc(sizeof *gl);
+    if (!e || !gl)
+        goto oom;
+    us_glstate_init(gl);
+    us_load_initial_locals(&prog, gl);
+    for (unsigned i = 0; i < a->nparams; i++)
+        if (!run_apply_param(&a->params[i], prog.stage, gl))
+            goto out;
+    if (a->inputs) {
+        /* the text is at most CLI_MAX_INPUT bytes: charged as that much
+         * before it is read */
+        size_t len;
+        if (!gfx_budget_take(&mem, (size_t)CLI_MAX_INPUT + 1, 1,
+                             "the --inputs file", &diag)) {
+            cli_error(a->inputs, 0, 0, "%s", diag.msg);
+            goto out;
+        }
+        if (!cli_read_file(a->inputs, &itext, &len))
+            goto out;
+        gfx_budget_give(&mem, (size_t)CLI_MAX_INPUT - len);
+        if (!split_lines(itext, &mem, &lines, &nlines, &diag)) {
+            cli_error(a->inputs, 0, 0, "%s", diag.msg);
+            goto out;
+        }
+        if (nlines == 0) {
+            cli_error(a->inputs, 0, 0, "no input lines");
+            goto out;
+        }
+        if (!a->threads && nlines > MAX_THREADS) {
+            cli_error(a->inputs, 0, 0, "%u input lines, more than the %d "
+                      "threads of a run (--threads N runs N threads on "
+                      "them)", nlines, MAX_THREADS);
+            goto out;
+        }
+    }
+    if (!run_setup(a, &cfg, &prog, a->threads ? (unsigned)a->threads
+                                              : DEFAULT_THREADS, &mem, e)) {
+        rc = 1;
+        goto out;
+    }
+    unsigned n = e->ninputs ? e->ninputs
+               : a->threads ? (unsigned)a->threads
+               : a->inputs ? nlines : DEFAULT_THREADS;
+    /* inputs, reference results and the model's copy: charged first */
+    char what[64];
+    snprintf(what, sizeof what, "%u threads", n);
+    if (!gfx_budget_take(&mem, 3 * (size_t)n, sizeof *base, what, &diag)) {
+        cli_error(a->file, 0, 0, "%s", diag.msg);
+        goto out;
+    }
+    params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
+    base = calloc(n, sizeof *base);
+    ref = calloc(n, sizeof *ref);
+    work = calloc(n, sizeof *work);
+    st = calloc(nrows, sizeof *st);
+    if (!params || !base || !ref || !work || !st)
+        goto oom;
+    if (e->params)
+        memcpy(params, e->params, prog.nparams * sizeof *params);
+    else
+        us_resolve_params(&prog, gl, params);
+    unsigned nin = prog.stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
+    for (unsigned i = 0; i < n; i++) {
+        struct us_thread *t = &base[i];
+        us_thread_reset(t);
+        if (e->ninputs) {
+            memcpy(t->input, e->inputs[i], sizeof t->input);
+        } else if (lines) {
+            if (!apply_line(lines[i % nlines], prog.stage, t))
+                goto out;
+        } else {
+            for (unsigned s = 0; s < nin; s++)
+                if ((prog.inputs_read >> s) & 1)
+                    for (unsigned c = 0; c < 4; c++)
+                        t->input[s][c] = gen_value(i, s, c);
+        }
+        for (unsigned j = 0; j < a->nattribs; j++) {
+            unsigned slot;
+            if (!run_resolve_input(&a->attribs[j], prog.stage, &slot))
+                goto out;
+            memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
+        }
+    }
+    /* the reference computes with the models' math and sampler */
+    struct us_exec_env env = { .params = params };
+    run_env_apply(e, &env);
+    us_config_env(&cfg, &env);
+    memcpy(ref, base, n * sizeof *ref);
+    for (unsigned i = 0; i < n; i++) {
+        us_interpret(&prog, &env, &ref[i]);
+        if (ref[i].overrun) {
+            (void)us_budget_error(&env, i, &diag);
+            cli_error(a->file, 0, 0, "%s", diag.msg);
+            rc = 1;
+            goto out;
+        }
+    }
+    struct us_workload w = { &prog, &env, work, n };
+    unsigned ran = 0;
+    rc = 1;
+    for (unsigned m = 0; m < nrows; m++) {
+        const struct us_core_model *model = rows[m].m;
+        memcpy(work, base, n * sizeof *work);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        bool ok = us_core_run(model, &rows[m].cfg, &w, &st[ran], &diag);
+        st[ran].arch = rows[m].name;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+        if (ok && a->time) {
+            double sec = (double)(t1.tv_sec - t0.tv_sec) +
+                         (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+            double ops = us_stats_get(&st[ran], "useful_ops");
+            fprintf(stderr, "time: %-12s %9.4f s %12.0f useful ops "
+                    "%8.2f M useful ops/s %8.2f M cycles/s\n",
+                    rows[m].name, sec, ops,
+                    sec > 0 ? ops / sec * 1e-6 : 0.0,
+                    sec > 0 ? us_stats_get(&st[ran], "cycles") / sec * 1e-6
+                            : 0.0);
+        }
+        if (!ok) {
+            cli_error(a->file, diag.line, diag.col, "%s: %s",
+                      rows[m].name, diag.msg);
+            goto out;
+        }
+        for (unsigned i = 0; i < n; i++)
+            if (!outputs_equal(&prog, &work[i], &ref[i])) {
+                cli_error(a->file, 0, 0, "%s: thread %u's outputs differ "
+                          "from the reference interpreter's",
+                          rows[m].name, i);
+                goto out;
+            }
+        ran++;
+    }
+    uint32_t written = prog.outputs_written;
+    if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
+        (prog.options & US_OPT_POSITION_INVARIANT)) {
+        for (unsigned i = 0; i < n; i++)
+            us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
+                                  ref[i].output[US_VOUT_POSITION]);
+        written |= 1u << US_VOUT_POSITION;
+    }
+    if (a->json) {
+        if (one && !a->npresets) {
+            char *body = stats_json(&st[0]);
+            if (!body)
+                goto oom;
+            printf("%s,\n  \"outputs\": [", body);
+            free(body);
+            for (unsigned i = 0; i < n; i++) {
+                printf("%s\n    {", i ? "," : "");
+                print_thread_outputs(&prog, &ref[i], written, true);
+                printf("}");
+            }
+            printf("\n  ]\n}\n");
+        } else {
+            printf("{\n\"outputs_identical\": true,\n\"models\": [\n");
+            for (unsigned m = 0; m < ran; m++) {
+                if (m)
+                    printf(",\n");
+                us_stats_print(stdout, &st[m], true);
+            }
+            printf("]\n}\n");
+        }
+    } else {
+        unsigned show = n < 4 ? n : 4;
+        for (unsigned i = 0; i < show; i++) {
+            printf("thread %u: ", i);
+            print_thread_outputs(&prog, &ref[i], written, false);
+            printf("\n");
+        }
+        if (show < n)
+            printf("(%u more threads)\n", n - show);
+        if (one && !a->npresets) {
+            us_stats_print(stdout, &st[0], false);
+        } else {
+            double simd4_ad = 0;
+            for (unsigned m = 0; m < ran; m++)
+                if (!strcmp(st[m].arch, "simd4"))
+                    simd4_ad = us_stats_get(&st[m], "area_delay");
+            printf("outputs: identical on every model (%u threads)\n", n);
+            printf("%-12s %9s %7s %8s %9s %10s %10s %7s %12s %7s\n", "arch",
+                   "cycles", "util", "thr/cyc", "stalls", "instr_bits",
+                   "area_um2", "area/s4", "pJ/thread", "AxD/s4");
+            for (unsigned m = 0; m < ran; m++)
+                table_row(&st[m], simd4_ad);
+        }
+    }
+    rc = cli_flush_stdout() ? 0 : 1;
+    goto out;
+oom:
+    cli_error(a->file, 0, 0, "out of memory");
+    rc = 1;
+out:
+    free(rows);
+    free(st);
+    free(work);
+    free(ref);
+    free(base);
+    free(params);
+    free(lines);
+    free(itext);
+    free(gl);
+    if (e)
+        run_env_free(e);
+    free(e);
+    us_program_free(&prog);
+    return rc;
+}
+
