@@ -113,6 +113,8 @@ struct us_core {
     struct us_tqueue queue;
     /* The run. */
     uint64_t now, fsm_busy;
+    uint64_t active_slots, empty_slots;  /* lane-slots issued: active, and
+                                           lanes no thread holds */
     struct us_tcounts counts;
     struct us_reconv_stats rstats;
     struct us_activity act;
@@ -410,6 +412,8 @@ static void count_issue(struct us_core *c, const struct warp *wp,
     c->counts.issued++;
     c->counts.masked_lane_slots +=
         (uint64_t)k * (unsigned)__builtin_popcount(wp->present & ~lanes);
+    c->active_slots += (uint64_t)k * nl;
+    c->empty_slots += (uint64_t)k * (c->W - (unsigned)__builtin_popcount(wp->present));
     us_tcounts_exec(&c->counts, &c->oc[pc], nl);
     c->counts.branches += (c->flags[pc] & F_BRANCH) != 0;
     c->counts.divergent = c->rstats.divergent;
@@ -554,6 +558,7 @@ static void simt_reset(struct us_core *c)
 {
     c->now = 0;
     c->fsm_busy = 0;
+    c->active_slots = c->empty_slots = 0;
     c->finished = c->failed = false;
     memset(&c->counts, 0, sizeof c->counts);
     memset(&c->rstats, 0, sizeof c->rstats);
@@ -713,6 +718,17 @@ static void simt_stats(const struct us_core *c, struct us_stats *st)
     us_stats_counter(st, "simt.busy_cycles", "core-cycles the FSMs (or "
                      "pipelines) were taken by an instruction",
                      (double)c->fsm_busy);
+    us_stats_counter(st, "simt.active_lane_slots", "lane-slots of issued "
+                     "warp instructions on lanes that executed (k a lane)",
+                     (double)c->active_slots);
+    us_stats_counter(st, "simt.empty_lane_slots", "lane-slots of issued "
+                     "warp instructions on lanes no thread holds (a "
+                     "workgroup smaller than its warps)",
+                     (double)c->empty_slots);
+    us_stats_formula(st, "simt.efficiency", "active share of issued "
+                     "lane-slots", "simt.active_lane_slots / "
+                     "(simt.active_lane_slots + masked_lane_slots + "
+                     "simt.empty_lane_slots)");
     us_stats_counter(st, "reconv.divergent", "issues after which the lanes' "
                      "pcs parted", (double)c->rstats.divergent);
     us_stats_counter(st, "reconv.events", "parted lanes issuing together "
