@@ -179,8 +179,10 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
             const struct us_inst *in = &prog->insts[i];
             unsigned k = components(in), u = us_ops[in->op].unit;
             struct us_activity *a = &c->gact[pc];
-            a->fmul_ops += u == US_UNIT_ALU ? k : 0;
-            a->fadd_ops += u == US_UNIT_ALU ? k : 0;
+            enum us_int_kind ik = us_op_int_kind(in->op);
+            us_activity_int(a, ik, k);
+            a->fmul_ops += u == US_UNIT_ALU && ik == US_INT_NONE ? k : 0;
+            a->fadd_ops += u == US_UNIT_ALU && ik == US_INT_NONE ? k : 0;
             a->sfu_full_ops += u == US_UNIT_SFU ? k : 0;
             if (inst_class(in) != G_FLOW) {
                 a->rf_reads += (uint64_t)us_ops[in->op].nsrc * k;
@@ -421,6 +423,8 @@ static void count_issue(struct us_core *c, const struct warp *wp,
     c->act.fmul_ops += ga->fmul_ops * nl;
     c->act.fadd_ops += ga->fadd_ops * nl;
     c->act.sfu_full_ops += ga->sfu_full_ops * nl;
+    c->act.int_alu_ops += ga->int_alu_ops * nl;
+    c->act.int_mul_ops += ga->int_mul_ops * nl;
     c->act.rf_reads += ga->rf_reads * nl;
     c->act.rf_writes += ga->rf_writes * nl;
     c->counts.instr_words += k;
@@ -748,10 +752,17 @@ static void simt_stats(const struct us_core *c, struct us_stats *st)
         .rf_ports = 3, .rf_count = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
         .imem_bits = c->counts.instr_mem_bits * c->ncores,
         .issue_slots = c->ncores, .sfu_full = c->ncores,
+        /* every lane runs integer operations (the seeds' ALUs: kGPU's,
+         * e-GPU's Vortex lanes with their multipliers) */
+        .int_alu = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
+        .int_mul = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
     };
+    us_memsys_hw(&c->cfg, c->ncores, (unsigned)c->cfg.v[US_KNOB_alu_lanes],
+                 &hw);
     struct us_activity act = c->act;
     act.issues = c->counts.issued;
     act.imem_bits = c->counts.instr_bits;
+    us_memsys_activity(c->mpart, c->mem, &act);
     us_area_report(&c->cfg, &hw, &act, c->counts.instr_mem_bits, st);
 }
 
