@@ -729,10 +729,11 @@ static void simt_stats(const struct us_core *c, struct us_stats *st)
                      "warp instructions on lanes no thread holds (a "
                      "workgroup smaller than its warps)",
                      (double)c->empty_slots);
-    us_stats_formula(st, "simt.efficiency", "active share of issued "
-                     "lane-slots", "simt.active_lane_slots / "
-                     "(simt.active_lane_slots + masked_lane_slots + "
-                     "simt.empty_lane_slots)");
+    uint64_t issued = c->active_slots + c->counts.masked_lane_slots +
+                      c->empty_slots;
+    us_stats_counter(st, "simt.efficiency", "active share of issued "
+                     "lane-slots: active / (active + masked + empty)",
+                     issued ? (double)c->active_slots / (double)issued : 0.0);
     us_stats_counter(st, "reconv.divergent", "issues after which the lanes' "
                      "pcs parted", (double)c->rstats.divergent);
     us_stats_counter(st, "reconv.events", "parted lanes issuing together "
