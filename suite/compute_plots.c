@@ -53,16 +53,36 @@ static double cost(const struct us_cbench *b, const char *variant)
     return n ? sum / n : NAN;
 }
 
+/* Geometric mean over the kernels of cycles(variant) / cycles(div/scalar). */
+static double vs_scalar(const struct us_cbench *b, const char *variant)
+{
+    double lg = 0;
+    unsigned n = 0;
+    for (unsigned k = 0; k < b->nkern; k++) {
+        double x = us_cb_stat(b, us_cb_job(b, b->kern[k].id, variant),
+                              "cycles"),
+               y = us_cb_stat(b, us_cb_job(b, b->kern[k].id, "div/scalar"),
+                              "cycles");
+        if (x > 0 && y > 0) {
+            lg += log(x / y);
+            n++;
+        }
+    }
+    return n ? exp(lg / n) : NAN;
+}
+
 static void div_dat(FILE *f, const struct us_cbench *b)
 {
     fprintf(f, "# warp  divergence cost (masked / issued lane-slots, %%, "
-            "mean over the divergent kernels): pdom minpc serial dice\n");
+            "mean over the divergent kernels): pdom minpc serial dice;  "
+            "cycles / the scalar SPs' (geometric mean): pdom minpc serial "
+            "dice\n");
     for (unsigned w = 4; w <= 32; w *= 2) {
         fprintf(f, "%u", w);
-        for (unsigned p = 0; p < 4; p++) {
-            char name[48];
-            snprintf(name, sizeof name, "div/%s/w%u", policies[p], w);
-            val(f, cost(b, name) * 100);
+        char name[48];
+        for (unsigned p = 0; p < 8; p++) {
+            snprintf(name, sizeof name, "div/%s/w%u", policies[p % 4], w);
+            val(f, p < 4 ? cost(b, name) * 100 : vs_scalar(b, name));
         }
         fputc('\n', f);
     }
@@ -120,21 +140,30 @@ static void script(FILE *f, const char *terminal)
         "set yrange [0:*]\nset boxwidth 0.8\n"
         "plot 'utilization.dat' using 2:xtic(1) notitle\n"
         "\nset output 'divergence.png.tmp'\n"
+        "set terminal %s size 1100,450 noenhanced\n"
+        "set multiplot layout 1,2 title 'Divergent kernels at 32 lanes "
+        "(means over the kernels)'\n"
         "set style data linespoints\n"
-        "set title 'Divergence cost: masked / issued lane-slots (divergent "
-        "kernels, 32 lanes)'\nset xlabel 'warp size (lanes)'\n"
+        "set title 'divergence cost: masked / issued lane-slots'\n"
+        "set xlabel 'warp size (lanes)'\n"
         "set ylabel 'masked lane-slots, %%'\nset logscale x 2\n"
         "set xrange [3:40]\nset yrange [0:*]\n"
         "plot for [i=2:5] 'divergence.dat' using 1:i title "
         "word('pdom minpc serial dice', i-1) lw 2\n"
+        "set title 'cycles / the scalar SPs'\nset ylabel 'ratio'\n"
+        "set logscale y 2\nset yrange [*:*]\n"
+        "plot for [i=6:9] 'divergence.dat' using 1:i title "
+        "word('pdom minpc serial dice', i-5) lw 2\n"
+        "unset multiplot\nunset logscale y\n"
         "\nset output 'egpu.png.tmp'\n"
-        "unset logscale x\nunset xlabel\nset xrange [*:*]\n"
+        "set terminal %s size 800,450 noenhanced\n"
+        "unset logscale x\nunset xlabel\nset xrange [*:*]\nset yrange [0:*]\n"
         "set style data histograms\nset style histogram clustered gap 1\n"
         "set title 'e-GPU: speedup of 4T and 16T (ours: over 1T without "
         "the launch; the paper: over the host)'\nset ylabel 'speedup'\n"
         "plot 'egpu.dat' using 2:xtic(1) title 'ours 4T', '' using 3 "
         "title 'ours 16T', '' using 4 title 'paper 4T', '' using 5 title "
-        "'paper 16T'\n", term);
+        "'paper 16T'\n", term, term, term);
 }
 
 static bool add_file(struct us_bench_file *files, unsigned *n,
