@@ -340,6 +340,11 @@ static bool applies(const struct us_cbench *b, unsigned k,
      * there only: on every model they would be most of the run's time */
     if (strstr(id, "_big") && v->group != US_CB_EGPU)
         return false;
+    /* --all's bench-only sizes (gemm128, gemm256) on the models and in the
+     * e-GPU study; on the presets too they would double `make bench`
+     * (tests/compute_suite.test.sh, COMPUTE_SUITE=all, runs them there) */
+    if (b->kern[k].bench_only && v->group == US_CB_PRESET)
+        return false;
     switch (v->group) {
     case US_CB_DIVERGE: return in_list(divergent_ids, id);
     case US_CB_MEMSYS:  return in_list(memsys_ids, id);

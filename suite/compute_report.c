@@ -706,14 +706,17 @@ static void section_egpu(FILE *f, const struct us_cbench *b, bool plots)
             clast = c;
             last = id;
         }
-    fprintf(f, "\nThe paper's ~15%% at 32x32 puts its whole run near %.0f "
-            "cycles (launch / 0.15), of which about 20%% are the host's "
-            "transfers; our 32x32 run, without transfers, takes %s cycles, "
-            "so our share is %s%%.  It falls with the work (N^3 "
-            "multiply-adds): from %s%% on `%s` to %s%% on `%s`.\n\n",
-            L / 0.15, NUM("%.0f", c32), NUM("%.1f", ratio(L, c32) * 100),
-            NUM("%.2f", ratio(L, cfirst) * 100), first,
-            NUM("%.2f", ratio(L, clast) * 100), last);
+    if (!isnan(c32))
+        fprintf(f, "\nThe paper's ~15%% at 32x32 puts its whole run near %.0f "
+                "cycles (launch / 0.15), of which about 20%% are the host's "
+                "transfers; our 32x32 run, without transfers, takes %s cycles, "
+                "so our share is %s%%.  It falls with the work (N^3 "
+                "multiply-adds): from %s%% on `%s` to %s%% on `%s`.\n\n",
+                L / 0.15, NUM("%.0f", c32), NUM("%.1f", ratio(L, c32) * 100),
+                NUM("%.2f", ratio(L, cfirst) * 100), first,
+                NUM("%.2f", ratio(L, clast) * 100), last);
+    else
+        fputc('\n', f);
 }
 
 static void section_area(FILE *f, const struct us_cbench *b)
