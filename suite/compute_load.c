@@ -358,6 +358,20 @@ void us_cb_launch(const struct us_cb_kernel *k, const struct us_cb_variant *v,
 {
     memcpy(groups, k->k->groups, 3 * sizeof *groups);
     memcpy(local, k->k->local, 3 * sizeof *local);
+    const uint16_t *gs = k->prog.group_size;
+    uint32_t lx = local[0] ? local[0] : gs[0],
+             ly = local[0] ? local[1] : gs[1], lz = local[0] ? local[2] : gs[2];
+    uint64_t items = (uint64_t)groups[0] * lx;
+    bool linear = groups[1] == 1 && groups[2] == 1 && ly == 1 && lz == 1;
+    if (v->group == US_CB_DIVERGE && v->warp && k->any_shape && linear &&
+        items % v->warp == 0) {
+        /* a grid-stride kernel fills its warps: a workgroup a warp, the
+         * same work-items */
+        groups[0] = (uint32_t)(items / v->warp);
+        local[0] = v->warp;
+        local[1] = local[2] = 1;
+        return;
+    }
     if (!v->tiny_opencl)
         return;
     unsigned warp = (unsigned)v->cfg.v[US_KNOB_simt_warp_size],
@@ -375,12 +389,7 @@ void us_cb_launch(const struct us_cb_kernel *k, const struct us_cb_variant *v,
     }
     /* GLSL indexes its work-items: keep their number, one CU's slots a
      * workgroup, where the index space is one-dimensional and divides */
-    const uint16_t *gs = k->prog.group_size;
-    uint32_t lx = local[0] ? local[0] : gs[0],
-             ly = local[0] ? local[1] : gs[1], lz = local[0] ? local[2] : gs[2];
-    uint64_t items = (uint64_t)groups[0] * lx;
-    if (one_group || groups[1] != 1 || groups[2] != 1 || ly != 1 || lz != 1 ||
-        items % slots)
+    if (one_group || !linear || items % slots)
         return;
     groups[0] = (uint32_t)(items / slots);
     local[0] = slots;

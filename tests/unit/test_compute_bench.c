@@ -88,6 +88,18 @@ START_TEST(launch_tiny_opencl)
     us_cb_launch(&ck, &plain, g, l);
     ck_assert_uint_eq(g[0], 32);
     ck_assert_uint_eq(l[0], 16);
+    /* the divergence study: a grid-stride kernel a warp a workgroup (512
+     * work-items), a GLSL one as it is */
+    k.groups[1] = 1;
+    struct us_cb_variant w32 = { .group = US_CB_DIVERGE, .warp = 32 };
+    us_config_default(&w32.cfg);
+    us_cb_launch(&ck, &w32, g, l);
+    ck_assert_uint_eq(g[0], 16);
+    ck_assert_uint_eq(l[0], 32);
+    ck.any_shape = false;
+    us_cb_launch(&ck, &w32, g, l);
+    ck_assert_uint_eq(g[0], 32);
+    ck_assert_uint_eq(l[0], 16);
 }
 END_TEST
 
