@@ -36,9 +36,11 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
-# The compute suite's C references, linked into build/tools/kref only.
+# The compute suite's C references: in the library, for `ushader bench
+# --suite compute` (suite/compute_load.c), and in build/tools/kref.
 KREF_SRC := $(wildcard bench/compute/ref/*.c)
 KREF_OBJ := $(KREF_SRC:%.c=$(BUILD)/obj/%.o)
+LIB_OBJ  += $(KREF_OBJ)
 
 # The version (VERSION) and the commit built (`git describe --dirty`:
 # "-dirty" when the tree has changes), for `ushader --version` and the

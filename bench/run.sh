@@ -21,3 +21,10 @@ t0=$(date +%s%N)
 "$BUILD/ushader" bench --jobs 2 | tail -n 4
 t1=$(date +%s%N)
 echo "host wall-clock: $(( (t1 - t0) / 1000000 )) ms"
+
+echo
+echo "== ushader bench --suite compute --all: the compute suite with the bench-only sizes (--jobs 2)"
+t0=$(date +%s%N)
+"$BUILD/ushader" bench --suite compute --all --jobs 2 --out "${OUT:-out}/compute-all" | tail -n 1
+t1=$(date +%s%N)
+echo "host wall-clock: $(( (t1 - t0) / 1000000 )) ms; report: ${OUT:-out}/compute-all/report.md"

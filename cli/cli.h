@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "ushader.h"
 #include "shader/core.h"
@@ -71,4 +72,35 @@ bool seed_isa_requested(int argc, char **argv);
 int seed_cmd_asm(int argc, char **argv);
 int seed_cmd_dis(int argc, char **argv);
 int seed_cmd_compute(int argc, char **argv);
+/* `ushader bench`'s output directory (cli/cmd_bench.c), shared by the
+ * shader suite and the compute suite (cli/cmd_bench_compute.c): the
+ * writers of results.csv, results.json and report.md, and gnuplot's files
+ * (plots.gp writes NAME.tmp for each of plot_names, published by rename). */
+struct us_bench_file;
+struct cli_bench_out {
+    const void *ctx;
+    void (*csv)(FILE *f, const void *ctx);
+    void (*json)(FILE *f, const void *ctx);
+    void (*report)(FILE *f, const void *ctx, bool plots, const char *note);
+    bool (*plot_files)(const void *ctx, const char *terminal,
+                       struct us_bench_file **files, unsigned *nfiles);
+    const char *const *plot_names;
+};
+
+/* Write the outputs into `dir` (created), none replacing one of `inputs`
+ * (NULL entries skipped); each file atomically.  Reports its own errors. */
+US_MUST_CHECK bool cli_bench_write(const char *dir, const char *const inputs[2],
+                                   const struct cli_bench_out *o,
+                                   bool want_plots);
+
+/* A progress bar on stderr for long phases (only on a terminal). */
+struct cli_progress {
+    bool tty, shown;
+    struct timespec start, last;
+};
+void cli_bench_progress(void *ctx, const char *phase, unsigned done,
+                        unsigned total);
+
+/* `ushader bench --suite compute` (cli/cmd_bench_compute.c). */
+int cmd_bench_compute(int argc, char **argv);
 #endif

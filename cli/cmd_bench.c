@@ -30,11 +30,6 @@ static const char usage[] =
     "  --threads N threads per program (default 512)\n"
     "  --only      programs whose name contains one of these strings\n";
 
-struct progress {
-    bool tty, shown;
-    struct timespec start, last;
-};
-
 static double since(const struct timespec *a, const struct timespec *b)
 {
     return (double)(b->tv_sec - a->tv_sec) +
@@ -43,10 +38,10 @@ static double since(const struct timespec *a, const struct timespec *b)
 
 /* A bar on stderr, only on a terminal and only once a run has taken more
  * than a second. */
-static void show_progress(void *ctx, const char *phase, unsigned done,
-                          unsigned total)
+void cli_bench_progress(void *ctx, const char *phase, unsigned done,
+                        unsigned total)
 {
-    struct progress *p = ctx;
+    struct cli_progress *p = ctx;
     if (!p->tty || total == 0)
         return;
     struct timespec now;
@@ -154,6 +149,19 @@ struct out_dir {
     const char *inputs[2];   /* --config, --suite */
 };
 
+/* The shader suite's writers behind cli_bench_out's interface. */
+static void sh_csv(FILE *f, const void *b) { us_bench_csv(f, b); }
+static void sh_json(FILE *f, const void *b) { us_bench_json(f, b); }
+static void sh_report(FILE *f, const void *b, bool plots, const char *note)
+{
+    us_bench_report(f, b, plots, note);
+}
+static bool sh_plots(const void *b, const char *term,
+                     struct us_bench_file **files, unsigned *n)
+{
+    return us_bench_plot_files(b, term, files, n);
+}
+
 static bool write_in(const struct out_dir *od, const char *name,
                      const void *data, size_t len)
 {
@@ -169,8 +177,8 @@ static bool write_in(const struct out_dir *od, const char *name,
 }
 
 /* Fill a buffer through a FILE *. */
-static bool render(void (*fn)(FILE *, const struct us_bench *),
-                   const struct us_bench *b, char **data, size_t *len)
+static bool render(void (*fn)(FILE *, const void *), const void *b,
+                   char **data, size_t *len)
 {
     *data = NULL;
     FILE *f = open_memstream(data, len);
@@ -185,7 +193,7 @@ static bool render(void (*fn)(FILE *, const struct us_bench *),
 }
 
 /* Plots through gnuplot; on failure *note says why. */
-static bool plots(const struct out_dir *od, const struct us_bench *b,
+static bool plots(const struct out_dir *od, const struct cli_bench_out *o,
                   const char **note)
 {
     const char *dir = od->dir;
@@ -200,7 +208,7 @@ static bool plots(const struct out_dir *od, const struct us_bench *b,
     }
     struct us_bench_file *files;
     unsigned n;
-    if (!us_bench_plot_files(b, term, &files, &n)) {
+    if (!o->plot_files(o->ctx, term, &files, &n)) {
         *note = "out of memory while writing the plot data.";
         return false;
     }
@@ -211,8 +219,8 @@ static bool plots(const struct out_dir *od, const struct us_bench *b,
     /* gnuplot writes NAME.tmp; an interrupt while it runs removes them. */
     enum { MAX_PLOTS = 16 };
     int slot[MAX_PLOTS];
-    for (unsigned i = 0; i < MAX_PLOTS && us_bench_plot_names[i]; i++) {
-        char *tmp = path_in(dir, us_bench_plot_names[i], ".tmp");
+    for (unsigned i = 0; i < MAX_PLOTS && o->plot_names[i]; i++) {
+        char *tmp = path_in(dir, o->plot_names[i], ".tmp");
         slot[i] = tmp ? us_cleanup_add_file(tmp) : -1;
         free(tmp);
     }
@@ -222,9 +230,9 @@ static bool plots(const struct out_dir *od, const struct us_bench *b,
         ok = false;
     }
     /* Publish each PNG by rename, so none is ever seen half written. */
-    for (unsigned i = 0; i < MAX_PLOTS && us_bench_plot_names[i]; i++) {
-        char *tmp = path_in(dir, us_bench_plot_names[i], ".tmp"),
-             *dst = path_in(dir, us_bench_plot_names[i], "");
+    for (unsigned i = 0; i < MAX_PLOTS && o->plot_names[i]; i++) {
+        char *tmp = path_in(dir, o->plot_names[i], ".tmp"),
+             *dst = path_in(dir, o->plot_names[i], "");
         if (ok && (!tmp || !dst)) {
             *note = "out of memory while publishing the plots.";
             ok = false;
@@ -246,8 +254,7 @@ static bool plots(const struct out_dir *od, const struct us_bench *b,
 
 /* One output file from a us_bench_* writer. */
 static bool emit(const struct out_dir *od, const char *name,
-                 void (*fn)(FILE *, const struct us_bench *),
-                 const struct us_bench *b)
+                 void (*fn)(FILE *, const void *), const void *b)
 {
     char *data;
     size_t len;
@@ -260,26 +267,27 @@ static bool emit(const struct out_dir *od, const char *name,
     return ok;
 }
 
-static bool write_outputs(const struct out_dir *od, const struct us_bench *b,
-                          bool want_plots)
+bool cli_bench_write(const char *dir, const char *const inputs[2],
+                     const struct cli_bench_out *o, bool want_plots)
 {
-    const char *dir = od->dir;
+    const struct out_dir odir = { dir, { inputs[0], inputs[1] } },
+                         *od = &odir;
     if (!make_dirs(dir)) {
         cli_error(dir, 0, 0, "cannot create the directory: %s",
                   strerror(errno));
         return false;
     }
-    if (!emit(od, "results.csv", us_bench_csv, b) ||
-        !emit(od, "results.json", us_bench_json, b))
+    if (!emit(od, "results.csv", o->csv, o->ctx) ||
+        !emit(od, "results.json", o->json, o->ctx))
         return false;
     const char *note = "plots were not requested (--no-plots).";
-    bool have = want_plots && plots(od, b, &note);
+    bool have = want_plots && plots(od, o, &note);
     char *data = NULL;
     size_t len;
     FILE *f = open_memstream(&data, &len);
     if (!f)
         return false;
-    us_bench_report(f, b, have, note);
+    o->report(f, o->ctx, have, note);
     bool ok = fclose(f) == 0 && write_in(od, "report.md", data, len);
     free(data);
     if (ok)
@@ -369,6 +377,10 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 
 int cmd_bench(int argc, char **argv)
 {
+    /* --suite compute is the compute suite (a file named compute: ./compute) */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--suite") && !strcmp(argv[i + 1], "compute"))
+            return cmd_bench_compute(argc, argv);
     struct bench_args a = { 0 };
     int rc = parse_args(argc, argv, &a);
     if (rc)
@@ -380,7 +392,7 @@ int cmd_bench(int argc, char **argv)
     a.o.config_text = config;
     a.o.config_len = len;
     a.o.config_path = a.config;
-    struct progress prog = { .tty = isatty(2) };
+    struct cli_progress prog = { .tty = isatty(2) };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     struct us_bench *b = calloc(1, sizeof *b);
     struct us_diag diag = { 0 };
@@ -390,7 +402,7 @@ int cmd_bench(int argc, char **argv)
         return 1;
     }
     rc = 2;
-    if (!us_bench_load(b, &a.o, show_progress, &prog, &diag)) {
+    if (!us_bench_load(b, &a.o, cli_bench_progress, &prog, &diag)) {
         if (b->err_file)
             cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);
         else
@@ -402,7 +414,7 @@ int cmd_bench(int argc, char **argv)
         goto out;
     }
     rc = 1;
-    if (!us_bench_run(b, a.jobs, show_progress, &prog, &diag)) {
+    if (!us_bench_run(b, a.jobs, cli_bench_progress, &prog, &diag)) {
         cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }
@@ -416,8 +428,10 @@ int cmd_bench(int argc, char **argv)
         us_bench_table(stdout, b);
     if (!cli_flush_stdout())
         goto out;
-    struct out_dir od = { a.out, { a.config, a.o.list } };
-    if (a.out && !write_outputs(&od, b, !a.no_plots))
+    const char *inputs[2] = { a.config, a.o.list };
+    const struct cli_bench_out o = { b, sh_csv, sh_json, sh_report, sh_plots,
+                                     us_bench_plot_names };
+    if (a.out && !cli_bench_write(a.out, inputs, &o, !a.no_plots))
         goto out;
     rc = b->failures ? 1 : 0;
 out:

@@ -759,9 +759,13 @@ bool bind_kernel_args(struct spv *s)
         if (t->ty != TY_INT && t->ty != TY_FLOAT)
             return spv_fail(s, "%s: only pointers and scalars are "
                             "supported", what);
+        /* Unnamed (clang discards value names): argK, so that the
+         * printed program's PARAMs stay distinct and it assembles again. */
+        char pname[16];
+        snprintf(pname, sizeof pname, "arg%u", (unsigned)k);
         unsigned param;
         s->nlocals = k > s->nlocals ? k : s->nlocals;
-        if (!add_local_param(s, name ? name : "arg", &param))
+        if (!add_local_param(s, name ? name : pname, &param))
             return false;
         struct us_src v = { .file = US_FILE_PARAM, .index = (uint16_t)param,
                             .swz = { 0, 0, 0, 0 } };

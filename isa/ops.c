@@ -11,6 +11,7 @@
 #define I_SRC US_I_SRC
 #define I_DST US_I_DST
 #define SIGNLESS US_SIGNLESS
+#define I_MUL US_I_MUL
 const struct us_opinfo us_ops[US_OP_COUNT] = {
 #define OP(name, text, fmt, nsrc, unit, shape, stages, flags) \
     [US_OP_##name] = { text, US_FMT_##fmt, nsrc, US_UNIT_##unit, \
@@ -25,6 +26,7 @@ const struct us_opinfo us_ops[US_OP_COUNT] = {
 #undef I_SRC
 #undef I_DST
 #undef SIGNLESS
+#undef I_MUL
 
 const char *const us_mtype_names[US_MT_COUNT] = {
     "U8", "S8", "U16", "S16", "U32", "S32"

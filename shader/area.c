@@ -5,10 +5,14 @@
  * partial SFU's area is built from its own logic (shifters, leading-zero
  * counter, rounding and exponent adders, operand muxes) on top of the SP's
  * shared multiplier and adder; a full SFU is its own multipliers and adder
- * plus that logic, with its LUT counted in lut_bits.
+ * plus that logic, with its LUT counted in lut_bits.  Integer ALUs,
+ * load/store units and the data cache are built the same way from
+ * area.def's cells (its header says how); the memory-system part says how
+ * many LSUs and what cache a machine has (us_memsys_hw).
  */
 #include <math.h>
 
+#include "shader/memsys.h"
 #include "shader/timing.h"
 
 struct area_params {
@@ -24,7 +28,7 @@ static const struct area_params A = {
 };
 
 /* Bits of one LUT read for energy: one 64-bit SRAM read as in [H]. */
-enum { LUT_READ_BITS = 64, RF_WORD_BITS = 32 };
+enum { LUT_READ_BITS = 64, RF_WORD_BITS = 32, INT_BITS = 32 };
 
 double us_area_partial_sfu_logic(void)
 {
@@ -53,8 +57,39 @@ static double full_sfu_area(void)
            A.sfu_full_adds * A.fp32_add_area + us_area_partial_sfu_logic();
 }
 
+/* The integer ALU beside its multiplier: adder, logic, barrel shifter,
+ * leading-zero counter, result select. */
+static double int_alu_area(void)
+{
+    double adder = INT_BITS * A.int_add_bit_area;
+    double logic = INT_BITS * A.int_logic_nand2 * A.nand2_area;
+    double shifter = INT_BITS * log2(INT_BITS) * A.mux2_area;
+    double lzc = (INT_BITS - 1) * 2.0 * A.nand2_area;
+    double select = INT_BITS * 3.0 * A.mux2_area;
+    return adder + logic + shifter + lzc + select;
+}
+
+static double lsu_area(void)
+{
+    return INT_BITS * A.int_add_bit_area +
+           A.lsu_entries * A.lsu_entry_bits * A.dff_area +
+           A.lsu_align_muxes * A.mux2_area;
+}
+
+static double cache_area(const struct us_hw *hw)
+{
+    if (!hw->cache_lines)
+        return 0.0;
+    double cells = (double)hw->cache_lines * hw->cache_line_bits *
+                   A.sram_bit_area;
+    double rows = (double)hw->cache_lines * A.cache_row_nand2;
+    double cols = (double)hw->cache_banks * hw->cache_line_bits *
+                  A.cache_col_nand2;
+    return cells + (rows + cols) * A.nand2_area;
+}
+
 struct breakdown {
-    double fp, rf, lut, imem, control, sfu;
+    double fp, rf, lut, imem, control, sfu, ints, lsu, cache;
 };
 
 static double area_parts(const struct us_hw *hw, struct breakdown *b)
@@ -67,7 +102,11 @@ static double area_parts(const struct us_hw *hw, struct breakdown *b)
     b->control = hw->issue_slots * control_area();
     b->sfu = hw->sfu_full * full_sfu_area() +
              hw->sfu_partial * us_area_partial_sfu_logic();
-    return b->fp + b->rf + b->lut + b->imem + b->control + b->sfu;
+    b->ints = hw->int_alu * int_alu_area() + hw->int_mul * A.int_mul_area;
+    b->lsu = hw->lsus * lsu_area();
+    b->cache = cache_area(hw);
+    return b->fp + b->rf + b->lut + b->imem + b->control + b->sfu + b->ints +
+           b->lsu + b->cache;
 }
 
 double us_area_um2(const struct us_hw *hw)
@@ -76,7 +115,7 @@ double us_area_um2(const struct us_hw *hw)
     return area_parts(hw, &b);
 }
 
-double us_energy_pj(const struct us_activity *act)
+double us_energy_pj(const struct us_hw *hw, const struct us_activity *act)
 {
     double e = 0.0;
     e += (double)act->fmul_ops * A.fp32_mul_energy;
@@ -90,6 +129,13 @@ double us_energy_pj(const struct us_activity *act)
     e += (double)act->lut_reads * LUT_READ_BITS * A.sram_read_bit_energy;
     e += (double)act->imem_bits * A.sram_read_bit_energy;
     e += (double)act->issues * A.control_issue_energy;
+    e += (double)act->int_alu_ops * A.int_add_energy;
+    e += (double)act->int_mul_ops * A.int_mul_energy;
+    e += (double)act->mem_requests *
+         (A.int_add_energy +      /* the address add */
+          A.lsu_request_accesses * A.lsu_entry_bits * A.sram_read_bit_energy);
+    e += (double)act->cache_accesses * hw->cache_line_bits *
+         A.sram_read_bit_energy;
     return e;
 }
 
@@ -116,6 +162,8 @@ void us_hw_simd4(const struct us_config *cfg, uint64_t imem_bits,
     hw->lut_ports = units;
     hw->imem_bits = imem_bits;
     hw->issue_slots = units;
+    hw->int_alu = hw->int_mul = 4 * units;   /* one per lane */
+    us_memsys_hw(cfg, us_lockstep_groups(cfg, units), 4 * units, hw);
 }
 
 void us_area_report(const struct us_config *cfg, const struct us_hw *hw,
@@ -138,6 +186,10 @@ void us_area_report(const struct us_config *cfg, const struct us_hw *hw,
     us_stats_counter(st, "area.imem", "instruction memory", b.imem);
     us_stats_counter(st, "area.control", "issue control", b.control);
     us_stats_counter(st, "area.sfu", "full SFUs and partial-SFU logic", b.sfu);
+    us_stats_counter(st, "area.int", "integer ALUs and multipliers", b.ints);
+    us_stats_counter(st, "area.lsu", "load/store units", b.lsu);
+    us_stats_counter(st, "area.cache", "data cache (mem_system=cache)",
+                     b.cache);
     if (hw->sfu_partial) {
         double sp = (b.fp + b.rf + b.control) / hw->sfu_partial;
         us_stats_counter(st, "area.partial_sfu_share", "partial-SFU logic "
@@ -148,8 +200,14 @@ void us_area_report(const struct us_config *cfg, const struct us_hw *hw,
                      "configuration", us_area_um2(&simd));
     us_stats_formula(st, "area_simd4", "area normalized to simd4",
                      "area / area_ref");
+    us_stats_counter(st, "int_ops.alu", "integer components executed on "
+                     "the integer ALUs (add, logic, shift, compare), all "
+                     "threads", (double)act->int_alu_ops);
+    us_stats_counter(st, "int_ops.mul", "integer components executed on "
+                     "the multipliers (MUL, MUL.HI, DIV, MOD), all threads",
+                     (double)act->int_mul_ops);
     us_stats_counter(st, "energy", "energy of the run, pJ",
-                     us_energy_pj(act));
+                     us_energy_pj(hw, act));
     us_stats_formula(st, "energy_per_thread", "pJ per thread",
                      "energy / threads");
     us_stats_formula(st, "area_delay", "area x cycles (um^2 cycles)",

@@ -35,7 +35,12 @@
  * memsys.transactions counts the arbiter's 32-bit transactions (line
  * words and written words); stall_cycles: done - at beyond a hit's
  * latency (a miss's: its fill's words and the hit latency; a store's:
- * one word's cycles).
+ * one word's cycles).  For the energy model it counts the data array's
+ * accesses: each bank access (requests sharing one count it once) and
+ * each line fill.  Its hardware (area): a load/store unit per lane and
+ * the array, a line's data plus a tag from the 32-bit byte address (the
+ * buffer binding the model keeps beside the address is not tag bits: a
+ * machine has one address space) and a valid bit.
  */
 #include <stdlib.h>
 
@@ -115,13 +120,14 @@ static struct us_memsys *create(const struct us_config *cfg,
 static uint64_t bank_access(struct us_memsys *m, uint64_t line, uint64_t at)
 {
     struct bank *b = &m->b[line % m->nbanks];
+    if (b->used && b->line == line && b->last >= at)
+        return b->last;                     /* shares that access */
     uint64_t s = at;
-    if (b->used && b->line == line && b->last >= at) {
-        s = b->last;                        /* shares that access */
-    } else if (b->used && b->last >= at) {
+    if (b->used && b->last >= at) {
         s = b->last + 1;                    /* busy with another line */
         m->conflicts++;
     }
+    m->c.cache_accesses++;
     *b = (struct bank){ true, s, line };
     return s;
 }
@@ -158,6 +164,7 @@ static uint64_t one(struct us_memsys *m, const struct us_mem_req *r)
         *f = (struct frame){ true, line, start + fetch };
         m->arb = f->fill;
         m->c.transactions += m->words;
+        m->c.cache_accesses++;              /* the fill writes the line */
         done = f->fill + m->hit;
         unloaded += fetch;
     }
@@ -190,8 +197,40 @@ static void stats(const struct us_memsys *m, struct us_stats *st)
     us_stats_counter(st, "memsys.bank_conflicts",
                      "requests that waited for their bank (another line "
                      "in the same cycle)", (double)m->conflicts);
+    us_stats_counter(st, "memsys.cache_accesses",
+                     "data-array accesses: bank accesses (requests sharing "
+                     "one count once) and line fills", (double)m->c.cache_accesses);
+}
+
+static unsigned log2u(uint64_t v)
+{
+    unsigned n = 0;
+    while (v > 1) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+static void hw(const struct us_config *cfg, unsigned requesters,
+               unsigned lanes, struct us_hw *h)
+{
+    (void)requesters;
+    uint64_t line = (uint64_t)cfg->v[US_KNOB_cache_line];
+    uint64_t lines = (uint64_t)cfg->v[US_KNOB_cache_kib] * 1024 / line;
+    unsigned index = log2u(lines), offset = log2u(line);
+    unsigned tag = index + offset < 32 ? 32 - index - offset : 0;
+    h->lsus = lanes;
+    h->cache_lines = lines;
+    h->cache_line_bits = (unsigned)line * 8 + tag + 1;
+    h->cache_banks = (unsigned)cfg->v[US_KNOB_cache_banks];
+}
+
+static const struct us_memsys_counts *counts(const struct us_memsys *m)
+{
+    return &m->c;
 }
 
 const struct us_memsys_part us_memsys_cache = {
-    "cache", create, reset, access, stats, destroy,
+    "cache", create, reset, access, stats, destroy, hw, counts,
 };

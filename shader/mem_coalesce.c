@@ -131,6 +131,21 @@ static void stats(const struct us_memsys *m, struct us_stats *st)
     us_memsys_report(&m->c, st);
 }
 
+/* A load/store unit per lane (its address and data path); the
+ * coalescer that merges a warp's requests is not counted. */
+static void hw(const struct us_config *cfg, unsigned requesters,
+               unsigned lanes, struct us_hw *h)
+{
+    (void)cfg;
+    (void)requesters;
+    h->lsus = lanes;
+}
+
+static const struct us_memsys_counts *counts(const struct us_memsys *m)
+{
+    return &m->c;
+}
+
 const struct us_memsys_part us_memsys_coalesce = {
-    "coalesce", create, reset, access, stats, destroy,
+    "coalesce", create, reset, access, stats, destroy, hw, counts,
 };

@@ -51,6 +51,20 @@ static void destroy(struct us_memsys *m)
     free(m);
 }
 
+/* A load/store unit per lane: each takes its lane's request every cycle. */
+static void hw(const struct us_config *cfg, unsigned requesters,
+               unsigned lanes, struct us_hw *h)
+{
+    (void)cfg;
+    (void)requesters;
+    h->lsus = lanes;
+}
+
+static const struct us_memsys_counts *counts(const struct us_memsys *m)
+{
+    return &m->c;
+}
+
 const struct us_memsys_part us_memsys_lsu = {
-    "lsu", create, reset, access, stats, destroy,
+    "lsu", create, reset, access, stats, destroy, hw, counts,
 };

@@ -131,6 +131,22 @@ static void stats(const struct us_memsys *m, struct us_stats *st)
     us_memsys_report(&m->c, st);
 }
 
+/* A load/store unit per port: one per requester, or the mem_ports
+ * shared channels; mem_port_split doubles them (a write port each). */
+static void hw(const struct us_config *cfg, unsigned requesters,
+               unsigned lanes, struct us_hw *h)
+{
+    (void)lanes;
+    unsigned shared = (unsigned)cfg->v[US_KNOB_mem_ports];
+    unsigned ports = shared ? shared : requesters;
+    h->lsus = ports * (cfg->v[US_KNOB_mem_port_split] ? 2 : 1);
+}
+
+static const struct us_memsys_counts *counts(const struct us_memsys *m)
+{
+    return &m->c;
+}
+
 const struct us_memsys_part us_memsys_port = {
-    "port", create, reset, access, stats, destroy,
+    "port", create, reset, access, stats, destroy, hw, counts,
 };

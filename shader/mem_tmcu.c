@@ -160,6 +160,21 @@ static void stats(const struct us_memsys *m, struct us_stats *st)
     us_memsys_report(&m->c, st);
 }
 
+/* A load/store unit per port: a load port and a store port per
+ * requester. */
+static void hw(const struct us_config *cfg, unsigned requesters,
+               unsigned lanes, struct us_hw *h)
+{
+    (void)cfg;
+    (void)lanes;
+    h->lsus = 2 * requesters;
+}
+
+static const struct us_memsys_counts *counts(const struct us_memsys *m)
+{
+    return &m->c;
+}
+
 const struct us_memsys_part us_memsys_tmcu = {
-    "tmcu", create, reset, access, stats, destroy,
+    "tmcu", create, reset, access, stats, destroy, hw, counts,
 };

@@ -19,6 +19,20 @@ const struct us_memsys_part *us_memsys_part(const struct us_config *cfg)
     return us_memsys_parts[i < n ? i : 0];
 }
 
+void us_memsys_hw(const struct us_config *cfg, unsigned requesters,
+                  unsigned lanes, struct us_hw *hw)
+{
+    us_memsys_part(cfg)->hw(cfg, requesters, lanes, hw);
+}
+
+void us_memsys_activity(const struct us_memsys_part *p,
+                        const struct us_memsys *m, struct us_activity *act)
+{
+    const struct us_memsys_counts *c = p->counts(m);
+    act->mem_requests += c->requests;
+    act->cache_accesses += c->cache_accesses;
+}
+
 void us_memsys_report(const struct us_memsys_counts *c, struct us_stats *st)
 {
     us_stats_counter(st, "memsys.requests",

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "shader/core.h"
+#include "shader/timing.h"
 
 /* One lane's access of one component (kind: enum us_mem_kind; space: a
  * buffer binding or US_MEM_SPACE_SHARED, include/ushader.h). */
@@ -60,6 +61,14 @@ struct us_memsys_part {
     /* Register the part's statistics ("memsys.*", docs/METRICS.md). */
     void (*stats)(const struct us_memsys *m, struct us_stats *st);
     void (*destroy)(struct us_memsys *m);
+    /* The hardware the part stands for on a machine of `lanes` datapath
+     * lanes and `requesters` requesters (as create's): hw->lsus, one per
+     * lane or per port, and a cache's geometry (the area model,
+     * shader/area.c).  Depends on the configuration only. */
+    void (*hw)(const struct us_config *cfg, unsigned requesters,
+               unsigned lanes, struct us_hw *hw);
+    /* What it has counted since the reset (the energy model). */
+    const struct us_memsys_counts *(*counts)(const struct us_memsys *m);
 };
 
 extern const struct us_memsys_part us_memsys_lsu, us_memsys_port,
@@ -72,6 +81,14 @@ extern const struct us_memsys_part *const us_memsys_parts[];
 /* The part the configuration names. */
 const struct us_memsys_part *us_memsys_part(const struct us_config *cfg);
 
+/* The configured part's hardware (its hw callback) on *hw. */
+void us_memsys_hw(const struct us_config *cfg, unsigned requesters,
+                  unsigned lanes, struct us_hw *hw);
+
+/* Add the run's memory requests and cache accesses (its counts) to *act. */
+void us_memsys_activity(const struct us_memsys_part *p,
+                        const struct us_memsys *m, struct us_activity *act);
+
 /* ---- For the parts ------------------------------------------------------ */
 
 /* The counts every part keeps. */
@@ -79,6 +96,7 @@ struct us_memsys_counts {
     uint64_t requests;      /* requests seen                             */
     uint64_t transactions;  /* what went to memory (each part says what)  */
     uint64_t stall_cycles;  /* sum of done - at - the unloaded latency    */
+    uint64_t cache_accesses;  /* a cache's bank accesses and line fills  */
 };
 
 /* Register memsys.requests, .transactions, .coalescing, .stall_cycles. */

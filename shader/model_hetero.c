@@ -75,14 +75,17 @@ static struct us_core *hetero_create(const struct us_config *cfg,
                          .lanes_per_proc = vw + 1 };
     vt_latencies(cfg, d.latency);
     /* Per processor: vw + 1 multiply-adds (no dot-product tree: a DP3 on
-     * the vec3 datapath reduces with two more adders), one full SFU,
-     * three read and one write port per datapath, two issue slots. */
+     * the vec3 datapath reduces with two more adders), an integer ALU and
+     * multiplier per lane of both datapaths (either slot runs integer
+     * operations), one full SFU, three read and one write port per
+     * datapath, two issue slots; LSUs per lane or port (vt_create). */
     struct us_hw simd;
     us_hw_simd4(cfg, code.mem_words * us_target_word_bits(d.target), &simd);
     d.hw = simd;
     unsigned simd_procs = vt_procs(cfg, 4);
     d.hw.fmul = (vw + 1) * d.procs;
     d.hw.fadd = (vw + 1 + vw - 1) * d.procs;
+    d.hw.int_alu = d.hw.int_mul = (vw + 1) * d.procs;
     d.hw.sfu_full = d.procs;
     if (simd.sfu_full) {
         d.hw.lut_bits = simd.lut_bits / simd.sfu_full * d.hw.sfu_full;

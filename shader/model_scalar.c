@@ -612,7 +612,9 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         lat = us_unit_latency(cfg, (enum us_unit)s->unit);
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
-        if (s->kind != US_SK_MEM) {
+        if (s->kind == US_SK_INT) {
+            us_activity_int(&core->act, us_sop_int_kind(in->op), s->count);
+        } else if (s->kind != US_SK_MEM) {
             core->act.fmul_ops += s->count;
             core->act.fadd_ops += s->count;
         }
@@ -1231,6 +1233,10 @@ static void stats(const struct us_core *core, struct us_stats *st)
                  128;
     hw.issue_slots = P;
     hw.imem_bits = c.instr_mem_bits;
+    /* Each SP runs integer operations: an integer ALU and multiplier
+     * each; LSUs per SP or per port, as the memory system has it. */
+    hw.int_alu = hw.int_mul = P;
+    us_memsys_hw(cfg, core->lockstep ? core->ngroups : core->nsp, P, &hw);
     uint64_t lut = us_area_lut_bits(cfg);
     unsigned mode = (unsigned)cfg->v[US_KNOB_sfu];
     if (mode == 0) {
@@ -1258,6 +1264,7 @@ static void stats(const struct us_core *core, struct us_stats *st)
      * a full SFU's own table read is part of its evaluation's energy. */
     struct us_activity act = core->act;
     act.lut_reads = mode == 0 ? c.lut_accesses : 0;
+    us_memsys_activity(core->mp, core->mem, &act);
     us_area_report(cfg, &hw, &act, c.instr_mem_bits, st);
 }
 

@@ -32,6 +32,8 @@ static struct us_core *simd4_create(const struct us_config *cfg,
     struct vt_desc d = { .name = "simd4", .target = US_TARGET_SIMD4,
                          .procs = vt_procs(cfg, 4), .lanes_per_proc = 4 };
     vt_latencies(cfg, d.latency);
+    /* the reference machine: 4 lanes (FP, integer ALU and multiplier each)
+     * per processor, LSUs per lane or port (us_hw_simd4, vt_create) */
     us_hw_simd4(cfg, code.mem_words * us_target_word_bits(d.target), &d.hw);
     return vt_create(cfg, w, &d, &code, diag);
 }

@@ -113,6 +113,8 @@ struct us_core {
     struct us_tqueue queue;
     /* The run. */
     uint64_t now, fsm_busy;
+    uint64_t active_slots, empty_slots;  /* lane-slots issued: active, and
+                                           lanes no thread holds */
     struct us_tcounts counts;
     struct us_reconv_stats rstats;
     struct us_activity act;
@@ -177,8 +179,10 @@ static bool build_code(struct us_core *c, struct us_diag *diag)
             const struct us_inst *in = &prog->insts[i];
             unsigned k = components(in), u = us_ops[in->op].unit;
             struct us_activity *a = &c->gact[pc];
-            a->fmul_ops += u == US_UNIT_ALU ? k : 0;
-            a->fadd_ops += u == US_UNIT_ALU ? k : 0;
+            enum us_int_kind ik = us_op_int_kind(in->op);
+            us_activity_int(a, ik, k);
+            a->fmul_ops += u == US_UNIT_ALU && ik == US_INT_NONE ? k : 0;
+            a->fadd_ops += u == US_UNIT_ALU && ik == US_INT_NONE ? k : 0;
             a->sfu_full_ops += u == US_UNIT_SFU ? k : 0;
             if (inst_class(in) != G_FLOW) {
                 a->rf_reads += (uint64_t)us_ops[in->op].nsrc * k;
@@ -410,6 +414,8 @@ static void count_issue(struct us_core *c, const struct warp *wp,
     c->counts.issued++;
     c->counts.masked_lane_slots +=
         (uint64_t)k * (unsigned)__builtin_popcount(wp->present & ~lanes);
+    c->active_slots += (uint64_t)k * nl;
+    c->empty_slots += (uint64_t)k * (c->W - (unsigned)__builtin_popcount(wp->present));
     us_tcounts_exec(&c->counts, &c->oc[pc], nl);
     c->counts.branches += (c->flags[pc] & F_BRANCH) != 0;
     c->counts.divergent = c->rstats.divergent;
@@ -417,6 +423,8 @@ static void count_issue(struct us_core *c, const struct warp *wp,
     c->act.fmul_ops += ga->fmul_ops * nl;
     c->act.fadd_ops += ga->fadd_ops * nl;
     c->act.sfu_full_ops += ga->sfu_full_ops * nl;
+    c->act.int_alu_ops += ga->int_alu_ops * nl;
+    c->act.int_mul_ops += ga->int_mul_ops * nl;
     c->act.rf_reads += ga->rf_reads * nl;
     c->act.rf_writes += ga->rf_writes * nl;
     c->counts.instr_words += k;
@@ -554,6 +562,7 @@ static void simt_reset(struct us_core *c)
 {
     c->now = 0;
     c->fsm_busy = 0;
+    c->active_slots = c->empty_slots = 0;
     c->finished = c->failed = false;
     memset(&c->counts, 0, sizeof c->counts);
     memset(&c->rstats, 0, sizeof c->rstats);
@@ -713,6 +722,18 @@ static void simt_stats(const struct us_core *c, struct us_stats *st)
     us_stats_counter(st, "simt.busy_cycles", "core-cycles the FSMs (or "
                      "pipelines) were taken by an instruction",
                      (double)c->fsm_busy);
+    us_stats_counter(st, "simt.active_lane_slots", "lane-slots of issued "
+                     "warp instructions on lanes that executed (k a lane)",
+                     (double)c->active_slots);
+    us_stats_counter(st, "simt.empty_lane_slots", "lane-slots of issued "
+                     "warp instructions on lanes no thread holds (a "
+                     "workgroup smaller than its warps)",
+                     (double)c->empty_slots);
+    uint64_t issued = c->active_slots + c->counts.masked_lane_slots +
+                      c->empty_slots;
+    us_stats_counter(st, "simt.efficiency", "active share of issued "
+                     "lane-slots: active / (active + masked + empty)",
+                     issued ? (double)c->active_slots / (double)issued : 0.0);
     us_stats_counter(st, "reconv.divergent", "issues after which the lanes' "
                      "pcs parted", (double)c->rstats.divergent);
     us_stats_counter(st, "reconv.events", "parted lanes issuing together "
@@ -732,10 +753,17 @@ static void simt_stats(const struct us_core *c, struct us_stats *st)
         .rf_ports = 3, .rf_count = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
         .imem_bits = c->counts.instr_mem_bits * c->ncores,
         .issue_slots = c->ncores, .sfu_full = c->ncores,
+        /* every lane runs integer operations (the seeds' ALUs: kGPU's,
+         * e-GPU's Vortex lanes with their multipliers) */
+        .int_alu = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
+        .int_mul = (unsigned)c->cfg.v[US_KNOB_alu_lanes],
     };
+    us_memsys_hw(&c->cfg, c->ncores, (unsigned)c->cfg.v[US_KNOB_alu_lanes],
+                 &hw);
     struct us_activity act = c->act;
     act.issues = c->counts.issued;
     act.imem_bits = c->counts.instr_bits;
+    us_memsys_activity(c->mpart, c->mem, &act);
     us_area_report(&c->cfg, &hw, &act, c->counts.instr_mem_bits, st);
 }
 

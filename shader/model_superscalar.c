@@ -34,9 +34,10 @@ static struct us_core *superscalar_create(const struct us_config *cfg,
                          .procs = vt_procs(cfg, 4), .lanes_per_proc = 4,
                          .dual = true };
     vt_latencies(cfg, d.latency);
-    /* simd4's datapath, SFU and dot-product tree, with two issue slots
-     * and twice the register-file ports per processor (two instructions
-     * read and write each cycle). */
+    /* simd4's datapath (its integer ALU and multiplier per lane), SFU and
+     * dot-product tree, with two issue slots and twice the register-file
+     * ports per processor (two instructions read and write each cycle);
+     * LSUs per lane or port (vt_create). */
     us_hw_simd4(cfg, code.mem_words * us_target_word_bits(d.target), &d.hw);
     d.hw.issue_slots = 2 * d.procs;
     d.hw.rf_ports *= 2;

@@ -62,9 +62,11 @@ static struct us_core *vliw_create(const struct us_config *cfg,
                          .procs = vt_procs(cfg, 4), .lanes_per_proc = nslots,
                          .nslots = nslots };
     vt_latencies(cfg, d.latency);
-    /* Per processor: a scalar multiply-add per slot and no dot-product
-     * tree, a full SFU per SFU-capable slot (its LUT with it), one issue
-     * slot per slot.  The register file is banked by component as on
+    /* Per processor: a scalar multiply-add, an integer ALU and an integer
+     * multiplier per slot (every slot, the t-slot too, runs ALU
+     * operations) and no dot-product tree, a full SFU per SFU-capable slot
+     * (its LUT with it), one issue slot per slot; an LSU per slot or per
+     * port as the memory system has it (vt_create).  The register file is banked by component as on
      * TeraScale (3 reads + 1 write per bank, simd4's ports); the bank
      * read conflicts that organization imposes on the scheduler are not
      * modelled. */
@@ -72,6 +74,7 @@ static struct us_core *vliw_create(const struct us_config *cfg,
     us_hw_simd4(cfg, code.mem_words * us_target_word_bits(d.target), &simd);
     d.hw = simd;
     d.hw.fmul = d.hw.fadd = nslots * d.procs;
+    d.hw.int_alu = d.hw.int_mul = nslots * d.procs;
     d.hw.sfu_full = (tslot ? 1 : 4) * d.procs;
     if (simd.sfu_full) {
         d.hw.lut_bits = simd.lut_bits / simd.sfu_full * d.hw.sfu_full;

@@ -340,7 +340,40 @@ struct us_hw {
     unsigned sfu_full;         /* full SFUs: own multipliers and adder,
                                   range reduction, LUT counted in lut_bits */
     unsigned sfu_partial;      /* SPs with the partial SFU's added logic   */
+    /* Integers and memory (compute).  Every datapath lane that executes
+     * ALU operations has a 32-bit integer ALU (adder, logic, shifter,
+     * leading-zero counter) and a 32x32 multiplier; the memory-system part
+     * says how many load/store units and what cache its machine has
+     * (us_memsys_hw, shader/memsys.h). */
+    unsigned int_alu;          /* 32-bit integer ALUs                      */
+    unsigned int_mul;          /* 32x32 integer multipliers                */
+    unsigned lsus;             /* load/store units (per lane or per port)  */
+    uint64_t cache_lines;      /* data-cache lines (0: no cache)           */
+    unsigned cache_line_bits;  /* a line's data + tag + valid bits: what
+                                  one access reads or a fill writes       */
+    unsigned cache_banks;      /* banks (each with its own periphery)      */
 };
+
+/* The integer-datapath class of a vec4 opcode (isa/ops.def: an ALU
+ * opcode with integer operands; I_MUL on the multiplier) and of a scalar
+ * one (its INT kind; BFM, the scalar ISA's own helper, on the logic). */
+enum us_int_kind { US_INT_NONE, US_INT_ALU, US_INT_MUL };
+
+static inline enum us_int_kind us_op_int_kind(unsigned op)
+{
+    const struct us_opinfo *o = &us_ops[op];
+    if (o->unit != US_UNIT_ALU || !(o->flags & (US_I_SRC | US_I_DST)))
+        return US_INT_NONE;
+    return o->flags & US_I_MUL ? US_INT_MUL : US_INT_ALU;
+}
+
+static inline enum us_int_kind us_sop_int_kind(unsigned sop)
+{
+    const struct us_sopinfo *s = &us_sops[sop];
+    if (s->kind != US_SK_INT)
+        return US_INT_NONE;
+    return s->from < 0 ? US_INT_ALU : us_op_int_kind((unsigned)s->from);
+}
 
 /* Register-file capacity every model provisions per thread: 16 vec4
  * temporaries, ARB_fragment_program's minimum MAX_PROGRAM_TEMPORARIES
@@ -350,7 +383,8 @@ enum { US_AREA_RF_VEC4_PER_THREAD = 16 };
 /* What a run did, in events whose energy shader/area.def gives. */
 struct us_activity {
     uint64_t fmul_ops, fadd_ops;   /* on the datapaths (SFU passes included
-                                      for partial SFUs)                     */
+                                      for partial SFUs); integer operations
+                                      are not MAD passes                    */
     uint64_t sfu_full_ops;         /* evaluations on full SFUs (their own
                                       LUT read included)                    */
     uint64_t rf_reads, rf_writes;  /* scalar (32-bit) register accesses     */
@@ -358,16 +392,44 @@ struct us_activity {
                                       partial SFU's shared or private LUT) */
     uint64_t imem_bits;            /* instruction bits fetched              */
     uint64_t issues;               /* issue events (control energy)         */
+    uint64_t int_alu_ops;          /* integer components on the adder,
+                                      logic or shifter (us_int_kind)        */
+    uint64_t int_mul_ops;          /* integer components on the multiplier  */
+    uint64_t mem_requests;         /* component requests through the LSUs
+                                      (memsys.requests)                     */
+    uint64_t cache_accesses;       /* data-cache bank accesses and line
+                                      fills (mem_system=cache)              */
 };
+
+/* One executed issue unit's integer work: `n` components of class k. */
+static inline void us_activity_int(struct us_activity *a, enum us_int_kind k,
+                                   uint64_t n)
+{
+    if (k == US_INT_ALU)
+        a->int_alu_ops += n;
+    else if (k == US_INT_MUL)
+        a->int_mul_ops += n;
+}
+
+/* The lockstep groups (knob lockstep) of `procs` processors: the memory
+ * system's requesters on the vec4 models. */
+static inline unsigned us_lockstep_groups(const struct us_config *cfg,
+                                          unsigned procs)
+{
+    unsigned L = (unsigned)cfg->v[US_KNOB_lockstep];
+    L = L < 1 ? 1 : L > procs ? procs : L;
+    return procs ? (procs + L - 1) / L : 1;
+}
 
 /* Area of a machine in um^2 (45 nm). */
 double us_area_um2(const struct us_hw *hw);
 
-/* Energy of a run in pJ. */
-double us_energy_pj(const struct us_activity *act);
+/* Energy of a run in pJ on machine *hw (its cache's line width). */
+double us_energy_pj(const struct us_hw *hw, const struct us_activity *act);
 
 /* The simd4 baseline's hardware at the same configuration (alu_lanes / 4
- * vec4 units with a dot-product tree and a full SFU each), with
+ * vec4 units with a dot-product tree and a full SFU each, an integer ALU
+ * and multiplier per lane, the memory system's LSUs and cache), with
  * `imem_bits` of program: the normalization reference. */
 void us_hw_simd4(const struct us_config *cfg, uint64_t imem_bits,
                  struct us_hw *hw);
@@ -384,7 +446,8 @@ uint64_t us_area_lut_bits(const struct us_config *cfg);
  * Register area (um^2), area_simd4 (area over the simd4 machine's at the
  * same configuration, with the simd4 program size that us_tcounts_report
  * registered as simd4_instr_mem_bits), energy (pJ), energy_per_thread,
- * area_delay (area x cycles) and the component breakdown (area.*).
+ * area_delay (area x cycles) and the component breakdown (area.*, among
+ * them area.int, area.lsu and area.cache).
  * `imem_bits` is the model's own program size.  Call after
  * us_tcounts_report.
  */

@@ -40,6 +40,7 @@ bool vt_code_add_vec4(struct vt_code *c, unsigned ref)
     const struct us_inst *in = &c->vinsts[ref];
     struct vt_op op = { .unit = (uint8_t)us_ops[in->op].unit,
                         .width = (uint8_t)us_inst_width(in),
+                        .ikind = (uint8_t)us_op_int_kind(in->op),
                         .flow = (uint8_t)us_op_flow_kind(in->op),
                         .bar = in->op == US_OP_BAR,
                         .always = in->sub == US_COND_ALWAYS,
@@ -54,6 +55,7 @@ bool vt_code_add_scalar(struct vt_code *c, unsigned ref,
 {
     const struct us_sinst *in = &c->sinsts[ref];
     struct vt_op op = { .unit = (uint8_t)us_sops[in->op].unit, .width = 1,
+                        .ikind = (uint8_t)us_sop_int_kind(in->op),
                         .flow = (uint8_t)us_sop_flow_kind(in->op),
                         .bar = in->op == US_SOP_BAR,
                         .always = in->cond == US_COND_ALWAYS,
@@ -424,7 +426,7 @@ struct us_core *vt_create(const struct us_config *cfg,
     unsigned tpp = (unsigned)cfg->v[US_KNOB_threads_per_proc];
     unsigned L = (unsigned)cfg->v[US_KNOB_lockstep];
     L = L < 1 ? 1 : L > desc->procs ? desc->procs : L;
-    unsigned ng = (desc->procs + L - 1) / L;
+    unsigned ng = us_lockstep_groups(cfg, desc->procs);  /* of L each */
     if (c) {
         c->procs = calloc(desc->procs, sizeof *c->procs);
         c->slot_mem = calloc((size_t)desc->procs * tpp, sizeof *c->slot_mem);
@@ -444,6 +446,8 @@ struct us_core *vt_create(const struct us_config *cfg,
     c->cfg = *cfg;
     c->w = w;
     c->desc = *desc;
+    /* the memory system's LSUs (per lane or per port) and cache */
+    us_memsys_hw(cfg, ng, desc->procs * desc->lanes_per_proc, &c->desc.hw);
     c->code = *code;
     memset(code, 0, sizeof *code);
     if (!link_groups(&c->code, diag)) {
@@ -743,10 +747,13 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
             if (at > s->done)
                 s->done = at;
         }
-        /* Energy events: a MAD-datapath pass (multiply and add) per ALU
-         * component, an evaluation per SFU op, a 32-bit access per
-         * register read or written. */
-        if (op->unit == US_UNIT_ALU) {
+        /* Energy events: an integer ALU or multiplier op, else a
+         * MAD-datapath pass (multiply and add), per ALU component; an
+         * evaluation per SFU op; a 32-bit access per register read or
+         * written. */
+        if (op->ikind != US_INT_NONE) {
+            us_activity_int(&c->act, (enum us_int_kind)op->ikind, op->width);
+        } else if (op->unit == US_UNIT_ALU) {
             c->act.fmul_ops += op->width;
             c->act.fadd_ops += op->width;
         } else if (op->unit == US_UNIT_SFU) {
@@ -1013,6 +1020,7 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
                          (double)c->dual_issued);
     struct us_activity act = c->act;
     act.imem_bits = c->counts.instr_bits;
+    us_memsys_activity(c->mp, c->mem, &act);
     us_area_report(&c->cfg, &c->desc.hw, &act, c->counts.instr_mem_bits, st);
 }
 

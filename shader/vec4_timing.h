@@ -102,6 +102,7 @@ struct vt_op {
     struct us_sched_item item;  /* registers read and written */
     uint8_t unit;               /* enum us_unit, from us_ops / us_sops    */
     uint8_t width;              /* datapath components it occupies        */
+    uint8_t ikind;              /* enum us_int_kind: integer ALU work      */
     uint8_t flow;               /* enum us_flow_kind                      */
     bool bar;                   /* BAR: the workgroup's barrier            */
     bool always;                /* BRA: jumps whatever its sources        */

@@ -75,6 +75,18 @@ done
     grep -q '^SHARED_MEMORY 256;' "$tmp/r.txt" && grep -q '^BAR;' "$tmp/r.txt" &&
     grep -q '^STS\.U32 ' "$tmp/r.txt" && ok || bad "glsl reduce.cl: $(cat "$tmp/err")"
 
+# Two scalar arguments: distinct PARAMs (arg1, arg2: clang keeps no value
+# names), so the printed program assembles again and runs as the source.
+printf '__kernel void two(__global int *a, int x, int y)\n{\n    a[get_global_id(0)] = x * 3 + y;\n}\n' > "$tmp/two.cl"
+if "$U" glsl "$tmp/two.cl" -o "$tmp/two.cp" 2> "$tmp/err" &&
+    "$U" compute "$tmp/two.cp" --groups 1 --local 2 --buffer 0=,8 \
+        --param 'local[1]=5i' --param 'local[2]=-2i' --out 0="$tmp/two.bin" \
+        > /dev/null 2>> "$tmp/err" &&
+    [ "$(od -An -td4 "$tmp/two.bin" | tr -s ' ')" = " 13 13" ]
+then ok
+else bad "two scalar arguments through ushader glsl -o: $(head -c 300 "$tmp/err")"
+fi
+
 # Errors: clang's with the user's file name and position; unsupported
 # SPIR-V with the OpenCL source line; nothing left in TMPDIR.
 mkdir "$tmp/td" "$tmp/src"

@@ -40,3 +40,11 @@ echo
 echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/)"
 BUILD=$BUILD OUT="${OUT:-out}/glmark2" sh bench/glmark2/bench.sh --jobs 2
 echo "  report: ${OUT:-out}/glmark2/report.md (its last section: glmark2 shader pairs)"
+
+# The compute suite (docs/COMPUTE_SUITE.md): every kernel on every model,
+# the SIMT presets and the divergence, memory and e-GPU studies, each
+# output checked against its C reference, in process.
+echo
+echo "== ushader demo: the compute suite on every model (bench/compute/)"
+"$U" bench --suite compute --jobs 2 --out "${OUT:-out}/compute" | tail -n 1
+echo "  report: ${OUT:-out}/compute/report.md (utilization, stalls, presets, divergence, memory, e-GPU scaling, area)"

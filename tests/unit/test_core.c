@@ -594,7 +594,7 @@ START_TEST(area_partial_sfu_from_components)
     ck_assert_uint_eq(simd.sfu_full, 2);
     ck_assert_double_gt(us_area_um2(&simd), 0);
     struct us_activity act = { .fmul_ops = 10, .fadd_ops = 10 };
-    ck_assert_double_eq_tol(us_energy_pj(&act), 10 * (3.7 + 0.9), 1e-9);
+    ck_assert_double_eq_tol(us_energy_pj(&simd, &act), 10 * (3.7 + 0.9), 1e-9);
 }
 END_TEST
 

@@ -1,6 +1,6 @@
 /* Stockham radix-2 FFT, N = 256, Q15 complex, scaled by 1/2 per stage: the
- * reference of bench/compute/fft.comp, TinyBio's FFT stage in e-GPU (seed
- * 000, arXiv 2505.08421).  Stockham's autosort form as in Van Loan,
+ * reference of bench/compute/fft.comp and fft.cl, TinyBio's FFT stage in
+ * e-GPU (seed 000, arXiv 2505.08421).  Stockham's autosort form as in Van Loan,
  * "Computational Frameworks for the Fast Fourier Transform" (SIAM 1992),
  * §1.7: stage st reads x[q + s p], x[q + s (p + m)] and writes
  * y[q + 2 s p], y[q + s (2 p + 1)], s = 2^st, m = N / 2s. */
@@ -64,6 +64,17 @@ static void run(uint8_t *const *bufs)
 const struct kref kref_fft = {
     .name = "fft.comp",
     .groups = { 1, 1, 1 },
+    .nbufs = 3,
+    .buf = { { 0, 8 * N }, { 1, 4 * N }, { 2, 8 * N } },
+    .init = init,
+    .run = run,
+};
+
+/* fft.cl: x, w, y; N is the kernel's constant. */
+const struct kref kref_fft_cl = {
+    .name = "fft.cl",
+    .groups = { 1, 1, 1 },
+    .local = { 8, 1, 1 },
     .nbufs = 3,
     .buf = { { 0, 8 * N }, { 1, 4 * N }, { 2, 8 * N } },
     .init = init,

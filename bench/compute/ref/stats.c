@@ -1,7 +1,7 @@
 /* Statistics of a 64-sample window (mean, median, RMS): the reference of
- * bench/compute/stats.comp, TinyBio's statistics stage in e-GPU (seed 000,
- * arXiv 2505.08421).  Division toward zero as GLSL's; RMS is the integer
- * square root of the mean square. */
+ * bench/compute/stats.comp and stats.cl, TinyBio's statistics stage in
+ * e-GPU (seed 000, arXiv 2505.08421).  Division toward zero as GLSL's and
+ * OpenCL C's; RMS is the integer square root of the mean square. */
 #include <stdlib.h>
 
 #include "kref.h"
@@ -43,6 +43,19 @@ static void run(uint8_t *const *bufs)
 const struct kref kref_stats = {
     .name = "stats.comp",
     .groups = { 1, 1, 1 },
+    .nbufs = 3,
+    .buf = { { 0, 4 * N }, { 1, 4 * N }, { 2, 12 } },
+    .init = init,
+    .run = run,
+};
+
+/* stats.cl's arguments: x, sorted, r, n. */
+const struct kref kref_stats_cl = {
+    .name = "stats.cl",
+    .groups = { 1, 1, 1 },
+    .local = { 8, 1, 1 },
+    .nargs = 1,
+    .arg = { { 3, N } },
     .nbufs = 3,
     .buf = { { 0, 4 * N }, { 1, 4 * N }, { 2, 12 } },
     .init = init,

@@ -1,7 +1,8 @@
 /* Linear and RBF SVM decisions over 16-feature integer vectors: the
- * reference of bench/compute/svm.comp, TinyBio's classification stage in
- * e-GPU (seed 000, arXiv 2505.08421).  The RBF kernel is 2^-u in Q15 with u
- * = |x - sv|^2 / 2^20 in Q8, linear between integer u (the kernel's). */
+ * reference of bench/compute/svm.comp and svm.cl, TinyBio's classification
+ * stage in e-GPU (seed 000, arXiv 2505.08421).  The RBF kernel is 2^-u in
+ * Q15 with u = |x - sv|^2 / 2^20 in Q8, linear between integer u (the
+ * kernels'). */
 #include "kref.h"
 
 enum { V = 32, F = 16, S = 8, B = 16, BRBF = 17, ALPHA = 18, SV = 26,
@@ -60,6 +61,19 @@ static void run(uint8_t *const *bufs)
 const struct kref kref_svm = {
     .name = "svm.comp",
     .groups = { V / 8, 1, 1 },
+    .nbufs = 3,
+    .buf = { { 0, 4 * V * F }, { 1, 4 * MODEL }, { 2, 8 * V } },
+    .init = init,
+    .run = run,
+};
+
+/* svm.cl's arguments: x, m, d, vectors, features, support vectors. */
+const struct kref kref_svm_cl = {
+    .name = "svm.cl",
+    .groups = { V / 8, 1, 1 },
+    .local = { 8, 1, 1 },
+    .nargs = 3,
+    .arg = { { 3, V }, { 4, F }, { 5, S } },
     .nbufs = 3,
     .buf = { { 0, 4 * V * F }, { 1, 4 * MODEL }, { 2, 8 * V } },
     .init = init,
