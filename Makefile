@@ -117,7 +117,7 @@ bench:
 # The compute suite with its big sizes (bench/compute/, docs/COMPUTE_SUITE.md).
 .PHONY: compute-suite
 compute-suite: all
-	@BUILD=$(BUILD) sh bench/compute_suite.bench.sh
+	@COMPUTE_SUITE=all BUILD=$(BUILD) sh tests/compute_suite.test.sh
 
 # ---- SFU coefficient tables (sfu/sfu.h) --------------------------------
 # `make sfu-tables` regenerates the committed default tables with the MPFR
