@@ -99,19 +99,31 @@ static bool sentence_end(const char *s, size_t i, int depth)
     return true;
 }
 
+static const char *next_line(const char *line)
+{
+    const char *nl = strchr(line, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
 /* The first sentence of the program's leading comment, whole: its lines
  * joined by one space, up to the first '.' outside parentheses followed
  * by a blank (not an initial's, "B. T. Phong", nor an abbreviation's,
- * "IEEE Trans."), or the comment's end (a blank '#' line ends it too).  Cut
- * only when it does not fit `size`, and then at a word with "...". */
+ * "IEEE Trans."), or the comment's end (a blank comment line ends it
+ * too).  Cut only when it does not fit `size`, and then at a word with
+ * "...". */
+
 static void describe(const char *text, char *out, size_t size)
 {
-    size_t n = 0;
+    /* ARB programs: '#' lines after the "!!ARB..." header; GLSL: the
+     * leading "//" lines */
+    bool arb = !strncmp(text, "!!", 2);
+    const char *mark = arb ? "#" : "//";
+    size_t n = 0, ml = strlen(mark);
     int depth = 0;
     out[0] = '\0';
-    for (const char *p = strchr(text, '\n'); p && p[1] == '#';
-         p = strchr(p + 1, '\n')) {
-        const char *s = p + 2;
+    for (const char *line = arb ? next_line(text) : text;
+         line && !strncmp(line, mark, ml); line = next_line(line)) {
+        const char *s = line + ml;
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '\n' || *s == '\0') {

@@ -285,8 +285,9 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
             "their status).  A shader shared by several pairs is counted "
             "once.\n\n", n, nv, n - nv);
 
-    fprintf(f, "### Vector width\n\nShare of vec4 instructions by the "
-            "useful ops they ask for, averaged over programs.\n\n");
+    fprintf(f, "### Vector width\n\nShare of ALU vec4 instructions "
+            "(texture fetches left out) by the useful ops they ask for, "
+            "averaged over the programs that have any.\n\n");
     width_table(f, b);
     double w4 = 0;
     unsigned nw = 0;
