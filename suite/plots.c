@@ -151,7 +151,8 @@ static void script(FILE *f, const char *terminal, bool lut, bool norm)
     fprintf(f,
         "\nset output 'utilization.png.tmp'\n"
         "set title 'Datapath utilization (mean over the programs with "
-        "useful ALU ops, equal ALU lanes)'\nset ylabel 'utilization, %%'\nset yrange [0:100]\n"
+        "useful ALU ops, equal ALU lanes)'\n"
+        "set ylabel 'utilization, %%'\nset yrange [0:100]\n"
         "set style histogram clustered gap 1\nset boxwidth 0.9\n"
         "plot 'utilization.dat' using 2:xtic(1) title 'vertex', '' using 3 "
         "title 'fragment', '' using 4 title 'all'\n");

@@ -223,11 +223,6 @@ const char *const us_report_arch[R_NARCH] = {
     "scalar", "simd4", "vliw", "superscalar", "hetero",
 };
 
-const char *us_report_num(char *buf, size_t size, const char *fmt, double x)
-{
-    return num(buf, size, fmt, x);
-}
-
 void us_report_init(struct us_report *r, const struct us_bench *b)
 {
     memset(r, 0, sizeof *r);
@@ -265,13 +260,6 @@ void us_report_scalar_sfu(const struct us_report *r, char *buf, size_t size)
     else
         snprintf(buf, size, "%u partial SFUs on the SPs' multiply-adds, each "
                  "with a private LUT", r->lanes);
-}
-
-/* Does class c have programs with useful ALU ops (all of its columns and
- * rows need them)? */
-static bool has_class(const struct us_report *r, unsigned c)
-{
-    return r->code[c].alu_programs > 0;
 }
 
 /* The programs of the run without useful ALU ops, "a, b" (or ""). */
@@ -343,7 +331,7 @@ static void section_width(FILE *f, const struct us_report *r, bool plots)
             "|---|---:|---:|---:|---:|---:|---:|\n");
     for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
         const struct us_bench_code *cs = &r->code[c];
-        if (!has_class(r, c))
+        if (!us_report_has_class(r, c))
             continue;
         char w[5][16], bound[16];
         for (unsigned k = 1; k <= 4; k++)
@@ -353,7 +341,7 @@ static void section_width(FILE *f, const struct us_report *r, bool plots)
                 w[4], num(bound, sizeof bound, "%.1f%%",
                           cs->simd_bound * 100));
     }
-    if (has_class(r, US_BENCH_ALL))
+    if (us_report_has_class(r, US_BENCH_ALL))
         fprintf(f, "\nPaper: 37.3%% of the benchmark instructions use four "
                 "components, so a SIMD datapath is at most about 68%% "
                 "utilized.  Measured: %.1f%% and a bound of %.1f%%.\n",
@@ -368,7 +356,8 @@ static void class_gains(const struct us_report *r, unsigned a, char *buf,
                         size_t size)
 {
     buf[0] = '\0';
-    if (!has_class(r, US_BENCH_VERTEX) || !has_class(r, US_BENCH_FRAGMENT))
+    if (!us_report_has_class(r, US_BENCH_VERTEX) ||
+        !us_report_has_class(r, US_BENCH_FRAGMENT))
         return;
     char gv[16], gf[16];
     gain(gv, sizeof gv, r->util[R_SCALAR][US_BENCH_VERTEX] /
@@ -413,12 +402,12 @@ static void section_util(FILE *f, const struct us_report *r, bool plots)
         fprintf(f, " (left out: %s, 0 on every model)", none);
     fprintf(f, ".\n\n| model |");
     for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-        if (has_class(r, c))
+        if (us_report_has_class(r, c))
             fprintf(f, " %s |", us_bench_class_names[c]);
     bool s4 = us_report_ran(r, R_SIMD4);
     fprintf(f, "%s\n|---|", s4 ? " vs simd4 (all) |" : "");
     for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-        if (has_class(r, c))
+        if (us_report_has_class(r, c))
             fprintf(f, "---:|");
     fprintf(f, "%s\n", s4 ? "---:|" : "");
     for (unsigned a = 0; a < R_NARCH; a++) {
@@ -427,7 +416,7 @@ static void section_util(FILE *f, const struct us_report *r, bool plots)
         char u[16];
         fprintf(f, "| %s |", us_report_arch[a]);
         for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-            if (has_class(r, c))
+            if (us_report_has_class(r, c))
                 fprintf(f, " %s |", num(u, sizeof u, "%.1f%%",
                                         r->util[a][c] * 100));
         if (s4)

@@ -34,8 +34,12 @@ static inline bool us_report_ran(const struct us_report *r, unsigned a)
     return r->v[a] >= 0;
 }
 
-/* A table cell: "n/a" for a value that does not exist (NaN, inf). */
-const char *us_report_num(char *buf, size_t size, const char *fmt, double x);
+/* Does class c (US_BENCH_VERTEX ...) have programs with useful ALU ops?
+ * Its rows, columns and sentences need them. */
+static inline bool us_report_has_class(const struct us_report *r, unsigned c)
+{
+    return r->code[c].alu_programs > 0;
+}
 
 /* The scalar machine's SFUs and LUTs in words ("8 partial SFUs on the
  * SPs' multiply-adds and 1 LUT shared by 8 SPs"). */

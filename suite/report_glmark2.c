@@ -113,14 +113,14 @@ static void temps_read(const struct us_program *prog, uint8_t *used,
     }
 }
 
-/* Width histogram of the values instructions compute: a component-wise
- * instruction counts the components it writes that something reads (all
- * of them for outputs), and 1 when all four hold one value (every source
- * replicated: a GLSL float kept in a whole vec4 register); other
- * instructions count us_inst_hist_width (texture fetches none).  *bcast4 gets the number of
- * four-wide instructions that compute one value.  Temporaries are
- * assumed to hold one value until a write says otherwise, to a fixed
- * point, so loops and branches are covered. */
+/* Width histogram of the values instructions compute, texture fetches
+ * left out: a component-wise instruction counts the components it writes
+ * that something reads (all of them for outputs), and 1 when all four
+ * hold one value (every source replicated: a GLSL float kept in a whole
+ * vec4 register); other instructions count us_inst_hist_width.  *bcast4
+ * gets the number of four-wide instructions that compute one value.
+ * Temporaries are assumed to hold one value until a write says
+ * otherwise, to a fixed point, so loops and branches are covered. */
 static void live_widths(const struct us_program *prog, unsigned hist[5],
                         unsigned *bcast4)
 {

@@ -82,11 +82,6 @@ static void cat(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool has_class(const struct us_report *r, unsigned c)
-{
-    return r->code[c].alu_programs > 0;
-}
-
 static double util_ratio(const struct us_report *r, unsigned a, unsigned c)
 {
     return r->util[R_SCALAR][c] / r->util[a][c];
@@ -99,8 +94,8 @@ static bool c_four(const struct us_report *r, struct row *w)
     struct fig m, v, fr;
     if (!fig_make(&m, SHARE, r->code[US_BENCH_ALL].w[4], 1))
         return false;
-    bool both = has_class(r, US_BENCH_VERTEX) &&
-                has_class(r, US_BENCH_FRAGMENT);
+    bool both = us_report_has_class(r, US_BENCH_VERTEX) &&
+                us_report_has_class(r, US_BENCH_FRAGMENT);
     fig_make(&v, SHARE, r->code[US_BENCH_VERTEX].w[4], 1);
     fig_make(&fr, SHARE, r->code[US_BENCH_FRAGMENT].w[4], 1);
     w->paper = "37.3%";

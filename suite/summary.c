@@ -116,7 +116,8 @@ unsigned us_bench_class_count(const struct us_bench *b, unsigned c,
 {
     unsigned n = 0;
     for (unsigned p = 0; p < b->nprogs; p++)
-        n += us_bench_in_class(b, p, c) && (!alu_only || us_bench_prog_ops(b, p));
+        n += us_bench_in_class(b, p, c) &&
+             (!alu_only || us_bench_prog_ops(b, p));
     return n;
 }
 
