@@ -3,7 +3,8 @@
  * in total -- vec4 instructions, scalar instructions (uncompacted),
  * compacted scalar instructions, instruction-memory bits per target
  * (isa/scalar.h documents each encoding) and the vector-width histogram
- * (us_inst_width: the useful ops of each vec4 instruction, SPEC 3).
+ * (us_inst_hist_width: the useful ops of each vec4 instruction, SPEC 3;
+ * texture fetches left out).
  */
 #include <stdio.h>
 #include <string.h>

@@ -877,7 +877,8 @@ struct us_code_stats {
     unsigned scalar_instructions;      /* uncompacted                       */
     unsigned compacted_instructions;
     unsigned vliw_bundles, vliw5_bundles, hetero_bundles;
-    unsigned width_hist[5];            /* vec4 instructions by width 1..4   */
+    unsigned width_hist[5];            /* vec4 instructions by width 1..4
+                                          (us_inst_hist_width: no TEX)     */
     uint64_t bits[US_TARGET_COUNT];    /* instruction memory per target     */
     /* per vec4 opcode, each instruction lowered on its own (so the sums
      * can exceed the program's counts by merges across instructions) */
@@ -896,6 +897,12 @@ unsigned us_inst_width(const struct us_inst *in);
  * texture unit and the LSU do (0) -- counting their components would let
  * a model that issues a TEX in one cycle exceed 100% of its ALU lanes. */
 unsigned us_inst_useful_ops(const struct us_inst *in);
+
+/* Width of a vec4 instruction in the width histograms (us_code_stats'
+ * width_hist, the models' width.1..4): us_inst_width, except a texture
+ * fetch (TEX TXB TXP, unit class TEX), which is 0 and so left out -- it is
+ * the texture unit's work, not ALU work of its written components. */
+unsigned us_inst_hist_width(const struct us_inst *in);
 
 US_MUST_CHECK bool us_code_stats(const struct us_program *prog,
                                  struct us_code_stats *st,

@@ -36,13 +36,18 @@ unsigned us_inst_useful_ops(const struct us_inst *in)
     return u == US_UNIT_TEX || u == US_UNIT_LSU ? 0 : us_inst_width(in);
 }
 
+unsigned us_inst_hist_width(const struct us_inst *in)
+{
+    return us_ops[in->op].unit == US_UNIT_TEX ? 0 : us_inst_width(in);
+}
+
 bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
                    struct us_diag *diag)
 {
     memset(st, 0, sizeof *st);
     st->vec4_instructions = prog->ninsts;
     for (unsigned i = 0; i < prog->ninsts; i++) {
-        unsigned w = us_inst_width(&prog->insts[i]);
+        unsigned w = us_inst_hist_width(&prog->insts[i]);
         st->width_hist[w > 4 ? 4 : w]++;
     }
     for (unsigned i = 0; i < prog->ninsts; i++) {

@@ -111,7 +111,7 @@ uint64_t us_program_useful_ops(const struct us_program *prog,
     if (width)
         memset(width, 0, 5 * sizeof *width);
     for (unsigned i = 0; i < prog->ninsts; i++) {
-        unsigned wd = us_inst_width(&prog->insts[i]);
+        unsigned wd = us_inst_hist_width(&prog->insts[i]);
         ops += us_inst_useful_ops(&prog->insts[i]);
         if (width && wd <= 4)
             width[wd]++;
@@ -123,7 +123,7 @@ void us_opcount_add(struct us_opcount *oc, const struct us_inst *insts,
                     unsigned first, unsigned end)
 {
     for (unsigned i = first; i < end; i++) {
-        unsigned wd = us_inst_width(&insts[i]);
+        unsigned wd = us_inst_hist_width(&insts[i]);
         enum us_unit u = us_ops[insts[i].op].unit;
         oc->ops += us_inst_useful_ops(&insts[i]);
         oc->n[wd <= 4 ? wd : 4]++;

@@ -77,28 +77,79 @@ static char *join(const char *list, const char *rel, size_t n)
     return out;
 }
 
-/* The first phrase of the program's leading comment: up to the first
- * '(', ':', ';' or sentence end, on one line. */
+/* Does the sentence end at s[i]: a '.' outside parentheses, followed by
+ * a blank or the end of the comment? */
+static bool sentence_end(const char *s, size_t i, int depth)
+{
+    static const char *const abbrev[] = {
+        "al", "ch", "e.g", "i.e", "vs", "Trans", "Proc", "Vol", "pp", "Fig",
+        "Sec", "no", "No",
+    };
+    if (s[i] != '.' || depth != 0 ||
+        (s[i + 1] != ' ' && s[i + 1] != '\n' && s[i + 1] != '\0'))
+        return false;
+    size_t w = i;   /* the word the '.' ends: s[w .. i) */
+    while (w > 0 && s[w - 1] != ' ' && s[w - 1] != '(')
+        w--;
+    if (i - w == 1 && s[w] >= 'A' && s[w] <= 'Z')
+        return false;   /* an initial: "B. T. Phong" */
+    for (size_t k = 0; k < sizeof abbrev / sizeof abbrev[0]; k++)
+        if (strlen(abbrev[k]) == i - w && !strncmp(s + w, abbrev[k], i - w))
+            return false;
+    return true;
+}
+
+static const char *next_line(const char *line)
+{
+    const char *nl = strchr(line, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+/* The first sentence of the program's leading comment, whole: its lines
+ * joined by one space, up to the first '.' outside parentheses followed
+ * by a blank (not an initial's, "B. T. Phong", nor an abbreviation's,
+ * "IEEE Trans."), or the comment's end (a blank comment line ends it
+ * too).  Cut only when it does not fit `size`, and then at a word with
+ * "...". */
+
 static void describe(const char *text, char *out, size_t size)
 {
+    /* ARB programs: '#' lines after the "!!ARB..." header; GLSL: the
+     * leading "//" lines */
+    bool arb = !strncmp(text, "!!", 2);
+    const char *mark = arb ? "#" : "//";
+    size_t n = 0, ml = strlen(mark);
+    int depth = 0;
     out[0] = '\0';
-    const char *p = strchr(text, '\n');
-    while (p && p[1] == '#') {
-        const char *s = p + 2;
-        while (*s == ' ')
+    for (const char *line = arb ? next_line(text) : text;
+         line && !strncmp(line, mark, ml); line = next_line(line)) {
+        const char *s = line + ml;
+        while (*s == ' ' || *s == '\t')
             s++;
-        if (*s != '\n' && *s != '\0') {
-            size_t n = strcspn(s, "(:;\n");
-            const char *dot = strstr(s, ". ");
-            if (dot && (size_t)(dot - s) < n)
-                n = (size_t)(dot - s);
-            while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == ','))
-                n--;
-            snprintf(out, size, "%.*s", (int)n, s);
-            return;
+        if (*s == '\n' || *s == '\0') {
+            if (n)
+                break;   /* a blank comment line after the sentence */
+            continue;
         }
-        p = strchr(p + 1, '\n');
+        if (n && n + 1 < size)
+            out[n++] = ' ';
+        for (size_t i = 0; s[i] != '\n' && s[i] != '\0'; i++) {
+            depth += (s[i] == '(') - (s[i] == ')');
+            if (n + 1 >= size) {   /* too long: end at a word */
+                while (n > 0 && out[n - 1] != ' ')
+                    n--;
+                snprintf(out + (n > 4 ? n - 1 : 0),
+                         size - (n > 4 ? n - 1 : 0), "...");
+                return;
+            }
+            out[n++] = s[i];
+            out[n] = '\0';
+            if (sentence_end(s, i, depth))
+                return;
+        }
     }
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == ','))
+        out[--n] = '\0';
 }
 
 /* Words of a line as the scene parser splits them: blanks separate, '#'

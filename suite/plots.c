@@ -40,14 +40,15 @@ static void width_dat(FILE *f, const struct us_bench *b)
 
 static void util_dat(FILE *f, const struct us_bench *b)
 {
-    fprintf(f, "# model  vertex fragment all  (mean utilization, %%)\n");
+    fprintf(f, "# model  vertex fragment all  (mean utilization, %%, over "
+            "the programs with useful ALU ops)\n");
     for (unsigned a = 0; a < NARCH; a++) {
         int v = us_bench_var(b, arch_names[a]);
         if (v < 0)
             continue;
         fprintf(f, "%s", arch_names[a]);
         for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-            val(f, us_bench_mean(b, v, c, "utilization") * 100);
+            val(f, us_bench_util_mean(b, v, c) * 100);
         fputc('\n', f);
     }
 }
@@ -141,15 +142,17 @@ static void script(FILE *f, const char *terminal, bool lut, bool norm)
         !strcmp(terminal, "pngcairo") ? "pngcairo font 'sans,10'" : terminal);
     fprintf(f,
         "\nset output 'width.png.tmp'\n"
-        "set title 'Share of vec4 instructions by useful components'\n"
+        "set title 'Share of ALU vec4 instructions by useful components "
+        "(texture fetches left out)'\n"
         "set ylabel '%% of instructions'\nset yrange [0:100]\n"
         "set style histogram rowstacked\nset boxwidth 0.6\n"
         "plot 'width.dat' using 2:xtic(1) title '1 component', "
         "'' using 3 title '2', '' using 4 title '3', '' using 5 title '4'\n");
     fprintf(f,
         "\nset output 'utilization.png.tmp'\n"
-        "set title 'Datapath utilization (mean over programs, equal ALU "
-        "lanes)'\nset ylabel 'utilization, %%'\nset yrange [0:100]\n"
+        "set title 'Datapath utilization (mean over the programs with "
+        "useful ALU ops, equal ALU lanes)'\n"
+        "set ylabel 'utilization, %%'\nset yrange [0:100]\n"
         "set style histogram clustered gap 1\nset boxwidth 0.9\n"
         "plot 'utilization.dat' using 2:xtic(1) title 'vertex', '' using 3 "
         "title 'fragment', '' using 4 title 'all'\n");

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "suite/suite.h"
+#include "suite/report.h"
 
 static const char *const arch_names[] = {
     "scalar", "simd4", "vliw", "superscalar", "hetero",
@@ -59,7 +59,8 @@ void us_bench_table(FILE *f, const struct us_bench *b)
     for (unsigned a = 0; a < NARCH; a++)
         if (v[a] >= 0)
             fprintf(f, " %11s", arch_names[a]);
-    fprintf(f, "   (utilization; cycles of the scalar SP)\n");
+    fprintf(f, "   (utilization%s)\n", v[0] >= 0 ? "; cycles of the scalar SP"
+                                                  : "");
     for (unsigned p = 0; p < b->nprogs; p++) {
         const struct us_bench_prog *bp = &b->progs[p];
         fprintf(f, "%-28s %-8s %6u", bp->name, stage_name(bp), bp->n);
@@ -73,16 +74,24 @@ void us_bench_table(FILE *f, const struct us_bench *b)
                     us_bench_stat(b, p, v[0], "cycles")));
         fputc('\n', f);
     }
+    /* means over the programs with useful ALU ops (us_bench_util_mean) */
     for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
+        if (!us_bench_class_count(b, c, true))
+            continue;
         char label[40], buf[32];
         snprintf(label, sizeof label, "mean (%s)", us_bench_class_names[c]);
         fprintf(f, "%-28s %-8s %6s", label, "", "");
         for (unsigned a = 0; a < NARCH; a++)
             if (v[a] >= 0)
                 fprintf(f, " %11s", num(buf, sizeof buf, "%.3f",
-                        us_bench_mean(b, v[a], c, "utilization")));
+                        us_bench_util_mean(b, v[a], c)));
         fputc('\n', f);
     }
+    unsigned left = us_bench_class_count(b, US_BENCH_ALL, false) -
+                    us_bench_class_count(b, US_BENCH_ALL, true);
+    if (left)
+        fprintf(f, "(the means leave out %u program%s without useful ALU "
+                "ops)\n", left, left == 1 ? "" : "s");
     fprintf(f, "%u programs x %u variants = %u runs; %u failed or "
             "differed from the reference\n", b->nprogs, b->nvars,
             b->nprogs * b->nvars, b->failures);
@@ -208,12 +217,71 @@ void us_bench_json(FILE *f, const struct us_bench *b)
     fprintf(f, "\n]\n}\n");
 }
 
-/* ---- report.md ----------------------------------------------------------- */
+/* ---- report.md (suite/report.h; section g in suite/report_paper.c) ------- */
 
-struct arch_sum {
-    int v;
-    double util[US_BENCH_NCLASS];
+const char *const us_report_arch[R_NARCH] = {
+    "scalar", "simd4", "vliw", "superscalar", "hetero",
 };
+
+void us_report_init(struct us_report *r, const struct us_bench *b)
+{
+    memset(r, 0, sizeof *r);
+    r->b = b;
+    for (unsigned a = 0; a < R_NARCH; a++) {
+        r->v[a] = us_bench_var(b, us_report_arch[a]);
+        for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+            r->util[a][c] = us_bench_util_mean(b, r->v[a], c);
+    }
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+        us_bench_code_summary(b, c, &r->code[c]);
+    const struct us_config *cfg = &b->base;
+    r->lanes = (unsigned)cfg->v[US_KNOB_alu_lanes];
+    r->simd4_units = r->lanes / 4;
+    r->hetero_width = (unsigned)cfg->v[US_KNOB_hetero_vec_width];
+    r->hetero_procs = r->lanes / (r->hetero_width + 1);
+    r->sfu = cfg->v[US_KNOB_sfu];
+    r->lut = cfg->v[US_KNOB_lut];
+    unsigned share = (unsigned)cfg->v[US_KNOB_lut_share];
+    r->lut_share = share < r->lanes ? share : r->lanes;
+    r->luts = r->lut == 0 ? (r->lanes + share - 1) / share : r->lanes;
+}
+
+void us_report_scalar_sfu(const struct us_report *r, char *buf, size_t size)
+{
+    if (r->sfu == 1)
+        snprintf(buf, size, "a full SFU each");
+    else if (r->sfu == 2)
+        snprintf(buf, size, "a pool of %d full SFUs",
+                 r->b->base.v[US_KNOB_sfu_pool]);
+    else if (r->lut == 0)
+        snprintf(buf, size, "%u partial SFUs on the SPs' multiply-adds and "
+                 "%u LUT%s shared by %u SPs", r->lanes, r->luts,
+                 r->luts == 1 ? "" : "s, each", r->lut_share);
+    else
+        snprintf(buf, size, "%u partial SFUs on the SPs' multiply-adds, each "
+                 "with a private LUT", r->lanes);
+}
+
+/* The programs of the run without useful ALU ops, "a, b" (or ""). */
+static void no_alu_programs(const struct us_bench *b, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned p = 0; p < b->nprogs && n + 1 < size; p++)
+        if (us_bench_prog_ops(b, p) == 0)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+                                  b->progs[p].name);
+}
+
+/* A markdown cell's text: '|' escaped. */
+static void cell_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
 
 static void section_programs(FILE *f, const struct us_bench *b)
 {
@@ -224,146 +292,230 @@ static void section_programs(FILE *f, const struct us_bench *b)
             "interpolated fragments (whole 2x2 quads, in raster order) for "
             "fragment programs, with the scene's GL state and textures "
             "(`bench/suite.list`).  The workload is a window of consecutive "
-            "threads from the middle of what the scene shaded.\n\n"
+            "threads from the middle of what the scene shaded.  *What* is "
+            "the first sentence of the program's leading comment.\n\n"
             "| program | stage | vec4 instr. | SFU instr. | scene (slot) | "
             "threads (of shaded) | what |\n|---|---|---:|---:|---|---:|---|\n");
     for (unsigned p = 0; p < b->nprogs; p++) {
         const struct us_bench_prog *bp = &b->progs[p];
-        fprintf(f, "| %s | %s | %u | %u | %s (%s) | %u (%llu) | %s |\n",
+        fprintf(f, "| %s | %s | %u | %u | %s (%s) | %u (%llu) | ",
                 bp->name, stage_name(bp), bp->code.vec4_instructions,
                 bp->sfu_insts, bp->scene_name, bp->slot, bp->n,
-                (unsigned long long)bp->shaded, bp->desc);
+                (unsigned long long)bp->shaded);
+        cell_text(f, bp->desc);
+        fprintf(f, " |\n");
     }
     fputc('\n', f);
 }
 
-static void section_width(FILE *f, const struct us_bench *b, bool plots)
+static void section_width(FILE *f, const struct us_report *r, bool plots)
 {
+    const struct us_bench_code *all = &r->code[US_BENCH_ALL];
+    char none[512];
+    no_alu_programs(r->b, none, sizeof none);
     fprintf(f, "## a. Vector width\n\n"
-            "Share of vec4 instructions by the useful ops they ask for "
+            "Share of ALU vec4 instructions by the useful ops they ask for "
             "(SPEC 3: written components; DP3 3, DP4 4, a scalar SFU result "
-            "1), averaged over programs.  *SIMD bound* is useful ops / (4 x "
-            "instructions): the utilization a vec4 SIMD datapath reaches at "
-            "best, one instruction per cycle without stalls.\n\n"
-            "| programs | n | 1 | 2 | 3 | 4 | SIMD bound |\n"
+            "1), averaged over the programs with useful ALU ops.  *SIMD "
+            "bound* is useful ops / (4 x instructions issued): the "
+            "utilization a vec4 SIMD datapath reaches at best, one "
+            "instruction per cycle without stalls.");
+    if (all->tex_insts)
+        fprintf(f, "  The %u texture fetches of these programs are the "
+                "texture unit's work: left out of the shares, counted in "
+                "the bound's instructions (they take a vec4 issue slot).",
+                all->tex_insts);
+    if (none[0])
+        fprintf(f, "  Left out for having no useful ALU op: %s.", none);
+    fprintf(f, "\n\n| programs | n | 1 | 2 | 3 | 4 | SIMD bound |\n"
             "|---|---:|---:|---:|---:|---:|---:|\n");
     for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
-        struct us_bench_code cs;
-        us_bench_code_summary(b, c, &cs);
+        const struct us_bench_code *cs = &r->code[c];
+        if (!us_report_has_class(r, c))
+            continue;
         char w[5][16], bound[16];
         for (unsigned k = 1; k <= 4; k++)
-            num(w[k], sizeof w[k], "%.1f%%", cs.w[k] * 100);
+            num(w[k], sizeof w[k], "%.1f%%", cs->w[k] * 100);
         fprintf(f, "| %s | %u | %s | %s | %s | %s | %s |\n",
-                us_bench_class_names[c], cs.programs, w[1], w[2], w[3], w[4],
-                num(bound, sizeof bound, "%.1f%%", cs.simd_bound * 100));
+                us_bench_class_names[c], cs->alu_programs, w[1], w[2], w[3],
+                w[4], num(bound, sizeof bound, "%.1f%%",
+                          cs->simd_bound * 100));
     }
-    struct us_bench_code all;
-    us_bench_code_summary(b, US_BENCH_ALL, &all);
-    fprintf(f, "\nPaper: 37.3%% of the benchmark instructions use four "
-            "components, so a SIMD datapath is at most about 68%% utilized. "
-            "Measured: %.1f%% and a bound of %.1f%%.\n\n",
-            all.w[4] * 100, all.simd_bound * 100);
+    if (us_report_has_class(r, US_BENCH_ALL))
+        fprintf(f, "\nPaper: 37.3%% of the benchmark instructions use four "
+                "components, so a SIMD datapath is at most about 68%% "
+                "utilized.  Measured: %.1f%% and a bound of %.1f%%.\n",
+                all->w[4] * 100, all->simd_bound * 100);
+    fputc('\n', f);
     if (plots)
         fprintf(f, "![vector width](width.png)\n\n");
 }
 
-static void section_util(FILE *f, const struct us_bench *b,
-                         const struct arch_sum *as, bool plots)
+/* ", vertex X, fragment Y" for the classes this run has. */
+static void class_gains(const struct us_report *r, unsigned a, char *buf,
+                        size_t size)
 {
+    buf[0] = '\0';
+    if (!us_report_has_class(r, US_BENCH_VERTEX) ||
+        !us_report_has_class(r, US_BENCH_FRAGMENT))
+        return;
+    char gv[16], gf[16];
+    gain(gv, sizeof gv, r->util[R_SCALAR][US_BENCH_VERTEX] /
+                        r->util[a][US_BENCH_VERTEX]);
+    gain(gf, sizeof gf, r->util[R_SCALAR][US_BENCH_FRAGMENT] /
+                        r->util[a][US_BENCH_FRAGMENT]);
+    snprintf(buf, size, " (vertex %s, fragment %s)", gv, gf);
+}
+
+static void util_gains(FILE *f, const struct us_report *r)
+{
+    if (!us_report_ran(r, R_SCALAR))
+        return;
+    static const unsigned vs[] = { R_SIMD4, R_HETERO };
+    bool any = false;
+    for (unsigned i = 0; i < 2; i++) {
+        unsigned a = vs[i];
+        if (!us_report_ran(r, a))
+            continue;
+        char g[16], parts[64];
+        gain(g, sizeof g, r->util[R_SCALAR][US_BENCH_ALL] /
+                          r->util[a][US_BENCH_ALL]);
+        class_gains(r, a, parts, sizeof parts);
+        fprintf(f, "%s %s: %s%s", any ? ";" : "Scalar SP over", 
+                us_report_arch[a], g, parts);
+        any = true;
+    }
+    if (any)
+        fprintf(f, ".  ");
+}
+
+static void section_util(FILE *f, const struct us_report *r, bool plots)
+{
+    const struct us_bench *b = r->b;
+    char none[512];
+    no_alu_programs(b, none, sizeof none);
     fprintf(f, "## b. Datapath utilization\n\n"
             "Utilization = useful ops / (ALU lanes x cycles), every model at "
-            "%d scalar ALU lanes; mean over programs.\n\n"
-            "| model | vertex | fragment | all | vs simd4 (all) |\n"
-            "|---|---:|---:|---:|---:|\n", b->base.v[US_KNOB_alu_lanes]);
-    double s4 = as[1].v >= 0 ? as[1].util[US_BENCH_ALL] : NAN;
-    for (unsigned a = 0; a < NARCH; a++) {
-        if (as[a].v < 0)
+            "%u scalar ALU lanes; mean over the programs with useful ALU "
+            "ops", r->lanes);
+    if (none[0])
+        fprintf(f, " (left out: %s, 0 on every model)", none);
+    fprintf(f, ".\n\n| model |");
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+        if (us_report_has_class(r, c))
+            fprintf(f, " %s |", us_bench_class_names[c]);
+    bool s4 = us_report_ran(r, R_SIMD4);
+    fprintf(f, "%s\n|---|", s4 ? " vs simd4 (all) |" : "");
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+        if (us_report_has_class(r, c))
+            fprintf(f, "---:|");
+    fprintf(f, "%s\n", s4 ? "---:|" : "");
+    for (unsigned a = 0; a < R_NARCH; a++) {
+        if (!us_report_ran(r, a))
             continue;
-        char u[3][16], g[16];
+        char u[16];
+        fprintf(f, "| %s |", us_report_arch[a]);
         for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-            num(u[c], sizeof u[c], "%.1f%%", as[a].util[c] * 100);
-        fprintf(f, "| %s | %s | %s | %s | %s |\n", arch_names[a], u[0], u[1],
-                u[2], gain(g, sizeof g, as[a].util[US_BENCH_ALL] / s4));
+            if (us_report_has_class(r, c))
+                fprintf(f, " %s |", num(u, sizeof u, "%.1f%%",
+                                        r->util[a][c] * 100));
+        if (s4)
+            fprintf(f, " %s |", gain(u, sizeof u, r->util[a][US_BENCH_ALL] /
+                                     r->util[R_SIMD4][US_BENCH_ALL]));
+        fputc('\n', f);
     }
-    char g[6][16];
-    for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
-        gain(g[c], sizeof g[c], as[0].util[c] / as[1].util[c]);
-        gain(g[3 + c], sizeof g[3 + c], as[0].util[c] / as[4].util[c]);
+    fputc('\n', f);
+    util_gains(f, r);
+    if (s4) {
+        double best = NAN;
+        for (unsigned p = 0; p < b->nprogs; p++) {
+            double u = us_bench_stat(b, p, r->v[R_SIMD4], "utilization");
+            if (!(u <= best))
+                best = u;
+        }
+        char bs[16];
+        fprintf(f, "The best simd4 utilization of any program is %s.  ",
+                num(bs, sizeof bs, "%.1f%%", best * 100));
     }
-    double best = 0;
-    for (unsigned p = 0; p < b->nprogs; p++) {
-        double u = us_bench_stat(b, p, as[1].v, "utilization");
-        if (u > best)
-            best = u;
-    }
-    fprintf(f, "\nScalar SP over simd4: %s (vertex %s, fragment %s); over "
-            "hetero: %s (vertex %s, fragment %s).  The best simd4 "
-            "utilization of any program is %.1f%%.  Paper: +88%% over SIMD, "
-            "+48%% over hetero, SIMD at most about 68%%, pixel shaders gain "
-            "more than vertex shaders.\n\n", g[2], g[0], g[1], g[5], g[3],
-            g[4], best * 100);
-    fprintf(f, "Texture fetches are not useful ALU ops: the texture unit "
-            "does them (us_inst_useful_ops), though they take an issue slot "
-            "on every model.\n\n");
+    fprintf(f, "Paper: +88%% over SIMD, +48%% over hetero, SIMD at most "
+            "about 68%%, pixel shaders gain more than vertex shaders.\n\n");
+    if (r->code[US_BENCH_ALL].tex_insts)
+        fprintf(f, "Texture fetches are not useful ALU ops: the texture "
+                "unit does them (us_inst_useful_ops), though they take an "
+                "issue slot on every model.\n\n");
     if (plots)
         fprintf(f, "![utilization](utilization.png)\n\n"
                 "![utilization per program](programs.png)\n\n");
 }
 
-static void section_cycles(FILE *f, const struct us_bench *b,
-                           const struct arch_sum *as, bool plots)
+static void cycles_row(FILE *f, const struct us_report *r, unsigned a)
 {
-    (void)plots;
-    fprintf(f, "## c. Cycles and throughput\n\n"
-            "Cycles until every thread of a program retired (summed over "
-            "programs), the geometric mean over programs of the cycle ratio "
-            "to simd4, mean threads per cycle and mean thread latency, and "
-            "the stall processor-cycles by cause (summed).\n\n"
-            "| model | cycles | vs simd4 | threads/cycle | latency | "
-            "dependency | SFU | LUT | texture | fetch |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     static const char *const stalls[] = {
         "stalls.dependency", "stalls.sfu", "stalls.lut", "stalls.texture",
         "stalls.fetch",
     };
-    for (unsigned a = 0; a < NARCH; a++) {
-        int v = as[a].v;
-        if (v < 0)
-            continue;
-        char c[16], r[16], t[16], l[16], s[5][16];
-        num(c, sizeof c, "%.0f", us_bench_sum(b, v, US_BENCH_ALL, "cycles",
-                                               false));
-        num(r, sizeof r, "%.3f", us_bench_geo_ratio(b, v, as[1].v,
-                                                    US_BENCH_ALL, "cycles"));
-        num(t, sizeof t, "%.4f", us_bench_mean(b, v, US_BENCH_ALL,
-                                               "threads_per_cycle"));
-        num(l, sizeof l, "%.1f", us_bench_mean(b, v, US_BENCH_ALL, "latency"));
-        for (unsigned k = 0; k < 5; k++)
-            num(s[k], sizeof s[k], "%.0f",
-                us_bench_sum(b, v, US_BENCH_ALL, stalls[k], false));
-        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                arch_names[a], c, r, t, l, s[0], s[1], s[2], s[3], s[4]);
-    }
+    const struct us_bench *b = r->b;
+    int v = r->v[a];
+    char c[16], x[16], t[16], l[16], s[16];
+    fprintf(f, "| %s | %s |", us_report_arch[a],
+            num(c, sizeof c, "%.0f", us_bench_sum(b, v, US_BENCH_ALL,
+                                                  "cycles", false)));
+    if (us_report_ran(r, R_SIMD4))
+        fprintf(f, " %s |", num(x, sizeof x, "%.3f", us_bench_geo_ratio(
+                b, v, r->v[R_SIMD4], US_BENCH_ALL, "cycles")));
+    fprintf(f, " %s | %s |",
+            num(t, sizeof t, "%.4f", us_bench_mean(b, v, US_BENCH_ALL,
+                                                   "threads_per_cycle")),
+            num(l, sizeof l, "%.1f", us_bench_mean(b, v, US_BENCH_ALL,
+                                                   "latency")));
+    for (unsigned k = 0; k < 5; k++)
+        fprintf(f, " %s |", num(s, sizeof s, "%.0f", us_bench_sum(
+                b, v, US_BENCH_ALL, stalls[k], false)));
+    fputc('\n', f);
+}
+
+static void extra_variants(FILE *f, const struct us_report *r)
+{
+    const struct us_bench *b = r->b;
     for (unsigned v = 0; v < b->nvars; v++) {
         if (b->vars[v].group != US_BG_ARCH_EXTRA)
             continue;
-        char c[16], r[16], u[16];
+        char c[16], x[16], u[16], at[48] = "", of[48] = "";
         num(c, sizeof c, "%.0f", us_bench_sum(b, (int)v, US_BENCH_ALL,
                                                "cycles", false));
-        num(r, sizeof r, "%.3f", us_bench_geo_ratio(b, (int)v, as[1].v,
-                                                    US_BENCH_ALL, "cycles"));
-        num(u, sizeof u, "%.1f%%", 100 * us_bench_mean(b, (int)v, US_BENCH_ALL,
-                                                       "utilization"));
+        num(u, sizeof u, "%.1f%%", 100 * us_bench_util_mean(b, (int)v,
+                                                            US_BENCH_ALL));
         int lanes = b->vars[v].cfg.v[US_KNOB_alu_lanes];
-        char at[48] = "";
         if (lanes != b->base.v[US_KNOB_alu_lanes])
             snprintf(at, sizeof at, " at %d ALU lanes", lanes);
-        fprintf(f, "\nVariant %s%s: %s cycles (%s of simd4), utilization %s.",
-                b->vars[v].name, at, c, r, u);
+        if (us_report_ran(r, R_SIMD4))
+            snprintf(of, sizeof of, " (%s of simd4)",
+                     num(x, sizeof x, "%.3f", us_bench_geo_ratio(
+                         b, (int)v, r->v[R_SIMD4], US_BENCH_ALL, "cycles")));
+        fprintf(f, "\nVariant %s%s: %s cycles%s, utilization %s.",
+                b->vars[v].name, at, c, of, u);
     }
-    fprintf(f, "\n\n");
 }
 
+static void section_cycles(FILE *f, const struct us_report *r)
+{
+    bool s4 = us_report_ran(r, R_SIMD4);
+    fprintf(f, "## c. Cycles and throughput\n\n"
+            "Cycles until every thread of a program retired (summed over "
+            "programs), %smean threads per cycle and mean thread latency, "
+            "and the stall processor-cycles by cause (summed).\n\n"
+            "| model | cycles |%s threads/cycle | latency | "
+            "dependency | SFU | LUT | texture | fetch |\n"
+            "|---|---:|%s---:|---:|---:|---:|---:|---:|---:|\n",
+            s4 ? "the geometric mean over programs of the cycle ratio to "
+                 "simd4, " : "",
+            s4 ? " vs simd4 |" : "", s4 ? "---:|" : "");
+    for (unsigned a = 0; a < R_NARCH; a++)
+        if (us_report_ran(r, a))
+            cycles_row(f, r, a);
+    extra_variants(f, r);
+    fprintf(f, "\n\n");
+}
 static void section_imem(FILE *f, const struct us_bench *b, bool plots)
 {
     fprintf(f, "## d. Instruction memory\n\n"
@@ -378,6 +530,8 @@ static void section_imem(FILE *f, const struct us_bench *b, bool plots)
     for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
         struct us_bench_code cs;
         us_bench_code_summary(b, c, &cs);
+        if (!cs.programs)
+            continue;
         char r[4][16];
         fprintf(f, "| %s | %s | %s | %s | %s |\n", us_bench_class_names[c],
                 num(r[0], sizeof r[0], "%.2fx", cs.scalar_ratio),
@@ -403,6 +557,45 @@ static void section_imem(FILE *f, const struct us_bench *b, bool plots)
         fprintf(f, "![instruction memory](imem.png)\n\n");
 }
 
+/* Full against partial SFUs: area and cycles (section e). */
+static void sfu_area(FILE *f, const struct us_bench *b)
+{
+    int sc = us_bench_var(b, "scalar"), full = us_bench_var(b,
+                                                            "scalar-sfu-full");
+    if (sc >= 0 && full >= 0 && b->base.v[US_KNOB_sfu] == 0) {
+        fprintf(f, "\nFull SFUs (a private SFU with its own multipliers per "
+                "SP) against partial SFUs (range reduction and coefficient "
+                "muxing only; the polynomial runs on the SP's multiply-add):"
+                "\n\n| SFU | area (um^2) | SFU area | LUT area | "
+                "area vs simd4 | cycles vs partial |\n"
+                "|---|---:|---:|---:|---:|---:|\n");
+        int vs[2] = { sc, full };
+        for (unsigned i = 0; i < 2; i++) {
+            char r[5][24];
+            fprintf(f, "| %s | %s | %s | %s | %s | %s |\n",
+                    i ? "full" : "partial",
+                    num(r[0], sizeof r[0], "%.0f",
+                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area")),
+                    num(r[1], sizeof r[1], "%.0f",
+                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area.sfu")),
+                    num(r[2], sizeof r[2], "%.0f",
+                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area.lut")),
+                    num(r[3], sizeof r[3], "%.3f",
+                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area_simd4")),
+                    num(r[4], sizeof r[4], "%.3f",
+                        us_bench_geo_ratio(b, vs[i], sc, US_BENCH_ALL,
+                                           "cycles")));
+        }
+        char s[16];
+        double share = us_bench_mean(b, sc, US_BENCH_ALL,
+                                     "area.partial_sfu_share");
+        if (isfinite(share))
+            fprintf(f, "\nThe partial SFU's own logic is %s of one SP "
+                    "(paper: about 10%%).\n",
+                    num(s, sizeof s, "%.1f%%", 100 * share));
+    }
+}
+
 static void section_lut(FILE *f, const struct us_bench *b, bool plots)
 {
     int priv = us_bench_var(b, "scalar-lut-private");
@@ -414,15 +607,25 @@ static void section_lut(FILE *f, const struct us_bench *b, bool plots)
         fprintf(f, "(The scalar model was not run.)\n\n");
         return;
     }
+    if (nsfu == 0) {
+        fprintf(f, "No program of this run has SFU instructions: the LUT "
+                "is never read.\n\n");
+        sfu_area(f, b);
+        return;
+    }
     double base = us_bench_sum(b, priv, US_BENCH_ALL, "cycles", true);
-    fprintf(f, "Cycles of the %u programs with SFU instructions, summed, "
+    unsigned lanes = (unsigned)b->base.v[US_KNOB_alu_lanes],
+             share = (unsigned)b->base.v[US_KNOB_lut_share];
+    fprintf(f, "Cycles of the %u program%s with SFU instructions, summed, "
             "relative to private LUTs (one per SP), with one LUT shared by "
-            "%d SPs: banks x multi-fetch x lookahead cycles (the LUT is "
-            "read this many cycles before the coefficients are needed).  "
-            "Below 1.000 would be faster than private.\n\n"
+            "%u SPs (%u LUT%s for the %u SPs): banks x multi-fetch x "
+            "lookahead cycles (the LUT is read this many cycles before the "
+            "coefficients are needed).  Below 1.000 would be faster than "
+            "private.\n\n"
             "| banks | multi-fetch | lookahead 0 | 1 | 2 | 3 |\n"
-            "|---:|---|---:|---:|---:|---:|\n", nsfu,
-            b->base.v[US_KNOB_lut_share]);
+            "|---:|---|---:|---:|---:|---:|\n", nsfu, nsfu == 1 ? "" : "s",
+            share < lanes ? share : lanes, (lanes + share - 1) / share,
+            (lanes + share - 1) / share == 1 ? "" : "s", lanes);
     static const unsigned banks[] = { 1, 2, 4, 8 };
     for (unsigned bi = 0; bi < 4; bi++)
         for (int mf = 1; mf >= 0; mf--) {
@@ -459,322 +662,162 @@ static void section_lut(FILE *f, const struct us_bench *b, bool plots)
             fprintf(f, "| %u | %s | %s | %s | %s | %s |\n", banks[bi],
                     mf ? "on" : "off", r[0], r[1], r[2], r[3]);
         }
-    int sc = us_bench_var(b, "scalar"), full = us_bench_var(b,
-                                                            "scalar-sfu-full");
-    if (sc >= 0 && full >= 0) {
-        fprintf(f, "\nFull SFUs (a private SFU with its own multipliers per "
-                "SP) against partial SFUs (range reduction and coefficient "
-                "muxing only; the polynomial runs on the SP's multiply-add):"
-                "\n\n| SFU | area (um^2) | SFU area | LUT area | "
-                "area vs simd4 | cycles vs partial |\n"
-                "|---|---:|---:|---:|---:|---:|\n");
-        int vs[2] = { sc, full };
-        for (unsigned i = 0; i < 2; i++) {
-            char r[5][24];
-            fprintf(f, "| %s | %s | %s | %s | %s | %s |\n",
-                    i ? "full" : "partial",
-                    num(r[0], sizeof r[0], "%.0f",
-                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area")),
-                    num(r[1], sizeof r[1], "%.0f",
-                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area.sfu")),
-                    num(r[2], sizeof r[2], "%.0f",
-                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area.lut")),
-                    num(r[3], sizeof r[3], "%.3f",
-                        us_bench_mean(b, vs[i], US_BENCH_ALL, "area_simd4")),
-                    num(r[4], sizeof r[4], "%.3f",
-                        us_bench_geo_ratio(b, vs[i], sc, US_BENCH_ALL,
-                                           "cycles")));
-        }
-        char s[16];
-        fprintf(f, "\nThe partial SFU's own logic is %s of one SP "
-                "(paper: about 10%%).\n",
-                num(s, sizeof s, "%.1f%%", 100 * us_bench_mean(b, sc,
-                    US_BENCH_ALL, "area.partial_sfu_share")));
-    }
+    sfu_area(f, b);
     fputc('\n', f);
     if (plots)
         fprintf(f, "![shared LUT](lut.png)\n\n");
 }
 
-/* Geometric-mean ratios of one model to a reference model. */
-struct norm {
-    double area, time, energy, power, ad;
-};
-
-static void normalized(const struct us_bench *b, int v, int ref,
-                       struct norm *n)
+/* The machines behind the area table, from the base configuration. */
+static void area_machines(FILE *f, const struct us_report *r)
 {
-    n->area = us_bench_geo_ratio(b, v, ref, US_BENCH_ALL, "area");
-    n->time = us_bench_geo_ratio(b, v, ref, US_BENCH_ALL, "cycles");
-    n->energy = us_bench_geo_ratio(b, v, ref, US_BENCH_ALL, "energy");
-    n->power = n->energy / n->time;
-    n->ad = us_bench_geo_ratio(b, v, ref, US_BENCH_ALL, "area_delay");
+    const struct us_bench *b = r->b;
+    char sfu[128];
+    us_report_scalar_sfu(r, sfu, sizeof sfu);
+    fprintf(f, "\nAt %u ALU lanes", r->lanes);
+    if (us_report_ran(r, R_SCALAR))
+        fprintf(f, ": the scalar machine has %u SPs, each with its register "
+                "file and issue control, with %s", r->lanes, sfu);
+    if (us_report_ran(r, R_SIMD4))
+        fprintf(f, "%s simd4 has %u vec4 units, each with a full SFU and its "
+                "LUT", us_report_ran(r, R_SCALAR) ? ";" : ":",
+                r->simd4_units);
+    if (us_report_ran(r, R_HETERO))
+        fprintf(f, "%s hetero has %u processors of a vec%u and a scalar "
+                "datapath, each with one full SFU and its LUT",
+                us_report_ran(r, R_SCALAR) || us_report_ran(r, R_SIMD4)
+                    ? ";" : ":",
+                r->hetero_procs, r->hetero_width);
+    fprintf(f, ".");
+    if (!us_report_ran(r, R_VLIW))
+        return;
+    /* the VLIW slots' SFU assumption (shader/model_vliw.c) */
+    char a4[16], a5[16];
+    num(a4, sizeof a4, "%.3f", us_bench_geo_ratio(b, r->v[R_VLIW],
+                                                  r->v[R_SIMD4], US_BENCH_ALL,
+                                                  "area"));
+    fprintf(f, "  vliw assumes that each of its processors' four slots runs "
+            "SFU operations, so every slot has its own full SFU and LUT (%u "
+            "full SFUs against simd4's %u)", 4 * r->simd4_units,
+            r->simd4_units);
+    if (us_report_ran(r, R_SIMD4))
+        fprintf(f, ": its area is %sx simd4's", a4);
+    int v5 = us_bench_var(b, "vliw-4+1");
+    if (v5 >= 0 && us_report_ran(r, R_SIMD4))
+        fprintf(f, "; vliw-4+1 runs them in its fifth (t-) slot only, one "
+                "full SFU per processor, and its area is %sx simd4's",
+                num(a5, sizeof a5, "%.3f", us_bench_geo_ratio(
+                    b, v5, r->v[R_SIMD4], US_BENCH_ALL, "area")));
+    fprintf(f, ".");
 }
 
-static void section_area(FILE *f, const struct us_bench *b,
-                         const struct arch_sum *as, bool plots)
+static void section_area(FILE *f, const struct us_report *r, bool plots)
 {
-    fprintf(f, "## f. Area, energy and area x delay\n\n"
-            "Normalized to simd4 at the same ALU lanes (geometric means over "
-            "programs of per-program ratios): area (45 nm, "
-            "`shader/area.def`, including each program's instruction "
-            "memory), time (cycles), energy of the run, power (energy / "
-            "time) and area x delay.\n\n"
-            "| model | area | time | energy | power | area x delay |\n"
-            "|---|---:|---:|---:|---:|---:|\n");
-    for (unsigned a = 0; a < NARCH; a++) {
-        if (as[a].v < 0)
-            continue;
-        struct norm n;
-        normalized(b, as[a].v, as[1].v, &n);
-        char r[5][16];
-        fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", arch_names[a],
-                num(r[0], sizeof r[0], "%.3f", n.area),
-                num(r[1], sizeof r[1], "%.3f", n.time),
-                num(r[2], sizeof r[2], "%.3f", n.energy),
-                num(r[3], sizeof r[3], "%.3f", n.power),
-                num(r[4], sizeof r[4], "%.3f", n.ad));
+    const struct us_bench *b = r->b;
+    fprintf(f, "## f. Area, energy and area x delay\n\n");
+    if (us_report_ran(r, R_SIMD4)) {
+        fprintf(f, "Normalized to simd4 at the same ALU lanes (geometric "
+                "means over programs of per-program ratios): area (45 nm, "
+                "`shader/area.def`, including each program's instruction "
+                "memory), time (cycles), energy of the run, power (energy / "
+                "time) and area x delay.\n\n"
+                "| model | area | time | energy | power | area x delay |\n"
+                "|---|---:|---:|---:|---:|---:|\n");
+        for (unsigned a = 0; a < R_NARCH; a++) {
+            if (!us_report_ran(r, a))
+                continue;
+            int v = r->v[a], s4 = r->v[R_SIMD4];
+            double x[5] = {
+                us_bench_geo_ratio(b, v, s4, US_BENCH_ALL, "area"),
+                us_bench_geo_ratio(b, v, s4, US_BENCH_ALL, "cycles"),
+                us_bench_geo_ratio(b, v, s4, US_BENCH_ALL, "energy"),
+                0,
+                us_bench_geo_ratio(b, v, s4, US_BENCH_ALL, "area_delay"),
+            };
+            x[3] = x[2] / x[1];
+            char c[5][16];
+            for (unsigned k = 0; k < 5; k++)
+                num(c[k], sizeof c[k], "%.3f", x[k]);
+            fprintf(f, "| %s | %s | %s | %s | %s | %s |\n",
+                    us_report_arch[a], c[0], c[1], c[2], c[3], c[4]);
+        }
+    } else {
+        fprintf(f, "simd4, which these ratios are normalized to, did not "
+                "run: no table.\n");
     }
-    struct norm h;
-    normalized(b, as[0].v, as[4].v, &h);
-    char r[4][16];
-    fprintf(f, "\nScalar SP against hetero: area %s, time %s, power %s, "
-            "area x delay %s.  Paper: area about -30%%, time -6%%, power "
-            "-15%%, area x delay -36%% (and -22%% against SIMD).\n\n",
-            gain(r[0], sizeof r[0], h.area), gain(r[1], sizeof r[1], h.time),
-            gain(r[2], sizeof r[2], h.power), gain(r[3], sizeof r[3], h.ad));
-    if (plots)
+    area_machines(f, r);
+    if (us_report_ran(r, R_SCALAR) && us_report_ran(r, R_HETERO)) {
+        int sc = r->v[R_SCALAR], h = r->v[R_HETERO];
+        double t = us_bench_geo_ratio(b, sc, h, US_BENCH_ALL, "cycles");
+        char g[4][16];
+        fprintf(f, "\n\nScalar SP against hetero: area %s, time %s, power "
+                "%s, area x delay %s.  Paper: area about -30%%, time -6%%, "
+                "power -15%%, area x delay -36%% (and -22%% against SIMD).",
+                gain(g[0], sizeof g[0], us_bench_geo_ratio(b, sc, h,
+                     US_BENCH_ALL, "area")),
+                gain(g[1], sizeof g[1], t),
+                gain(g[2], sizeof g[2], us_bench_geo_ratio(b, sc, h,
+                     US_BENCH_ALL, "energy") / t),
+                gain(g[3], sizeof g[3], us_bench_geo_ratio(b, sc, h,
+                     US_BENCH_ALL, "area_delay")));
+    }
+    fprintf(f, "\n\n");
+    if (plots && us_report_ran(r, R_SIMD4))
         fprintf(f, "![area, energy, area x delay](area_energy.png)\n\n");
 }
 
-/* One row of the paper-vs-measured table. */
-static void claim(FILE *f, const char *what, const char *paper,
-                  const char *measured, const char *why)
+static void section_per_program(FILE *f, const struct us_report *r)
 {
-    fprintf(f, "| %s | %s | %s | %s |\n", what, paper, measured, why);
-}
-
-static void section_paper(FILE *f, const struct us_bench *b,
-                          const struct arch_sum *as)
-{
-    fprintf(f, "## g. Paper vs measured\n\n"
-            "One row per claim of the paper (Kim et al., IEEE TVLSI 20(9), "
-            "2012); the last column says where and why this model differs.\n"
-            "\n| claim | paper | measured | why they differ (or agree) |\n"
-            "|---|---|---|---|\n");
-    struct us_bench_code all, vtx, frg;
-    us_bench_code_summary(b, US_BENCH_ALL, &all);
-    us_bench_code_summary(b, US_BENCH_VERTEX, &vtx);
-    us_bench_code_summary(b, US_BENCH_FRAGMENT, &frg);
-    char m[160], g1[16], g2[16], why[640];
-
-    snprintf(m, sizeof m, "%.1f%% (vertex %.1f%%, fragment %.1f%%)",
-             all.w[4] * 100, vtx.w[4] * 100, frg.w[4] * 100);
-    snprintf(why, sizeof why, "The share is a property of the program mix. "
-             "Ours is %s: DP4 counts four components, our vertex programs "
-             "are DP4 transforms (%.0f%% four-component) and texture fetches "
-             "write four; the fragment programs alone (%.1f%%) are close to "
-             "the paper's mix of newer effects.",
-             all.w[4] > 0.373 ? "higher" : "lower", vtx.w[4] * 100,
-             frg.w[4] * 100);
-    claim(f, "four-component instructions", "37.3%", m, why);
-
-    snprintf(m, sizeof m, "bound %.1f%%, simd4 measured %.1f%%",
-             all.simd_bound * 100, as[1].util[US_BENCH_ALL] * 100);
-    claim(f, "SIMD utilization at most", "about 68%", m,
-          "The bound (mean useful ops / 4 per instruction) follows the "
-          "four-component share above; measured simd4 utilization is lower "
-          "still because dependences, SFU and texture latencies stall the "
-          "vec4 pipeline, which 4 threads per unit hide only in part.");
-
-    double gs4 = as[0].util[US_BENCH_ALL] / as[1].util[US_BENCH_ALL];
-    gain(g1, sizeof g1, gs4);
-    snprintf(why, sizeof why, "%s than the paper's: the gain is roughly the "
-             "inverse of simd4's bound (%.1f%% here against about 68%%), "
-             "since the scalar SP wastes no lane on disabled components; "
-             "the scalar SP's own texture waits and repetition bubbles take "
-             "part of it back (section c).", gs4 < 1.88 ? "Smaller" : "Larger",
-             all.simd_bound * 100);
-    claim(f, "utilization, scalar vs SIMD", "+88%", g1, why);
-
-    double gh = as[0].util[US_BENCH_ALL] / as[4].util[US_BENCH_ALL];
-    gain(g1, sizeof g1, gh);
-    snprintf(why, sizeof why, "%s than the paper's: our hetero baseline "
-             "(knob hetero_vec_width=%d) pairs a vec%d datapath with a "
-             "scalar one; a four-component operation needs two issues of a "
-             "vec3 datapath, and equal lanes leave only alu_lanes / (width "
-             "+ 1) processors, so it reaches %.1f%% against simd4's %.1f%%.",
-             gh < 1.48 ? "Smaller" : "Larger",
-             b->base.v[US_KNOB_hetero_vec_width],
-             b->base.v[US_KNOB_hetero_vec_width],
-             as[4].util[US_BENCH_ALL] * 100, as[1].util[US_BENCH_ALL] * 100);
-    claim(f, "utilization, scalar vs hetero", "+48%", g1, why);
-
-    gain(g1, sizeof g1, as[0].util[US_BENCH_VERTEX] /
-                        as[1].util[US_BENCH_VERTEX]);
-    gain(g2, sizeof g2, as[0].util[US_BENCH_FRAGMENT] /
-                        as[1].util[US_BENCH_FRAGMENT]);
-    snprintf(m, sizeof m, "vertex %s, fragment %s over simd4", g1, g2);
-    bool more = as[0].util[US_BENCH_FRAGMENT] / as[1].util[US_BENCH_FRAGMENT] >
-                as[0].util[US_BENCH_VERTEX] / as[1].util[US_BENCH_VERTEX];
-    claim(f, "pixel shaders gain more than vertex shaders", "yes", m,
-          more ? "Agrees: vertex programs are dominated by DP4/DP3 "
-                 "transforms that fill a vec4 unit, fragment programs by "
-                 "narrower colour, scalar and SFU work."
-               : "Differs: in this suite the vertex programs carry much "
-                 "scalar lighting (RSQ, LIT, attenuation) while several "
-                 "fragment programs are texture-bound, where every model "
-                 "waits for the same texture latency.");
-
-    snprintf(m, sizeof m, "%.2fx", all.scalar_ratio);
-    snprintf(why, sizeof why, "%s: one scalar instruction per useful "
-             "component (DP4 = MUL + 3 MAD) plus the lowering's moves, so "
-             "the ratio is about the programs' mean width (%.2f here).",
-             fabs(all.scalar_ratio - 3.3) < 0.35 ? "Close" : "Differs",
-             4 * all.simd_bound);
-    claim(f, "scalar instructions without compaction", "3.3x", m, why);
-
-    snprintf(m, sizeof m, "%.3fx", all.compact_ratio);
-    snprintf(why, sizeof why, "%s: the repeat counter and per-operand "
-             "offsets cover every write mask and progression swizzle; what "
-             "remains is swizzles no offset expresses (.xxyy), relative "
-             "reads (LDR), per-component negation and moves for operand "
-             "aliasing, which our lowering splits (isa/lower.c).",
-             all.compact_ratio <= 1.06 ? "Within the paper's range"
-                                       : "Above the paper's range");
-    claim(f, "scalar instructions with compaction", "1.02-1.06x", m, why);
-
-    int sc = us_bench_var(b, "scalar");
-    snprintf(m, sizeof m, "%.1f%%",
-             100 * us_bench_mean(b, sc, US_BENCH_ALL,
-                                 "area.partial_sfu_share"));
-    claim(f, "partial SFU logic over one SP", "about 10%", m,
-          "Ours comes from the component table of shader/area.def "
-          "(range-reduction shifters, leading-zero count, rounding, "
-          "coefficient muxes) against an SP with its register file, not "
-          "from a synthesized netlist as in the paper.");
-
-    int priv = us_bench_var(b, "scalar-lut-private");
-    int shared = us_bench_var(b, "scalar-lut-b4-mf1-la3");
-    double lr = ratio_of(us_bench_sum(b, shared, US_BENCH_ALL, "cycles", true),
-                         us_bench_sum(b, priv, US_BENCH_ALL, "cycles", true));
-    snprintf(m, sizeof m, "%.3fx the private-LUT cycles (4 banks, "
-             "multi-fetch, lookahead 3)", lr);
-    claim(f, "shared LUT performs like private LUTs", "about 1.0x", m,
-          fabs(lr - 1) < 0.02
-              ? "Agrees: fragments of a quad ask for the same or nearby "
-                "segments (inputs captured from rendered scenes), "
-                "multi-fetch merges equal requests and a 3-cycle lookahead "
-                "hides most bank conflicts (section e)."
-              : "Differs: with these inputs bank conflicts outlast the "
-                "lookahead; section e shows how banks and multi-fetch "
-                "change it.");
-
-    struct norm s4, h;
-    normalized(b, as[0].v, as[1].v, &s4);
-    normalized(b, as[0].v, as[4].v, &h);
-    gain(g1, sizeof g1, s4.ad);
-    snprintf(why, sizeof why, "%s: the scalar machine's area is %.3fx "
-             "simd4's in shader/area.def (eight scalar register files and "
-             "issue controls against two vec4 units, partial SFUs and one "
-             "shared LUT against two full SFUs), so the product follows the "
-             "time ratio %.3f; the paper's figure implies a smaller time gain "
-             "or a larger area overhead than modelled here.",
-             s4.ad < 0.78 ? "Better than the paper's"
-                          : "Worse than the paper's",
-             s4.area, s4.time);
-    claim(f, "area x delay vs SIMD", "-22% (TVLSI: -27%)", g1, why);
-
-    gain(g1, sizeof g1, h.ad);
-    snprintf(why, sizeof why, "The product of the area (%.3f) and time "
-             "(%.3f) ratios below; the time ratio dominates.", h.area,
-             h.time);
-    claim(f, "area x delay vs hetero", "-36%", g1, why);
-
-    gain(g1, sizeof g1, h.time);
-    snprintf(why, sizeof why, "%s: our hetero baseline is slower than "
-             "simd4 here (%.3fx its cycles; see the utilization row), "
-             "where the paper's was its strongest baseline.",
-             h.time < 0.94 ? "A much larger gain" : "Close",
-             us_bench_geo_ratio(b, as[4].v, as[1].v, US_BENCH_ALL, "cycles"));
-    claim(f, "execution time vs hetero", "-6%", g1, why);
-
-    gain(g1, sizeof g1, h.area);
-    claim(f, "area vs hetero", "about -30%", g1,
-          "Hetero pays a vector and a scalar datapath, a full SFU and a "
-          "private LUT per processor and a two-slot instruction word; "
-          "the scalar SP pays eight register files and issue controls. "
-          "The balance comes from shader/area.def's published component "
-          "costs, not from synthesis.");
-
-    snprintf(why, sizeof why, "Power is energy / time here: the scalar SP "
-             "spends %.3fx hetero's energy on the same work in %.3fx its "
-             "time, so its power is %s; the paper compared synthesized "
-             "designs' power, which this event-energy model "
-             "(shader/area.def) only approximates.", h.energy, h.time,
-             h.power > 1 ? "higher although it needs less energy" : "lower");
-    gain(g1, sizeof g1, h.power);
-    claim(f, "power vs hetero", "-15%", g1, why);
-    fputc('\n', f);
-}
-
-static void section_per_program(FILE *f, const struct us_bench *b,
-                                const struct arch_sum *as)
-{
+    const struct us_bench *b = r->b;
+    static const unsigned cyc[] = { R_SCALAR, R_SIMD4 };
     fprintf(f, "## Per-program results\n\n"
-            "Share of four-component instructions and utilization per "
-            "model; cycles of the scalar SP and of simd4.\n\n"
+            "Share of four-component instructions among the ALU "
+            "instructions (- for a program without any), utilization per "
+            "model and cycles of the scalar SP and of simd4 where they "
+            "ran.\n\n"
             "| program | stage | 4-comp. |");
-    for (unsigned a = 0; a < NARCH; a++)
-        if (as[a].v >= 0)
-            fprintf(f, " %s |", arch_names[a]);
-    fprintf(f, " cycles scalar | cycles simd4 |\n|---|---|---:|");
-    for (unsigned a = 0; a < NARCH; a++)
-        if (as[a].v >= 0)
+    for (unsigned a = 0; a < R_NARCH; a++)
+        if (us_report_ran(r, a))
+            fprintf(f, " %s |", us_report_arch[a]);
+    for (unsigned i = 0; i < 2; i++)
+        if (us_report_ran(r, cyc[i]))
+            fprintf(f, " cycles %s |", us_report_arch[cyc[i]]);
+    fprintf(f, "\n|---|---|---:|");
+    for (unsigned a = 0; a < R_NARCH; a++)
+        if (us_report_ran(r, a))
             fprintf(f, "---:|");
-    fprintf(f, "---:|---:|\n");
+    for (unsigned i = 0; i < 2; i++)
+        if (us_report_ran(r, cyc[i]))
+            fprintf(f, "---:|");
+    fputc('\n', f);
     for (unsigned p = 0; p < b->nprogs; p++) {
         const struct us_bench_prog *bp = &b->progs[p];
         unsigned tot = 0;
         for (unsigned w = 1; w <= 4; w++)
             tot += bp->code.width_hist[w];
         char buf[16];
+        if (tot)
+            snprintf(buf, sizeof buf, "%.0f%%",
+                     100.0 * bp->code.width_hist[4] / tot);
         fprintf(f, "| %s | %s | %s |", bp->name, stage_name(bp),
-                num(buf, sizeof buf, "%.0f%%",
-                    tot ? 100.0 * bp->code.width_hist[4] / tot : NAN));
-        for (unsigned a = 0; a < NARCH; a++)
-            if (as[a].v >= 0)
+                tot ? buf : "-");
+        for (unsigned a = 0; a < R_NARCH; a++)
+            if (us_report_ran(r, a))
                 fprintf(f, " %s |", num(buf, sizeof buf, "%.1f%%", 100 *
-                        us_bench_stat(b, p, as[a].v, "utilization")));
-        fprintf(f, " %s |", num(buf, sizeof buf, "%.0f",
-                                us_bench_stat(b, p, as[0].v, "cycles")));
-        fprintf(f, " %s |\n", num(buf, sizeof buf, "%.0f",
-                                  us_bench_stat(b, p, as[1].v, "cycles")));
+                        us_bench_stat(b, p, r->v[a], "utilization")));
+        for (unsigned i = 0; i < 2; i++)
+            if (us_report_ran(r, cyc[i]))
+                fprintf(f, " %s |", num(buf, sizeof buf, "%.0f",
+                        us_bench_stat(b, p, r->v[cyc[i]], "cycles")));
+        fputc('\n', f);
     }
     fputc('\n', f);
 }
 
-void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
-                     const char *note)
+static void base_config(FILE *f, const struct us_bench *b)
 {
-    struct arch_sum as[NARCH];
-    for (unsigned a = 0; a < NARCH; a++) {
-        as[a].v = us_bench_var(b, arch_names[a]);
-        for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-            as[a].util[c] = us_bench_mean(b, as[a].v, c, "utilization");
-    }
-    unsigned nv = 0;
-    for (unsigned p = 0; p < b->nprogs; p++)
-        nv += b->progs[p].prog.stage == US_STAGE_VERTEX;
-    fprintf(f, "# ushader: architecture comparison\n\n"
-            "Generated by `ushader bench`: %u programs (%u vertex, %u "
-            "fragment) x %u model configurations, %u threads per program, "
-            "inputs captured from the test scenes.  Every run's outputs "
-            "are compared bit for bit with the reference interpreter's: "
-            "%u of %u runs failed or differed.\n\nBase configuration "
-            "(`ushader config --list` documents each knob):",
-            b->nprogs, nv, b->nprogs - nv, b->nvars, b->threads, b->failures,
-            b->nprogs * b->nvars);
+    fprintf(f, "Base configuration (`ushader config --list` documents each "
+            "knob):");
     for (unsigned k = 0; k < US_KNOB_COUNT; k++) {
         fprintf(f, "%s `%s=", k ? "," : "", us_knobs[k].name);
         if (us_knobs[k].type == US_KNOB_ENUM) {
@@ -787,16 +830,38 @@ void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
         }
     }
     fprintf(f, ".\n\n");
+}
+
+void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
+                     const char *note)
+{
+    struct us_report r;
+    us_report_init(&r, b);
+    unsigned nv = us_bench_class_count(b, US_BENCH_VERTEX, false);
+    char models[96] = "";
+    for (unsigned a = 0, n = 0; a < R_NARCH; a++)
+        if (us_report_ran(&r, a))
+            n += (unsigned)snprintf(models + n, sizeof models - n, "%s%s",
+                                    n ? ", " : "", us_report_arch[a]);
+    fprintf(f, "# ushader: architecture comparison\n\n"
+            "Generated by `ushader bench`: %u programs (%u vertex, %u "
+            "fragment) x %u model configurations (models: %s), %u threads "
+            "per program, inputs captured from the test scenes.  Every "
+            "run's outputs are compared bit for bit with the reference "
+            "interpreter's: %u of %u runs failed or differed.\n\n",
+            b->nprogs, nv, b->nprogs - nv, b->nvars, models, b->threads,
+            b->failures, b->nprogs * b->nvars);
+    base_config(f, b);
     if (!plots && note)
         fprintf(f, "*Plots: %s*\n\n", note);
-    section_width(f, b, plots);
-    section_util(f, b, as, plots);
-    section_cycles(f, b, as, plots);
+    section_width(f, &r, plots);
+    section_util(f, &r, plots);
+    section_cycles(f, &r);
     section_imem(f, b, plots);
     section_lut(f, b, plots);
-    section_area(f, b, as, plots);
-    section_paper(f, b, as);
+    section_area(f, &r, plots);
+    us_report_paper(f, &r);
     section_programs(f, b);
-    section_per_program(f, b, as);
+    section_per_program(f, &r);
     us_bench_report_glmark2(f, b);
 }

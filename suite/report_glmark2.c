@@ -113,14 +113,14 @@ static void temps_read(const struct us_program *prog, uint8_t *used,
     }
 }
 
-/* Width histogram of the values instructions compute: a component-wise
- * instruction counts the components it writes that something reads (all
- * of them for outputs), and 1 when all four hold one value (every source
- * replicated: a GLSL float kept in a whole vec4 register); other
- * instructions count us_inst_width.  *bcast4 gets the number of
- * four-wide instructions that compute one value.  Temporaries are
- * assumed to hold one value until a write says otherwise, to a fixed
- * point, so loops and branches are covered. */
+/* Width histogram of the values instructions compute, texture fetches
+ * left out: a component-wise instruction counts the components it writes
+ * that something reads (all of them for outputs), and 1 when all four
+ * hold one value (every source replicated: a GLSL float kept in a whole
+ * vec4 register); other instructions count us_inst_hist_width.  *bcast4
+ * gets the number of four-wide instructions that compute one value.
+ * Temporaries are assumed to hold one value until a write says
+ * otherwise, to a fixed point, so loops and branches are covered. */
 static void live_widths(const struct us_program *prog, unsigned hist[5],
                         unsigned *bcast4)
 {
@@ -146,7 +146,7 @@ static void live_widths(const struct us_program *prog, unsigned hist[5],
     *bcast4 = 0;
     for (unsigned i = 0; i < prog->ninsts; i++) {
         const struct us_inst *in = &prog->insts[i];
-        unsigned w = us_inst_width(in);
+        unsigned w = us_inst_hist_width(in);   /* texture fetches: 0 */
         if (w == 0)
             continue;
         if (us_ops[in->op].shape == US_SHAPE_COMP) {
@@ -186,32 +186,77 @@ static void width_table(FILE *f, const struct us_bench *b)
                 sum[k] += w[k];
             n++;
         }
+        if (n == 0)
+            continue;   /* no program of this class */
         char s[5][16];
         for (unsigned k = 1; k <= 4; k++)
-            cell(s[k], sizeof s[k], "%.1f%%", n ? 100 * sum[k] / n : NAN);
+            cell(s[k], sizeof s[k], "%.1f%%", 100 * sum[k] / n);
         fprintf(f, "| %s | %u | %s | %s | %s | %s |\n",
                 us_bench_class_names[c], n, s[1], s[2], s[3], s[4]);
     }
     fputc('\n', f);
 }
 
-/* Mean of a statistic over the glmark2 programs of class c. */
-static double mean(const struct us_bench *b, int v, unsigned c,
-                   const char *stat)
+/* Mean utilization over the glmark2 programs of class c with useful ALU
+ * ops (as us_bench_util_mean). */
+static double util_mean(const struct us_bench *b, int v, unsigned c)
 {
     double sum = 0;
     unsigned n = 0;
     for (unsigned p = 0; p < b->nprogs; p++) {
         if (!us_bench_is_glmark2(&b->progs[p]) ||
-            !in_class(&b->progs[p], c))
+            !in_class(&b->progs[p], c) || !us_bench_prog_ops(b, p))
             continue;
-        double x = us_bench_stat(b, p, v, stat);
+        double x = us_bench_stat(b, p, v, "utilization");
         if (!isnan(x)) {
             sum += x;
             n++;
         }
     }
     return n ? sum / n : NAN;
+}
+
+/* Mean utilization per model, a column per class the section has. */
+static void util_table(FILE *f, const struct us_bench *b, const int *v,
+                       unsigned lanes)
+{
+    bool has[US_BENCH_NCLASS];
+    unsigned none = 0;
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+        has[c] = false;
+    for (unsigned p = 0; p < b->nprogs; p++) {
+        if (!us_bench_is_glmark2(&b->progs[p]))
+            continue;
+        none += !us_bench_prog_ops(b, p);
+        for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+            has[c] |= in_class(&b->progs[p], c) && us_bench_prog_ops(b, p);
+    }
+    fprintf(f, "### Utilization and cycles per model\n\n"
+            "Mean utilization (useful ops / (%u lanes x cycles)) over the "
+            "glmark2 programs with useful ALU ops", lanes);
+    if (none)
+        fprintf(f, " (%u without any left out)", none);
+    fprintf(f, ".\n\n| model |");
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+        if (has[c])
+            fprintf(f, " %s |", us_bench_class_names[c]);
+    fprintf(f, "\n|---|");
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
+        if (has[c])
+            fprintf(f, "---:|");
+    fputc('\n', f);
+    for (unsigned a = 0; a < NMODELS; a++) {
+        if (v[a] < 0)
+            continue;
+        fprintf(f, "| %s |", models[a]);
+        for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
+            char s[16];
+            if (has[c])
+                fprintf(f, " %s |", cell(s, sizeof s, "%.1f%%",
+                                         100 * util_mean(b, v[a], c)));
+        }
+        fputc('\n', f);
+    }
 }
 
 void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
@@ -240,8 +285,9 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
             "their status).  A shader shared by several pairs is counted "
             "once.\n\n", n, nv, n - nv);
 
-    fprintf(f, "### Vector width\n\nShare of vec4 instructions by the "
-            "useful ops they ask for, averaged over programs.\n\n");
+    fprintf(f, "### Vector width\n\nShare of ALU vec4 instructions "
+            "(texture fetches left out) by the useful ops they ask for, "
+            "averaged over the programs that have any.\n\n");
     width_table(f, b);
     double w4 = 0;
     unsigned nw = 0;
@@ -268,7 +314,8 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
         for (unsigned k = 1; k <= 4; k++)
             live[k] += (double)h[k] / tot;
     }
-    fprintf(f, "Paper: 37.3%% four-component instructions on its "
+    if (nw)
+        fprintf(f, "Paper: 37.3%% four-component instructions on its "
             "benchmark shaders.  glmark2: %s, as the metric counts them "
             "(SPEC 3: written components).  The GLSL translation writes "
             "only the components later instructions read and packs "
@@ -286,37 +333,27 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
             cell(s[4], sizeof s[4], "%.1f%%", nw ? 100 * live[3] / nw : NAN),
             cell(s[5], sizeof s[5], "%.1f%%", nw ? 100 * live[4] / nw : NAN));
 
-    fprintf(f, "### Utilization and cycles per model\n\n"
-            "Mean utilization (useful ops / (%u lanes x cycles)) over the "
-            "glmark2 programs.\n\n| model | vertex | fragment | all |\n"
-            "|---|---:|---:|---:|\n", lanes);
-    for (unsigned a = 0; a < NMODELS; a++) {
-        if (v[a] < 0)
-            continue;
-        for (unsigned c = 0; c < US_BENCH_NCLASS; c++)
-            cell(s[c], sizeof s[c], "%.1f%%",
-                 100 * mean(b, v[a], c, "utilization"));
-        fprintf(f, "| %s | %s | %s | %s |\n", models[a], s[0], s[1], s[2]);
-    }
+    util_table(f, b, v, lanes);
 
-    fprintf(f, "\nPer program: share of 1/2/3/4-component instructions, "
-            "utilization and cycles per model; *div.* counts the scalar "
-            "SP's IFs whose active lanes disagreed and *masked* the share "
-            "of its lane-cycles issued to masked lanes "
-            "(masked_lane_slots / (lanes x cycles)); - for programs "
-            "without flow control.\n\n"
-            "| program | stage | vec4 | 1/2/3/4 |");
+    fprintf(f, "\nPer program: share of 1/2/3/4-component instructions "
+            "(texture fetches left out), utilization and cycles per "
+            "model%s.\n\n| program | stage | vec4 | 1/2/3/4 |",
+            v[0] < 0 ? "" : "; *div.* counts the scalar SP's IFs whose "
+            "active lanes disagreed and *masked* the share of its "
+            "lane-cycles issued to masked lanes (masked_lane_slots / "
+            "(lanes x cycles)); - for programs without flow control");
     for (unsigned a = 0; a < NMODELS; a++)
         if (v[a] >= 0)
             fprintf(f, " util %s |", models[a]);
     for (unsigned a = 0; a < NMODELS; a++)
         if (v[a] >= 0)
             fprintf(f, " cycles %s |", models[a]);
-    fprintf(f, " div. | masked |\n|---|---|---:|---|");
+    bool sc = v[0] >= 0;   /* div. and masked are the scalar SP's */
+    fprintf(f, "%s\n|---|---|---:|---|", sc ? " div. | masked |" : "");
     for (unsigned a = 0; a < 2 * NMODELS; a++)
         if (v[a % NMODELS] >= 0)
             fprintf(f, "---:|");
-    fprintf(f, "---:|---:|\n");
+    fprintf(f, "%s\n", sc ? "---:|---:|" : "");
     for (unsigned p = 0; p < b->nprogs; p++) {
         const struct us_bench_prog *bp = &b->progs[p];
         if (!us_bench_is_glmark2(bp))
@@ -339,6 +376,10 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
                 fprintf(f, " %s |", cell(s[0], sizeof s[0], "%.0f",
                         us_bench_stat(b, p, v[a], "cycles")));
         double cyc = us_bench_stat(b, p, v[0], "cycles");
+        if (!sc) {
+            fputc('\n', f);
+            continue;
+        }
         if (!bp->prog.flow) {
             fprintf(f, " - | - |\n");
             continue;
@@ -378,7 +419,7 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
                 b->progs[p].name, d, m, 100 * m / (lanes * cyc), lanes, cyc);
         ndiv++;
     }
-    if (!ndiv && lockstep > 1)
+    if (!ndiv && lockstep > 1 && v[0] >= 0)
         fprintf(f, "No glmark2 program diverged on the scalar SP.\n");
 
     fprintf(f, "\n### Runs that failed\n\n");

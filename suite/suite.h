@@ -54,7 +54,7 @@ struct us_bench_prog {
     char *scene_name;        /* SCENE as listed                          */
     unsigned line;           /* its line in the list                     */
     char slot[US_MAX_NAME];  /* the scene program it replaces            */
-    char desc[128];          /* first phrase of its leading comment      */
+    char desc[512];          /* first sentence of its leading comment    */
     struct us_program prog;
     struct us_code_stats code;
     unsigned sfu_insts;      /* instructions on the SFU unit class       */
@@ -188,16 +188,34 @@ double us_bench_geo_ratio(const struct us_bench *b, int v, int ref,
 double us_bench_sum(const struct us_bench *b, int v, unsigned c,
                     const char *name, bool sfu_only);
 
-/* Static code figures of class c, averaged over its programs: the share
- * of vec4 instructions of each width (w[1..4]), the SIMD utilization
- * bound (useful ops / (4 x instructions)), and instruction-count ratios of
- * scalar code to vec4 code without and with compaction. */
+/* The useful ALU ops of program p's vec4 code, each instruction once
+ * (us_inst_useful_ops); 0 for a program that only fetches textures. */
+unsigned us_bench_prog_ops(const struct us_bench *b, unsigned p);
+
+/* Mean utilization of variant v over the programs of class c that have
+ * useful ALU ops (us_bench_prog_ops > 0): a program without any, whose
+ * utilization is 0 on every model, says nothing about the datapaths. */
+double us_bench_util_mean(const struct us_bench *b, int v, unsigned c);
+
+/* Programs of class c (with useful ALU ops only when `alu_only`). */
+unsigned us_bench_class_count(const struct us_bench *b, unsigned c,
+                              bool alu_only);
+
+/* Static code figures of class c.  Over its programs with useful ALU ops
+ * (alu_programs of them): the share of ALU instructions of each width
+ * (w[1..4], width_hist: texture fetches left out), the SIMD utilization
+ * bound (useful ops / (4 x instructions that issue, texture fetches
+ * included: they take a vec4 issue slot)), the mean useful ops per ALU
+ * instruction (mean_ops) and the texture fetches of those programs
+ * (tex_insts, summed).  Over all its programs with vec4 code (programs):
+ * instruction-count and bit ratios of scalar code to vec4 code without
+ * and with compaction. */
 struct us_bench_code {
     double w[5];
-    double simd_bound;
+    double simd_bound, mean_ops;
     double scalar_ratio, compact_ratio;
     double scalar_bits_ratio, compact_bits_ratio;
-    unsigned programs;
+    unsigned programs, alu_programs, tex_insts;
 };
 void us_bench_code_summary(const struct us_bench *b, unsigned c,
                            struct us_bench_code *out);

@@ -1,0 +1,51 @@
+/*
+ * What the sections of report.md share (suite/report.c, the paper table
+ * in suite/report_paper.c): the models that ran and their mean
+ * utilization, the static code figures per program class, and the
+ * machine the base configuration builds, so every sentence is computed
+ * from the run and a sentence whose inputs are missing is left out.
+ */
+#ifndef US_SUITE_REPORT_H
+#define US_SUITE_REPORT_H
+
+#include "suite/suite.h"
+
+enum { R_SCALAR, R_SIMD4, R_VLIW, R_SUPERSCALAR, R_HETERO, R_NARCH };
+extern const char *const us_report_arch[R_NARCH];
+
+struct us_report {
+    const struct us_bench *b;
+    int v[R_NARCH];                        /* variant, -1: not run        */
+    double util[R_NARCH][US_BENCH_NCLASS]; /* us_bench_util_mean          */
+    struct us_bench_code code[US_BENCH_NCLASS];
+    unsigned lanes;          /* alu_lanes: the scalar machine's SPs       */
+    unsigned simd4_units;    /* lanes / 4 (also vliw, superscalar)        */
+    unsigned hetero_width;   /* hetero_vec_width                          */
+    unsigned hetero_procs;   /* lanes / (width + 1)                       */
+    unsigned lut_share;      /* SPs per shared LUT (at most lanes)        */
+    unsigned luts;           /* the scalar machine's LUTs (partial SFUs)  */
+    int sfu, lut;            /* knobs sfu (partial|full|pool), lut        */
+};
+
+void us_report_init(struct us_report *r, const struct us_bench *b);
+
+static inline bool us_report_ran(const struct us_report *r, unsigned a)
+{
+    return r->v[a] >= 0;
+}
+
+/* Does class c (US_BENCH_VERTEX ...) have programs with useful ALU ops?
+ * Its rows, columns and sentences need them. */
+static inline bool us_report_has_class(const struct us_report *r, unsigned c)
+{
+    return r->code[c].alu_programs > 0;
+}
+
+/* The scalar machine's SFUs and LUTs in words ("8 partial SFUs on the
+ * SPs' multiply-adds and 1 LUT shared by 8 SPs"). */
+void us_report_scalar_sfu(const struct us_report *r, char *buf, size_t size);
+
+/* Section g, paper vs measured. */
+void us_report_paper(FILE *f, const struct us_report *r);
+
+#endif
