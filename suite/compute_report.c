@@ -4,9 +4,11 @@
  * any --jobs are byte-identical, and every number in the text is computed
  * from the run. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "suite/compute.h"
+#include "suite/provenance.h"
 
 /* The per-job statistics the CSV and JSON carry, in order. */
 static const char *const job_stats[] = {
@@ -148,6 +150,8 @@ static void csv_text(FILE *f, const char *s)
 
 void us_cb_csv(FILE *f, const struct us_cbench *b)
 {
+    if (b->prov)
+        us_prov_csv(f, b->prov);
     fprintf(f, "kernel,variant,group,label,groups,local,status,message");
     for (unsigned s = 0; s < NSTATS; s++)
         fprintf(f, ",%s", job_stats[s]);
@@ -188,7 +192,13 @@ static void json_string(FILE *f, const char *s)
 
 void us_cb_json(FILE *f, const struct us_cbench *b)
 {
-    fprintf(f, "{\"suite\": \"compute\", \"kernels\": [");
+    char *m = b->prov ? us_prov_json_members(b->prov) : NULL;
+    if (m)
+        fprintf(f, "{\n%s,\n\"suite\": \"compute\", \"kernels\": [", m);
+    else
+        fprintf(f, "{\"schema_version\": %d, \"suite\": \"compute\", "
+                "\"kernels\": [", US_JSON_SCHEMA_VERSION);
+    free(m);
     for (unsigned k = 0; k < b->nkern; k++) {
         fprintf(f, "%s", k ? ", " : "");
         json_string(f, b->kern[k].id);
@@ -762,4 +772,8 @@ void us_cb_report(FILE *f, const struct us_cbench *b, bool plots,
     section_memory(f, b);
     section_egpu(f, b, plots);
     section_area(f, b);
+    if (b->prov) {
+        fputc('\n', f);
+        us_prov_markdown(f, b->prov);
+    }
 }

@@ -2,8 +2,10 @@
  * (suite/suite.h).  Everything printed is a function of the results only
  * -- no host times or dates -- so runs with any --jobs are identical. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "suite/provenance.h"
 #include "suite/suite.h"
 
 static const char *const arch_names[] = {
@@ -92,6 +94,8 @@ void us_bench_table(FILE *f, const struct us_bench *b)
 
 void us_bench_csv(FILE *f, const struct us_bench *b)
 {
+    if (b->prov)
+        us_prov_csv(f, b->prov);
     fprintf(f, "program,stage,scene,variant,model,ok,identical");
     for (unsigned i = 0; i < NCSV; i++)
         fprintf(f, ",%s", csv_stats[i]);
@@ -149,9 +153,22 @@ static void json_config(FILE *f, const struct us_config *cfg)
     fputc('}', f);
 }
 
+/* "schema_version" and "provenance", one member a line. */
+static void prov_members(FILE *f, const struct us_prov *p)
+{
+    char *m = p ? us_prov_json_members(p) : NULL;
+    if (m)
+        fprintf(f, "%s,\n", m);
+    else
+        fprintf(f, "\"schema_version\": %d,\n", US_JSON_SCHEMA_VERSION);
+    free(m);
+}
+
 void us_bench_json(FILE *f, const struct us_bench *b)
 {
-    fprintf(f, "{\n\"threads\": %u,\n\"config\": ", b->threads);
+    fprintf(f, "{\n");
+    prov_members(f, b->prov);
+    fprintf(f, "\"threads\": %u,\n\"config\": ", b->threads);
     json_config(f, &b->base);
     fprintf(f, ",\n\"failures\": %u,\n\"programs\": [", b->failures);
     for (unsigned p = 0; p < b->nprogs; p++) {
@@ -799,4 +816,8 @@ void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
     section_programs(f, b);
     section_per_program(f, b, as);
     us_bench_report_glmark2(f, b);
+    if (b->prov) {
+        fputc('\n', f);
+        us_prov_markdown(f, b->prov);
+    }
 }

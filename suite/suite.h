@@ -33,6 +33,8 @@
 #include "isa/scalar.h"
 #include "shader/core.h"
 
+struct us_prov;
+
 enum {
     US_BENCH_MAX_PROGRAMS = 128,
     US_BENCH_MAX_VARIANTS = 64,
@@ -124,6 +126,8 @@ struct us_bench {
     const char *err_file;          /* after a load error: the file diag's
                                       line and column are in (NULL: none);
                                       valid until us_bench_free          */
+    const struct us_prov *prov;    /* set by the caller: what the outputs
+                                      record as their provenance (or NULL) */
 };
 
 /* Load the suite and capture every program's workload.  On error diag
