@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "suite/compute.h"
 #include "suite/provenance.h"
 
@@ -175,7 +177,7 @@ void us_cb_csv(FILE *f, const struct us_cbench *b)
     }
 }
 
-static void json_string(FILE *f, const char *s)
+static void text_json(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -201,7 +203,7 @@ void us_cb_json(FILE *f, const struct us_cbench *b)
     free(m);
     for (unsigned k = 0; k < b->nkern; k++) {
         fprintf(f, "%s", k ? ", " : "");
-        json_string(f, b->kern[k].id);
+        text_json(f, b->kern[k].id);
     }
     fprintf(f, "],\n \"passed\": %u, \"refused\": %u, \"failed\": %u,\n"
             " \"jobs\": [", b->pass, b->refused, b->failed);
@@ -209,9 +211,9 @@ void us_cb_json(FILE *f, const struct us_cbench *b)
         const struct us_cb_job *jb = &b->jobs[j];
         const struct us_cb_variant *v = &b->vars[jb->v];
         fprintf(f, "%s\n  {\"kernel\": ", j ? "," : "");
-        json_string(f, b->kern[jb->k].id);
+        text_json(f, b->kern[jb->k].id);
         fprintf(f, ", \"variant\": ");
-        json_string(f, v->name);
+        text_json(f, v->name);
         fprintf(f, ", \"group\": \"%s\", \"groups\": [%u, %u, %u], "
                 "\"local\": [%u, %u, %u], \"status\": \"%s\"",
                 group_names[v->group], jb->groups[0], jb->groups[1],
@@ -219,18 +221,20 @@ void us_cb_json(FILE *f, const struct us_cbench *b)
                 status_names[jb->status]);
         if (jb->msg[0]) {
             fprintf(f, ", \"message\": ");
-            json_string(f, jb->msg);
+            text_json(f, jb->msg);
         }
-        fprintf(f, ", \"stats\": {");
-        bool first = true;
-        for (unsigned s = 0; s < NSTATS; s++) {
-            double x = us_cb_stat(b, (int)j, job_stats[s]);
-            if (isnan(x) || isinf(x))
-                continue;
-            fprintf(f, "%s\"%s\": %.9g", first ? "" : ", ", job_stats[s], x);
-            first = false;
+        /* the statistics as run --json has them (us_stats_json) */
+        char *st = NULL;
+        if (jb->status == US_CB_PASS && jb->st.n) {
+            json_t *o = us_stats_json(&jb->st);
+            st = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                   JSON_REAL_PRECISION(10)) : NULL;
+            json_decref(o);
         }
-        fprintf(f, "}}");
+        if (st)
+            fprintf(f, ", \"stats\": %s", st);
+        free(st);
+        fprintf(f, "}");
     }
     fprintf(f, "\n ]}\n");
 }

@@ -24,6 +24,47 @@ uint64_t us_fnv1a64(const void *data, size_t n)
     return h;
 }
 
+/* Length of the valid UTF-8 sequence at s, 0 if it is not one (as
+ * cli_json_string checks it). */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (c < 0xc2 || c > 0xf4)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+        (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+json_t *us_json_text(const char *s)
+{
+    size_t len = strlen(s);
+    char *t = malloc(3 * len + 1);   /* a bad byte becomes 3 */
+    if (!t)
+        return NULL;
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = *p < 0x80 ? 1 : utf8_len(p);
+        if (n) {
+            memcpy(t + o, p, n);
+            o += n;
+            p += n;
+        } else {
+            memcpy(t + o, "\xef\xbf\xbd", 3);   /* U+FFFD */
+            o += 3;
+            p++;
+        }
+    }
+    json_t *j = json_stringn(t, o);
+    free(t);
+    return j;
+}
+
 /* A word needs quotes unless made only of these. */
 static bool plain_word(const char *s)
 {
@@ -74,7 +115,7 @@ bool us_prov_init(struct us_prov *p, int argc, char *const *argv)
 
 void us_prov_add_file(struct us_prov *p, const char *path)
 {
-    if (!path || !strcmp(path, "-") || p->ninputs == US_PROV_MAX_INPUTS)
+    if (!path || path[0] == '-' || p->ninputs == US_PROV_MAX_INPUTS)
         return;
     for (unsigned i = 0; i < p->ninputs; i++)
         if (!strcmp(p->inputs[i].path, path))
@@ -177,8 +218,8 @@ json_t *us_prov_json(const struct us_prov *p)
     }
     json_object_set_new(o, "version", json_string(us_version()));
     json_object_set_new(o, "commit", json_string(us_commit()));
-    json_object_set_new(o, "command", json_string(p->command ? p->command
-                                                             : ""));
+    json_object_set_new(o, "command", us_json_text(p->command ? p->command
+                                                              : ""));
     if (p->math)
         json_object_set_new(o, "math", json_string(p->math));
     if (p->cfg)
@@ -188,9 +229,10 @@ json_t *us_prov_json(const struct us_prov *p)
         char hex[17];
         snprintf(hex, sizeof hex, "%016llx", (unsigned long long)pi->hash);
         json_t *e = pi->error
-            ? json_pack("{s:s, s:s}", "path", pi->path, "error", pi->error)
-            : json_pack("{s:s, s:I, s:s}", "path", pi->path, "bytes",
-                        (json_int_t)pi->bytes, "fnv1a64", hex);
+            ? json_pack("{s:o, s:s}", "path", us_json_text(pi->path),
+                        "error", pi->error)
+            : json_pack("{s:o, s:I, s:s}", "path", us_json_text(pi->path),
+                        "bytes", (json_int_t)pi->bytes, "fnv1a64", hex);
         json_array_append_new(in, e);
     }
     json_object_set_new(o, "inputs", in);

@@ -49,12 +49,16 @@ struct us_prov {
  * it); false when out of memory. */
 US_MUST_CHECK bool us_prov_init(struct us_prov *p, int argc,
                                 char *const *argv);
-/* Record the file `path` (read and hashed now; NULL, "-" and paths already
- * recorded are skipped). */
+/* Record the file `path` (read and hashed now; NULL, "-", options (a
+ * leading '-') and paths already recorded are skipped). */
 void us_prov_add_file(struct us_prov *p, const char *path);
 void us_prov_free(struct us_prov *p);
 
 uint64_t us_fnv1a64(const void *data, size_t n);
+
+/* A JSON string of `s`, a byte that is not UTF-8 as U+FFFD (file names
+ * need not be UTF-8; jansson takes only UTF-8); NULL when out of memory. */
+struct json_t *us_json_text(const char *s);
 
 /* The "provenance" object (a new reference), or NULL when out of memory. */
 struct json_t *us_prov_json(const struct us_prov *p);
@@ -65,15 +69,5 @@ char *us_prov_json_members(const struct us_prov *p);
 void us_prov_csv(FILE *f, const struct us_prov *p);
 /* "## Provenance" with the INI configuration in a fenced block. */
 void us_prov_markdown(FILE *f, const struct us_prov *p);
-
-/* The JSON schema's version (docs/METRICS.md): every JSON output's
- * "schema_version". */
-enum { US_JSON_SCHEMA_VERSION = 1 };
-
-/* json_dumps flags of every JSON output: members in insertion order (the
- * writers insert in a fixed order), 17 significant digits (doubles
- * round-trip; a binary32 widened to double round-trips too). */
-#define US_JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | \
-                       JSON_REAL_PRECISION(17))
 
 #endif

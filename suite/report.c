@@ -185,11 +185,17 @@ void us_bench_json(FILE *f, const struct us_bench *b)
         fprintf(f, ", \"threads\": %u, \"shaded\": %llu, \"window\": %u, "
                 "\"vec4_instructions\": %u, \"scalar_instructions\": %u, "
                 "\"compacted_instructions\": %u, \"sfu_instructions\": %u, "
-                "\"width\": [%u, %u, %u, %u], \"bits\": {",
+                "\"width\": {",
                 bp->n, (unsigned long long)bp->shaded, bp->window,
                 cs->vec4_instructions, cs->scalar_instructions,
-                cs->compacted_instructions, bp->sfu_insts, cs->width_hist[1],
-                cs->width_hist[2], cs->width_hist[3], cs->width_hist[4]);
+                cs->compacted_instructions, bp->sfu_insts);
+        /* the one histogram shape (docs/METRICS.md): shares by width */
+        unsigned nw = cs->width_hist[1] + cs->width_hist[2] +
+                      cs->width_hist[3] + cs->width_hist[4];
+        for (unsigned w = 1; w <= 4; w++)
+            fprintf(f, "%s\"%u\": %.10g", w > 1 ? ", " : "", w,
+                    nw ? (double)cs->width_hist[w] / nw : 0.0);
+        fprintf(f, "}, \"bits\": {");
         for (unsigned t = 0; t < US_TARGET_COUNT; t++)
             fprintf(f, "%s\"%s\": %llu", t ? ", " : "",
                     us_target_name((enum us_target)t),
