@@ -280,8 +280,8 @@ static void jnum(const char *key, double v, const char *sep)
 {
     if (v < 0)
         printf("\"%s\": null%s", key, sep);
-    else if (isinf(v))
-        printf("\"%s\": 1e999%s", key, sep);
+    else if (isinf(v))   /* JSON has no infinity: null and a flag */
+        printf("\"%s\": null, \"%s_infinite\": true%s", key, key, sep);
     else
         printf("\"%s\": %.9g%s", key, v, sep);
 }

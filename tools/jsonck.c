@@ -20,7 +20,10 @@
  * where a PATH segment "*" stands for any key.  Every path of FILE must
  * match a line (else undocumented), with one of its types (else
  * mistyped), and every line not marked optional must match a path of FILE
- * (else missing).
+ * (else missing) when the value that holds it is there (an optional
+ * object's keys are required when it is there; an array may be empty).
+ * The check is over the union of an array's elements: a key that one
+ * element has and another lacks is not reported.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,7 @@ struct rule {
     char path[MAX_PATH];
     char types[96];
     bool optional, seen;
+    int parent;           /* the rule of the enclosing value, or -1 */
 };
 
 struct schema {
@@ -142,7 +146,7 @@ static const char *find_block(const char *doc, const char *name)
 }
 
 static bool add_block(struct schema *s, const char *doc, const char *name,
-                      const char *prefix, bool optional, unsigned depth)
+                      const char *prefix, unsigned depth)
 {
     const char *p = find_block(doc, name);
     if (!p || depth > MAX_DEPTH) {
@@ -159,7 +163,7 @@ static bool add_block(struct schema *s, const char *doc, const char *name,
         if (line[0] == '#' || sscanf(line, "%511s %95s %15s", path, type,
                                      opt) < 2)
             continue;
-        bool o = optional || !strcmp(opt, "optional");
+        bool o = !strcmp(opt, "optional");
         if (strlen(prefix) + strlen(path) + 2 > MAX_PATH)
             return false;
         char full[2 * MAX_PATH];
@@ -169,7 +173,7 @@ static bool add_block(struct schema *s, const char *doc, const char *name,
             snprintf(full, sizeof full, "%s%s%s", prefix, *prefix ? "/" : "",
                      path);
         if (type[0] == '@' && !full[0]) {
-            if (!add_block(s, doc, type + 1, full, o, depth + 1))
+            if (!add_block(s, doc, type + 1, full, depth + 1))
                 return false;
             continue;
         }
@@ -179,7 +183,7 @@ static bool add_block(struct schema *s, const char *doc, const char *name,
             s->r[s->n++] = (struct rule){ .optional = o };
             memcpy(s->r[s->n - 1].path, full, strlen(full) + 1);
             snprintf(s->r[s->n - 1].types, 96, "object");
-            if (!add_block(s, doc, type + 1, full, o, depth + 1))
+            if (!add_block(s, doc, type + 1, full, depth + 1))
                 return false;
             continue;
         }
@@ -191,6 +195,34 @@ static bool add_block(struct schema *s, const char *doc, const char *name,
         snprintf(r->types, sizeof r->types, "%s", type);
     }
     return true;
+}
+
+/* Each rule's parent: the longest rule path that is a prefix of it at a
+ * '/'. */
+static void set_parents(struct schema *s)
+{
+    for (unsigned i = 0; i < s->n; i++) {
+        size_t best = 0;
+        s->r[i].parent = -1;
+        for (unsigned j = 0; j < s->n; j++) {
+            size_t l = strlen(s->r[j].path);
+            if (j != i && l > best && !strncmp(s->r[i].path, s->r[j].path, l)
+                && s->r[i].path[l] == '/') {
+                best = l;
+                s->r[i].parent = (int)j;
+            }
+        }
+    }
+}
+
+/* Is rule r required: not optional, not an array's elements (an array may
+ * be empty), and its parent (if any) present? */
+static bool required(const struct schema *s, const struct rule *r)
+{
+    size_t l = strlen(r->path);
+    if (r->optional || (l >= 2 && !strcmp(r->path + l - 2, "[]")))
+        return false;
+    return r->parent < 0 || s->r[r->parent].seen;
 }
 
 /* Does pattern (segments, "*" any one key) match path? */
@@ -257,7 +289,8 @@ static int cmd_check(const char *docfile, const char *name, const char *file)
         free(s);
         return 2;
     }
-    bool ok = add_block(s, doc, name, "", false, 0);
+    bool ok = add_block(s, doc, name, "", 0);
+    set_parents(s);
     free(doc);
     json_t *j = ok ? load(file) : NULL;
     if (!j) {
@@ -268,7 +301,7 @@ static int cmd_check(const char *docfile, const char *name, const char *file)
     char path[MAX_PATH] = "";
     walk(j, path, 0, check_path, &c);
     for (unsigned i = 0; i < s->n; i++)
-        if (!s->r[i].seen && !s->r[i].optional) {
+        if (!s->r[i].seen && required(s, &s->r[i])) {
             printf("%s: %s: missing (schema %s)\n", file, s->r[i].path, name);
             c.bad++;
         }
