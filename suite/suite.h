@@ -17,7 +17,9 @@
  *   summary  (suite/summary.c)  the aggregates the report and plots share;
  *   report   (suite/report.c)   report.md, results.csv, results.json and
  *                               the stdout table;
- *   plots    (suite/plots.c)    gnuplot script and data files.
+ *   plots    (suite/plots.c)    gnuplot script and data files;
+ *   provenance (suite/provenance.h) what produced the outputs: every one
+ *                               records it (b->prov, set by the caller).
  *
  * Nothing here writes files or prints except to a FILE * it is given; the
  * command line (cli/cmd_bench.c) writes them atomically.
