@@ -155,9 +155,13 @@ int cmd_bench_compute(int argc, char **argv)
         cli_error(NULL, 0, 0, "out of memory");
         goto out;
     }
-    /* The kernels run with exact math (suite/compute_run.c); each
-     * variant's configuration is in the results, its INI an input. */
+    /* The kernels run with exact math (suite/compute_run.c); every
+     * variant starts from the defaults (recorded), a preset's INI over
+     * them (an input, hashed). */
+    struct us_config base;
+    us_config_default(&base);
     prov->math = "exact";
+    prov->cfg = &base;
     for (unsigned k = 0; k < b->nkern; k++)
         us_prov_add_file(prov, b->kern[k].path);
     for (unsigned v = 0; v < b->nvars; v++)
