@@ -57,6 +57,13 @@ US_MUST_CHECK bool cli_flush_stdout(void);
  * escaped, a byte that is not UTF-8 as U+FFFD. */
 void cli_json_string(FILE *f, const char *s);
 
+/* The first members of a command's JSON object (docs/METRICS.md), on
+ * stdout after its "{": "schema_version" and "provenance" (the command
+ * line argv[0..argc), the files `inputs` (NULL entries skipped), the math
+ * and the configuration when not NULL), each followed by ",\n". */
+void cli_json_head(int argc, char **argv, const char *const *inputs,
+                   size_t n, const char *math, const struct us_config *cfg);
+
 /* Assemble a file, reporting errors as file:line:col. */
 US_MUST_CHECK bool cli_assemble_file(const char *path, int stage,
                                      struct us_program *prog);

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "glsl/cleanup.h"
+#include "suite/provenance.h"
 #include "suite/suite.h"
 
 static const char usage[] =
@@ -396,6 +397,7 @@ int cmd_bench(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     struct us_bench *b = calloc(1, sizeof *b);
     struct us_diag diag = { 0 };
+    struct us_prov *prov = NULL;   /* 45 KiB: not on the stack */
     if (!b) {
         free(config);
         cli_error(NULL, 0, 0, "out of memory");
@@ -418,6 +420,20 @@ int cmd_bench(int argc, char **argv)
         cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }
+    prov = calloc(1, sizeof *prov);
+    if (!prov || !us_prov_init(prov, argc, argv)) {
+        cli_error(NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    prov->math = "sfu";
+    prov->cfg = &b->base;
+    us_prov_add_file(prov, a.o.list);
+    us_prov_add_file(prov, a.config);
+    for (unsigned p = 0; p < b->nprogs; p++) {
+        us_prov_add_file(prov, b->progs[p].path);
+        us_prov_add_file(prov, b->progs[p].scene);
+    }
+    b->prov = prov;
     for (unsigned j = 0; j < b->nprogs * b->nvars; j++)
         if (!b->res[j].ok || !b->res[j].identical)
             cli_error(b->progs[j / b->nvars].path, 0, 0, "%s: %s",
@@ -435,6 +451,9 @@ int cmd_bench(int argc, char **argv)
         goto out;
     rc = b->failures ? 1 : 0;
 out:
+    if (prov)
+        us_prov_free(prov);
+    free(prov);
     us_bench_free(b);
     free(b);
     free(config);

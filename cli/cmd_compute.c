@@ -55,6 +55,8 @@ struct binding {
 };
 
 struct compute_args {
+    int argc;              /* the command line, for provenance            */
+    char **argv;
     const char *kernel, *arch, *config;
     uint32_t groups[3];
     uint32_t local[3];     /* 0: the kernel's                             */
@@ -314,13 +316,22 @@ static bool load_buffers(const struct compute_args *a, struct us_memory *mem,
 }
 
 static void print_report(const struct compute_args *a,
+                         const struct us_config *cfg,
                          const struct us_program *prog, uint64_t items,
                          const struct us_mem_counts *mc,
                          const struct us_stats *st)
 {
     const uint16_t *gs = prog->group_size;
     if (a->json) {
-        printf("{\"kernel\": ");
+        const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
+        size_t n = 2;
+        for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+            if (a->buf[b].file)
+                inputs[n++] = a->buf[b].file;
+        printf("{\n");
+        cli_json_head(a->argc, a->argv, inputs, n,
+                      a->sfu_math ? "sfu" : "exact", cfg);
+        printf("\"kernel\": ");
         cli_json_string(stdout, a->kernel);
         printf(", \"arch\": ");
         cli_json_string(stdout, a->arch);
@@ -476,7 +487,7 @@ static int compute(const struct compute_args *a)
             goto out;
         }
     }
-    print_report(a, &prog, items, &mem.counts, st);
+    print_report(a, &cfg, &prog, items, &mem.counts, st);
     rc = write_outputs(a, &mem) ? 0 : 1;
 out:
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
@@ -496,6 +507,8 @@ int cmd_compute(int argc, char **argv)
         return seed_cmd_compute(argc, argv);
     struct compute_args a;
     int rc = parse_args(argc, argv, &a);
+    a.argc = argc;
+    a.argv = argv;
     if (!rc)
         rc = compute(&a);
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)

@@ -23,7 +23,9 @@ static const char usage[] =
     "  the number of pixels where any channel differs.  Exit 0 when both\n"
     "  images load (whether or not they differ), 1 on a file error, 2 on\n"
     "  a usage error.\n"
-    "  --json  print {\"psnr_db\": ..., \"max_diff\": ..., ...} instead\n";
+    "  --json  print {\"psnr_db\": ..., \"max_diff\": ..., ...} instead\n"
+    "          (docs/METRICS.md; equal RGB: \"psnr_db\": null,\n"
+    "          \"psnr_infinite\": true)\n";
 
 struct img_diff {
     unsigned w, h;
@@ -134,13 +136,18 @@ int cmd_imgdiff(int argc, char **argv)
             snprintf(psnr, sizeof psnr, "inf");
         else
             snprintf(psnr, sizeof psnr, "%.2f", d.psnr);
-        if (json)
-            printf("{\"width\": %u, \"height\": %u, \"psnr_db\": %s%s%s, "
-                   "\"psnr_channels\": \"rgb\", \"max_diff\": %u, "
-                   "\"diff_pixels\": %llu}\n",
-                   d.w, d.h, isinf(d.psnr) ? "\"" : "", psnr,
-                   isinf(d.psnr) ? "\"" : "", d.max_diff,
+        if (json) {
+            /* equal RGB: PSNR is infinite, null in JSON with the flag
+             * "psnr_infinite" (docs/METRICS.md) */
+            printf("{\n");
+            cli_json_head(argc, argv, path, 2, NULL, NULL);
+            printf("\"width\": %u, \"height\": %u, \"psnr_db\": %s, "
+                   "\"psnr_infinite\": %s, \"psnr_channels\": \"rgb\", "
+                   "\"max_diff\": %u, \"diff_pixels\": %llu}\n",
+                   d.w, d.h, isinf(d.psnr) ? "null" : psnr,
+                   isinf(d.psnr) ? "true" : "false", d.max_diff,
                    (unsigned long long)d.diff_pixels);
+        }
         else
             printf("%ux%u  psnr(rgb) %s dB  max_diff %u  diff_pixels %llu"
                    " of %llu\n", d.w, d.h, psnr, d.max_diff,

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
 #include "gfx/backend_core.h"
 #include "gfx/gfx.h"
+#include "suite/provenance.h"
 
 static const char usage[] =
     "usage: ushader render SCENE -o OUT.png [--arch A] [--exact-math]\n"
@@ -41,26 +44,57 @@ static bool parse_size(const char *s, unsigned *w, unsigned *h)
     return true;
 }
 
-static void print_stats(const char *scene, unsigned w, unsigned h,
-                        const char *arch, const char *math,
+/* The --stats document (docs/METRICS.md); false when out of memory. */
+static bool print_stats(int argc, char **argv, const char *scene, unsigned w,
+                        unsigned h, const char *arch, const char *math,
                         const struct gfx_stats *st, uint64_t hash,
-                        const char *core)
+                        const struct gfx_core_backend *cb)
 {
-    printf("{\"scene\": ");
-    cli_json_string(stdout, scene);
-    printf(", \"width\": %u, \"height\": %u, \"arch\": \"%s\", "
-           "\"math\": \"%s\",\n", w, h, arch, math);
-    printf(" \"vertices\": %" PRIu64 ", \"triangles\": %" PRIu64
-           ", \"clipped_triangles\": %" PRIu64 ", \"culled\": %" PRIu64 ",\n",
-           st->vertices, st->triangles, st->clipped, st->culled);
-    printf(" \"fragments\": %" PRIu64 ", \"helper_fragments\": %" PRIu64
-           ", \"killed\": %" PRIu64 ", \"depth_failed\": %" PRIu64
-           ", \"written\": %" PRIu64 ",\n",
-           st->fragments, st->helpers, st->killed, st->depth_failed,
-           st->written);
-    printf(" \"texture_samples\": %" PRIu64 ", \"hash\": \"%016" PRIx64
-           "\"%s%s}\n", st->tex_samples, hash, core ? ",\n " : "",
-           core ? core : "");
+    struct us_config cfg;
+    us_config_default(&cfg);   /* render has no --config: the defaults */
+    struct us_prov *p = calloc(1, sizeof *p);
+    json_t *prov = NULL;
+    if (p && us_prov_init(p, argc, argv)) {
+        p->math = math;
+        p->cfg = &cfg;
+        us_prov_add_file(p, scene);
+        prov = us_prov_json(p);
+        us_prov_free(p);
+    }
+    free(p);
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016" PRIx64, hash);
+    json_t *doc = prov ? json_pack(
+        "{s:i, s:o, s:o, s:i, s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I,"
+        " s:I, s:I, s:I, s:I, s:s}",
+        "schema_version", US_JSON_SCHEMA_VERSION, "provenance", prov,
+        "scene", us_json_text(scene), "width", (int)w, "height", (int)h, "arch", arch,
+        "math", math, "vertices", (json_int_t)st->vertices,
+        "triangles", (json_int_t)st->triangles,
+        "clipped_triangles", (json_int_t)st->clipped,
+        "culled", (json_int_t)st->culled,
+        "fragments", (json_int_t)st->fragments,
+        "helper_fragments", (json_int_t)st->helpers,
+        "killed", (json_int_t)st->killed,
+        "depth_failed", (json_int_t)st->depth_failed,
+        "written", (json_int_t)st->written,
+        "texture_samples", (json_int_t)st->tex_samples, "hash", hex) : NULL;
+    if (doc && cb) {
+        json_t *core = gfx_core_backend_json(cb);
+        if (!core || json_object_set_new(doc, "core", core)) {
+            json_decref(doc);
+            doc = NULL;
+        }
+    }
+    char *text = doc ? json_dumps(doc, US_JSON_FLAGS) : NULL;
+    json_decref(doc);
+    if (!text) {
+        cli_error(NULL, 0, 0, "render: out of memory");
+        return false;
+    }
+    puts(text);
+    free(text);
+    return true;
 }
 
 int cmd_render(int argc, char **argv)
@@ -195,10 +229,9 @@ int cmd_render(int argc, char **argv)
         if (hash)
             printf("%016" PRIx64 "\n", hv);
         if (stats) {
-            char *core = cb ? gfx_core_backend_json(cb) : NULL;
-            print_stats(scene, w, h, arch, exact ? "exact" : "sfu", &st, hv,
-                        core);
-            free(core);
+            if (!print_stats(argc, argv, scene, w, h, arch,
+                             exact ? "exact" : "sfu", &st, hv, cb))
+                rc = 1;
         }
         free(rgba);
         gfx_fb_free(&fb);

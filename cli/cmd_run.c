@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/run.h"
+#include "suite/provenance.h"
 
 static const char usage[] =
     "usage: ushader run PROG [--param env[N]=x,y,z,w] [--param local[N]=...]\n"
@@ -52,10 +55,13 @@ static const char usage[] =
     "            bench takes it, with the parameters the scene's GL state\n"
     "            gives PROG and the scene's texture units; this form runs\n"
     "            the window's first thread.  Not with --param or --inputs.\n"
-    "  --json    one JSON object, binding name -> [x, y, z, w]; numbers are\n"
-    "            printed with %.9g (exact for binary32) and infinities and\n"
-    "            NaN, which JSON numbers cannot express, as the strings\n"
-    "            \"inf\", \"-inf\" and \"nan\"; fragment programs add \"killed\".\n"
+    "  --json    one JSON object (docs/METRICS.md): \"schema_version\",\n"
+    "            \"provenance\" (version, command line, configuration, the\n"
+    "            files read and their hashes) and \"outputs\": [thread], a\n"
+    "            thread binding name -> [x, y, z, w] (exact for binary32),\n"
+    "            \"killed\" for fragment programs; a component that is not a\n"
+    "            finite number (JSON has none) is null, and \"nonfinite\"\n"
+    "            names it: {\"BINDING[C]\": \"inf\" | \"-inf\" | \"nan\"}.\n"
     "  Exit status: 0 success, 1 unreadable or invalid program, texture or\n"
     "  scene (also: no program of PROG's stage or no --slot NAME in it, no\n"
     "  thread shaded with PROG), 2 bad command line (unknown option, unknown\n"
@@ -67,9 +73,10 @@ static const char usage[] =
     "  Run N threads (default 64) on a core model: scalar, simd4, vliw,\n"
     "  superscalar, hetero, simt, or all of them (a comparison table; every model's\n"
     "  outputs must be bit-identical, else exit 1).  Prints the first threads'\n"
-    "  outputs and the metrics of docs/METRICS.md (JSON: the statistics\n"
-    "  object, plus \"outputs\", one object per thread; with all, {\"models\":\n"
-    "  [...]}).\n"
+    "  outputs and the metrics of docs/METRICS.md (JSON: \"schema_version\",\n"
+    "  \"provenance\", the statistics object's members and \"outputs\", one\n"
+    "  object per thread as above; with all or --preset,\n"
+    "  \"outputs_identical\", \"models\": [statistics] and \"outputs\").\n"
     "  --config  an INI file ([core] knobs, [sfu] SFU keys; configs/*.ini)\n"
     "  --set     one knob, after --config (ushader config --list)\n"
     "  --preset  an INI file of the simt model's knobs over the defaults\n"
@@ -366,53 +373,117 @@ bool run_resolve_input(const struct setting *s, enum us_stage stage,
     return false;
 }
 
-/* %.9g round-trips every binary32; JSON has no inf / NaN numbers. */
-void run_print_number(float v, bool json)
+/* %.9g round-trips every binary32. */
+void run_print_number(float v)
 {
-    const char *q = json ? "\"" : "";
     if (isnan(v))
-        printf("%snan%s", q, q);
+        printf("nan");
     else if (isinf(v))
-        printf("%s%sinf%s", q, v < 0 ? "-" : "", q);
+        printf("%sinf", v < 0 ? "-" : "");
     else
         printf("%.9g", (double)v);
 }
 
-static void print_results(const struct us_program *prog,
-                          const struct us_thread *t, uint32_t written,
-                          bool json)
+json_t *run_json_doc(const struct run_args *a, const struct us_config *cfg)
+{
+    struct us_prov *p = calloc(1, sizeof *p);
+    json_t *doc = json_object(), *pj = NULL;
+    if (p && doc && us_prov_init(p, a->argc, a->argv)) {
+        p->math = a->exact ? "exact" : "sfu";
+        p->cfg = cfg;
+        us_prov_add_file(p, a->file);
+        us_prov_add_file(p, a->config);
+        us_prov_add_file(p, a->inputs);
+        us_prov_add_file(p, a->inputs_from);
+        for (unsigned i = 0; i < a->ntextures; i++)
+            us_prov_add_file(p, a->textures[i].file);
+        for (unsigned i = 0; i < a->npresets; i++)
+            us_prov_add_file(p, a->presets[i]);
+        pj = us_prov_json(p);
+    }
+    if (p)
+        us_prov_free(p);
+    free(p);
+    if (!pj) {
+        json_decref(doc);
+        return NULL;
+    }
+    json_object_set_new(doc, "schema_version",
+                        json_integer(US_JSON_SCHEMA_VERSION));
+    json_object_set_new(doc, "provenance", pj);
+    return doc;
+}
+
+json_t *run_json_thread(const struct us_program *prog,
+                        const struct us_thread *t, uint32_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
-    bool first = true;
-    if (json)
-        printf("{");
+    json_t *o = json_object(), *nonfinite = json_object();
+    if (!o || !nonfinite) {
+        json_decref(o);
+        json_decref(nonfinite);
+        return NULL;
+    }
     for (unsigned i = 0; i < n; i++) {
         if (!((written >> i) & 1))
             continue;
         const char *name = us_output_name(prog->stage, i);
-        if (json)
-            printf("%s\n  \"%s\": [", first ? "" : ",", name);
-        else
-            printf("%s = (", name);
+        json_t *v = json_array();
+        for (int c = 0; c < 4; c++) {
+            float x = t->output[i][c];
+            if (isfinite(x)) {
+                json_array_append_new(v, json_real(x));
+                continue;
+            }
+            char key[96];
+            snprintf(key, sizeof key, "%s[%d]", name, c);
+            json_object_set_new(nonfinite, key, json_string(
+                isnan(x) ? "nan" : x < 0 ? "-inf" : "inf"));
+            json_array_append_new(v, json_null());
+        }
+        json_object_set_new(o, name, v);
+    }
+    if (prog->stage == US_STAGE_FRAGMENT)
+        json_object_set_new(o, "killed", json_boolean(t->killed));
+    if (json_object_size(nonfinite))
+        json_object_set_new(o, "nonfinite", nonfinite);
+    else
+        json_decref(nonfinite);
+    return o;
+}
+
+bool run_json_print(json_t *doc)
+{
+    char *s = doc ? json_dumps(doc, US_JSON_FLAGS) : NULL;
+    json_decref(doc);
+    if (!s) {
+        cli_error(NULL, 0, 0, "out of memory");
+        return false;
+    }
+    puts(s);
+    free(s);
+    return true;
+}
+
+static void print_results(const struct us_program *prog,
+                          const struct us_thread *t, uint32_t written)
+{
+    unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
+                                                : US_FOUT_COUNT;
+    for (unsigned i = 0; i < n; i++) {
+        if (!((written >> i) & 1))
+            continue;
+        printf("%s = (", us_output_name(prog->stage, i));
         for (int c = 0; c < 4; c++) {
             if (c)
                 printf(", ");
-            run_print_number(t->output[i][c], json);
+            run_print_number(t->output[i][c]);
         }
-        printf(json ? "]" : ")\n");
-        first = false;
+        printf(")\n");
     }
-    if (prog->stage == US_STAGE_FRAGMENT) {
-        if (json)
-            printf("%s\n  \"killed\": %s", first ? "" : ",",
-                   t->killed ? "true" : "false");
-        else
-            printf("killed: %s\n", t->killed ? "true" : "false");
-        first = false;
-    }
-    if (json)
-        printf("%s}\n", first ? "" : "\n");
+    if (prog->stage == US_STAGE_FRAGMENT)
+        printf("killed: %s\n", t->killed ? "true" : "false");
 }
 
 /* The defaults, then the INI file `path` over them. */
@@ -513,7 +584,24 @@ static int run(const struct run_args *a)
                               t->output[US_VOUT_POSITION]);
         written |= 1u << US_VOUT_POSITION;
     }
-    print_results(&prog, t, written, a->json);
+    if (a->json) {
+        json_t *doc = run_json_doc(a, &cfg), *outs = json_array();
+        json_t *one = run_json_thread(&prog, t, written);
+        if (!doc || !outs || !one) {
+            json_decref(doc);
+            json_decref(outs);
+            json_decref(one);
+            goto oom;
+        }
+        json_array_append_new(outs, one);
+        json_object_set_new(doc, "outputs", outs);
+        if (!run_json_print(doc)) {
+            rc = 1;
+            goto out;
+        }
+    } else {
+        print_results(&prog, t, written);
+    }
     rc = cli_flush_stdout() ? 0 : 1;
     goto out;
 oom:
@@ -538,6 +626,8 @@ int cmd_run(int argc, char **argv)
         return 1;
     }
     bool done = false;
+    a->argc = argc;
+    a->argv = argv;
     int rc = parse_args(argc, argv, a, &done);
     if (rc == 0 && !done)
         rc = a->arch ? run_arch(a) : run(a);

@@ -280,8 +280,8 @@ static void jnum(const char *key, double v, const char *sep)
 {
     if (v < 0)
         printf("\"%s\": null%s", key, sep);
-    else if (isinf(v))
-        printf("\"%s\": 1e999%s", key, sep);
+    else if (isinf(v))   /* JSON has no infinity: null and a flag */
+        printf("\"%s\": null, \"%s_infinite\": true%s", key, key, sep);
     else
         printf("\"%s\": %.9g%s", key, v, sep);
 }
@@ -315,7 +315,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int do_check(struct opts *o)
+static int do_check(struct opts *o, int argc, char **argv)
 {
     struct us_sfu sfu;
     if (!make_sfu(&o->cfg, &sfu))
@@ -323,9 +323,15 @@ static int do_check(struct opts *o)
     bool tty = isatty(2);
     int rc = 0;
     int f0 = o->func < 0 ? 0 : o->func, f1 = o->func < 0 ? US_SFU_NFUNC : o->func + 1;
-    if (o->json)
-        printf("{\n  \"lut_bits\": %llu,\n  \"functions\": [\n",
+    if (o->json) {
+        struct us_config cfg;   /* the defaults with this SFU */
+        us_config_default(&cfg);
+        cfg.sfu = o->cfg;
+        printf("{\n");
+        cli_json_head(argc, argv, NULL, 0, "sfu", &cfg);
+        printf("  \"lut_bits\": %llu,\n  \"functions\": [\n",
                (unsigned long long)us_sfu_lut_total_bits(&o->cfg));
+    }
     else
         printf("SFU check: LUT %llu bits; %s\n",
                (unsigned long long)us_sfu_lut_total_bits(&o->cfg),
@@ -605,7 +611,7 @@ int cmd_sfu(int argc, char **argv)
     if (!strcmp(argv[1], "eval"))
         return do_eval(&o);
     if (!strcmp(argv[1], "check"))
-        return do_check(&o);
+        return do_check(&o, argc, argv);
     if (!strcmp(argv[1], "sweep"))
         return do_sweep(&o);
     if (!strcmp(argv[1], "layout"))

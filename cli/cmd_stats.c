@@ -65,9 +65,10 @@ static void print_json(const char *name, const struct us_code_stats *s,
                (unsigned long long)s->bits[t]);
     unsigned n = s->width_hist[1] + s->width_hist[2] + s->width_hist[3] +
                  s->width_hist[4];
-    printf("}, \"width_histogram\": {");
+    /* the one histogram shape (docs/METRICS.md): shares by width */
+    printf("}, \"width\": {");
     for (int w = 1; w <= 4; w++)
-        printf("%s\"%d\": %.4f", w > 1 ? ", " : "", w, ratio(s->width_hist[w], n));
+        printf("%s\"%d\": %.10g", w > 1 ? ", " : "", w, ratio(s->width_hist[w], n));
     printf("}");
     if (total) {
         printf(", \"by_opcode\": {");
@@ -147,8 +148,12 @@ int cmd_stats(int argc, char **argv)
     struct us_code_stats total;
     memset(&total, 0, sizeof total);
     unsigned done = 0, failed = 0;
-    if (json)
-        printf("{\"files\": [\n");
+    if (json) {
+        printf("{\n");
+        cli_json_head(argc, argv, (const char *const *)argv + 1,
+                      (size_t)argc - 1, NULL, NULL);
+        printf("\"files\": [\n");
+    }
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
             continue;

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "gfx/gfx.h"
 #include "glsl/cleanup.h"
+#include "suite/provenance.h"
 
 void cli_error(const char *file, unsigned line, unsigned col,
                const char *fmt, ...)
@@ -375,4 +376,25 @@ bool cli_assemble_file(const char *path, int stage, struct us_program *prog)
         cli_error(path, d.line, d.col, "%s", d.msg);
     free(text);
     return ok;
+}
+
+void cli_json_head(int argc, char **argv, const char *const *inputs,
+                   size_t n, const char *math, const struct us_config *cfg)
+{
+    struct us_prov *p = calloc(1, sizeof *p);
+    char *m = NULL;
+    if (p && us_prov_init(p, argc, argv)) {
+        p->math = math;
+        p->cfg = cfg;
+        for (size_t i = 0; i < n; i++)
+            us_prov_add_file(p, inputs[i]);
+        m = us_prov_json_members(p);
+        us_prov_free(p);
+    }
+    free(p);
+    if (m)
+        printf("%s,\n", m);
+    else   /* out of memory: the version at least */
+        printf("\"schema_version\": %d,\n", US_JSON_SCHEMA_VERSION);
+    free(m);
 }

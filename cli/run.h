@@ -27,6 +27,8 @@ enum { MAX_SETS = 64, MAX_PRESETS = 16, MAX_TEXTURES = US_MAX_TEX_UNITS };
 enum { MAX_THREADS = 65536 };
 
 struct run_args {
+    int argc;                      /* the command line, for provenance */
+    char **argv;
     const char *file;
     bool json, exact;
     const char *arch, *config, *inputs, *inputs_from, *slot;
@@ -54,8 +56,24 @@ US_MUST_CHECK bool run_apply_param(const struct setting *s,
 /* An input binding's slot (short forms as the ARB grammars take them). */
 US_MUST_CHECK bool run_resolve_input(const struct setting *s,
                                      enum us_stage stage, unsigned *slot);
-/* %.9g; in JSON, infinities and NaN as strings. */
-void run_print_number(float v, bool json);
+/* %.9g (exact for binary32); infinities and NaN as inf, -inf, nan. */
+void run_print_number(float v);
+
+struct json_t;
+/* A JSON document for a run: "schema_version" and "provenance" (the
+ * command line, the math, `cfg`, the files it read); NULL when out of
+ * memory. */
+struct json_t *run_json_doc(const struct run_args *a,
+                            const struct us_config *cfg);
+/* One thread's outputs as a JSON object: binding name -> [x, y, z, w],
+ * "killed" for a fragment program; a component that is not a finite
+ * number is null there and named in "nonfinite": {"BINDING[C]": "inf" |
+ * "-inf" | "nan"} (docs/METRICS.md). */
+struct json_t *run_json_thread(const struct us_program *prog,
+                               const struct us_thread *t, uint32_t written);
+/* Print a document and free it: false (with an error) when out of
+ * memory. */
+US_MUST_CHECK bool run_json_print(struct json_t *doc);
 
 /* The defaults, then the INI file `path` over them. */
 US_MUST_CHECK bool run_load_config(const char *path, struct us_config *cfg);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "cli/run.h"
 #include "isa/scalar.h"
 
@@ -89,28 +91,8 @@ static bool outputs_equal(const struct us_program *prog,
     return a->killed == b->killed;
 }
 
-/* The statistics as one JSON object in a malloc'd string, without the
- * closing brace and newline. */
-static char *stats_json(const struct us_stats *st)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    us_stats_print(f, st, true);
-    if (fclose(f)) {
-        free(buf);
-        return NULL;
-    }
-    if (len >= 2)
-        buf[len - 2] = '\0';  /* drop "}\n" */
-    return buf;
-}
-
 static void print_thread_outputs(const struct us_program *prog,
-                                 const struct us_thread *t, uint32_t written,
-                                 bool json)
+                                 const struct us_thread *t, uint32_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -118,19 +100,53 @@ static void print_thread_outputs(const struct us_program *prog,
     for (unsigned i = 0; i < n; i++) {
         if (!((written >> i) & 1))
             continue;
-        printf(json ? "%s\"%s\": [" : "%s%s = (", first ? "" : json ? ", " : "  ",
-               us_output_name(prog->stage, i));
+        printf("%s%s = (", first ? "" : "  ", us_output_name(prog->stage, i));
         for (int c = 0; c < 4; c++) {
             if (c)
                 printf(", ");
-            run_print_number(t->output[i][c], json);
+            run_print_number(t->output[i][c]);
         }
-        printf(json ? "]" : ")");
+        printf(")");
         first = false;
     }
     if (prog->stage == US_STAGE_FRAGMENT)
-        printf(json ? "%s\"killed\": %s" : "%skilled: %s", first ? "" : json ? ", " : "  ",
-               t->killed ? "true" : "false");
+        printf("%skilled: %s", first ? "" : "  ", t->killed ? "true" : "false");
+}
+
+/* The JSON document: one model's statistics as members, or several as
+ * "models"; the threads' outputs (equal on every model) as "outputs". */
+static bool print_json(const struct run_args *a, const struct us_config *cfg,
+                       const struct us_program *prog,
+                       const struct us_stats *st, unsigned ran, bool one,
+                       const struct us_thread *ref, unsigned n,
+                       uint32_t written)
+{
+    json_t *doc = run_json_doc(a, cfg), *outs = json_array();
+    json_t *models = one ? NULL : json_array();
+    bool ok = doc && outs && (one || models);
+    if (ok && one) {
+        json_t *s = us_stats_json(&st[0]);
+        ok = s && !json_object_update(doc, s);
+        json_decref(s);
+    } else if (ok) {
+        json_object_set_new(doc, "outputs_identical", json_true());
+        for (unsigned m = 0; m < ran && ok; m++)
+            ok = !json_array_append_new(models, us_stats_json(&st[m]));
+        json_object_set_new(doc, "models", models);
+        models = NULL;
+    }
+    for (unsigned i = 0; i < n && ok; i++)
+        ok = !json_array_append_new(outs, run_json_thread(prog, &ref[i],
+                                                          written));
+    if (!ok) {
+        json_decref(doc);
+        json_decref(outs);
+        json_decref(models);
+        cli_error(a->file, 0, 0, "out of memory");
+        return false;
+    }
+    json_object_set_new(doc, "outputs", outs);
+    return run_json_print(doc);
 }
 
 /* One row of the --arch all table. */
@@ -376,32 +392,14 @@ int run_arch(const struct run_args *a)
         written |= 1u << US_VOUT_POSITION;
     }
     if (a->json) {
-        if (one && !a->npresets) {
-            char *body = stats_json(&st[0]);
-            if (!body)
-                goto oom;
-            printf("%s,\n  \"outputs\": [", body);
-            free(body);
-            for (unsigned i = 0; i < n; i++) {
-                printf("%s\n    {", i ? "," : "");
-                print_thread_outputs(&prog, &ref[i], written, true);
-                printf("}");
-            }
-            printf("\n  ]\n}\n");
-        } else {
-            printf("{\n\"outputs_identical\": true,\n\"models\": [\n");
-            for (unsigned m = 0; m < ran; m++) {
-                if (m)
-                    printf(",\n");
-                us_stats_print(stdout, &st[m], true);
-            }
-            printf("]\n}\n");
-        }
+        if (!print_json(a, &cfg, &prog, st, ran, one && !a->npresets, ref, n,
+                        written))
+            goto out;
     } else {
         unsigned show = n < 4 ? n : 4;
         for (unsigned i = 0; i < show; i++) {
             printf("thread %u: ", i);
-            print_thread_outputs(&prog, &ref[i], written, false);
+            print_thread_outputs(&prog, &ref[i], written);
             printf("\n");
         }
         if (show < n)

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "gfx/backend_core.h"
 
 static bool samples_textures(const struct us_program *prog)
@@ -141,38 +143,30 @@ void gfx_core_backend_init(struct gfx_core_backend *b,
     b->be.max_insts = (uint32_t)cfg->v[US_KNOB_max_instructions];
 }
 
-char *gfx_core_backend_json(const struct gfx_core_backend *b)
+json_t *gfx_core_backend_json(const struct gfx_core_backend *b)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
     static const char *const names[2] = { "vertex", "fragment" };
-    fprintf(f, "\"core\": {\"arch\": \"%s\"", b->model->name);
+    json_t *o = json_pack("{s:s}", "arch", b->model->name);
     unsigned lanes = (unsigned)b->cfg.v[US_KNOB_alu_lanes];
-    for (unsigned s = 0; s < 2; s++) {
+    for (unsigned s = 0; o && s < 2; s++) {
         const struct gfx_core_totals *t = &b->stage[s];
         double util = t->cycles ? (double)t->useful_ops /
                                   ((double)lanes * (double)t->cycles) : 0.0;
-        fprintf(f, ", \"%s\": {\"batches\": %llu, \"threads\": %llu, "
-                "\"cycles\": %llu, \"useful_ops\": %llu, "
-                "\"utilization\": %.6f, \"energy\": %.1f, "
-                "\"lut\": {\"accesses\": %llu, \"merged\": %llu, "
-                "\"conflicts\": %llu, \"stall_cycles\": %llu}}",
-                names[s], (unsigned long long)t->batches,
-                (unsigned long long)t->threads,
-                (unsigned long long)t->cycles,
-                (unsigned long long)t->useful_ops, util, t->energy,
-                (unsigned long long)t->lut_accesses,
-                (unsigned long long)t->lut_merged,
-                (unsigned long long)t->lut_conflicts,
-                (unsigned long long)t->lut_stall_cycles);
+        json_t *st = json_pack(
+            "{s:I, s:I, s:I, s:I, s:f, s:f, s:{s:I, s:I, s:I, s:I}}",
+            "batches", (json_int_t)t->batches,
+            "threads", (json_int_t)t->threads,
+            "cycles", (json_int_t)t->cycles,
+            "useful_ops", (json_int_t)t->useful_ops,
+            "utilization", util, "energy", t->energy,
+            "lut", "accesses", (json_int_t)t->lut_accesses,
+            "merged", (json_int_t)t->lut_merged,
+            "conflicts", (json_int_t)t->lut_conflicts,
+            "stall_cycles", (json_int_t)t->lut_stall_cycles);
+        if (!st || json_object_set_new(o, names[s], st)) {
+            json_decref(o);
+            return NULL;
+        }
     }
-    fputc('}', f);
-    if (fclose(f)) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return o;
 }

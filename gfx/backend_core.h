@@ -40,8 +40,9 @@ void gfx_core_backend_init(struct gfx_core_backend *b,
                            const struct us_core_model *model,
                            const struct us_config *cfg);
 
-/* The totals as JSON members ("core": {...}) for `ushader render --stats`
- * (malloc'd). */
-char *gfx_core_backend_json(const struct gfx_core_backend *b);
+/* The totals as a JSON object (a new reference, NULL when out of memory):
+ * `ushader render --stats`'s "core". */
+struct json_t;
+struct json_t *gfx_core_backend_json(const struct gfx_core_backend *b);
 
 #endif

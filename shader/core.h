@@ -107,8 +107,25 @@ void us_stats_formula(struct us_stats *st, const char *name,
  * NaN when there is no such name. */
 double us_stats_get(const struct us_stats *st, const char *name);
 
-/* The one reporter: a text table, or JSON. */
+/* The one reporter: a text table, or JSON (us_stats_json). */
 void us_stats_print(FILE *f, const struct us_stats *st, bool json);
+
+/* The statistics as a JSON object (a new reference; NULL when out of
+ * memory): "arch", then each statistic in order of registration, a dotted
+ * name nested ("lut.merged" -> "lut": {"merged": ...}); a name that is
+ * also a prefix ("area", "area.fp") keeps its own value as "total"
+ * ("area": {"total": ..., "fp": ...}).  Integral values are JSON integers,
+ * others reals; an undefined value (NaN, inf) is null. */
+struct json_t;
+struct json_t *us_stats_json(const struct us_stats *st);
+
+/* The JSON schema of every JSON output (docs/METRICS.md), and how every
+ * writer dumps it (json_dumps): members in insertion order, reals with 10
+ * significant digits (a binary32 widened to double round-trips; ratios as
+ * the CSV has them). */
+enum { US_JSON_SCHEMA_VERSION = 1 };
+#define US_JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | \
+                       JSON_REAL_PRECISION(10))
 
 /* ---- The workload and the timing interface ------------------------------ */
 

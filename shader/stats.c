@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "shader/core.h"
 
 void us_stats_init(struct us_stats *st, const char *arch)
@@ -171,75 +173,85 @@ double us_stats_get(const struct us_stats *st, const char *name)
 
 /* Integers print as integers; everything else with 10 significant digits,
  * which is plenty for ratios and stable across runs. */
-static int format_value(char *buf, size_t size, double v, bool json)
+static int format_value(char *buf, size_t size, double v)
 {
     if (isnan(v) || isinf(v))
-        return snprintf(buf, size, "%s", json ? "null" : "-");
+        return snprintf(buf, size, "-");
     if (v == floor(v) && fabs(v) < 1e15)
         return snprintf(buf, size, "%.0f", v);
     return snprintf(buf, size, "%.10g", v);
 }
 
-static void print_value(FILE *f, double v, bool json)
+/* A value: integral ones as integers (as the text table prints them),
+ * undefined ones as null. */
+static json_t *value_json(double v)
 {
-    char buf[64];
-    format_value(buf, sizeof buf, v, json);
-    fputs(buf, f);
+    if (isnan(v) || isinf(v))
+        return json_null();
+    if (v == floor(v) && fabs(v) < 1e15)
+        return json_integer((json_int_t)v);
+    return json_real(v);
 }
 
-/* Length of the segment of `name` after `plen` characters, up to a dot. */
-static size_t segment(const char *name, size_t plen)
+/* The object for prefix name[0..len) under `o`, created (or made from a
+ * value, which becomes its "total") as needed. */
+static json_t *child(json_t *o, const char *name, size_t len)
 {
-    return strcspn(name + plen, ".");
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)len, name);
+    json_t *c = json_object_get(o, key);
+    if (json_is_object(c))
+        return c;
+    json_t *n = json_object();
+    if (!n)
+        return NULL;
+    if (c)
+        json_object_set(n, "total", c);
+    json_object_set_new(o, key, n);
+    return n;
 }
 
-/* Print the statistics under prefix[0..plen) as one JSON object's members,
- * in order of first registration. */
-static void json_level(FILE *f, const struct us_stats *st, const char *prefix,
-                       size_t plen, unsigned indent, bool *first)
+json_t *us_stats_json(const struct us_stats *st)
 {
+    json_t *root = json_object();
+    if (!root)
+        return NULL;
+    json_object_set_new(root, "arch", json_string(st->arch ? st->arch : ""));
     for (unsigned i = 0; i < st->n; i++) {
         const char *name = st->s[i].name;
-        if (strncmp(name, prefix, plen))
-            continue;
-        size_t seg = segment(name, plen);
-        /* Only the first statistic of each segment prints it. */
-        bool seen = false;
-        for (unsigned j = 0; j < i && !seen; j++) {
-            const char *o = st->s[j].name;
-            seen = !strncmp(o, prefix, plen) && segment(o, plen) == seg &&
-                   !strncmp(o + plen, name + plen, seg);
+        json_t *o = root;
+        const char *seg = name, *dot;
+        while (o && (dot = strchr(seg, '.'))) {
+            o = child(o, seg, (size_t)(dot - seg));
+            seg = dot + 1;
         }
-        if (seen)
+        if (!o)
             continue;
-        fprintf(f, "%s\n%*s\"%.*s\": ", *first ? "" : ",", indent, "",
-                (int)seg, name + plen);
-        *first = false;
-        if (name[plen + seg] == '\0') {
-            print_value(f, us_stats_get(st, name), true);
-        } else {
-            bool inner = true;
-            fputc('{', f);
-            json_level(f, st, name, plen + seg + 1, indent + 2, &inner);
-            fprintf(f, "\n%*s}", indent, "");
-        }
+        json_t *v = value_json(us_stats_get(st, name));
+        json_t *have = json_object_get(o, seg);
+        if (json_is_object(have))
+            json_object_set_new(have, "total", v);
+        else
+            json_object_set_new(o, seg, v);
     }
+    return root;
 }
 
 void us_stats_print(FILE *f, const struct us_stats *st, bool json)
 {
     if (json) {
-        fprintf(f, "{\n  \"arch\": \"%s\"", st->arch ? st->arch : "");
-        bool first = false;
-        json_level(f, st, "", 0, 2, &first);
-        fputs("\n}\n", f);
+        json_t *o = us_stats_json(st);
+        if (o)
+            json_dumpf(o, f, US_JSON_FLAGS);
+        fputc('\n', f);
+        json_decref(o);
         return;
     }
     fprintf(f, "arch: %s\n", st->arch ? st->arch : "");
     for (unsigned i = 0; i < st->n; i++) {
         const struct us_stat *s = &st->s[i];
         char buf[64];
-        format_value(buf, sizeof buf, us_stats_get(st, s->name), false);
+        format_value(buf, sizeof buf, us_stats_get(st, s->name));
         fprintf(f, "  %-24s %-16s # %s\n", s->name, buf,
                 s->desc ? s->desc : "");
     }

@@ -75,6 +75,7 @@ struct us_cb_variant {
     const struct us_core_model *model;   /* NULL: the interpreter        */
     unsigned warp;             /* US_CB_DIVERGE: warp size (0: scalar)   */
     bool tiny_opencl;          /* US_CB_EGPU: local = one CU's slots     */
+    char ini[256];             /* the preset INI it loaded ("": none)    */
     struct us_config cfg;
 };
 
@@ -104,6 +105,8 @@ struct us_cbench {
     unsigned njobs;
     unsigned pass, refused, failed;   /* after us_cb_run                 */
     char err_file[512];        /* after an error: the file it is about   */
+    const struct us_prov *prov;   /* set by the caller: the outputs'
+                                     provenance (or NULL)                */
 };
 
 /* The kernels of list.def whose ID contains one of the comma-separated

@@ -220,6 +220,7 @@ static bool load_preset(struct us_cbench *b, struct us_cb_variant *v,
     size_t len;
     if (!path)
         return oom(diag);
+    snprintf(v->ini, sizeof v->ini, "%s", path);
     bool ok = read_text(b, path, &text, &len, diag);
     if (ok) {
         ok = us_config_load(&v->cfg, text, len, diag);

@@ -4,9 +4,13 @@
  * any --jobs are byte-identical, and every number in the text is computed
  * from the run. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "suite/compute.h"
+#include "suite/provenance.h"
 
 /* The per-job statistics the CSV and JSON carry, in order. */
 static const char *const job_stats[] = {
@@ -148,6 +152,8 @@ static void csv_text(FILE *f, const char *s)
 
 void us_cb_csv(FILE *f, const struct us_cbench *b)
 {
+    if (b->prov)
+        us_prov_csv(f, b->prov);
     fprintf(f, "kernel,variant,group,label,groups,local,status,message");
     for (unsigned s = 0; s < NSTATS; s++)
         fprintf(f, ",%s", job_stats[s]);
@@ -171,7 +177,7 @@ void us_cb_csv(FILE *f, const struct us_cbench *b)
     }
 }
 
-static void json_string(FILE *f, const char *s)
+static void text_json(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -188,10 +194,16 @@ static void json_string(FILE *f, const char *s)
 
 void us_cb_json(FILE *f, const struct us_cbench *b)
 {
-    fprintf(f, "{\"suite\": \"compute\", \"kernels\": [");
+    char *m = b->prov ? us_prov_json_members(b->prov) : NULL;
+    if (m)
+        fprintf(f, "{\n%s,\n\"suite\": \"compute\", \"kernels\": [", m);
+    else
+        fprintf(f, "{\"schema_version\": %d, \"suite\": \"compute\", "
+                "\"kernels\": [", US_JSON_SCHEMA_VERSION);
+    free(m);
     for (unsigned k = 0; k < b->nkern; k++) {
         fprintf(f, "%s", k ? ", " : "");
-        json_string(f, b->kern[k].id);
+        text_json(f, b->kern[k].id);
     }
     fprintf(f, "],\n \"passed\": %u, \"refused\": %u, \"failed\": %u,\n"
             " \"jobs\": [", b->pass, b->refused, b->failed);
@@ -199,9 +211,9 @@ void us_cb_json(FILE *f, const struct us_cbench *b)
         const struct us_cb_job *jb = &b->jobs[j];
         const struct us_cb_variant *v = &b->vars[jb->v];
         fprintf(f, "%s\n  {\"kernel\": ", j ? "," : "");
-        json_string(f, b->kern[jb->k].id);
+        text_json(f, b->kern[jb->k].id);
         fprintf(f, ", \"variant\": ");
-        json_string(f, v->name);
+        text_json(f, v->name);
         fprintf(f, ", \"group\": \"%s\", \"groups\": [%u, %u, %u], "
                 "\"local\": [%u, %u, %u], \"status\": \"%s\"",
                 group_names[v->group], jb->groups[0], jb->groups[1],
@@ -209,18 +221,20 @@ void us_cb_json(FILE *f, const struct us_cbench *b)
                 status_names[jb->status]);
         if (jb->msg[0]) {
             fprintf(f, ", \"message\": ");
-            json_string(f, jb->msg);
+            text_json(f, jb->msg);
         }
-        fprintf(f, ", \"stats\": {");
-        bool first = true;
-        for (unsigned s = 0; s < NSTATS; s++) {
-            double x = us_cb_stat(b, (int)j, job_stats[s]);
-            if (isnan(x) || isinf(x))
-                continue;
-            fprintf(f, "%s\"%s\": %.9g", first ? "" : ", ", job_stats[s], x);
-            first = false;
+        /* the statistics as run --json has them (us_stats_json) */
+        char *st = NULL;
+        if (jb->status == US_CB_PASS && jb->st.n) {
+            json_t *o = us_stats_json(&jb->st);
+            st = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
+                                   JSON_REAL_PRECISION(10)) : NULL;
+            json_decref(o);
         }
-        fprintf(f, "}}");
+        if (st)
+            fprintf(f, ", \"stats\": %s", st);
+        free(st);
+        fprintf(f, "}");
     }
     fprintf(f, "\n ]}\n");
 }
@@ -762,4 +776,8 @@ void us_cb_report(FILE *f, const struct us_cbench *b, bool plots,
     section_memory(f, b);
     section_egpu(f, b, plots);
     section_area(f, b);
+    if (b->prov) {
+        fputc('\n', f);
+        us_prov_markdown(f, b->prov);
+    }
 }

@@ -1,9 +1,12 @@
 /* The bench outputs: stdout table, results.csv, results.json, report.md
- * (suite/suite.h).  Everything printed is a function of the results only
- * -- no host times or dates -- so runs with any --jobs are identical. */
+ * (suite/suite.h).  Everything printed is a function of the results and
+ * the provenance only -- no host times or dates -- so runs with any --jobs
+ * differ only in the command line the provenance records. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "suite/provenance.h"
 #include "suite/report.h"
 
 static const char *const arch_names[] = {
@@ -101,6 +104,8 @@ void us_bench_table(FILE *f, const struct us_bench *b)
 
 void us_bench_csv(FILE *f, const struct us_bench *b)
 {
+    if (b->prov)
+        us_prov_csv(f, b->prov);
     fprintf(f, "program,stage,scene,variant,model,ok,identical");
     for (unsigned i = 0; i < NCSV; i++)
         fprintf(f, ",%s", csv_stats[i]);
@@ -158,9 +163,22 @@ static void json_config(FILE *f, const struct us_config *cfg)
     fputc('}', f);
 }
 
+/* "schema_version" and "provenance", one member a line. */
+static void prov_members(FILE *f, const struct us_prov *p)
+{
+    char *m = p ? us_prov_json_members(p) : NULL;
+    if (m)
+        fprintf(f, "%s,\n", m);
+    else
+        fprintf(f, "\"schema_version\": %d,\n", US_JSON_SCHEMA_VERSION);
+    free(m);
+}
+
 void us_bench_json(FILE *f, const struct us_bench *b)
 {
-    fprintf(f, "{\n\"threads\": %u,\n\"config\": ", b->threads);
+    fprintf(f, "{\n");
+    prov_members(f, b->prov);
+    fprintf(f, "\"threads\": %u,\n\"config\": ", b->threads);
     json_config(f, &b->base);
     fprintf(f, ",\n\"failures\": %u,\n\"programs\": [", b->failures);
     for (unsigned p = 0; p < b->nprogs; p++) {
@@ -177,11 +195,17 @@ void us_bench_json(FILE *f, const struct us_bench *b)
         fprintf(f, ", \"threads\": %u, \"shaded\": %llu, \"window\": %u, "
                 "\"vec4_instructions\": %u, \"scalar_instructions\": %u, "
                 "\"compacted_instructions\": %u, \"sfu_instructions\": %u, "
-                "\"width\": [%u, %u, %u, %u], \"bits\": {",
+                "\"width\": {",
                 bp->n, (unsigned long long)bp->shaded, bp->window,
                 cs->vec4_instructions, cs->scalar_instructions,
-                cs->compacted_instructions, bp->sfu_insts, cs->width_hist[1],
-                cs->width_hist[2], cs->width_hist[3], cs->width_hist[4]);
+                cs->compacted_instructions, bp->sfu_insts);
+        /* the one histogram shape (docs/METRICS.md): shares by width */
+        unsigned nw = cs->width_hist[1] + cs->width_hist[2] +
+                      cs->width_hist[3] + cs->width_hist[4];
+        for (unsigned w = 1; w <= 4; w++)
+            fprintf(f, "%s\"%u\": %.10g", w > 1 ? ", " : "", w,
+                    nw ? (double)cs->width_hist[w] / nw : 0.0);
+        fprintf(f, "}, \"bits\": {");
         for (unsigned t = 0; t < US_TARGET_COUNT; t++)
             fprintf(f, "%s\"%s\": %llu", t ? ", " : "",
                     us_target_name((enum us_target)t),
@@ -864,4 +888,8 @@ void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
     section_programs(f, b);
     section_per_program(f, &r);
     us_bench_report_glmark2(f, b);
+    if (b->prov) {
+        fputc('\n', f);
+        us_prov_markdown(f, b->prov);
+    }
 }

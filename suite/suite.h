@@ -17,7 +17,9 @@
  *   summary  (suite/summary.c)  the aggregates the report and plots share;
  *   report   (suite/report.c)   report.md, results.csv, results.json and
  *                               the stdout table;
- *   plots    (suite/plots.c)    gnuplot script and data files.
+ *   plots    (suite/plots.c)    gnuplot script and data files;
+ *   provenance (suite/provenance.h) what produced the outputs: every one
+ *                               records it (b->prov, set by the caller).
  *
  * Nothing here writes files or prints except to a FILE * it is given; the
  * command line (cli/cmd_bench.c) writes them atomically.
@@ -32,6 +34,8 @@
 #include "gfx/gfx.h"
 #include "isa/scalar.h"
 #include "shader/core.h"
+
+struct us_prov;
 
 enum {
     US_BENCH_MAX_PROGRAMS = 128,
@@ -124,6 +128,8 @@ struct us_bench {
     const char *err_file;          /* after a load error: the file diag's
                                       line and column are in (NULL: none);
                                       valid until us_bench_free          */
+    const struct us_prov *prov;    /* set by the caller: what the outputs
+                                      record as their provenance (or NULL) */
 };
 
 /* Load the suite and capture every program's workload.  On error diag

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `ushader bench` (suite/): on a small subset of the suite, the results and
 # the report do not depend on --jobs (1 vs 2 host threads give identical
-# files), every run's outputs equal the reference interpreter's (exit 0),
+# files but for the command line their provenance records), every run's outputs equal the reference interpreter's (exit 0),
 # the report has every section (a-g), the plots exist when gnuplot does,
 # and bad options are usage errors (exit 2).
 set -u
@@ -22,15 +22,23 @@ if "$U" bench --only "$ONLY" --threads 32 --jobs 2 --out "$tmp/j2" \
         --no-plots > "$tmp/j2.txt" 2> "$tmp/j2.err"; then ok
 else bad "bench --jobs 2 exited $?"; head -n 5 "$tmp/j2.err"; fi
 
+# The provenance records the command line (so --jobs and --out); every
+# other line, the rest of the provenance included, is the same.
+nocmd() { grep -v -e '^ *"command": ' -e '^# command: ' -e '^- command: ' "$1"; }
 for f in results.csv results.json; do
-    if cmp -s "$tmp/j1/$f" "$tmp/j2/$f"; then ok
+    nocmd "$tmp/j1/$f" > "$tmp/a"; nocmd "$tmp/j2/$f" > "$tmp/b"
+    if cmp -s "$tmp/a" "$tmp/b"; then ok
     else bad "$f differs between --jobs 1 and --jobs 2"; fi
+    if grep -q -e "command.*--jobs 1 --out $tmp/j1" "$tmp/j1/$f" &&
+       grep -q -e "command.*--jobs 2 --out $tmp/j2" "$tmp/j2/$f" &&
+       [ "$(wc -l < "$tmp/a")" -eq "$(($(wc -l < "$tmp/j1/$f") - 1))" ]; then ok
+    else bad "$f does not record its command line once"; fi
 done
 if cmp -s "$tmp/j1.txt" "$tmp/j2.txt"; then ok
 else bad "the table differs between --jobs 1 and --jobs 2"; fi
 # The reports differ only in the plot links (j2 ran with --no-plots).
-grep -v -e '^!\[' -e '^\*Plots:' -e '^$' "$tmp/j1/report.md" > "$tmp/r1"
-grep -v -e '^!\[' -e '^\*Plots:' -e '^$' "$tmp/j2/report.md" > "$tmp/r2"
+nocmd "$tmp/j1/report.md" | grep -v -e '^!\[' -e '^\*Plots:' -e '^$' > "$tmp/r1"
+nocmd "$tmp/j2/report.md" | grep -v -e '^!\[' -e '^\*Plots:' -e '^$' > "$tmp/r2"
 if cmp -s "$tmp/r1" "$tmp/r2"; then ok
 else bad "report.md differs between --jobs 1 and --jobs 2"; fi
 

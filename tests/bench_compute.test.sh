@@ -1,7 +1,8 @@
 #!/bin/sh
 # `ushader bench --suite compute` (suite/compute*.c, docs/COMPUTE_SUITE.md)
 # on a subset of the sample that reaches every section: exit 0 and every
-# section in report.md; --jobs 1 and --jobs 2 give byte-identical outputs;
+# section in report.md; --jobs 1 and --jobs 2 give byte-identical outputs
+# but for the command line in their provenance;
 # a broken kernel (vadd computing a + b + 1) makes it exit 1 naming vadd
 # and the differing word; a bad --kernels or a missing preset is a clear
 # error that writes nothing into --out; --suite ./compute is a list file.
@@ -42,9 +43,19 @@ done
     >"$T/j1.out" 2>/dev/null || bad "--jobs 1 failed"
 for f in results.csv results.json report.md utilization.dat divergence.dat \
     egpu.dat; do
-    cmp -s "$T/j1/$f" "$T/j2/$f" && ok || bad "$f differs between --jobs 1 and 2"
+    # the provenance's command line (--jobs, --out) is the one difference
+    grep -v -e '^ *"command": ' -e '^# command: ' -e '^- command: ' "$T/j1/$f" >"$T/a"
+    grep -v -e '^ *"command": ' -e '^# command: ' -e '^- command: ' "$T/j2/$f" >"$T/b"
+    cmp -s "$T/a" "$T/b" && ok || bad "$f differs between --jobs 1 and 2"
 done
 cmp -s "$T/j1.out" "$T/j2.out" && ok || bad "stdout differs between --jobs 1 and 2"
+for f in results.csv results.json report.md; do
+    [ "$(grep -c -e '"command": "ushader bench --suite compute' \
+        -e '^# command: ushader bench --suite compute' \
+        -e '^- command: `ushader bench --suite compute' "$T/j1/$f")" -eq 1 ] &&
+        grep -q 'bench/compute/vadd' "$T/j1/$f" && ok ||
+        bad "$f lacks its provenance (command line, kernel inputs)"
+done
 
 # A broken kernel: exit 1 after writing the report, naming vadd and the word.
 cp -r bench/compute "$T/k"

@@ -2,13 +2,14 @@
 # Install the Debian packages ushader needs (`make deps`).
 # libosmesa6-dev is for bench/softpipe.bench.sh only (Mesa softpipe side);
 # glslang-tools/spirv-tools compile GLSL to SPIR-V, spirv-headers gives its enums;
+# libjansson-dev writes and reads every JSON output (suite/provenance.h);
 # time (/usr/bin/time) measures peak RSS in tests/budget.test.sh;
 # clang-14, llvm-14 (opt-14) and llvm-spirv-14 compile OpenCL C kernels (docs/OPENCL.md).
 #   --if-missing   do nothing, quietly, when every package is present
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
-libinih-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
+libinih-dev libjansson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
 libosmesa6-dev glslang-tools spirv-tools spirv-headers time clang-14 llvm-14 llvm-spirv-14"
 
 missing=""

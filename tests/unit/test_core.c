@@ -555,6 +555,8 @@ START_TEST(stats_formulas_and_json)
     us_stats_formula(&st, "loop", "f", "loop + 1");
     us_stats_formula(&st, "unknown", "f", "nosuch * 2");
     us_stats_counter(&st, "stalls.dependency", "s", 3);
+    us_stats_counter(&st, "area", "a", 100.5);
+    us_stats_counter(&st, "area.fp", "a", 60);
     ck_assert_double_eq_tol(us_stats_get(&st, "utilization"), 0.75, 1e-15);
     ck_assert_double_eq_tol(us_stats_get(&st, "twice"), 2.0, 1e-15);
     ck_assert_double_eq(us_stats_get(&st, "divzero"), 0);
@@ -569,9 +571,13 @@ START_TEST(stats_formulas_and_json)
     us_stats_print(f, &st, true);
     fclose(f);
     /* Dotted names nest, in order of first registration. */
-    ck_assert_msg(strstr(buf, "\"stalls\": {\n    \"lut\": 2,\n"
-                              "    \"dependency\": 3\n  }") != NULL,
+    ck_assert_msg(strstr(buf, "\"stalls\": {\n  \"lut\": 2,\n"
+                              "  \"dependency\": 3\n }") != NULL,
                   "%s", buf);
+    /* A name that is also a prefix keeps its value as "total" (the area
+     * breakdown used to be dropped: issue 18). */
+    ck_assert_msg(strstr(buf, "\"area\": {\n  \"total\": 100.5,\n"
+                              "  \"fp\": 60\n }") != NULL, "%s", buf);
     ck_assert(strstr(buf, "\"arch\": \"test\"") != NULL);
     ck_assert(strstr(buf, "\"utilization\": 0.75") != NULL);
     ck_assert(strstr(buf, "\"loop\": null") != NULL);
