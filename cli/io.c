@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "gfx/gfx.h"
+#include "suite/provenance.h"
 #include "glsl/cleanup.h"
 #include "suite/provenance.h"
 
@@ -319,23 +320,6 @@ bool cli_flush_stdout(void)
     return false;
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-    if (c < 0xc2 || c > 0xf4)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    /* No overlong forms, surrogates or code points above U+10FFFF. */
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-        (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-        return 0;
-    return n;
-}
-
 void cli_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -352,7 +336,7 @@ void cli_json_string(FILE *f, const char *s)
             fprintf(f, "\\u%04x", c);
         } else if (c < 0x80) {
             fputc((int)c, f);
-        } else if ((n = utf8_len(p)) > 0) {
+        } else if ((n = us_utf8_len(p)) > 0) {
             fwrite(p, 1, n, f);
             p += n;
             continue;

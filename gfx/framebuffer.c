@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gfx/gfx.h"
+#include "suite/provenance.h"
 
 bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
                  struct us_diag *diag)
@@ -67,14 +68,8 @@ uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb)
     return out;
 }
 
-/* FNV-1a, 64-bit (Fowler, Noll, Vo; offset basis and prime from the
- * authors' reference). */
+/* FNV-1a 64 (suite/provenance.h), the hash every output uses. */
 uint64_t gfx_hash_rgba8(const uint8_t *rgba, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= rgba[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return us_fnv1a64(rgba, n);
 }

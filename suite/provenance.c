@@ -24,9 +24,7 @@ uint64_t us_fnv1a64(const void *data, size_t n)
     return h;
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if it is not one (as
- * cli_json_string checks it). */
-static size_t utf8_len(const unsigned char *s)
+size_t us_utf8_len(const unsigned char *s)
 {
     unsigned c = s[0];
     size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
@@ -35,6 +33,7 @@ static size_t utf8_len(const unsigned char *s)
     for (size_t i = 1; i < n; i++)
         if ((s[i] & 0xc0) != 0x80)
             return 0;
+    /* No overlong forms, surrogates or code points above U+10FFFF. */
     if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
         (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
         return 0;
@@ -49,7 +48,7 @@ json_t *us_json_text(const char *s)
         return NULL;
     size_t o = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        size_t n = *p < 0x80 ? 1 : utf8_len(p);
+        size_t n = *p < 0x80 ? 1 : us_utf8_len(p);
         if (n) {
             memcpy(t + o, p, n);
             o += n;

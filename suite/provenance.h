@@ -56,6 +56,10 @@ void us_prov_free(struct us_prov *p);
 
 uint64_t us_fnv1a64(const void *data, size_t n);
 
+/* Length of the valid UTF-8 sequence at s, 0 if it is not one (what JSON
+ * strings may hold as is; cli_json_string escapes the rest). */
+size_t us_utf8_len(const unsigned char *s);
+
 /* A JSON string of `s`, a byte that is not UTF-8 as U+FFFD (file names
  * need not be UTF-8; jansson takes only UTF-8); NULL when out of memory. */
 struct json_t *us_json_text(const char *s);
