@@ -16,7 +16,14 @@ static const char usage[] =
     "  Per file and in total: vec4_instructions, scalar_instructions\n"
     "  (uncompacted), compacted_instructions, instruction-memory bits per\n"
     "  target, and the vector-width histogram (share of 1-, 2-, 3- and\n"
-    "  4-component instructions); for the total also per vec4 opcode.\n"
+    "  4-component instructions); for the total also per vec4 opcode:\n"
+    "    OP  N -> S  C (+D)   N vec4 instructions of opcode OP lower to S\n"
+    "                         scalar instructions uncompacted and C after\n"
+    "                         compaction (each lowered alone); D = C - N,\n"
+    "                         the scalar words compaction leaves beyond one\n"
+    "                         per vec4 instruction (JSON: by_opcode)\n"
+    "  --json  one JSON object: \"files\", \"programs\", \"skipped\",\n"
+    "          \"total\"\n"
     "  Files that do not assemble are reported on stderr and skipped; the\n"
     "  exit status is then 1.\n";
 
