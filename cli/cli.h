@@ -112,6 +112,7 @@ int cmd_bench_compute(int argc, char **argv);
 struct cli_opt {
     const char *name;
     bool value, repeat;
+    const char *what;     /* "OPT needs WHAT"; NULL: "a value" */
 };
 US_MUST_CHECK bool cli_check_options(const char *cmd, int argc, char **argv,
                                      int first, const struct cli_opt *opts);

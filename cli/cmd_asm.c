@@ -80,9 +80,9 @@ int cmd_asm(int argc, char **argv)
     const char *file = NULL, *out = NULL;
     int target = -1;
     static const struct cli_opt options[] = {
-        { "--help", false, false }, { "-S", false, false },
-        { "--target", true, false }, { "-o", true, false },
-        { "--stage", true, false }, { NULL, false, false },
+        { "--help", false, false, NULL }, { "-S", false, false, NULL },
+        { "--target", true, false, NULL }, { "-o", true, false, NULL },
+        { "--stage", true, false, NULL }, { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) {

@@ -332,13 +332,13 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
     a->o.list = "bench/suite.list";
     a->jobs = cli_default_jobs();
     static const struct cli_opt options[] = {
-        { "--help", false, false }, { "-h", false, false },
-        { "--json", false, false }, { "--no-plots", false, false },
-        { "--arch", true, false }, { "--set", true, true },
-        { "--config", true, false }, { "--jobs", true, false },
-        { "--threads", true, false }, { "--out", true, false },
-        { "--only", true, false }, { "--suite", true, false },
-        { NULL, false, false },
+        { "--help", false, false, NULL }, { "-h", false, false, NULL },
+        { "--json", false, false, NULL }, { "--no-plots", false, false, NULL },
+        { "--arch", true, false, NULL }, { "--set", true, true, NULL },
+        { "--config", true, false, NULL }, { "--jobs", true, false, NULL },
+        { "--threads", true, false, NULL }, { "--out", true, false, NULL },
+        { "--only", true, false, NULL }, { "--suite", true, false, NULL },
+        { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

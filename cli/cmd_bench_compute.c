@@ -45,12 +45,12 @@ static int parse(int argc, char **argv, struct args *a)
     a->o.kernels = "bench/compute";
     a->jobs = cli_default_jobs();
     static const struct cli_opt options[] = {
-        { "--help", false, false }, { "-h", false, false },
-        { "--json", false, false }, { "--no-plots", false, false },
-        { "--all", false, false }, { "--suite", true, false },
-        { "--kernels", true, false }, { "--configs", true, false },
-        { "--only", true, false }, { "--out", true, false },
-        { "--jobs", true, false }, { NULL, false, false },
+        { "--help", false, false, NULL }, { "-h", false, false, NULL },
+        { "--json", false, false, NULL }, { "--no-plots", false, false, NULL },
+        { "--all", false, false, NULL }, { "--suite", true, false, NULL },
+        { "--kernels", true, false, NULL }, { "--configs", true, false, NULL },
+        { "--only", true, false, NULL }, { "--out", true, false, NULL },
+        { "--jobs", true, false, NULL }, { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

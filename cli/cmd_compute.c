@@ -140,12 +140,13 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
     memset(a, 0, sizeof *a);
     a->arch = "functional";
     static const struct cli_opt options[] = {
-        { "--help", false, false }, { "--json", false, false },
-        { "--sfu-math", false, false }, { "--groups", true, false },
-        { "--local", true, false }, { "--buffer", true, true },
-        { "--out", true, true }, { "--param", true, true },
-        { "--arch", true, false }, { "--config", true, false },
-        { "--set", true, true }, { NULL, false, false },
+        { "--help", false, false, NULL }, { "--json", false, false, NULL },
+        { "--sfu-math", false, false, NULL },
+        { "--groups", true, false, NULL },
+        { "--local", true, false, NULL }, { "--buffer", true, true, NULL },
+        { "--out", true, true, NULL }, { "--param", true, true, NULL },
+        { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+        { "--set", true, true, NULL }, { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) {

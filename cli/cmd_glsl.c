@@ -79,6 +79,19 @@ int cmd_glsl(int argc, char **argv)
     int stage = US_STAGE_ANY;
     struct us_glsl_options opt;
     us_glsl_options_init(&opt);
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--stage", true, false, NULL },
+        { "--no-opt", false, false, NULL }, { "-o", true, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("glsl", argc, argv, 1, options))
+        return 2;
+
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {

@@ -103,9 +103,9 @@ int cmd_piglit(int argc, char **argv)
     struct us_config cfg;
     us_config_default(&cfg);
     static const struct cli_opt options[] = {
-        { "--help", false, false }, { "--arch", true, false },
-        { "--config", true, false }, { "--set", true, true },
-        { "--exact-math", false, false }, { NULL, false, false },
+        { "--help", false, false, NULL }, { "--arch", true, false, NULL },
+        { "--config", true, false, NULL }, { "--set", true, true, NULL },
+        { "--exact-math", false, false, NULL }, { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help")) {

@@ -71,11 +71,11 @@ static void print_stats(const char *scene, unsigned w, unsigned h,
 }
 
 static const struct cli_opt options[] = {
-    { "--help", false, false }, { "-o", true, false },
-    { "--arch", true, false }, { "--config", true, false },
-    { "--set", true, true }, { "--size", true, false },
-    { "--exact-math", false, false }, { "--stats", false, false },
-    { "--hash", false, false }, { NULL, false, false },
+    { "--help", false, false, NULL }, { "-o", true, false, NULL },
+    { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+    { "--set", true, true, NULL }, { "--size", true, false, NULL },
+    { "--exact-math", false, false, NULL }, { "--stats", false, false, NULL },
+    { "--hash", false, false, NULL }, { NULL, false, false, NULL },
 };
 
 int cmd_render(int argc, char **argv)

@@ -157,14 +157,15 @@ bool run_add_setting(const char *opt, const char *arg, struct setting *list,
 /* 0 on success, else the exit status (2: usage, or 0 after --help with
  * *done set). */
 static const struct cli_opt options[] = {
-    { "--help", false, false }, { "--json", false, false },
-    { "--time", false, false }, { "--exact-math", false, false },
-    { "--param", true, true }, { "--attrib", true, true },
-    { "--arch", true, false }, { "--config", true, false },
-    { "--set", true, true }, { "--threads", true, false },
-    { "--inputs", true, false }, { "--preset", true, true },
-    { "--texture", true, true }, { "--inputs-from", true, false },
-    { "--slot", true, false }, { NULL, false, false },
+    { "--help", false, false, NULL }, { "--json", false, false, NULL },
+    { "--time", false, false, NULL }, { "--exact-math", false, false, NULL },
+    { "--param", true, true, "NAME=x,y,z,w" },
+    { "--attrib", true, true, "NAME=x,y,z,w" },
+    { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+    { "--set", true, true, NULL }, { "--threads", true, false, NULL },
+    { "--inputs", true, false, NULL }, { "--preset", true, true, NULL },
+    { "--texture", true, true, NULL }, { "--inputs-from", true, false, NULL },
+    { "--slot", true, false, NULL }, { NULL, false, false, NULL },
 };
 
 static const char no_functional[] =

@@ -592,24 +592,25 @@ static int do_layout(struct opts *o)
 }
 
 /* Each form's options: one of another form is an error, not ignored. */
-#define OPT_SET { "--set", true, true }
-#define OPT_HELP { "--help", false, false }
-#define OPT_END { NULL, false, false }
+#define OPT_SET { "--set", true, true, NULL }
+#define OPT_HELP { "--help", false, false, NULL }
+#define OPT_END { NULL, false, false, NULL }
 static const struct cli_opt eval_opts[] = {
-    OPT_HELP, { "--func", true, false }, OPT_SET, OPT_END,
+    OPT_HELP, { "--func", true, false, NULL }, OPT_SET, OPT_END,
 };
 static const struct cli_opt check_opts[] = {
-    OPT_HELP, { "--func", true, false }, { "--full", false, false },
-    { "--json", false, false }, { "--jobs", true, false },
-    { "--range", true, false }, { "--no-filter", false, false }, OPT_SET,
+    OPT_HELP, { "--func", true, false, NULL },
+    { "--full", false, false, NULL },
+    { "--json", false, false, NULL }, { "--jobs", true, false, NULL },
+    { "--range", true, false, NULL }, { "--no-filter", false, false, NULL }, OPT_SET,
     OPT_END,
 };
 static const struct cli_opt sweep_opts[] = {
-    OPT_HELP, { "--func", true, false }, { "--k", true, false },
-    { "--degree", true, false }, { "--w0", true, false },
-    { "--w1", true, false }, { "--w2", true, false },
-    { "--w3", true, false }, { "--step", true, false },
-    { "--csv", true, false }, { "--jobs", true, false }, OPT_SET, OPT_END,
+    OPT_HELP, { "--func", true, false, NULL }, { "--k", true, false, NULL },
+    { "--degree", true, false, NULL }, { "--w0", true, false, NULL },
+    { "--w1", true, false, NULL }, { "--w2", true, false, NULL },
+    { "--w3", true, false, NULL }, { "--step", true, false, NULL },
+    { "--csv", true, false, NULL }, { "--jobs", true, false, NULL }, OPT_SET, OPT_END,
 };
 static const struct cli_opt layout_opts[] = { OPT_HELP, OPT_SET, OPT_END };
 

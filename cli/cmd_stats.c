@@ -132,6 +132,18 @@ int cmd_stats(int argc, char **argv)
 {
     bool json = false;
     int nfiles = 0;
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--json", false, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("stats", argc, argv, 1, options))
+        return 2;
+
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             fputs(usage, stdout);

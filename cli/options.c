@@ -41,7 +41,8 @@ bool cli_check_options(const char *cmd, int argc, char **argv, int first,
         }
         if (o->value) {
             if (i + 1 == argc) {
-                cli_error(NULL, 0, 0, "%s: %s needs a value", cmd, a);
+                cli_error(NULL, 0, 0, "%s: %s needs %s", cmd, a,
+                          o->what ? o->what : "a value");
                 return false;
             }
             i++;

@@ -101,6 +101,12 @@ expect 2 "--json given twice" run "$P" --json --json
 expect 2 "--hash given twice" render "$S" --hash --hash
 expect 2 "--arch given twice" bench --arch scalar --arch simd4
 expect 2 "-o needs a value" asm "$P" -o
+expect 2 "-S given twice" asm -S -S "$P"
+expect 2 "--list prints every knob" config --list --set alu_lanes=16
+expect 2 "--target given twice" dis --target scalar --target simd4 x.bin
+expect 2 "--json given twice" stats --json --json "$P"
+expect 2 "--arch given twice" compute --isa kgpu x --arch simd4 --arch simd4
+expect 2 "takes one model here, not all" compute --isa kgpu x --arch all
 expect 2 "unknown option '--bogus'" compute "$K" --groups 1 --bogus
 expect 2 "unknown option '--set'" bench --suite compute --set alu_lanes=16
 
@@ -127,6 +133,18 @@ helpcheck "bench --suite compute" cli/cmd_bench_compute.c
 helpcheck sfu cli/cmd_sfu.c
 helpcheck asm cli/cmd_asm.c
 helpcheck stats cli/cmd_stats.c
+helpcheck dis cli/cmd_dis.c
+helpcheck glsl cli/cmd_glsl.c
+helpcheck imgdiff cli/cmd_imgdiff.c
+helpcheck config cli/cmd_config.c
+# the --isa forms: cli/seed_isa.c's options against the three texts
+{ "$U" asm --isa kgpu --help; "$U" dis --isa kgpu --help
+  "$U" compute --isa kgpu --help; } > "$tmp/help" 2>&1
+missing=
+for o in $(grep -o '"--[a-z][a-z0-9-]*"' cli/seed_isa.c | tr -d '"' | grep -vx -e --help | sort -u); do
+    grep -qe "$o\b" "$tmp/help" || missing="$missing $o"
+done
+[ -z "$missing" ] && ok || bad "the --isa forms' --help do not list:$missing"
 "$U" asm --help | grep -q -e '^  -S ' && "$U" asm --help | grep -q -e '^  -o ' &&
     "$U" render --help | grep -q -e '^  -o ' && ok || bad "asm/render --help: -o, -S"
 "$U" run --help | grep -q 'AxD/s4 .*area x delay' && ok || bad "run --help: the table's columns"
