@@ -602,7 +602,9 @@ static const struct cli_opt check_opts[] = {
     OPT_HELP, { "--func", true, false, NULL },
     { "--full", false, false, NULL },
     { "--json", false, false, NULL }, { "--jobs", true, false, NULL },
-    { "--range", true, false, NULL }, { "--no-filter", false, false, NULL }, OPT_SET,
+    { "--range", true, false, NULL },
+    { "--no-filter", false, false, NULL },
+    OPT_SET,
     OPT_END,
 };
 static const struct cli_opt sweep_opts[] = {
@@ -610,7 +612,10 @@ static const struct cli_opt sweep_opts[] = {
     { "--degree", true, false, NULL }, { "--w0", true, false, NULL },
     { "--w1", true, false, NULL }, { "--w2", true, false, NULL },
     { "--w3", true, false, NULL }, { "--step", true, false, NULL },
-    { "--csv", true, false, NULL }, { "--jobs", true, false, NULL }, OPT_SET, OPT_END,
+    { "--csv", true, false, NULL },
+    { "--jobs", true, false, NULL },
+    OPT_SET,
+    OPT_END,
 };
 static const struct cli_opt layout_opts[] = { OPT_HELP, OPT_SET, OPT_END };
 

@@ -99,20 +99,28 @@ static int parse_regs(struct seed_args *a, const char *s)
     return 0;
 }
 
-#define SEED_LAUNCH { "--blocks", true, false, NULL }, { "--threads", true, false, NULL }, \
+#define SEED_LAUNCH \
+    { "--blocks", true, false, NULL }, \
+    { "--threads", true, false, NULL }, \
     { "--data", true, true, NULL }
 static const struct cli_opt asm_opts[] = {
-    { "--help", false, false, NULL }, { "--isa", true, false, NULL }, { "-S", false, false, NULL },
+    { "--help", false, false, NULL },
+    { "--isa", true, false, NULL },
+    { "-S", false, false, NULL },
     { "-o", true, false, NULL }, SEED_LAUNCH, { NULL, false, false, NULL },
 };
 static const struct cli_opt dis_opts[] = {
-    { "--help", false, false, NULL }, { "--isa", true, false, NULL }, { NULL, false, false, NULL },
+    { "--help", false, false, NULL },
+    { "--isa", true, false, NULL },
+    { NULL, false, false, NULL },
 };
 static const struct cli_opt compute_opts[] = {
-    { "--help", false, false, NULL }, { "--isa", true, false, NULL }, SEED_LAUNCH,
+    { "--help", false, false, NULL },
+    { "--isa", true, false, NULL }, SEED_LAUNCH,
     { "--arch", true, false, NULL }, { "--config", true, false, NULL },
     { "--set", true, true, NULL }, { "--print-memory", true, true, NULL },
-    { "--dump-memory", true, false, NULL }, { "--show-registers", true, false, NULL },
+    { "--dump-memory", true, false, NULL },
+    { "--show-registers", true, false, NULL },
     { NULL, false, false, NULL },
 };
 
