@@ -94,7 +94,7 @@ expect 2 "--jobs wants 1..256" bench --suite compute --jobs 999
 expect 2 "--k is an option of sfu sweep, not of layout" sfu layout --k 5 --csv "$tmp/x.csv" --json
 [ ! -e "$tmp/x.csv" ] && ok || bad "sfu layout wrote the CSV"
 expect 2 "--json is an option of sfu check" sfu sweep --json
-expect 2 "--csv given twice" sfu sweep --csv a --csv b
+expect 2 "--csv given twice" sfu sweep --csv "$tmp/a" --csv "$tmp/b"
 expect 2 "--inputs applies to the --arch form" run "$P" --inputs /dev/null
 expect 2 "--time applies to the --arch form" run "$P" --time
 expect 2 "--json given twice" run "$P" --json --json
