@@ -110,4 +110,43 @@ void cli_bench_progress(void *ctx, const char *phase, unsigned done,
 
 /* `ushader bench --suite compute` (cli/cmd_bench_compute.c). */
 int cmd_bench_compute(int argc, char **argv);
+/* ---- Command-line conventions (cli/options.c) ---------------------------
+ * One option table per command (or per sub-form): every argument that
+ * starts with '-' (other than "-", standard input) must be in it; an
+ * option without `repeat` may be given once; one with `value` takes the
+ * next argument whatever it is.  "--" ends the options.  False after
+ * "ushader: error: CMD: ..." (the caller exits 2). */
+struct cli_opt {
+    const char *name;
+    bool value, repeat;
+    const char *what;     /* "OPT needs WHAT"; NULL: "a value" */
+};
+US_MUST_CHECK bool cli_check_options(const char *cmd, int argc, char **argv,
+                                     int first, const struct cli_opt *opts);
+/* The last value of option `name` (in `opts`, with a value), or NULL:
+ * --config, read before the --set options that apply over it. */
+const char *cli_option_value(int argc, char **argv, int first,
+                             const struct cli_opt *opts, const char *name);
+
+/* --arch: "functional" (the reference interpreter, where the command has
+ * one: no_functional is NULL; else the reason it has none), one core
+ * model, or with CLI_ARCH_MANY a comma list or "all". */
+#define CLI_FUNCTIONAL "functional"
+enum { CLI_ARCH_ONE = 0, CLI_ARCH_MANY = 1 };
+struct cli_arch {
+    bool functional, all;
+    unsigned mask;                       /* bit m: us_models[m]        */
+    unsigned count;                      /* models in mask             */
+    const struct us_core_model *one;     /* when count is 1            */
+};
+US_MUST_CHECK bool cli_parse_arch(const char *cmd, const char *spec,
+                                  unsigned flags, const char *no_functional,
+                                  struct cli_arch *arch);
+
+/* --jobs N: host threads, 1..CLI_MAX_JOBS, the same in every command;
+ * the default is the number of online CPUs.  Results never depend on it. */
+enum { CLI_MAX_JOBS = 256 };
+unsigned cli_default_jobs(void);
+US_MUST_CHECK bool cli_parse_jobs(const char *cmd, const char *v,
+                                  unsigned *jobs);
 #endif

@@ -8,19 +8,33 @@
 
 static const char usage[] =
     "usage: ushader asm [--stage vertex|fragment] [--target T] [-S] [-o OUT] FILE\n"
+    "       ushader asm --isa kgpu|fpga|tinygpu ... (ushader asm --isa X --help)\n"
     "  Assemble an ARB_vertex_program / ARB_fragment_program 1.0 file.\n"
     "  Exits 0 when it is valid, 1 with FILE:LINE:COL: error: ... if not.\n"
     "  --stage S  require a program of that type (!!ARBvp1.0 / !!ARBfp1.0)\n"
-    "  -S         print the program as canonical ARB text, or with --target\n"
-    "             the target's code (lowered, compacted, scheduled) as text\n"
+    "  -S         the listing: the program as canonical ARB text, or with\n"
+    "             --target the target's code (lowered, compacted, scheduled)\n"
+    "             as text; on stdout, or with -o written to OUT (no binary)\n"
     "  --target T scalar, scalar-nocompact, simd4, vliw, vliw5, superscalar\n"
     "             or hetero (isa/scalar.h describes each encoding)\n"
-    "  -o OUT     write the target's binary (default target scalar): header\n"
-    "             of five little-endian uint32 (magic \"USHB\", version 1,\n"
-    "             target number, word width in bits, word count), then each\n"
-    "             word as ceil(width / 32) little-endian uint32\n";
+    "  -o OUT     without -S, write the target's binary (default target\n"
+    "             scalar): header of five little-endian uint32 (magic \"USHB\",\n"
+    "             version, target number, word width in bits, word count),\n"
+    "             then each word as ceil(width / 32) little-endian uint32;\n"
+    "             with -S, the listing.  Written atomically.\n"
+    "  --isa      a seed's assembly language (docs/seeds/)\n";
 
-/* --target / -o: encode, then list and/or write the binary. */
+/* The listing on stdout, or into `out` (atomically); 0 or 1. */
+static int put_listing(const char *text, const char *out)
+{
+    if (!out) {
+        fputs(text, stdout);
+        return 0;
+    }
+    return cli_write_file(out, text, strlen(text)) ? 0 : 1;
+}
+
+/* --target / -o: encode, then the listing (-S) or the binary. */
 static int emit_target(const char *file, const struct us_program *prog,
                        int target, bool listing, const char *out)
 {
@@ -34,14 +48,14 @@ static int emit_target(const char *file, const struct us_program *prog,
     if (listing) {
         char *text;
         if (us_binary_disassemble(&bin, &text, &d)) {
-            fputs(text, stdout);
+            rc = put_listing(text, out);
             free(text);
         } else {
             cli_error(file, 0, 0, "%s", d.msg);
             rc = 1;
         }
     }
-    if (out && !rc) {
+    if (out && !listing) {
         uint8_t *data;
         size_t len;
         if (!us_binary_serialize(&bin, &data, &len)) {
@@ -65,6 +79,18 @@ int cmd_asm(int argc, char **argv)
     bool listing = false;
     const char *file = NULL, *out = NULL;
     int target = -1;
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "-S", false, false, NULL },
+        { "--target", true, false, NULL }, { "-o", true, false, NULL },
+        { "--stage", true, false, NULL }, { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("asm", argc, argv, 1, options))
+        return 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
@@ -111,13 +137,13 @@ int cmd_asm(int argc, char **argv)
     if (!cli_assemble_file(file, stage, &prog))
         return 1;
     int rc = 0;
-    if (target >= 0 || out) {
+    if (target >= 0 || (out && !listing)) {
         rc = emit_target(file, &prog, target >= 0 ? target : US_TARGET_SCALAR,
                          listing, out);
     } else if (listing) {
         char *text = us_disassemble(&prog);
         if (text)
-            fputs(text, stdout);
+            rc = put_listing(text, out);
         else {
             cli_error(file, 0, 0, "out of memory");
             rc = 1;

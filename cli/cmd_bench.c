@@ -22,14 +22,23 @@ static const char usage[] =
     "  Runs every program of the suite (bench/suite.list) on every core\n"
     "  model at equal ALU lanes, plus the scalar SP's compaction, SFU and\n"
     "  shared-LUT variants, on inputs captured from the test scenes.\n"
-    "  --arch      models to compare (default: all)\n"
+    "  --arch      models to compare: one, a comma list or all (the\n"
+    "              default); each run is checked against the reference\n"
+    "              interpreter (functional), which is not a row\n"
+    "  --config    an INI file ([core] knobs, [sfu] keys) for every run, as\n"
+    "              for run; --set applies over it\n"
     "  --set       a knob for every run (`ushader config --list`)\n"
-    "  --jobs N    host threads (results do not depend on N; default 1)\n"
+    "  --jobs N    host threads, 1..256 (results do not depend on N;\n"
+    "              default: the online CPUs)\n"
     "  --json      print results.json instead of the table\n"
     "  --out DIR   write results.csv, results.json, report.md and PNG plots\n"
     "              (through gnuplot) into DIR\n"
     "  --threads N threads per program (default 512)\n"
-    "  --only      programs whose name contains one of these strings\n";
+    "  --only      programs whose name contains one of these strings\n"
+    "  --suite F   the list of programs (default bench/suite.list);\n"
+    "              --suite compute is the compute suite (ushader bench\n"
+    "              --suite compute --help)\n"
+    "  --no-plots  with --out, no plots (gnuplot is not run)\n";
 
 static double since(const struct timespec *a, const struct timespec *b)
 {
@@ -315,10 +324,30 @@ static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
     return true;
 }
 
+static const char no_functional[] =
+    "the suite compares core models; every run is checked against the "
+    "reference interpreter";
+
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
     a->o.list = "bench/suite.list";
-    a->jobs = 1;
+    a->jobs = cli_default_jobs();
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "-h", false, false, NULL },
+        { "--json", false, false, NULL }, { "--no-plots", false, false, NULL },
+        { "--arch", true, false, NULL }, { "--set", true, true, NULL },
+        { "--config", true, false, NULL }, { "--jobs", true, false, NULL },
+        { "--threads", true, false, NULL }, { "--out", true, false, NULL },
+        { "--only", true, false, NULL }, { "--suite", true, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+    if (!cli_check_options("bench", argc, argv, 1, options))
+        return 2;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
@@ -341,7 +370,10 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
         }
         const char *v = argv[++i];
         if (!strcmp(opt, "--arch")) {
-            a->o.archs = strcmp(v, "all") ? v : NULL;
+            struct cli_arch m;
+            if (!cli_parse_arch("bench", v, CLI_ARCH_MANY, no_functional, &m))
+                return 2;
+            a->o.archs = m.all ? NULL : v;
         } else if (!strcmp(opt, "--set")) {
             if (a->o.nsets == US_BENCH_MAX_SETS) {
                 cli_error(NULL, 0, 0, "bench: too many --set");
@@ -351,10 +383,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
         } else if (!strcmp(opt, "--config")) {
             a->config = v;
         } else if (!strcmp(opt, "--jobs")) {
-            if (!parse_uint(v, 1, 256, &a->jobs)) {
-                cli_error(NULL, 0, 0, "bench: --jobs wants 1..256");
+            if (!cli_parse_jobs("bench", v, &a->jobs))
                 return 2;
-            }
         } else if (!strcmp(opt, "--threads")) {
             if (!parse_uint(v, 1, US_BENCH_CAPTURE, &a->o.threads)) {
                 cli_error(NULL, 0, 0, "bench: --threads wants 1..%d",

@@ -28,7 +28,8 @@ static const char usage[] =
     "  --configs DIR  the presets' INI files (default DIR/../../configs)\n"
     "  --only       kernels whose ID contains one of these strings\n"
     "  --all        with the bench-only sizes (KREF_BENCH: gemm128, gemm256)\n"
-    "  --jobs N     host threads (results do not depend on N; default 1)\n"
+    "  --jobs N     host threads, 1..256 (results do not depend on N;\n"
+    "               default: the online CPUs)\n"
     "  --json       print results.json instead of the table\n"
     "  --out DIR    write report.md, results.csv, results.json and PNG plots\n"
     "               (through gnuplot) into DIR\n";
@@ -43,7 +44,22 @@ struct args {
 static int parse(int argc, char **argv, struct args *a)
 {
     a->o.kernels = "bench/compute";
-    a->jobs = 1;
+    a->jobs = cli_default_jobs();
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "-h", false, false, NULL },
+        { "--json", false, false, NULL }, { "--no-plots", false, false, NULL },
+        { "--all", false, false, NULL }, { "--suite", true, false, NULL },
+        { "--kernels", true, false, NULL }, { "--configs", true, false, NULL },
+        { "--only", true, false, NULL }, { "--out", true, false, NULL },
+        { "--jobs", true, false, NULL }, { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+    if (!cli_check_options("bench --suite compute", argc, argv, 1, options))
+        return 2;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
@@ -74,14 +90,8 @@ static int parse(int argc, char **argv, struct args *a)
         } else if (!strcmp(opt, "--out")) {
             a->out = v;
         } else if (!strcmp(opt, "--jobs")) {
-            char *end;
-            errno = 0;
-            unsigned long n = strtoul(v, &end, 10);
-            if (errno || *v == '-' || *end || end == v || n < 1 || n > 256) {
-                cli_error(NULL, 0, 0, "bench: --jobs wants 1..256");
+            if (!cli_parse_jobs("bench", v, &a->jobs))
                 return 2;
-            }
-            a->jobs = (unsigned)n;
         } else {
             cli_error(NULL, 0, 0, "bench: unknown option '%s' for --suite "
                       "compute", opt);

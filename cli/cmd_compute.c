@@ -29,8 +29,8 @@ static const char usage[] =
     "  --param   program.local[N] or program.env[N] (a uniform): up to 4\n"
     "            values; an integer value is written 5u, -3i or 0x1f\n"
     "  --arch    what runs it: functional (the reference interpreter, the\n"
-    "            default) or a core model: scalar, simd4, vliw, superscalar,\n"
-    "            hetero (whose memory must equal the interpreter's)\n"
+    "            default) or one core model: scalar, simd4, vliw, superscalar,\n"
+    "            hetero, simt (whose memory must equal the interpreter's)\n"
     "  --config, --set  the model's knobs (ushader config --list); the\n"
     "            instruction budget (max_instructions) applies to every --arch\n"
     "  --sfu-math  RCP RSQ EX2 LG2 SIN COS POW with the modelled SFU (its\n"
@@ -39,6 +39,7 @@ static const char usage[] =
     "            default, unlike run, render and piglit: the compute suite's C\n"
     "            references are exact (docs/COMPUTE_SUITE.md)\n"
     "  --json    the report as one JSON object\n"
+    "  --isa     a seed's kernel (ushader compute --isa X --help)\n"
     "  Prints the launch, the memory counts (loads, stores, atomics, bytes,\n"
     "  out-of-bounds accesses) and, on a model, its statistics\n"
     "  (docs/METRICS.md).  Buffers count against the memory budget of a run\n"
@@ -140,6 +141,22 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
 {
     memset(a, 0, sizeof *a);
     a->arch = "functional";
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--json", false, false, NULL },
+        { "--sfu-math", false, false, NULL },
+        { "--groups", true, false, NULL },
+        { "--local", true, false, NULL }, { "--buffer", true, true, NULL },
+        { "--out", true, true, NULL }, { "--param", true, true, NULL },
+        { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+        { "--set", true, true, NULL }, { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+    if (!cli_check_options("compute", argc, argv, 1, options))
+        return 2;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help")) {
@@ -183,7 +200,10 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         } else if (!strcmp(o, "--buffer") || !strcmp(o, "--out")) {
             rc = parse_binding(a, o, v);
         } else if (!strcmp(o, "--arch")) {
+            struct cli_arch m;
             a->arch = v;
+            if (!cli_parse_arch("compute", v, CLI_ARCH_ONE, NULL, &m))
+                return 2;
         } else if (!strcmp(o, "--config")) {
             a->config = v;
         } else if (!strcmp(o, "--set") || !strcmp(o, "--param")) {

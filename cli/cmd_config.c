@@ -40,6 +40,31 @@ int cmd_config(int argc, char **argv)
     struct us_config cfg;
     struct us_diag diag;
     us_config_default(&cfg);
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--list", false, false, NULL },
+        { "--config", true, false, NULL }, { "--set", true, true, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("config", argc, argv, 1, options))
+        return 2;
+    bool list_only = false, configured = false;
+    for (int i = 1; i < argc; i++) {
+        list_only |= !strcmp(argv[i], "--list");
+        configured |= !strcmp(argv[i], "--config") ||
+                      !strcmp(argv[i], "--set");
+    }
+    if (list_only && configured) {
+        cli_error(NULL, 0, 0, "config: --list prints every knob's default "
+                  "and doc; without --list, config prints the configuration "
+                  "--config and --set give");
+        return 2;
+    }
+
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--help")) {

@@ -18,6 +18,18 @@ int cmd_dis(int argc, char **argv)
         return seed_cmd_dis(argc, argv);
     const char *file = NULL;
     int target = -1;
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--target", true, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("dis", argc, argv, 1, options))
+        return 2;
+
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             fputs(usage, stdout);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "isa/scalar.h"
 
 static const char usage[] =
     "usage: ushader glsl [--stage vertex|fragment|compute] [--no-opt] "
@@ -24,6 +25,30 @@ static const char usage[] =
     "  --no-opt   skip spirv-opt\n"
     "  -o OUT     write the text to OUT instead of stdout\n";
 
+/* A binary from `asm -o` (its magic, isa/scalar.h) holds a target's
+ * words, which no command runs: say so rather than report a syntax error
+ * at its first byte. */
+static bool is_binary(const char *path, const uint8_t *data, size_t len)
+{
+    if (len < 4 || data[0] != 'U' || data[1] != 'S' || data[2] != 'H' ||
+        data[3] != 'B')
+        return false;
+    struct us_binary bin;
+    struct us_diag d;
+    if (us_binary_parse(data, len, &bin, &d)) {
+        cli_error(path, 0, 0, "a ushader binary (ushader asm -o; target %s, "
+                  "%u words), not a program's text: give the ARB or GLSL "
+                  "source it was assembled from (ushader dis FILE prints "
+                  "its words)", us_target_name(bin.target), bin.nwords);
+        us_binary_free(&bin);
+    } else {
+        cli_error(path, 0, 0, "starts with the magic of a ushader binary "
+                  "(ushader asm -o) but is not one (%s); commands that run "
+                  "a program take its ARB or GLSL text", d.msg);
+    }
+    return true;
+}
+
 static bool load(const char *path, int stage,
                  const struct us_glsl_options *opt, struct us_program *prog)
 {
@@ -32,6 +57,10 @@ static bool load(const char *path, int stage,
     if (!cli_read_file(path, &text, &len))
         return false;
     struct us_diag d = { 0 };
+    if (is_binary(path, (const uint8_t *)text, len)) {
+        free(text);
+        return false;
+    }
     bool ok = us_program_from_text(path, text, len, stage, opt, prog, &d);
     if (!ok)
         cli_error(path, d.line, d.col, "%s", d.msg);
@@ -50,6 +79,19 @@ int cmd_glsl(int argc, char **argv)
     int stage = US_STAGE_ANY;
     struct us_glsl_options opt;
     us_glsl_options_init(&opt);
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--stage", true, false, NULL },
+        { "--no-opt", false, false, NULL }, { "-o", true, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("glsl", argc, argv, 1, options))
+        return 2;
+
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {

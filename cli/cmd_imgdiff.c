@@ -94,6 +94,18 @@ int cmd_imgdiff(int argc, char **argv)
     const char *path[2] = { NULL, NULL };
     unsigned npath = 0;
     bool json = false;
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--json", false, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("imgdiff", argc, argv, 1, options))
+        return 2;
+
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {

@@ -1,4 +1,5 @@
-/* ushader piglit [--arch A] [--exact-math] [--set KEY=V]... FILE...
+/* ushader piglit [--arch A] [--exact-math] [--config F.ini] [--set KEY=V]...
+ *                FILE...
  *
  * Run piglit shader_test files that use ARB programs, GLSL shaders or
  * compute programs (piglit/shtest.h):
@@ -17,7 +18,8 @@
 #include "shader/core.h"
 
 static const char usage[] =
-    "usage: ushader piglit [--arch A] [--exact-math] [--set KEY=V]... FILE...\n"
+    "usage: ushader piglit [--arch A] [--exact-math] [--config F.ini]\n"
+    "                      [--set KEY=V]... [--] FILE...\n"
     "  Run piglit shader_test files with ARB vertex/fragment programs,\n"
     "  GLSL shaders (docs/GLSL.md) or compute shaders (docs/COMPUTE.md)\n"
     "  through the 3D pipeline and compute launches as piglit's\n"
@@ -25,13 +27,17 @@ static const char usage[] =
     "  atomic counter buffers.\n"
     "  --arch A      what runs the programs and compute launches:\n"
     "                functional (the reference interpreter, the default) or\n"
-    "                a core model: scalar, simd4, vliw, superscalar, hetero\n"
+    "                one core model: scalar, simd4, vliw, superscalar,\n"
+    "                hetero, simt\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
+    "  --config F.ini  an INI file ([core] knobs, [sfu] SFU keys), as for\n"
+    "                run; --set applies over it\n"
     "  --set KEY=V   a knob of the model's configuration (ushader config\n"
     "                --list; sfu.KEY for the SFU); GL's workgroups of 1024\n"
     "                invocations need threads_per_proc x processors slots;\n"
     "                max_instructions applies to every --arch\n"
+    "  --            the end of the options (options go before the files)\n"
     "  Prints PASS, FAIL or SKIP per file and a closing count; exits 1 when\n"
     "  any file failed.\n";
 
@@ -96,14 +102,31 @@ int cmd_piglit(int argc, char **argv)
     int first = 0;
     struct us_config cfg;
     us_config_default(&cfg);
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--arch", true, false, NULL },
+        { "--config", true, false, NULL }, { "--set", true, true, NULL },
+        { "--exact-math", false, false, NULL }, { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("piglit", argc, argv, 1, options))
+        return 2;
+    const char *config = cli_option_value(argc, argv, 1, options, "--config");
+    if (config && !cli_load_config(config, &cfg))
+        return 2;
+    struct cli_arch models = { .functional = true };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         struct us_diag d = { 0 };
-        if (!strcmp(a, "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--arch") && i + 1 < argc) {
+        if (!strcmp(a, "--arch") && i + 1 < argc) {
             arch = argv[++i];
+            if (!cli_parse_arch("piglit", arch, CLI_ARCH_ONE, NULL, &models))
+                return 2;
+        } else if (!strcmp(a, "--config") && i + 1 < argc) {
+            i++;
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
             if (!us_config_set(&cfg, argv[++i], &d)) {
                 cli_error(NULL, 0, 0, "piglit: --set %s: %s", argv[i], d.msg);
@@ -133,12 +156,7 @@ int cmd_piglit(int argc, char **argv)
                       argv[i]);
             return 2;
         }
-    const struct us_core_model *model = NULL;
-    if (strcmp(arch, "functional") && !(model = us_model_lookup(arch))) {
-        cli_error(NULL, 0, 0, "piglit: unknown --arch '%s' (functional, "
-                  "scalar, simd4, vliw, superscalar, hetero)", arch);
-        return 2;
-    }
+    const struct us_core_model *model = models.one;
 
     struct us_math math = us_math_exact;
     struct us_sfu sfu;

@@ -1,4 +1,5 @@
-/* ushader render SCENE [-o OUT.png] [--arch A] [--exact-math] [--stats]
+/* ushader render SCENE [-o OUT.png] [--arch A] [--config F.ini]
+ *                      [--set KEY=V]... [--exact-math] [--stats]
  *                      [--size WxH] [--hash] */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,14 +14,20 @@
 #include "suite/provenance.h"
 
 static const char usage[] =
-    "usage: ushader render SCENE -o OUT.png [--arch A] [--exact-math]\n"
-    "                      [--stats] [--size WxH] [--hash]\n"
+    "usage: ushader render SCENE -o OUT.png [--arch A] [--config F.ini]\n"
+    "                      [--set KEY=V]... [--exact-math] [--stats]\n"
+    "                      [--size WxH] [--hash]\n"
     "  Render a scene (docs/SCENES.md) to a PNG file, written atomically.\n"
+    "  -o OUT.png    the image (optional with --hash or --stats)\n"
     "  --arch A      what runs the shaders: functional (the reference\n"
-    "                interpreter, the default) or a core model: scalar,\n"
-    "                simd4, vliw, superscalar, hetero (default\n"
-    "                configuration); --stats then adds \"core\": cycles,\n"
-    "                useful ops and utilization per shader stage\n"
+    "                interpreter, the default) or one core model: scalar,\n"
+    "                simd4, vliw, superscalar, hetero, simt; --stats then\n"
+    "                adds \"core\": cycles, useful ops and utilization per\n"
+    "                shader stage\n"
+    "  --config F.ini, --set KEY=V  the configuration, as for run: the\n"
+    "                [core] knobs of the --arch model (ushader config\n"
+    "                --list) and the SFU's [sfu] keys (sfu.KEY=V; ushader\n"
+    "                sfu --help); max_instructions applies to every --arch\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
     "  --stats       print pipeline counts as JSON on stdout\n"
@@ -97,20 +104,50 @@ static bool print_stats(int argc, char **argv, const char *scene, unsigned w,
     return true;
 }
 
+static const struct cli_opt options[] = {
+    { "--help", false, false, NULL }, { "-o", true, false, NULL },
+    { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+    { "--set", true, true, NULL }, { "--size", true, false, NULL },
+    { "--exact-math", false, false, NULL }, { "--stats", false, false, NULL },
+    { "--hash", false, false, NULL }, { NULL, false, false, NULL },
+};
+
 int cmd_render(int argc, char **argv)
 {
     const char *scene = NULL, *out = NULL, *arch = "functional";
+    const char *config = NULL;
     bool exact = false, stats = false, hash = false, sized = false;
     unsigned w = 0, h = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help")) {
+    struct cli_arch models = { .functional = true };
+    struct us_config ccfg;
+    us_config_default(&ccfg);
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
             fputs(usage, stdout);
             return 0;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+        }
+    if (!cli_check_options("render", argc, argv, 1, options))
+        return 2;
+    /* --config first, so that --set applies over it wherever it is */
+    config = cli_option_value(argc, argv, 1, options, "--config");
+    if (config && !cli_load_config(config, &ccfg))
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(a, "--config") && i + 1 < argc) {
+            i++;
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            struct us_diag d;
+            if (!us_config_set(&ccfg, argv[++i], &d)) {
+                cli_error(NULL, 0, 0, "render: --set %s: %s", argv[i], d.msg);
+                return 2;
+            }
         } else if (!strcmp(a, "--arch") && i + 1 < argc) {
             arch = argv[++i];
+            if (!cli_parse_arch("render", arch, CLI_ARCH_ONE, NULL, &models))
+                return 2;
         } else if (!strcmp(a, "--size") && i + 1 < argc) {
             if (!parse_size(argv[++i], &w, &h)) {
                 cli_error(NULL, 0, 0, "render: --size wants WxH with sides "
@@ -141,10 +178,10 @@ int cmd_render(int argc, char **argv)
     }
     if (!cli_check_output(out, &scene, 1))
         return 1;
-    const struct us_core_model *model = NULL;
-    if (strcmp(arch, "functional") && !(model = us_model_lookup(arch))) {
-        cli_error(NULL, 0, 0, "render: unknown --arch '%s' (functional, "
-                  "scalar, simd4, vliw, superscalar, hetero)", arch);
+    const struct us_core_model *model = models.one;
+    struct us_diag cd;
+    if (model && !us_core_check(model, &ccfg, &cd)) {
+        cli_error(NULL, 0, 0, "render: --arch %s: %s", arch, cd.msg);
         return 2;
     }
 
@@ -167,9 +204,7 @@ int cmd_render(int argc, char **argv)
     struct us_sfu sfu;
     bool have_sfu = false;
     if (!exact) {
-        struct us_sfu_config cfg;
-        us_sfu_config_default(&cfg);
-        if (!us_sfu_init(&sfu, &cfg, &diag)) {
+        if (!us_sfu_init(&sfu, &ccfg.sfu, &diag)) {
             cli_error(NULL, 0, 0, "render: SFU model: %s", diag.msg);
             gfx_scene_free(s);
             return 1;
@@ -182,10 +217,11 @@ int cmd_render(int argc, char **argv)
     struct gfx_stats st = { 0 };
     int rc = 0;
     struct gfx_core_backend *cb = NULL;
-    const struct gfx_shader_backend *be = &gfx_backend_functional;
+    /* the instruction budget of the configuration, for every --arch */
+    struct gfx_shader_backend functional = gfx_backend_functional;
+    functional.max_insts = (uint32_t)ccfg.v[US_KNOB_max_instructions];
+    const struct gfx_shader_backend *be = &functional;
     if (model) {
-        struct us_config ccfg;
-        us_config_default(&ccfg);
         cb = malloc(sizeof *cb);
         if (!cb) {
             cli_error(NULL, 0, 0, "render: out of memory");

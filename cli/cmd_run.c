@@ -67,16 +67,34 @@ static const char usage[] =
     "  thread shaded with PROG), 2 bad command line (unknown option, unknown\n"
     "  binding, bad number, index or unit out of range, unknown filter).\n"
     "\n"
-    "       ushader run PROG --arch A|all [--config F.ini] [--set KEY=V]...\n"
-    "                        [--threads N] [--inputs FILE] [--param ...]\n"
-    "                        [--attrib ...] [--json]\n"
+    "       ushader run PROG --arch A[,B...]|all [--config F.ini] [--set KEY=V]...\n"
+    "                        [--threads N] [--inputs FILE] [--preset F.ini]...\n"
+    "                        [--param ...] [--attrib ...] [--texture ...]\n"
+    "                        [--inputs-from SCENE [--slot NAME]] [--exact-math]\n"
+    "                        [--time] [--json]\n"
     "  Run N threads (default 64) on a core model: scalar, simd4, vliw,\n"
-    "  superscalar, hetero, simt, or all of them (a comparison table; every model's\n"
-    "  outputs must be bit-identical, else exit 1).  Prints the first threads'\n"
-    "  outputs and the metrics of docs/METRICS.md (JSON: \"schema_version\",\n"
-    "  \"provenance\", the statistics object's members and \"outputs\", one\n"
-    "  object per thread as above; with all or --preset,\n"
-    "  \"outputs_identical\", \"models\": [statistics] and \"outputs\").\n"
+    "  superscalar, hetero, simt; a comma list of them or all (every model)\n"
+    "  prints a comparison table.  Every model's outputs must be\n"
+    "  bit-identical to the reference interpreter's, else exit 1 (the\n"
+    "  interpreter, \"functional\" in render, piglit and compute, is this\n"
+    "  command without --arch).  Prints the first threads' outputs and the\n"
+    "  metrics of docs/METRICS.md (JSON: \"schema_version\", \"provenance\",\n"
+    "  the statistics object's members and \"outputs\", one object per\n"
+    "  thread; with a list, all or --preset, \"outputs_identical\",\n"
+    "  \"models\": [statistics...] and \"outputs\").\n"
+    "  The table's columns, one row per model (docs/METRICS.md):\n"
+    "    arch        the model (simt:NAME for --preset NAME.ini)\n"
+    "    cycles      simulated cycles to run every thread\n"
+    "    util        utilization: useful ops / (ALU lanes x cycles)\n"
+    "    thr/cyc     threads completed per cycle\n"
+    "    stalls      stall cycles: dependency + sfu + lut + texture + fetch\n"
+    "    instr_bits  instruction bits fetched\n"
+    "    area_um2    modelled area in um^2 at 45 nm (shader/area.def)\n"
+    "    area/s4     area over simd4's at the same configuration\n"
+    "                (area_simd4)\n"
+    "    pJ/thread   modelled energy per thread in picojoules\n"
+    "    AxD/s4      area x delay relative to the simd4 row's (0 without\n"
+    "                a simd4 row)\n"
     "  --config  an INI file ([core] knobs, [sfu] SFU keys; configs/*.ini)\n"
     "  --set     one knob, after --config (ushader config --list)\n"
     "  --preset  an INI file of the simt model's knobs over the defaults\n"
@@ -145,8 +163,34 @@ bool run_add_setting(const char *opt, const char *arg, struct setting *list,
 
 /* 0 on success, else the exit status (2: usage, or 0 after --help with
  * *done set). */
+static const struct cli_opt options[] = {
+    { "--help", false, false, NULL }, { "--json", false, false, NULL },
+    { "--time", false, false, NULL }, { "--exact-math", false, false, NULL },
+    { "--param", true, true, "NAME=x,y,z,w" },
+    { "--attrib", true, true, "NAME=x,y,z,w" },
+    { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+    { "--set", true, true, NULL }, { "--threads", true, false, NULL },
+    { "--inputs", true, false, NULL }, { "--preset", true, true, NULL },
+    { "--texture", true, true, NULL }, { "--inputs-from", true, false, NULL },
+    { "--slot", true, false, NULL }, { NULL, false, false, NULL },
+};
+
+static const char no_functional[] =
+    "run without --arch runs one thread on the reference interpreter, and "
+    "every --arch run checks its outputs against it";
+
 static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            *done = true;
+            return 0;
+        }
+    if (!cli_check_options("run", argc, argv, 1, options)) {
+        fputs(usage, stderr);
+        return 2;
+    }
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--help")) {
@@ -181,6 +225,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
             const char *v = argv[++i];
             if (!strcmp(opt, "--arch")) {
                 a->arch = v;
+                if (!cli_parse_arch("run", v, CLI_ARCH_MANY, no_functional,
+                                    &a->models))
+                    return 2;
             } else if (!strcmp(opt, "--config")) {
                 a->config = v;
             } else if (!strcmp(opt, "--inputs")) {
@@ -242,6 +289,14 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
     if (clash) {
         cli_error(NULL, 0, 0, "run: --inputs-from takes the inputs and the "
                   "parameters from the scene: not with %s", clash);
+        return 2;
+    }
+    const char *arch_only = a->arch ? NULL : a->inputs ? "--inputs"
+                          : a->npresets ? "--preset" : a->time ? "--time"
+                          : NULL;
+    if (arch_only) {
+        cli_error(NULL, 0, 0, "run: %s applies to the --arch form (core "
+                  "models), not to one thread on the interpreter", arch_only);
         return 2;
     }
     if (a->slot && !a->inputs_from) {

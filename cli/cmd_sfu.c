@@ -20,6 +20,7 @@ static const char usage[] =
     "       ushader sfu sweep [--func F|all] [--k LIST] [--degree LIST]\n"
     "                         [--w0 LIST] [--w1 LIST] [--w2 LIST] [--w3 LIST]\n"
     "                         [--step N] [--csv FILE] [--jobs N]\n"
+    "                         [--set KEY=VALUE]...\n"
     "       ushader sfu layout [--set KEY=VALUE]...\n"
     "  F is rcp, rsq, sqrt, lg2, ex2, sin or cos (eval also takes pow).\n"
     "  eval    read little-endian binary32 values on stdin (pow: x,y pairs),\n"
@@ -34,8 +35,14 @@ static const char usage[] =
     "          widths (LIST: comma-separated values; default: k around the\n"
     "          default, degrees 1..3), on every --step-th input of the check\n"
     "          domain (default 256; 1 = all)\n"
+    "          (--csv FILE: the table as CSV, written atomically); --set\n"
+    "          gives the configuration the sweep varies\n"
     "  layout  LUT entries, bits and passes per function\n"
-    "  --jobs N  threads (default: online cores)\n";
+    "  --set KEY=VALUE  an [sfu] key (the list below; sfu.KEY=VALUE as in\n"
+    "          the core models' --set works too)\n"
+    "  --jobs N  host threads, 1..256 (results do not depend on N;\n"
+    "          default: the online CPUs)\n"
+    "  An option of another form (layout --k) is an error.\n";
 
 struct opts {
     struct us_sfu_config cfg;
@@ -46,6 +53,8 @@ struct opts {
     unsigned jobs, step;
     const char *csv;
     const char *lists[6];  /* k degree w0 w1 w2 w3 */
+    int argc;              /* the command line, for provenance */
+    char **argv;
 };
 
 static bool parse_args(int argc, char **argv, struct opts *o)
@@ -53,8 +62,7 @@ static bool parse_args(int argc, char **argv, struct opts *o)
     us_sfu_config_default(&o->cfg);
     o->func = -1;
     o->filter = true;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = cores > 0 ? (unsigned)cores : 1;
+    o->jobs = cli_default_jobs();
     static const char *const list_opts[6] = {
         "--k", "--degree", "--w0", "--w1", "--w2", "--w3"
     };
@@ -92,14 +100,9 @@ static bool parse_args(int argc, char **argv, struct opts *o)
                 return false;
             }
         } else if (!strcmp(a, "--jobs") && v) {
-            char *end;
-            unsigned long n = strtoul(v, &end, 10);
             i++;
-            if (*end || n < 1 || n > 1024) {
-                cli_error(NULL, 0, 0, "sfu: bad --jobs '%s'", v);
+            if (!cli_parse_jobs("sfu", v, &o->jobs))
                 return false;
-            }
-            o->jobs = (unsigned)n;
         } else if (!strcmp(a, "--step") && v) {
             char *end;
             unsigned long n = strtoul(v, &end, 10);
@@ -315,7 +318,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int do_check(struct opts *o, int argc, char **argv)
+static int do_check(struct opts *o)
 {
     struct us_sfu sfu;
     if (!make_sfu(&o->cfg, &sfu))
@@ -328,7 +331,7 @@ static int do_check(struct opts *o, int argc, char **argv)
         us_config_default(&cfg);
         cfg.sfu = o->cfg;
         printf("{\n");
-        cli_json_head(argc, argv, NULL, 0, "sfu", &cfg);
+        cli_json_head(o->argc, o->argv, NULL, 0, "sfu", &cfg);
         printf("  \"lut_bits\": %llu,\n  \"functions\": [\n",
                (unsigned long long)us_sfu_lut_total_bits(&o->cfg));
     }
@@ -596,6 +599,78 @@ static int do_layout(struct opts *o)
     return 0;
 }
 
+/* Each form's options: one of another form is an error, not ignored. */
+#define OPT_SET { "--set", true, true, NULL }
+#define OPT_HELP { "--help", false, false, NULL }
+#define OPT_END { NULL, false, false, NULL }
+static const struct cli_opt eval_opts[] = {
+    OPT_HELP, { "--func", true, false, NULL }, OPT_SET, OPT_END,
+};
+static const struct cli_opt check_opts[] = {
+    OPT_HELP, { "--func", true, false, NULL },
+    { "--full", false, false, NULL },
+    { "--json", false, false, NULL }, { "--jobs", true, false, NULL },
+    { "--range", true, false, NULL },
+    { "--no-filter", false, false, NULL },
+    OPT_SET,
+    OPT_END,
+};
+static const struct cli_opt sweep_opts[] = {
+    OPT_HELP, { "--func", true, false, NULL }, { "--k", true, false, NULL },
+    { "--degree", true, false, NULL }, { "--w0", true, false, NULL },
+    { "--w1", true, false, NULL }, { "--w2", true, false, NULL },
+    { "--w3", true, false, NULL }, { "--step", true, false, NULL },
+    { "--csv", true, false, NULL },
+    { "--jobs", true, false, NULL },
+    OPT_SET,
+    OPT_END,
+};
+static const struct cli_opt layout_opts[] = { OPT_HELP, OPT_SET, OPT_END };
+
+static const struct {
+    const char *name;
+    const struct cli_opt *opts;
+    int (*fn)(struct opts *o);
+} forms[] = {
+    { "eval", eval_opts, do_eval }, { "check", check_opts, do_check },
+    { "sweep", sweep_opts, do_sweep }, { "layout", layout_opts, do_layout },
+};
+enum { NFORMS = sizeof forms / sizeof forms[0] };
+
+static bool has_opt(const struct cli_opt *opts, const char *name)
+{
+    for (; opts->name; opts++)
+        if (!strcmp(opts->name, name))
+            return true;
+    return false;
+}
+
+/* "sfu layout: --k is an option of sweep, not of layout" before the
+ * generic check; false after an error. */
+static bool check_form(unsigned f, int argc, char **argv)
+{
+    const struct cli_opt *own = forms[f].opts;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (has_opt(own, a)) {
+            for (const struct cli_opt *o = own; o->name; o++)
+                if (!strcmp(o->name, a) && o->value)
+                    i++;
+            continue;
+        }
+        for (unsigned g = 0; g < NFORMS; g++)
+            if (has_opt(forms[g].opts, a)) {
+                cli_error(NULL, 0, 0, "sfu %s: %s is an option of sfu %s, "
+                          "not of %s", forms[f].name, a, forms[g].name,
+                          forms[f].name);
+                return false;
+            }
+    }
+    char cmd[16];
+    snprintf(cmd, sizeof cmd, "sfu %s", forms[f].name);
+    return cli_check_options(cmd, argc, argv, 2, own);
+}
+
 int cmd_sfu(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -604,19 +679,28 @@ int cmd_sfu(int argc, char **argv)
             fputs(us_sfu_config_help(), stdout);
         return argc < 2 ? 2 : 0;
     }
+    unsigned f = 0;
+    while (f < NFORMS && strcmp(argv[1], forms[f].name))
+        f++;
+    if (f == NFORMS) {
+        cli_error(NULL, 0, 0, "sfu: unknown subcommand '%s' (eval, check, "
+                  "sweep, layout)", argv[1]);
+        fputs(usage, stderr);
+        return 2;
+    }
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            fputs(us_sfu_config_help(), stdout);
+            return 0;
+        }
+    if (!check_form(f, argc, argv))
+        return 2;
     struct opts o;
     memset(&o, 0, sizeof o);
+    o.argc = argc;
+    o.argv = argv;
     if (!parse_args(argc, argv, &o))
         return 2;
-    if (!strcmp(argv[1], "eval"))
-        return do_eval(&o);
-    if (!strcmp(argv[1], "check"))
-        return do_check(&o, argc, argv);
-    if (!strcmp(argv[1], "sweep"))
-        return do_sweep(&o);
-    if (!strcmp(argv[1], "layout"))
-        return do_layout(&o);
-    cli_error(NULL, 0, 0, "sfu: unknown subcommand '%s'", argv[1]);
-    fputs(usage, stderr);
-    return 2;
+    return forms[f].fn(&o);
 }

@@ -17,7 +17,14 @@ static const char usage[] =
     "  Per file and in total: vec4_instructions, scalar_instructions\n"
     "  (uncompacted), compacted_instructions, instruction-memory bits per\n"
     "  target, and the vector-width histogram (share of 1-, 2-, 3- and\n"
-    "  4-component instructions); for the total also per vec4 opcode.\n"
+    "  4-component instructions); for the total also per vec4 opcode:\n"
+    "    OP  N -> S  C (+D)   N vec4 instructions of opcode OP lower to S\n"
+    "                         scalar instructions uncompacted and C after\n"
+    "                         compaction (each lowered alone); D = C - N,\n"
+    "                         the scalar words compaction leaves beyond one\n"
+    "                         per vec4 instruction (JSON: by_opcode)\n"
+    "  --json  one JSON object: \"files\", \"programs\", \"skipped\",\n"
+    "          \"total\"\n"
     "  Files that do not assemble are reported on stderr and skipped; the\n"
     "  exit status is then 1.\n";
 
@@ -127,6 +134,18 @@ int cmd_stats(int argc, char **argv)
 {
     bool json = false;
     int nfiles = 0;
+    static const struct cli_opt options[] = {
+        { "--help", false, false, NULL }, { "--json", false, false, NULL },
+        { NULL, false, false, NULL },
+    };
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    if (!cli_check_options("stats", argc, argv, 1, options))
+        return 2;
+
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help")) {
             fputs(usage, stdout);

@@ -32,6 +32,7 @@ struct run_args {
     const char *file;
     bool json, exact;
     const char *arch, *config, *inputs, *inputs_from, *slot;
+    struct cli_arch models;        /* --arch, parsed                  */
     bool time;
     struct run_texture textures[MAX_TEXTURES];
     unsigned ntextures;

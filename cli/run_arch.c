@@ -180,12 +180,8 @@ struct row {
 
 int run_arch(const struct run_args *a)
 {
-    const struct us_core_model *one = NULL;
-    if (strcmp(a->arch, "all") && !(one = us_model_lookup(a->arch))) {
-        cli_error(NULL, 0, 0, "run: unknown --arch '%s' (scalar, simd4, "
-                  "vliw, superscalar, hetero, simt, all)", a->arch);
-        return 2;
-    }
+    /* one model: its statistics; a list, all or presets: the table */
+    const struct us_core_model *one = a->models.one;
     struct us_config cfg;
     struct us_diag diag;
     int rc = run_config(a, &cfg);
@@ -200,7 +196,7 @@ int run_arch(const struct run_args *a)
         return 1;
     }
     for (unsigned m = 0; m < nmodels; m++)
-        if (!one || us_models[m] == one) {
+        if ((a->models.mask >> m) & 1) {
             rows[nrows] = (struct row){ .m = us_models[m], .cfg = cfg };
             snprintf(rows[nrows++].name, sizeof rows->name, "%s",
                      us_models[m]->name);

@@ -99,11 +99,46 @@ static int parse_regs(struct seed_args *a, const char *s)
     return 0;
 }
 
+#define SEED_LAUNCH \
+    { "--blocks", true, false, NULL }, \
+    { "--threads", true, false, NULL }, \
+    { "--data", true, true, NULL }
+static const struct cli_opt asm_opts[] = {
+    { "--help", false, false, NULL },
+    { "--isa", true, false, NULL },
+    { "-S", false, false, NULL },
+    { "-o", true, false, NULL }, SEED_LAUNCH, { NULL, false, false, NULL },
+};
+static const struct cli_opt dis_opts[] = {
+    { "--help", false, false, NULL },
+    { "--isa", true, false, NULL },
+    { NULL, false, false, NULL },
+};
+static const struct cli_opt compute_opts[] = {
+    { "--help", false, false, NULL },
+    { "--isa", true, false, NULL }, SEED_LAUNCH,
+    { "--arch", true, false, NULL }, { "--config", true, false, NULL },
+    { "--set", true, true, NULL }, { "--print-memory", true, true, NULL },
+    { "--dump-memory", true, false, NULL },
+    { "--show-registers", true, false, NULL },
+    { NULL, false, false, NULL },
+};
+
 static int parse_args(const char *cmd, int argc, char **argv,
                       struct seed_args *a, const char *usage)
 {
     memset(a, 0, sizeof *a);
     a->arch = "functional";
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return -1;
+        }
+    char form[24];
+    snprintf(form, sizeof form, "%s --isa", cmd);
+    if (!cli_check_options(form, argc, argv, 1, !strcmp(cmd, "asm") ? asm_opts
+                           : !strcmp(cmd, "dis") ? dis_opts : compute_opts))
+        return 2;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help")) {
@@ -160,7 +195,10 @@ static int parse_args(const char *cmd, int argc, char **argv,
                 return bad(cmd, "more than 64 of %s", o);
             (data ? a->data : a->sets)[(*n)++] = v;
         } else if (!strcmp(o, "--arch")) {
+            struct cli_arch m;
             a->arch = v;
+            if (!cli_parse_arch(cmd, v, CLI_ARCH_ONE, NULL, &m))
+                return 2;
         } else if (!strcmp(o, "--config")) {
             a->config = v;
         } else if (!strcmp(o, "--dump-memory")) {
