@@ -4,13 +4,17 @@
 # glslang-tools/spirv-tools compile GLSL to SPIR-V, spirv-headers gives its enums;
 # libjansson-dev writes and reads every JSON output (suite/provenance.h);
 # time (/usr/bin/time) measures peak RSS in tests/budget.test.sh;
-# clang-14, llvm-14 (opt-14) and llvm-spirv-14 compile OpenCL C kernels (docs/OPENCL.md).
+# clang-14, llvm-14 (opt-14) and llvm-spirv-14 compile OpenCL C kernels (docs/OPENCL.md);
+# parallel (GNU parallel), slurm-wlm and munge run sweeps past one machine and
+# their tests (a one-node Slurm cluster the test starts itself); chromium (headless)
+# loads the HTML pages (piglit summary, report.html) in the tests.
 #   --if-missing   do nothing, quietly, when every package is present
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
 libinih-dev libjansson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
-libosmesa6-dev glslang-tools spirv-tools spirv-headers time clang-14 llvm-14 llvm-spirv-14"
+libosmesa6-dev glslang-tools spirv-tools spirv-headers time clang-14 llvm-14 llvm-spirv-14 \
+parallel slurm-wlm munge chromium"
 
 missing=""
 for p in $PACKAGES; do
