@@ -52,19 +52,22 @@ static bool parse_size(const char *s, unsigned *w, unsigned *h)
 }
 
 /* The --stats document (docs/METRICS.md); false when out of memory. */
-static bool print_stats(int argc, char **argv, const char *scene, unsigned w,
-                        unsigned h, const char *arch, const char *math,
+static bool print_stats(int argc, char **argv, const char *scene,
+                        const struct gfx_scene *sc,
+                        const struct us_config *cfg, unsigned w, unsigned h,
+                        const char *arch, const char *math,
                         const struct gfx_stats *st, uint64_t hash,
                         const struct gfx_core_backend *cb)
 {
-    struct us_config cfg;
-    us_config_default(&cfg);   /* render has no --config: the defaults */
     struct us_prov *p = calloc(1, sizeof *p);
     json_t *prov = NULL;
     if (p && us_prov_init(p, argc, argv)) {
         p->math = math;
-        p->cfg = &cfg;
+        p->cfg = cfg;
         us_prov_add_file(p, scene);
+        const char *in;
+        for (unsigned i = 0; (in = gfx_scene_input(sc, i)); i++)
+            us_prov_add_file(p, in);
         prov = us_prov_json(p);
         us_prov_free(p);
     }
@@ -265,7 +268,7 @@ int cmd_render(int argc, char **argv)
         if (hash)
             printf("%016" PRIx64 "\n", hv);
         if (stats) {
-            if (!print_stats(argc, argv, scene, w, h, arch,
+            if (!print_stats(argc, argv, scene, s, &ccfg, w, h, arch,
                              exact ? "exact" : "sfu", &st, hv, cb))
                 rc = 1;
         }

@@ -479,6 +479,9 @@ void gfx_scene_size(const struct gfx_scene *s, unsigned *w, unsigned *h);
  * declaration order, or NULL. */
 int gfx_scene_program_stage(const struct gfx_scene *s, const char *name);
 const char *gfx_scene_first_program(const struct gfx_scene *s, int stage);
+/* The i-th file the scene read (programs, meshes, textures; each once, in
+ * the order the scene names them), or NULL past the last. */
+const char *gfx_scene_input(const struct gfx_scene *s, unsigned i);
 
 /* Which file a gfx_scene_load_slot error is about. */
 enum gfx_slot_error {

@@ -45,6 +45,8 @@ struct gfx_scene {
      * files it reads, then its render: each texture and mesh is limited
      * on its own, but 32 of the largest would need about 17 GiB */
     struct gfx_budget budget;
+    char **inputs;             /* every file the scene read, in order */
+    unsigned ninputs;
 };
 
 /* Parse-time state. */
@@ -197,8 +199,25 @@ static bool new_name(struct parser *p, char *dst, unsigned at)
     return true;
 }
 
+/* Record `path` among the scene's inputs (once) for provenance. */
+static bool note_input(struct gfx_scene *s, const char *path)
+{
+    for (unsigned i = 0; i < s->ninputs; i++)
+        if (!strcmp(s->inputs[i], path))
+            return true;
+    char **grown = realloc(s->inputs, (s->ninputs + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    s->inputs = grown;
+    if (!(grown[s->ninputs] = strdup(path)))
+        return false;
+    s->ninputs++;
+    return true;
+}
+
 /* The path of a file the scene names at word `tok` (malloc'd, whatever
- * its length): relative to the scene's directory unless absolute. */
+ * its length): relative to the scene's directory unless absolute;
+ * recorded as one of the scene's inputs. */
 static char *path_of(struct parser *p, unsigned tok)
 {
     const char *file = p->tok[tok];
@@ -210,6 +229,11 @@ static char *path_of(struct parser *p, unsigned tok)
     }
     memcpy(out, p->path, dir);
     memcpy(out + dir, file, n + 1);
+    if (!note_input(p->s, out)) {
+        free(out);
+        perr(p, tok, "out of memory");
+        return NULL;
+    }
     return out;
 }
 
@@ -978,8 +1002,16 @@ void gfx_scene_free(struct gfx_scene *s)
         gfx_mesh_free(&s->mesh[i].mesh);
     for (unsigned i = 0; i < s->nprog; i++)
         us_program_free(&s->prog[i].prog);
+    for (unsigned i = 0; i < s->ninputs; i++)
+        free(s->inputs[i]);
+    free(s->inputs);
     free(s->draws);
     free(s);
+}
+
+const char *gfx_scene_input(const struct gfx_scene *s, unsigned i)
+{
+    return i < s->ninputs ? s->inputs[i] : NULL;
 }
 
 void gfx_scene_size(const struct gfx_scene *s, unsigned *w, unsigned *h)

@@ -85,6 +85,19 @@ if tr -d ' \n' < "$T/k5.json" | grep -q '"rcp.k":5' &&
    tr -d ' \n' < "$T/run.json" | grep -q '"rcp.k":7'; then ok
 else bad "provenance: --set sfu.rcp.k=5 does not show in config.sfu"; fi
 
+# render --stats: every file the scene reads (programs, textures) with its
+# hash, and the configuration --set gave
+"$U" render bench/scenes/blend.scn --stats --size 16x16 --arch scalar \
+    --set alu_lanes=16 > "$T/rs.json" 2>/dev/null
+for f in bench/scenes/blend.scn bench/scenes/tex/glass.png bench/scenes/glass.fp \
+         bench/scenes/eyespace.vp; do
+    b=$(wc -c < "$f" | tr -d ' ')
+    if tr -d ' \n' < "$T/rs.json" | grep -q "\"path\":\"$f\",\"bytes\":$b,\"fnv1a64\""; then ok
+    else bad "render --stats: the provenance lacks $f with its size and hash"; fi
+done
+tr -d ' \n' < "$T/rs.json" | grep -q '"alu_lanes":16' && ok ||
+    bad "render --stats: the provenance's configuration lacks --set alu_lanes=16"
+
 # the checker catches what it must
 printf '{"schema_version": 1, "bogus": 1}\n' > "$T/u.json"
 "$CK" check "$DOC" imgdiff "$T/u.json" > "$T/u.ck" 2>&1
