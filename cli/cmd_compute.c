@@ -14,7 +14,7 @@
 static const char usage[] =
     "usage: ushader compute KERNEL --groups X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
     "                       [--buffer B=[FILE][,SIZE]]... [--out B=FILE]...\n"
-    "                       [--param local[N]=V,...]... [--arch A]\n"
+    "                       [--param local[N]=V,...]... [--arch A[,B...]|all]\n"
     "                       [--config F.ini] [--set KEY=V]... [--sfu-math]\n"
     "                       [--json]\n"
     "  Launch a compute kernel (a !!USHADERcp1.0 program, or GLSL compute: a\n"
@@ -29,8 +29,11 @@ static const char usage[] =
     "  --param   program.local[N] or program.env[N] (a uniform): up to 4\n"
     "            values; an integer value is written 5u, -3i or 0x1f\n"
     "  --arch    what runs it: functional (the reference interpreter, the\n"
-    "            default) or one core model: scalar, simd4, vliw, superscalar,\n"
-    "            hetero, simt (whose memory must equal the interpreter's)\n"
+    "            default) or a core model: scalar, simd4, vliw, superscalar,\n"
+    "            hetero, simt; a comma list or all launches on each model in\n"
+    "            turn from the same buffers: their memories must be\n"
+    "            identical (else exit 1, no --out written); the statistics\n"
+    "            are per model (JSON: \"models\", one statistics object each)\n"
     "  --config, --set  the model's knobs (ushader config --list); the\n"
     "            instruction budget (max_instructions) applies to every --arch\n"
     "  --sfu-math  RCP RSQ EX2 LG2 SIN COS POW with the modelled SFU (its\n"
@@ -59,6 +62,7 @@ struct compute_args {
     int argc;              /* the command line, for provenance            */
     char **argv;
     const char *kernel, *arch, *config;
+    struct cli_arch models;
     uint32_t groups[3];
     uint32_t local[3];     /* 0: the kernel's                             */
     bool json, sfu_math;
@@ -200,9 +204,8 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         } else if (!strcmp(o, "--buffer") || !strcmp(o, "--out")) {
             rc = parse_binding(a, o, v);
         } else if (!strcmp(o, "--arch")) {
-            struct cli_arch m;
             a->arch = v;
-            if (!cli_parse_arch("compute", v, CLI_ARCH_ONE, NULL, &m))
+            if (!cli_parse_arch("compute", v, CLI_ARCH_MANY, NULL, &a->models))
                 return 2;
         } else if (!strcmp(o, "--config")) {
             a->config = v;
@@ -339,7 +342,7 @@ static void print_report(const struct compute_args *a,
                          const struct us_config *cfg,
                          const struct us_program *prog, uint64_t items,
                          const struct us_mem_counts *mc,
-                         const struct us_stats *st)
+                         const struct us_stats *st, unsigned nst)
 {
     const uint16_t *gs = prog->group_size;
     if (a->json) {
@@ -361,9 +364,16 @@ static void print_report(const struct compute_args *a,
                ", \"bytes\": %" PRIu64 ", \"oob\": %" PRIu64 "}",
                a->groups[0], a->groups[1], a->groups[2], gs[0], gs[1], gs[2],
                items, mc->loads, mc->stores, mc->atomics, mc->bytes, mc->oob);
-        if (st) {
+        if (nst == 1) {
             printf(", \"stats\": ");
             us_stats_print(stdout, st, true);
+        } else if (nst > 1) {
+            printf(", \"models\": [");
+            for (unsigned m = 0; m < nst; m++) {
+                printf(m ? ", " : "");
+                us_stats_print(stdout, &st[m], true);
+            }
+            printf("]");
         }
         printf("}\n");
         return;
@@ -374,8 +384,8 @@ static void print_report(const struct compute_args *a,
     printf("memory: %" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64
            " atomics, %" PRIu64 " bytes, %" PRIu64 " out of bounds\n",
            mc->loads, mc->stores, mc->atomics, mc->bytes, mc->oob);
-    if (st)
-        us_stats_print(stdout, st, false);
+    for (unsigned m = 0; m < nst; m++)
+        us_stats_print(stdout, &st[m], false);
 }
 
 /* No --out may replace an input (the kernel, the config, a buffer's
@@ -405,14 +415,27 @@ static bool write_outputs(const struct compute_args *a,
     return true;
 }
 
+/* Whether two launches left the same buffers and memory counts. */
+static bool same_memory(const struct us_memory *x, const struct us_memory *y)
+{
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        if (x->buf[b].size != y->buf[b].size ||
+            (x->buf[b].size &&
+             memcmp(x->buf[b].data, y->buf[b].data, x->buf[b].size)))
+            return false;
+    return !memcmp(&x->counts, &y->counts, sizeof x->counts);
+}
+
+static void free_memory(struct us_memory *mem)
+{
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        free(mem->buf[b].data);
+    memset(mem, 0, sizeof *mem);
+}
+
 static int compute(const struct compute_args *a)
 {
-    bool functional = !strcmp(a->arch, "functional");
-    const struct us_core_model *model = functional ? NULL
-                                                   : us_model_lookup(a->arch);
-    if (!functional && !model)
-        return bad("unknown --arch '%s' (functional, scalar, simd4, vliw, "
-                   "superscalar, hetero)", a->arch);
+    bool functional = a->models.count == 0;
     struct us_diag d = { 0 };
     if (!check_outputs(a))
         return 1;
@@ -427,10 +450,11 @@ static int compute(const struct compute_args *a)
             cli_error(NULL, 0, 0, "compute: --set %s: %s", a->sets[i], d.msg);
             return 2;
         }
-    if (model && !us_core_check(model, &cfg, &d)) {
-        cli_error(NULL, 0, 0, "compute: %s", d.msg);
-        return 2;
-    }
+    for (unsigned m = 0; us_models[m]; m++)
+        if ((a->models.mask >> m & 1) && !us_core_check(us_models[m], &cfg, &d)) {
+            cli_error(NULL, 0, 0, "compute: %s", d.msg);
+            return 2;
+        }
 
     struct us_program prog;
     if (!cli_load_program(a->kernel, US_STAGE_COMPUTE, &prog))
@@ -458,6 +482,7 @@ static int compute(const struct compute_args *a)
     struct us_glstate *gl = malloc(sizeof *gl);
     us_vec4 *params = calloc(prog.nparams + 1, sizeof *params);
     struct us_stats *st = NULL;
+    struct us_memory again = { 0 };   /* the second and later models' */
     struct us_sfu sfu;
     bool have_sfu = false;
     if (!gl || !params) {
@@ -496,22 +521,44 @@ static int compute(const struct compute_args *a)
             goto out;
         }
     } else {
-        st = malloc(sizeof *st);
+        st = calloc(a->models.count, sizeof *st);
         if (!st) {
             cli_error(NULL, 0, 0, "compute: out of memory");
             goto out;
         }
-        if (!us_core_run_compute(model, &cfg, &prog, &env, a->groups, NULL, st,
-                                 &d)) {
-            cli_error(a->kernel, d.line, d.col, "%s", d.msg);
-            goto out;
+        /* each model in turn from the same buffers; every later one must
+         * leave the memory the first left */
+        unsigned n = 0;
+        for (unsigned m = 0; us_models[m]; m++) {
+            if (!(a->models.mask >> m & 1))
+                continue;
+            /* each launch's buffers against a budget of their own: at
+             * most two launches' are held at once */
+            struct gfx_budget each;
+            gfx_budget_init(&each);
+            if (n && !load_buffers(a, &again, &each))
+                goto out;
+            env.mem = n ? &again : &mem;
+            if (!us_core_run_compute(us_models[m], &cfg, &prog, &env,
+                                     a->groups, NULL, &st[n], &d)) {
+                cli_error(a->kernel, d.line, d.col, "%s", d.msg);
+                goto out;
+            }
+            if (n && !same_memory(&mem, &again)) {
+                cli_error(a->kernel, 0, 0, "compute: %s's memory differs "
+                          "from %s's", us_models[m]->name, st[0].arch);
+                goto out;
+            }
+            free_memory(&again);
+            n++;
         }
     }
-    print_report(a, &cfg, &prog, items, &mem.counts, st);
+    print_report(a, &cfg, &prog, items, &mem.counts, st,
+                 functional ? 0 : a->models.count);
     rc = write_outputs(a, &mem) ? 0 : 1;
 out:
-    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
-        free(mem.buf[b].data);
+    free_memory(&again);
+    free_memory(&mem);
     if (have_sfu)
         us_sfu_free(&sfu);
     free(st);

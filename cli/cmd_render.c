@@ -1,4 +1,4 @@
-/* ushader render SCENE [-o OUT.png] [--arch A] [--config F.ini]
+/* ushader render SCENE [-o OUT.png] [--arch A[,B...]|all] [--config F.ini]
  *                      [--set KEY=V]... [--exact-math] [--stats]
  *                      [--size WxH] [--hash] */
 #include <inttypes.h>
@@ -14,16 +14,21 @@
 #include "suite/provenance.h"
 
 static const char usage[] =
-    "usage: ushader render SCENE -o OUT.png [--arch A] [--config F.ini]\n"
+    "usage: ushader render SCENE -o OUT.png [--arch A[,B...]|all]\n"
+    "                      [--config F.ini]\n"
     "                      [--set KEY=V]... [--exact-math] [--stats]\n"
     "                      [--size WxH] [--hash]\n"
     "  Render a scene (docs/SCENES.md) to a PNG file, written atomically.\n"
     "  -o OUT.png    the image (optional with --hash or --stats)\n"
     "  --arch A      what runs the shaders: functional (the reference\n"
-    "                interpreter, the default) or one core model: scalar,\n"
+    "                interpreter, the default) or a core model: scalar,\n"
     "                simd4, vliw, superscalar, hetero, simt; --stats then\n"
     "                adds \"core\": cycles, useful ops and utilization per\n"
-    "                shader stage\n"
+    "                shader stage.  A comma list or all renders on each\n"
+    "                model in turn: their images must be bit-identical\n"
+    "                (else exit 1, nothing written); --stats has the\n"
+    "                first model's pipeline counts (texture_samples counts\n"
+    "                a model's fetches) and \"cores\", one \"core\" per model\n"
     "  --config F.ini, --set KEY=V  the configuration, as for run: the\n"
     "                [core] knobs of the --arch model (ushader config\n"
     "                --list) and the SFU's [sfu] keys (sfu.KEY=V; ushader\n"
@@ -57,7 +62,7 @@ static bool print_stats(int argc, char **argv, const char *scene,
                         const struct us_config *cfg, unsigned w, unsigned h,
                         const char *arch, const char *math,
                         const struct gfx_stats *st, uint64_t hash,
-                        const struct gfx_core_backend *cb)
+                        struct gfx_core_backend *const *cbs, unsigned ncb)
 {
     struct us_prov *p = calloc(1, sizeof *p);
     json_t *prov = NULL;
@@ -89,12 +94,21 @@ static bool print_stats(int argc, char **argv, const char *scene,
         "depth_failed", (json_int_t)st->depth_failed,
         "written", (json_int_t)st->written,
         "texture_samples", (json_int_t)st->tex_samples, "hash", hex) : NULL;
-    if (doc && cb) {
-        json_t *core = gfx_core_backend_json(cb);
-        if (!core || json_object_set_new(doc, "core", core)) {
+    /* one model: "core"; a list: "cores", one such object per model */
+    json_t *cores = doc && ncb > 1 ? json_array() : NULL;
+    for (unsigned m = 0; doc && m < ncb; m++) {
+        json_t *core = gfx_core_backend_json(cbs[m]);
+        if (!core || (cores ? json_array_append_new(cores, core)
+                            : json_object_set_new(doc, "core", core))) {
             json_decref(doc);
             doc = NULL;
         }
+    }
+    if (cores && !doc)
+        json_decref(cores);
+    else if (cores && json_object_set_new(doc, "cores", cores)) {
+        json_decref(doc);
+        doc = NULL;
     }
     char *text = doc ? json_dumps(doc, US_JSON_FLAGS) : NULL;
     json_decref(doc);
@@ -114,6 +128,74 @@ static const struct cli_opt options[] = {
     { "--exact-math", false, false, NULL }, { "--stats", false, false, NULL },
     { "--hash", false, false, NULL }, { NULL, false, false, NULL },
 };
+
+/* What every model's render of the scene shares. */
+struct render_job {
+    const struct gfx_scene *scene;
+    const char *path;
+    unsigned w, h;
+    const struct us_math *math;
+    const struct us_config *cfg;
+};
+
+/* The RGBA8 image of the scene shaded functionally (cb NULL) or on cb's
+ * model, and its pipeline counts; NULL after the error. */
+static uint8_t *render_on(const struct render_job *j,
+                          struct gfx_core_backend *cb, struct gfx_stats *st)
+{
+    /* the instruction budget of the configuration, for every --arch */
+    struct gfx_shader_backend functional = gfx_backend_functional;
+    functional.max_insts = (uint32_t)j->cfg->v[US_KNOB_max_instructions];
+    struct gfx_framebuffer fb;
+    struct us_diag diag = { 0 };
+    bool ok = gfx_scene_render(j->scene, j->w, j->h, j->math,
+                               cb ? &cb->be : &functional, &fb, st, &diag);
+    if (ok && cb && cb->failed) {
+        cli_error(j->path, 0, 0, "render: %s: %s", cb->model->name,
+                  cb->diag.msg);
+        gfx_fb_free(&fb);
+        return NULL;
+    }
+    if (!ok) {
+        cli_error(j->path, diag.line, diag.col, "%s", diag.msg);
+        return NULL;
+    }
+    uint8_t *rgba = gfx_fb_rgba8(&fb);
+    gfx_fb_free(&fb);
+    if (!rgba)
+        cli_error(NULL, 0, 0, "render: out of memory");
+    return rgba;
+}
+
+/* The image to OUT, its hash and its statistics to stdout: the exit code. */
+static int finish(const struct render_job *j, int argc, char **argv,
+                  const uint8_t *rgba, const struct gfx_stats *st,
+                  const char *out, bool hash, bool stats, const char *arch,
+                  const char *math, struct gfx_core_backend *const *cbs,
+                  unsigned ncb)
+{
+    uint64_t hv = gfx_hash_rgba8(rgba, (size_t)j->w * j->h * 4);
+    int rc = 0;
+    if (out) {
+        void *png;
+        size_t plen;
+        struct us_diag diag = { 0 };
+        if (!gfx_png_encode(rgba, j->w, j->h, &png, &plen, &diag)) {
+            cli_error(out, 0, 0, "%s", diag.msg);
+            rc = 1;
+        } else {
+            if (!cli_write_file(out, png, plen))
+                rc = 1;
+            free(png);
+        }
+    }
+    if (hash)
+        printf("%016" PRIx64 "\n", hv);
+    if (stats && !print_stats(argc, argv, j->path, j->scene, j->cfg, j->w,
+                              j->h, arch, math, st, hv, cbs, ncb))
+        rc = 1;
+    return rc;
+}
 
 int cmd_render(int argc, char **argv)
 {
@@ -149,7 +231,7 @@ int cmd_render(int argc, char **argv)
             }
         } else if (!strcmp(a, "--arch") && i + 1 < argc) {
             arch = argv[++i];
-            if (!cli_parse_arch("render", arch, CLI_ARCH_ONE, NULL, &models))
+            if (!cli_parse_arch("render", arch, CLI_ARCH_MANY, NULL, &models))
                 return 2;
         } else if (!strcmp(a, "--size") && i + 1 < argc) {
             if (!parse_size(argv[++i], &w, &h)) {
@@ -181,11 +263,13 @@ int cmd_render(int argc, char **argv)
     }
     if (!cli_check_output(out, &scene, 1))
         return 1;
-    const struct us_core_model *model = models.one;
-    struct us_diag cd;
-    if (model && !us_core_check(model, &ccfg, &cd)) {
-        cli_error(NULL, 0, 0, "render: --arch %s: %s", arch, cd.msg);
-        return 2;
+    for (unsigned m = 0; us_models[m]; m++) {
+        struct us_diag cd;
+        if ((models.mask >> m & 1) && !us_core_check(us_models[m], &ccfg, &cd)) {
+            cli_error(NULL, 0, 0, "render: --arch %s: %s", us_models[m]->name,
+                      cd.msg);
+            return 2;
+        }
     }
 
     char *text;
@@ -216,66 +300,55 @@ int cmd_render(int argc, char **argv)
         have_sfu = true;
     }
 
-    struct gfx_framebuffer fb;
+    struct render_job job = {
+        .scene = s, .path = scene, .w = w, .h = h, .math = &math, .cfg = &ccfg,
+    };
+    struct gfx_core_backend *cbs[sizeof models.mask * 8];   /* a bit each */
+    unsigned ncb = 0;
+    uint8_t *rgba = NULL;
     struct gfx_stats st = { 0 };
     int rc = 0;
-    struct gfx_core_backend *cb = NULL;
-    /* the instruction budget of the configuration, for every --arch */
-    struct gfx_shader_backend functional = gfx_backend_functional;
-    functional.max_insts = (uint32_t)ccfg.v[US_KNOB_max_instructions];
-    const struct gfx_shader_backend *be = &functional;
-    if (model) {
-        cb = malloc(sizeof *cb);
-        if (!cb) {
-            cli_error(NULL, 0, 0, "render: out of memory");
-            gfx_scene_free(s);
-            if (have_sfu)
-                us_sfu_free(&sfu);
-            return 1;
-        }
-        gfx_core_backend_init(cb, model, &ccfg);
-        be = &cb->be;
-    }
-    ok = gfx_scene_render(s, w, h, &math, be, &fb, &st, &diag);
-    if (ok && cb && cb->failed) {
-        cli_error(scene, 0, 0, "render: %s: %s", arch, cb->diag.msg);
-        ok = false;
-        gfx_fb_free(&fb);
-    }
-    if (!ok) {
-        cli_error(scene, diag.line, diag.col, "%s", diag.msg);
-        rc = 1;
-    }
-    uint8_t *rgba = ok ? gfx_fb_rgba8(&fb) : NULL;
-    if (ok && !rgba) {
-        cli_error(NULL, 0, 0, "render: out of memory");
-        rc = 1;
-    }
-    if (rgba) {
-        uint64_t hv = gfx_hash_rgba8(rgba, (size_t)w * h * 4);
-        if (out) {
-            void *png;
-            size_t plen;
-            if (!gfx_png_encode(rgba, w, h, &png, &plen, &diag)) {
-                cli_error(out, 0, 0, "%s", diag.msg);
+    if (models.functional) {
+        rgba = render_on(&job, NULL, &st);
+    } else {
+        /* each model in turn; the image is the first one's, and every
+         * other must be bit-identical to it */
+        for (unsigned m = 0; us_models[m] && rc == 0; m++) {
+            if (!(models.mask >> m & 1))
+                continue;
+            struct gfx_core_backend *cb = malloc(sizeof *cb);
+            if (!cb) {
+                cli_error(NULL, 0, 0, "render: out of memory");
                 rc = 1;
+                break;
+            }
+            cbs[ncb++] = cb;
+            gfx_core_backend_init(cb, us_models[m], &ccfg);
+            struct gfx_stats ms = { 0 };
+            uint8_t *img = render_on(&job, cb, &ms);
+            if (!img) {
+                rc = 1;
+            } else if (!rgba) {
+                rgba = img;
+                st = ms;
             } else {
-                if (!cli_write_file(out, png, plen))
+                if (memcmp(img, rgba, (size_t)w * h * 4)) {
+                    cli_error(scene, 0, 0, "render: %s's image differs from "
+                              "%s's", us_models[m]->name, cbs[0]->model->name);
                     rc = 1;
-                free(png);
+                }
+                free(img);
             }
         }
-        if (hash)
-            printf("%016" PRIx64 "\n", hv);
-        if (stats) {
-            if (!print_stats(argc, argv, scene, s, &ccfg, w, h, arch,
-                             exact ? "exact" : "sfu", &st, hv, cb))
-                rc = 1;
-        }
-        free(rgba);
-        gfx_fb_free(&fb);
     }
-    free(cb);
+    if (rc || !rgba)
+        rc = 1;
+    else
+        rc = finish(&job, argc, argv, rgba, &st, out, hash, stats, arch,
+                    exact ? "exact" : "sfu", cbs, ncb);
+    free(rgba);
+    for (unsigned m = 0; m < ncb; m++)
+        free(cbs[m]);
     if (have_sfu)
         us_sfu_free(&sfu);
     gfx_scene_free(s);

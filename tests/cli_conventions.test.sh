@@ -32,8 +32,8 @@ accepts() {
     else bad "$* -> $? : $(head -c 300 "$tmp/err")"; fi
 }
 
-# --arch: run and bench take one, a list or all; render, piglit and
-# compute one model or functional; the interpreter is "functional".
+# --arch: run, bench, render and compute take one, a list or all; piglit
+# one model or functional; the interpreter is "functional".
 accepts run "$P" --arch scalar --threads 4
 accepts run "$P" --arch scalar,simd4 --threads 4
 grep -q '^simd4 ' "$tmp/out" && ! grep -q '^vliw ' "$tmp/out" && ok ||
@@ -51,10 +51,27 @@ for c in render piglit compute; do
     esac
     # shellcheck disable=SC2086
     { accepts $c --arch functional $args; accepts $c --arch simd4 $args
-      expect 2 "takes one model here, not a list" $c --arch scalar,simd4 $args
-      expect 2 "takes one model here, not all" $c --arch all $args
-      expect 2 "unknown --arch 'gpu'" $c --arch gpu $args; }
+      expect 2 "unknown --arch 'gpu'" $c --arch gpu $args
+      expect 2 "cannot hold functional" $c --arch scalar,functional $args
+      if [ $c = piglit ]; then
+          expect 2 "takes one model here, not a list" $c --arch scalar,simd4 $args
+          expect 2 "takes one model here, not all" $c --arch all $args
+      else
+          accepts $c --arch scalar,simd4 $args; accepts $c --arch all $args
+      fi; }
 done
+# a list renders on each model: one image, the functional one; --stats
+# has a "cores" object per model
+"$U" render "$S" --size 16x16 --arch all -o "$tmp/all.png" 2> "$tmp/err" &&
+    "$U" render "$S" --size 16x16 -o "$tmp/f.png" && cmp -s "$tmp/all.png" "$tmp/f.png" &&
+    ok || bad "render --arch all: not the functional image: $(cat "$tmp/err")"
+n=$("$U" render "$S" --size 16x16 --arch scalar,vliw,simt --stats | grep -c '^ *"arch": "\(scalar\|vliw\|simt\)"')
+[ "$n" -eq 3 ] && ok || bad "render --arch scalar,vliw,simt --stats: $n cores, not 3"
+# compute: each model from the same buffers, the statistics per model
+"$U" compute "$K" --groups 1 --buffer 0=,48 --buffer 1=,48 --buffer 2=,4 --arch simd4,hetero \
+    > "$tmp/out" 2>&1 && [ "$(grep -c '^arch: ' "$tmp/out")" -eq 2 ] &&
+    grep -q '^arch: simd4' "$tmp/out" && grep -q '^arch: hetero' "$tmp/out" &&
+    ok || bad "compute --arch simd4,hetero: not both models' statistics"
 expect 2 "--arch functional" bench --arch functional --only phong
 expect 2 "unknown --arch 'gpu'" bench --arch scalar,gpu --only phong
 

@@ -62,8 +62,15 @@ json render render render bench/scenes/blend.scn --stats --size 16x16
 json render_core render render bench/scenes/blend.scn --stats --size 16x16 --arch scalar
 "$CK" paths "$T/render_core.json" | grep -q '^core/fragment/lut/merged integer' &&
     ok || bad "render --stats --arch: no core"
+json render_cores render render bench/scenes/blend.scn --stats --size 16x16 --arch scalar,simd4
+[ "$("$CK" paths "$T/render_cores.json" | grep -c '^cores/\[\]/fragment/lut/merged integer')" -ge 1 ] &&
+    ok || bad "render --stats --arch scalar,simd4: no cores"
 json compute compute compute tests/compute/sum.cp --groups 2 --buffer 0=,64 \
     --buffer 1=,64 --buffer 2=,16 --arch scalar --json
+json compute_all compute compute tests/compute/sum.cp --groups 2 --buffer 0=,64 \
+    --buffer 1=,64 --buffer 2=,16 --arch all --json
+[ "$("$CK" paths "$T/compute_all.json" | grep -c '^models/\[\] object')" -ge 1 ] &&
+    ok || bad "compute --arch all --json: no models"
 json compute_f compute compute tests/compute/sum.cp --groups 2 --buffer 0=,64 \
     --buffer 1=,64 --buffer 2=,16 --json
 json sfu sfu-check sfu check --func rcp --range 3f800000:3f800100 --jobs 1 --json
