@@ -7,14 +7,15 @@
 # clang-14, llvm-14 (opt-14) and llvm-spirv-14 compile OpenCL C kernels (docs/OPENCL.md);
 # parallel (GNU parallel), slurm-wlm and munge run sweeps past one machine and
 # their tests (a one-node Slurm cluster the test starts itself); chromium (headless)
-# loads the HTML pages (piglit summary, report.html) in the tests.
+# loads the HTML pages (piglit summary, report.html) in the tests; minetest-data
+# ships the GLSL shaders of the second real-shader corpus (bench/minetest/).
 #   --if-missing   do nothing, quietly, when every package is present
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
 libinih-dev libjansson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
 libosmesa6-dev glslang-tools spirv-tools spirv-headers time clang-14 llvm-14 llvm-spirv-14 \
-parallel slurm-wlm munge chromium"
+parallel slurm-wlm munge chromium minetest-data"
 
 missing=""
 for p in $PACKAGES; do
