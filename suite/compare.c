@@ -225,19 +225,25 @@ bool us_cmp_set_parse(struct us_cmp_set *s, const char *text, size_t len,
            *jobs = json_object_get(doc, "jobs"),
            *models = json_object_get(doc, "models");
     bool ok;
+    s->threads = json_object_get(doc, "threads");
     if (json_is_array(runs)) {
         s->kind = "bench";
         ok = parse_list(s, runs, "runs", d);
     } else if (json_is_array(jobs)) {
         s->kind = "bench-compute";
+        s->threads = NULL;
         ok = parse_list(s, jobs, "jobs", d);
     } else if (json_is_array(models)) {
         s->kind = "run-all";
+        s->threads = json_object_get(json_array_get(models, 0), "threads");
         ok = parse_run(s, models, d);
     } else if (json_is_string(json_object_get(doc, "arch")) &&
                json_object_get(doc, "cycles")) {
         s->kind = "run-arch";
         ok = parse_run(s, NULL, d);
+    } else if (json_is_array(json_object_get(doc, "outputs"))) {
+        return fail(d, "a run without --arch: outputs, no statistics to "
+                    "compare (run --arch M|all --json has them)");
     } else {
         return fail(d, "not a result set: no \"runs\" (bench), \"jobs\" "
                     "(bench --suite compute), \"models\" (run --arch all) "
@@ -420,17 +426,30 @@ static bool is_ini(const char *path)
     return n >= 4 && !strcmp(path + n - 4, ".ini");
 }
 
-/* provenance.inputs[] of `prov` with this path, or NULL. */
-static json_t *input_at(json_t *inputs, const char *path)
+static const char *base_name(const char *path)
 {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The input of `inputs` that `e` stands beside: the same path, or for an
+ * INI file one of the same name (bench --suite compute --configs DIR
+ * reads DIR/kgpu.ini); NULL when none. */
+static json_t *partner(json_t *inputs, json_t *e)
+{
+    const char *path = text_of(e, "path");
     size_t i;
-    json_t *e;
-    json_array_foreach(inputs, i, e) {
-        const char *p = text_of(e, "path");
-        if (p && !strcmp(p, path))
-            return e;
+    json_t *o, *named = NULL;
+    json_array_foreach(inputs, i, o) {
+        const char *p = text_of(o, "path");
+        if (!p)
+            continue;
+        if (!strcmp(p, path))
+            return o;
+        if (!named && is_ini(path) && !strcmp(base_name(p), base_name(path)))
+            named = o;
     }
-    return NULL;
+    return named;
 }
 
 /* An input of `inputs` (not an INI file) with this hash. */
@@ -446,14 +465,23 @@ static bool hash_among(json_t *inputs, const char *hash)
     return false;
 }
 
+static bool same_hash(json_t *x, json_t *y)
+{
+    const char *hx = text_of(x, "fnv1a64"), *hy = text_of(y, "fnv1a64");
+    return hx && hy && !strcmp(hx, hy);
+}
+
 static char *hash_text(json_t *e)
 {
     const char *h = text_of(e, "fnv1a64"), *err = text_of(e, "error");
-    return strdup(h ? h : err ? err : "unknown");
+    return e ? strdup(h ? h : err ? err : "unknown") : NULL;
 }
 
-/* The inputs of `ia` against those of `ib`; `a_side`: ia is A's.  Each
- * differing file once: from A's side, then B's files A has no path for. */
+/* The inputs of `ia` against those of `ib` (`a_side`: ia is A's).  A
+ * file with a partner is judged from A's side; one without is the same
+ * when the other set has its content under another name (not for INI
+ * files, which differ by name).  Differing INI files are configuration,
+ * the others programs. */
 static bool diff_inputs(struct us_cmp_result *r, json_t *ia, json_t *ib,
                         bool a_side)
 {
@@ -463,43 +491,36 @@ static bool diff_inputs(struct us_cmp_result *r, json_t *ia, json_t *ib,
         const char *path = text_of(e, "path"), *h = text_of(e, "fnv1a64");
         if (!path)
             continue;
-        json_t *o = input_at(ib, path);
+        json_t *o = partner(ib, e);
         if (o && !a_side)
-            continue;    /* seen from A's side */
-        char *mine = hash_text(e),
-             *theirs = o ? hash_text(o) : NULL;
+            continue;
+        if (o ? same_hash(e, o) : !is_ini(path) && h && hash_among(ib, h))
+            continue;
+        const char *key = o && strcmp(text_of(o, "path"), path)
+                        ? base_name(path) : path;
+        char *mine = hash_text(e), *theirs = hash_text(o);
         if (!mine || (o && !theirs)) {
             free(mine);
             free(theirs);
             return false;
         }
-        bool same = o ? !strcmp(mine, theirs) && h
-                      : h && hash_among(ib, h);
-        bool ok = true;
-        if (!same)
-            ok = is_ini(path)
-                ? push_diff(&r->config, &r->nconfig, path,
-                            a_side ? mine : theirs, a_side ? theirs : mine)
-                : push_diff(&r->programs, &r->nprograms, path,
-                            a_side ? mine : theirs, a_side ? theirs : mine);
-        else {
-            free(mine);
-            free(theirs);
-        }
-        if (!ok)
+        struct us_cmp_diff **l = is_ini(path) ? &r->config : &r->programs;
+        size_t *n = is_ini(path) ? &r->nconfig : &r->nprograms;
+        if (!push_diff(l, n, key, a_side ? mine : theirs,
+                       a_side ? theirs : mine))
             return false;
     }
     return true;
 }
 
-static bool diff_prov(struct us_cmp_result *r, json_t *da, json_t *db)
+static bool diff_prov(struct us_cmp_result *r, const struct us_cmp_set *a,
+                      const struct us_cmp_set *b)
 {
-    json_t *pa = json_object_get(da, "provenance"),
-           *pb = json_object_get(db, "provenance");
+    json_t *pa = json_object_get(a->doc, "provenance"),
+           *pb = json_object_get(b->doc, "provenance");
     if (!diff_values(r, "math", json_object_get(pa, "math"),
                      json_object_get(pb, "math")) ||
-        !diff_values(r, "threads", json_object_get(da, "threads"),
-                     json_object_get(db, "threads")) ||
+        !diff_values(r, "threads", a->threads, b->threads) ||
         !diff_config(r, json_object_get(pa, "config"),
                      json_object_get(pb, "config")))
         return false;
@@ -541,7 +562,7 @@ bool us_cmp_run(const struct us_cmp_set *a, const struct us_cmp_set *b,
         if (!matched[j])
             r->only_b[r->nonly_b++] = j;
     free(matched);
-    if (!groups(a, b, r) || !diff_prov(r, a->doc, b->doc))
+    if (!groups(a, b, r) || !diff_prov(r, a, b))
         return fail(d, "out of memory");
     return true;
 }

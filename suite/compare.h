@@ -27,9 +27,9 @@
  * programs and their data; two sets whose such files differ (the same path
  * with another hash, or a file in one set only that no file of the other
  * has the content of) used different programs, which us_cmp_run reports
- * in `programs`.  INI files and the configuration (provenance.config,
- * math, a bench's threads) are what a comparison is for: their
- * differences are in `config`.
+ * in `programs`.  INI files (matched by path or by name) and the
+ * configuration (provenance.config, math, the threads of a bench or a
+ * run) are what a comparison is for: their differences are in `config`.
  *
  * Library code: nothing prints; errors fill a struct us_diag.
  */
@@ -67,6 +67,7 @@ struct us_cmp_set {
     struct us_cmp_row *rows;
     size_t nrows;
     const struct us_cmp_row **order;   /* the rows sorted by key */
+    struct json_t *threads;    /* a bench's or run's thread count, or NULL */
 };
 
 /* Parse a document; false with the reason ("runs[3].stats: no number
