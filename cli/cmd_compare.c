@@ -93,10 +93,14 @@ static void fmt_value(char *buf, size_t n, enum us_cmp_metric m, double x,
     const char *f = us_cmp_metrics[m].integer ? (sign ? "%+.0f" : "%.0f")
                   : m == US_CMP_UTIL ? (sign ? "%+.4f" : "%.4f")
                   : (sign ? "%+.1f" : "%.1f");
-    snprintf(buf, n, f, x);
+    if (isnan(x))
+        snprintf(buf, n, "n/a");
+    else
+        snprintf(buf, n, f, x);
 }
 
-/* The change in percent of a, or NaN when a is 0 and b is not. */
+/* The change in percent of a, or NaN when a is 0 and b is not (or
+ * either is undefined). */
 static double percent(double a, double b)
 {
     return a == b ? 0 : a ? 100 * (b - a) / fabs(a) : NAN;

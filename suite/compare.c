@@ -63,10 +63,11 @@ static bool row_stats(struct us_cmp_row *r, json_t *st, const char *where,
         return fail(d, "%s: the statistics are not an object", where);
     for (unsigned m = 0; m < US_CMP_NMETRIC; m++) {
         json_t *v = member(st, us_cmp_metrics[m].stat);
-        if (!json_is_number(v))
+        if (!json_is_number(v) && !json_is_null(v))
             return fail(d, "%s: no number '%s' in the statistics", where,
                         us_cmp_metrics[m].stat);
-        r->v[m] = json_number_value(v);
+        /* null: undefined (docs/METRICS.md), NaN here */
+        r->v[m] = json_is_null(v) ? NAN : json_number_value(v);
     }
     return true;
 }
@@ -264,7 +265,8 @@ void us_cmp_set_free(struct us_cmp_set *s)
 
 int us_cmp_verdict(enum us_cmp_metric m, double a, double b, double threshold)
 {
-    if (a == b || fabs(b - a) <= threshold / 100 * fabs(a))
+    if (a == b || isnan(a) || isnan(b) ||
+        fabs(b - a) <= threshold / 100 * fabs(a))
         return 0;
     bool lower = b < a;
     return lower != us_cmp_metrics[m].higher_better ? 1 : -1;

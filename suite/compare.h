@@ -78,7 +78,8 @@ US_MUST_CHECK bool us_cmp_set_parse(struct us_cmp_set *s, const char *text,
 void us_cmp_set_free(struct us_cmp_set *s);
 
 /* +1 helped, -1 hurt, 0 unchanged: b against a, unchanged when |b - a| is
- * at most threshold percent of |a| (threshold 0: exactly equal). */
+ * at most threshold percent of |a| (threshold 0: exactly equal) or when
+ * either is undefined (NaN: a statistic that is null). */
 int us_cmp_verdict(enum us_cmp_metric m, double a, double b,
                    double threshold);
 

@@ -233,6 +233,16 @@ START_TEST(shapes_and_errors)
     ck_assert_str_eq(s.rows[0].program, "a.fp");
     ck_assert_str_eq(s.rows[0].variant, "vliw");
     us_cmp_set_free(&s);
+    /* a statistic that is null (undefined): NaN, never helped or hurt */
+    ck_assert(parse_text("{\"schema_version\": 1, \"provenance\": {}, "
+                         "\"runs\": [{\"program\": \"p\", \"variant\": "
+                         "\"v\", \"stats\": {\"cycles\": 0, \"utilization\":"
+                         " null, \"issued\": 0, \"area\": {\"total\": 2}, "
+                         "\"energy\": 0}}]}", &s, &d));
+    ck_assert(isnan(s.rows[0].v[US_CMP_UTIL]));
+    ck_assert_int_eq(us_cmp_verdict(US_CMP_UTIL, s.rows[0].v[US_CMP_UTIL],
+                                    0.5, 0), 0);
+    us_cmp_set_free(&s);
     /* errors */
     ck_assert(!parse_text("{\"schema_version\": 1,\n \"provenance\": x}", &s,
                           &d));
