@@ -106,17 +106,17 @@ static const char *variant_model(json_t *doc, const char *variant)
     return NULL;
 }
 
-/* bench ("runs") or bench-compute ("jobs"): rows with statistics. */
+/* The rows of a list of runs (bench "runs", a sweep point's "runs",
+ * bench-compute "jobs"), into s->rows of `cap`; `knobs` (a sweep point's
+ * values, NULL for none) is part of each row's variant: "scalar
+ * [lut_banks=1,lookahead=2]". */
 static bool parse_list(struct us_cmp_set *s, json_t *list, const char *lname,
-                       struct us_diag *d)
+                       size_t cap, const char *knobs, struct us_diag *d)
 {
-    size_t n = json_array_size(list), i;
-    s->rows = calloc(n ? n : 1, sizeof *s->rows);
-    if (!s->rows)
-        return fail(d, "out of memory");
+    size_t i;
     json_t *e;
     json_array_foreach(list, i, e) {
-        char where[48];
+        char where[64];
         snprintf(where, sizeof where, "%s[%zu]", lname, i);
         if (!json_is_object(e))
             return fail(d, "%s: not an object", where);
@@ -132,12 +132,78 @@ static bool parse_list(struct us_cmp_set *s, json_t *list, const char *lname,
             var = model;
         if (!model)
             model = variant_model(s->doc, var);
-        char swhere[56];
+        if (var && knobs) {
+            size_t n = strlen(var) + strlen(knobs) + 4;
+            char *v = malloc(n);
+            if (!v)
+                return fail(d, "out of memory");
+            snprintf(v, n, "%s [%s]", var, knobs);
+            s->owned[s->nowned++] = v;
+            var = v;
+        }
+        char swhere[72];
         snprintf(swhere, sizeof swhere, "%s.stats", where);
-        if (!add_row(s, n, prog, var, model, st, swhere, d))
+        if (!add_row(s, cap, prog, var, model, st, swhere, d))
             return false;
     }
     return true;
+}
+
+/* A point's "knobs" {"lut_banks": "1", ...} as "lut_banks=1,..." */
+static bool knob_text(json_t *knobs, char *buf, size_t size)
+{
+    size_t n = 0;
+    const char *k;
+    json_t *v;
+    buf[0] = '\0';
+    json_object_foreach(knobs, k, v) {
+        const char *t = json_string_value(v);
+        char num[32];
+        if (!t) {
+            snprintf(num, sizeof num, "%g", json_number_value(v));
+            t = num;
+        }
+        n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s=%s",
+                              n ? "," : "", k, t);
+    }
+    return n < size;
+}
+
+/* A sweep's "points" (or one point.json's "point"): each point's runs,
+ * the variants named with the point's knobs. */
+static bool parse_points(struct us_cmp_set *s, json_t *points,
+                         struct us_diag *d)
+{
+    size_t cap = 0, i;
+    json_t *pt;
+    json_array_foreach(points, i, pt)
+        cap += json_array_size(json_object_get(pt, "runs"));
+    s->rows = calloc(cap ? cap : 1, sizeof *s->rows);
+    s->owned = calloc(cap ? cap : 1, sizeof *s->owned);
+    if (!s->rows || !s->owned)
+        return fail(d, "out of memory");
+    json_array_foreach(points, i, pt) {
+        char knobs[512], lname[48];
+        json_t *runs = json_object_get(pt, "runs");
+        snprintf(lname, sizeof lname, "points[%zu].runs", i);
+        if (!json_is_array(runs))
+            return fail(d, "points[%zu]: no \"runs\" array", i);
+        if (!knob_text(json_object_get(pt, "knobs"), knobs, sizeof knobs))
+            return fail(d, "points[%zu]: knobs too long", i);
+        if (!parse_list(s, runs, lname, cap, knobs[0] ? knobs : NULL, d))
+            return false;
+    }
+    return true;
+}
+
+static bool parse_runs(struct us_cmp_set *s, json_t *list, const char *lname,
+                       struct us_diag *d)
+{
+    size_t n = json_array_size(list);
+    s->rows = calloc(n ? n : 1, sizeof *s->rows);
+    if (!s->rows)
+        return fail(d, "out of memory");
+    return parse_list(s, list, lname, n, NULL, d);
 }
 
 /* run's documents: the program is the provenance's first input. */
@@ -224,16 +290,29 @@ bool us_cmp_set_parse(struct us_cmp_set *s, const char *text, size_t len,
                                         : 0LL, US_JSON_SCHEMA_VERSION);
     json_t *runs = json_object_get(doc, "runs"),
            *jobs = json_object_get(doc, "jobs"),
-           *models = json_object_get(doc, "models");
+           *models = json_object_get(doc, "models"),
+           *points = json_object_get(doc, "points"),
+           *point = json_object_get(doc, "point");
     bool ok;
     s->threads = json_object_get(doc, "threads");
     if (json_is_array(runs)) {
         s->kind = "bench";
-        ok = parse_list(s, runs, "runs", d);
+        ok = parse_runs(s, runs, "runs", d);
     } else if (json_is_array(jobs)) {
         s->kind = "bench-compute";
         s->threads = NULL;
-        ok = parse_list(s, jobs, "jobs", d);
+        ok = parse_runs(s, jobs, "jobs", d);
+    } else if (json_is_array(points) || json_is_object(point)) {
+        /* ushader sweep: results.json, or one job's point.json */
+        json_t *one = json_array();
+        if (!one)
+            return fail(d, "out of memory");
+        if (!points)
+            json_array_append(one, point);
+        s->kind = "sweep";
+        s->threads = member(doc, "sweep/threads");
+        ok = parse_points(s, points ? points : one, d);
+        json_decref(one);
     } else if (json_is_array(models)) {
         s->kind = "run-all";
         s->threads = json_object_get(json_array_get(models, 0), "threads");
@@ -247,14 +326,18 @@ bool us_cmp_set_parse(struct us_cmp_set *s, const char *text, size_t len,
                     "compare (run --arch M|all --json has them)");
     } else {
         return fail(d, "not a result set: no \"runs\" (bench), \"jobs\" "
-                    "(bench --suite compute), \"models\" (run --arch all) "
-                    "or statistics (run --arch M)");
+                    "(bench --suite compute), \"points\" (sweep), "
+                    "\"models\" (run --arch all) or statistics (run --arch "
+                    "M)");
     }
     return ok && sort_rows(s, d);
 }
 
 void us_cmp_set_free(struct us_cmp_set *s)
 {
+    for (size_t i = 0; i < s->nowned; i++)
+        free(s->owned[i]);
+    free(s->owned);
     json_decref(s->doc);
     free(s->rows);
     free(s->order);

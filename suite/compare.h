@@ -12,6 +12,10 @@
  *                 `bench --json`, results.json, and any bench-shaped set
  *                 (a sweep's points: a row may also say "model" itself)
  *   bench-compute "jobs": [{"kernel", "variant", "stats"}]
+ *   sweep         "points": [{"knobs", "runs"}] (`ushader sweep`'s
+ *                 results.json; a job's point.json has one "point"):
+ *                 bench rows whose variant carries the point's knob
+ *                 values, "scalar [lut_banks=1,lookahead=2]"
  *   run-all       "models": [stats...]: `run --arch all --json`, the
  *                 program its provenance's first input, variant = model
  *   run-arch      the statistics at the top: `run --arch M --json`
@@ -28,8 +32,8 @@
  * with another hash, or a file in one set only that no file of the other
  * has the content of) used different programs, which us_cmp_run reports
  * in `programs`.  INI files (matched by path or by name) and the
- * configuration (provenance.config, math, the threads of a bench or a
- * run) are what a comparison is for: their differences are in `config`.
+ * configuration (provenance.config, math, the threads of a bench, a
+ * sweep or a run) are what a comparison is for: their differences are in `config`.
  *
  * Library code: nothing prints; errors fill a struct us_diag.
  */
@@ -63,11 +67,14 @@ struct us_cmp_row {
 
 struct us_cmp_set {
     struct json_t *doc;        /* owned; the rows' strings point into it */
-    const char *kind;          /* "bench", "bench-compute", "run-all", "run-arch" */
+    const char *kind;          /* "bench", "bench-compute", "sweep",
+                                  "run-all", "run-arch" */
     struct us_cmp_row *rows;
     size_t nrows;
     const struct us_cmp_row **order;   /* the rows sorted by key */
     struct json_t *threads;    /* a bench's or run's thread count, or NULL */
+    char **owned;              /* a sweep's variant names */
+    size_t nowned;
 };
 
 /* Parse a document; false with the reason ("runs[3].stats: no number

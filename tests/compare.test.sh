@@ -5,8 +5,8 @@
 # changes and percentages, the geometric means per variant and over all,
 # the helped/hurt counts, at a threshold too), the text and Markdown forms
 # against the JSON, the configuration differences at the top of each, rows
-# in one set only, identical inputs (all unchanged), the compute suite and
-# run --arch documents, the refusal on different programs and --force,
+# in one set only, identical inputs (all unchanged), the compute suite, a
+# sweep's shape and run --arch documents, the refusal on different programs and --force,
 # and the errors (exit 1 on a file, 2 on a usage error, nothing on stdout).
 set -u
 BUILD=${BUILD:-build}
@@ -231,6 +231,41 @@ EOF
 run r1 compare "$T/r1.json" "$T/rb.json" --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == 1 and len(d["only_b"]) == 5' \
     "$T/r1.out" && ok || bad "run --arch scalar against --arch all: $(cat "$T/r1.err")"
+
+# A sweep's shape (ushader sweep: "points", each with its "knobs" and
+# bench rows; a job's point.json: one "point"), built here from A and B:
+# the knob values are part of the variant.
+python3 - "$T/A/results.json" "$T/B/results.json" "$T" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def point(d, i, banks):
+    model = {v["name"]: v["model"] for v in d["variants"]}
+    runs = [dict(r, model=model[r["variant"]]) for r in d["runs"]]
+    return {"index": i, "knobs": {"lut_banks": banks}, "failures": 0, "runs": runs}
+head = {"schema_version": 1, "provenance": a["provenance"]}
+json.dump(dict(head, sweep={"threads": 64}, points=[point(a, 0, "4"), point(b, 1, "1")]),
+          open(sys.argv[3] + "/sw1.json", "w"))
+json.dump(dict(head, sweep={"threads": 64}, points=[point(b, 0, "4"), point(a, 1, "1")]),
+          open(sys.argv[3] + "/sw2.json", "w"))
+json.dump(dict(head, job="x", point=point(b, 1, "1")), open(sys.argv[3] + "/pt.json", "w"))
+EOF
+run sw compare "$T/sw1.json" "$T/sw2.json" --json
+python3 - "$T/sw.out" "$T/A/results.json" "$T/B/results.json" <<'EOF' && ok || bad "sweep results: $(cat "$T/sw.err")"
+import json, sys
+d, a, b = (json.load(open(p)) for p in sys.argv[1:4])
+ca = {(r["program"], r["variant"]): r["stats"]["cycles"] for r in a["runs"] if "stats" in r}
+cb = {(r["program"], r["variant"]): r["stats"]["cycles"] for r in b["runs"] if "stats" in r}
+assert d["a"]["kind"] == "sweep" and len(d["rows"]) == 2 * len(ca)
+for r in d["rows"]:
+    var, knob = r["variant"].split(" [")
+    k = (r["program"], var)
+    want = (ca[k], cb[k]) if knob == "lut_banks=4]" else (cb[k], ca[k])
+    assert (r["cycles"]["a"], r["cycles"]["b"]) == want, (r, want)
+assert "scalar [lut_banks=1]" in [g["variant"] for g in d["geomean"]]
+EOF
+run pt compare "$T/pt.json" "$T/sw1.json" --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == len(d["only_b"]) > 0 and all(r["variant"].endswith(" [lut_banks=1]") for r in d["rows"])' \
+    "$T/pt.out" && ok || bad "a sweep point.json against its results: $(cat "$T/pt.err")"
 
 # Different programs: refused (exit 1), compared with --force.
 cp "$P" "$T/p.fp"
