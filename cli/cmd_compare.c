@@ -27,14 +27,14 @@ static const char usage[] =
     "  directory), `bench --json`, `bench --suite compute` results, a\n"
     "  sweep's (its knob values in the variant: \"scalar [lut_banks=1]\"),\n"
     "  or `run --arch M|all --json`.  Rows are matched by (program,\n"
-    "  variant); per row: cycles, utilization, instructions\n"
-    "  (issued), area (area.total) and energy in A and B, B - A and the\n"
-    "  change in percent; then the rows in one set only, the geometric\n"
-    "  means of B/A per variant and over all rows in both, and per metric\n"
-    "  how many rows B helped, hurt or left unchanged (helped: fewer\n"
-    "  cycles, instructions, area, energy; a higher utilization).  Every\n"
-    "  form starts with the configuration keys (the provenance's config,\n"
-    "  math, threads, INI inputs) that differ between A and B.\n"
+    "  variant); per row: cycles, utilization, instructions (issued),\n"
+    "  area (area.total) and energy in A and B, B - A and the change in\n"
+    "  percent; then the rows in one set only, the geometric means of\n"
+    "  B/A per variant and over all rows in both, and per metric how many\n"
+    "  rows B helped, hurt or left unchanged (helped: fewer cycles,\n"
+    "  instructions, area, energy; a higher utilization).  Every form\n"
+    "  starts with the configuration keys (the provenance's config, math,\n"
+    "  threads, INI inputs) that differ between A and B.\n"
     "  --json         one JSON object (docs/METRICS.md, schema compare)\n"
     "  --markdown     Markdown tables instead of the text table\n"
     "  --threshold PCT  a change of at most PCT percent of A counts as\n"
@@ -126,8 +126,10 @@ static void fmt_ratio(char *buf, size_t n, double g)
 
 /* ---- A table printed as aligned text or Markdown ------------------------ */
 
+enum { TABLE_MAX_COLS = 3 + 4 * US_CMP_NMETRIC };
+
 struct table {
-    size_t ncols, ncells, cap;
+    size_t ncols, ncells, cap;  /* ncols <= TABLE_MAX_COLS */
     char **cells;            /* row-major, the header first */
     unsigned left;           /* bit c: column c is left-aligned */
     bool oom;
@@ -172,16 +174,21 @@ static void table_free(struct table *t)
 /* A `|` in a Markdown cell would end it. */
 static void md_cell(FILE *f, const char *s)
 {
-    for (; *s; s++)
-        fputs(*s == '|' ? "\\|" : (char[2]){ *s, 0 }, f);
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
 }
 
+/* Text: columns padded to their widest cell, two spaces apart;
+ * Markdown: a pipe table, the header's separator after it. */
 static void table_print(FILE *f, const struct table *t, bool markdown)
 {
-    size_t w[64] = { 0 }, nc = t->ncols < 64 ? t->ncols : 64;
+    size_t w[TABLE_MAX_COLS] = { 0 };
     for (size_t i = 0; i < t->ncells; i++) {
         size_t n = strlen(t->cells[i]);
-        if (n > w[i % t->ncols] && i % t->ncols < nc)
+        if (n > w[i % t->ncols])
             w[i % t->ncols] = n;
     }
     for (size_t i = 0; i < t->ncells; i++) {
@@ -191,7 +198,7 @@ static void table_print(FILE *f, const struct table *t, bool markdown)
             fputs(c ? " | " : "| ", f);
             md_cell(f, t->cells[i]);
         } else {
-            int pad = c < nc ? (int)w[c] : 0;
+            int pad = (int)w[c];
             fprintf(f, "%s%*s", c ? "  " : "", left ? -pad : pad,
                     t->cells[i]);
         }
