@@ -23,6 +23,9 @@ run() {
     shift
     "$U" "$@" > "$T/$name.out" 2> "$T/$name.err"
     rc=$?
+    # a sanitizer build's report (BUILD=build/san) fails the test too
+    ! grep -q -e 'Sanitizer' -e 'runtime error' "$T/$name.err" ||
+        bad "$name: $(grep -m 3 -e Sanitizer -e 'runtime error' "$T/$name.err")"
 }
 
 SUB="--only phong --arch scalar,simd4 --jobs 2 --threads 64 --no-plots"
