@@ -127,6 +127,7 @@ expect 2 "--arch given twice" compute --isa kgpu x --arch simd4 --arch simd4
 expect 2 "takes one model here, not all" compute --isa kgpu x --arch all
 expect 2 "unknown option '--bogus'" compute "$K" --groups 1 --bogus
 expect 2 "unknown option '--set'" bench --suite compute --set alu_lanes=16
+expect 2 "--force given twice" compare a.json b.json --force --force
 
 # every option the parser of a command knows is in its --help: the
 # option strings ("--NAME") of its source files against the text (--help
@@ -154,6 +155,7 @@ helpcheck stats cli/cmd_stats.c
 helpcheck dis cli/cmd_dis.c
 helpcheck glsl cli/cmd_glsl.c
 helpcheck imgdiff cli/cmd_imgdiff.c
+helpcheck compare cli/cmd_compare.c
 helpcheck config cli/cmd_config.c
 # the --isa forms: cli/seed_isa.c's options against the three texts
 { "$U" asm --isa kgpu --help; "$U" dis --isa kgpu --help

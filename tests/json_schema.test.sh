@@ -81,6 +81,15 @@ json imgdiff_same imgdiff imgdiff "$T/a.png" "$T/a.png" --json
 grep -q '"psnr_db": null, "psnr_infinite": true' "$T/imgdiff_same.json" &&
     ok || bad "imgdiff --json: equal images are not psnr_db null + psnr_infinite"
 json imgdiff imgdiff imgdiff "$T/a.png" "$T/b.png" --json
+# compare: two bench results (lut_banks differs), its provenance both files
+cp "$T/bench.json" "$T/cmpA.json"
+"$U" bench --only phong --arch scalar,simd4 --threads 16 --set lut_banks=1 \
+    --json > "$T/cmpB.json" 2>/dev/null
+json compare compare compare "$T/cmpA.json" "$T/cmpB.json" --json
+for f in cmpA cmpB; do
+    tr -d ' \n' < "$T/compare.json" | grep -q "\"path\":\"$T/$f.json\",\"bytes\":[0-9]*,\"fnv1a64\":\"[0-9a-f]\{16\}\"" &&
+        ok || bad "compare --json: the provenance lacks $f.json with its hash"
+done
 
 # provenance: the program with its size and hash
 bytes=$(wc -c < "$P" | tr -d ' ')
