@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "gfx/gfx.h"
 #include "shader/core.h"
 
@@ -16,7 +19,8 @@ static const char usage[] =
     "                       [--buffer B=[FILE][,SIZE]]... [--out B=FILE]...\n"
     "                       [--param local[N]=V,...]... [--arch A]\n"
     "                       [--config F.ini] [--set KEY=V]... [--sfu-math]\n"
-    "                       [--json]\n"
+    "                       [--json] [--trace FILE [--trace-window FROM:TO]\n"
+    "                       [--trace-max-events N]]\n"
     "  Launch a compute kernel (a !!USHADERcp1.0 program, or GLSL compute: a\n"
     "  .comp file) over X x Y x Z workgroups and write its buffers back.\n"
     "  --groups  workgroup counts (missing ones are 1)\n"
@@ -40,6 +44,8 @@ static const char usage[] =
     "            references are exact (docs/COMPUTE_SUITE.md)\n"
     "  --json    the report as one JSON object\n"
     "  --isa     a seed's kernel (ushader compute --isa X --help)\n"
+    "  With a core model (--arch NAME):\n"
+    CLI_TRACE_USAGE
     "  Prints the launch, the memory counts (loads, stores, atomics, bytes,\n"
     "  out-of-bounds accesses) and, on a model, its statistics\n"
     "  (docs/METRICS.md).  Buffers count against the memory budget of a run\n"
@@ -62,6 +68,7 @@ struct compute_args {
     uint32_t groups[3];
     uint32_t local[3];     /* 0: the kernel's                             */
     bool json, sfu_math;
+    struct cli_trace_args trace;   /* --trace: the model's events       */
     struct binding buf[US_MAX_BUFFERS];
     const char *sets[MAX_OPTS], *params[MAX_OPTS];
     unsigned nsets, nparams;
@@ -141,6 +148,7 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
 {
     memset(a, 0, sizeof *a);
     a->arch = "functional";
+    cli_trace_args_init(&a->trace);
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "--json", false, false, NULL },
         { "--sfu-math", false, false, NULL },
@@ -148,7 +156,8 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         { "--local", true, false, NULL }, { "--buffer", true, true, NULL },
         { "--out", true, true, NULL }, { "--param", true, true, NULL },
         { "--arch", true, false, NULL }, { "--config", true, false, NULL },
-        { "--set", true, true, NULL }, { NULL, false, false, NULL },
+        { "--set", true, true, NULL }, CLI_TRACE_OPTS,
+        { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) {
@@ -169,6 +178,14 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         }
         if (!strcmp(o, "--sfu-math")) {
             a->sfu_math = true;
+            continue;
+        }
+        int trc;
+        if (i + 1 < argc &&
+            cli_trace_option("compute", o, argv[i + 1], &a->trace, &trc)) {
+            if (trc)
+                return trc;
+            i++;
             continue;
         }
         static const char *const valued[] = {
@@ -220,7 +237,11 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         fputs(usage, stderr);
         return 2;
     }
-    return 0;
+    int trc = cli_trace_check("compute", &a->trace);
+    if (!trc && a->trace.path && !strcmp(a->arch, "functional"))
+        return bad("--trace traces a core model (--arch NAME), not the "
+                   "%s interpreter", "functional");
+    return trc;
 }
 
 /* One --param value: a float, or an integer's bits (5u, -3i, 0x1f). */
@@ -390,7 +411,7 @@ static bool check_outputs(const struct compute_args *a)
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         if (a->buf[b].out && !cli_check_output(a->buf[b].out, inputs, n))
             return false;
-    return true;
+    return !a->trace.path || cli_check_output(a->trace.path, inputs, n);
 }
 
 static bool write_outputs(const struct compute_args *a,
@@ -501,11 +522,26 @@ static int compute(const struct compute_args *a)
             cli_error(NULL, 0, 0, "compute: out of memory");
             goto out;
         }
-        if (!us_core_run_compute(model, &cfg, &prog, &env, a->groups, NULL, st,
-                                 &d)) {
-            cli_error(a->kernel, d.line, d.col, "%s", d.msg);
+        struct us_event_sink sink;
+        struct cli_trace *tr = NULL;
+        if (a->trace.path &&
+            !(tr = cli_trace_open(&a->trace, model->name, &sink)))
             goto out;
-        }
+        bool ok = us_core_run_compute_events(model, &cfg, &prog, &env,
+                                             a->groups, NULL,
+                                             tr ? &sink : NULL, st, &d);
+        if (!ok)
+            cli_error(a->kernel, d.line, d.col, "%s", d.msg);
+        const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
+        size_t n = 2;
+        for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+            if (a->buf[b].file)
+                inputs[n++] = a->buf[b].file;
+        json_t *doc = !ok || !tr ? NULL
+            : cli_trace_doc(a->argc, a->argv, inputs, n,
+                            a->sfu_math ? "sfu" : "exact", &cfg);
+        if (!cli_trace_close(tr, ok, doc, us_stats_get(st, "cycles")))
+            goto out;
     }
     print_report(a, &cfg, &prog, items, &mem.counts, st);
     rc = write_outputs(a, &mem) ? 0 : 1;
