@@ -121,10 +121,10 @@ static bool name_track(struct cli_trace *tr, unsigned p, unsigned tid)
     FILE *f = tr->out.f;
     if (!ps->slot) {   /* the processor itself */
         put_sep(tr);
-        fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, "
+        fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
                 "\"tid\": 0, \"args\": {\"name\": \"%s %s %u\"}},\n", p,
                 tr->model, tr->proc_noun, p);
-        fprintf(f, "{\"name\": \"process_sort_index\", \"ph\": \"M\", "
+        fprintf(f, "{\"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": 0, "
                 "\"pid\": %u, \"tid\": 0, \"args\": {\"sort_index\": %u}}",
                 p, p);
     }
@@ -142,13 +142,13 @@ static bool name_track(struct cli_trace *tr, unsigned p, unsigned tid)
     ps->slot[tid] = 1;
     put_sep(tr);
     if (tid)
-        fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %u, "
+        fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
                 "\"tid\": %u, \"args\": {\"name\": \"%s %u\"}},\n", p, tid,
                 tr->slot_noun, tid - 1);
     else
-        fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %u, "
+        fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
                 "\"tid\": 0, \"args\": {\"name\": \"stalls\"}},\n", p);
-    fprintf(f, "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": %u, "
+    fprintf(f, "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
             "\"tid\": %u, \"args\": {\"sort_index\": %u}}", p, tid, tid);
     return true;
 }

@@ -590,6 +590,10 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         unsigned stall = sfu_lookups(core, p, sl, in, s);
         if (mode == 0) {            /* partial: on the SP's own datapath */
             core->c.stall[US_STALL_LUT] += stall;
+            /* the cycles its passes wait for the bank, after the issue */
+            for (unsigned k = 1; k <= stall && core->w->events; k++)
+                us_event_stall(core->w->events, now + k,
+                               (unsigned)(p - core->sp), US_STALL_LUT);
             first = stall + s->passes - 1;
             busy = first + s->count;
             lat = (unsigned)cfg->v[US_KNOB_alu_latency];
@@ -612,6 +616,14 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         lat = us_unit_latency(cfg, (enum us_unit)s->unit);
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
+        for (unsigned j = 1, k = 1; j < s->span && core->w->events; j++) {
+            if (k < s->count && s->off[k] == j) {
+                k++;
+                continue;
+            }
+            us_event_stall(core->w->events, now + j,
+                           (unsigned)(p - core->sp), US_STALL_DEPENDENCY);
+        }
         if (s->kind == US_SK_INT) {
             us_activity_int(&core->act, us_sop_int_kind(in->op), s->count);
         } else if (s->kind != US_SK_MEM) {
