@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 
 enum { CLI_TRACE_WINDOW = 10000 };            /* default: cycles 0..9999 */
-enum { CLI_TRACE_MAX_EVENTS = 500000 };       /* default bound, ~60 MB   */
+enum { CLI_TRACE_MAX_EVENTS = 500000 };       /* default bound, ~80 MB   */
 enum { CLI_TRACE_EVENTS_LIMIT = 100000000 };  /* largest --trace-max-events */
 
 /* What the three options asked for (cli_trace_option fills it). */
@@ -44,7 +44,7 @@ void cli_trace_args_init(struct cli_trace_args *t);
     "  --trace-window FROM:TO  the cycles traced, FROM <= cycle < TO\n" \
     "            (default 0:10000, the first 10000 cycles)\n" \
     "  --trace-max-events N  write at most N events (default 500000, about\n" \
-    "            60 MB; 1..100000000); the file's otherData says when events\n" \
+    "            80 MB; 1..100000000); the file's otherData says when events\n" \
     "            were dropped (\"truncated\")\n"
 
 /* If `opt` is one of the three options, take its value `v`: true with
