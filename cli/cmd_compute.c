@@ -540,7 +540,8 @@ static int compute(const struct compute_args *a)
         json_t *doc = !ok || !tr ? NULL
             : cli_trace_doc(a->argc, a->argv, inputs, n,
                             a->sfu_math ? "sfu" : "exact", &cfg);
-        if (!cli_trace_close(tr, ok, doc, us_stats_get(st, "cycles")))
+        double cycles = ok ? us_stats_get(st, "cycles") : 0;
+        if (!cli_trace_close(tr, ok, doc, cycles))
             goto out;
     }
     print_report(a, &cfg, &prog, items, &mem.counts, st);
