@@ -426,6 +426,33 @@ static bool write_outputs(const struct compute_args *a,
     return true;
 }
 
+/* One launch on model m, traced when --trace asks; false after an error
+ * (reported). */
+static bool launch(const struct compute_args *a, const struct us_core_model *m,
+                   const struct us_config *cfg, const struct us_program *prog,
+                   const struct us_exec_env *env, struct us_stats *st,
+                   struct us_diag *d)
+{
+    struct us_event_sink sink;
+    struct cli_trace *tr = NULL;
+    if (a->trace.path && !(tr = cli_trace_open(&a->trace, m->name, &sink)))
+        return false;
+    bool ok = us_core_run_compute_events(m, cfg, prog, env, a->groups, NULL,
+                                         tr ? &sink : NULL, st, d);
+    if (!ok)
+        cli_error(a->kernel, d->line, d->col, "%s", d->msg);
+    const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
+    size_t n = 2;
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        if (a->buf[b].file)
+            inputs[n++] = a->buf[b].file;
+    json_t *doc = !ok || !tr ? NULL
+        : cli_trace_doc(a->argc, a->argv, inputs, n,
+                        a->sfu_math ? "sfu" : "exact", cfg);
+    /* a launch that failed early has no statistics */
+    return cli_trace_close(tr, ok, doc, ok ? us_stats_get(st, "cycles") : 0);
+}
+
 static int compute(const struct compute_args *a)
 {
     bool functional = !strcmp(a->arch, "functional");
@@ -522,26 +549,7 @@ static int compute(const struct compute_args *a)
             cli_error(NULL, 0, 0, "compute: out of memory");
             goto out;
         }
-        struct us_event_sink sink;
-        struct cli_trace *tr = NULL;
-        if (a->trace.path &&
-            !(tr = cli_trace_open(&a->trace, model->name, &sink)))
-            goto out;
-        bool ok = us_core_run_compute_events(model, &cfg, &prog, &env,
-                                             a->groups, NULL,
-                                             tr ? &sink : NULL, st, &d);
-        if (!ok)
-            cli_error(a->kernel, d.line, d.col, "%s", d.msg);
-        const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
-        size_t n = 2;
-        for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
-            if (a->buf[b].file)
-                inputs[n++] = a->buf[b].file;
-        json_t *doc = !ok || !tr ? NULL
-            : cli_trace_doc(a->argc, a->argv, inputs, n,
-                            a->sfu_math ? "sfu" : "exact", &cfg);
-        double cycles = ok ? us_stats_get(st, "cycles") : 0;
-        if (!cli_trace_close(tr, ok, doc, cycles))
+        if (!launch(a, model, &cfg, &prog, &env, st, &d))
             goto out;
     }
     print_report(a, &cfg, &prog, items, &mem.counts, st);

@@ -78,11 +78,12 @@ int cli_trace_check(const char *cmd, const struct cli_trace_args *t)
     return 2;
 }
 
-/* ---- The writer ------------------------------------------------------------ */
+/* ---- The writer --------------------------------------------------------- */
 
 /* Which (processor, slot) tracks have been named (their "M" events). */
 struct proc_seen {
-    unsigned char *slot;       /* slot + 1 (0: the stall track) named */
+    bool named;                /* the processor's own track            */
+    unsigned char *slot;       /* slot + 1 (0: the stall track) named  */
     unsigned n;
 };
 
@@ -103,6 +104,21 @@ static void put_sep(struct cli_trace *tr)
     tr->sep = true;
 }
 
+/* The metadata events naming a track: KIND_name (`label`) and
+ * KIND_sort_index, KIND "process" or "thread". */
+static void meta(struct cli_trace *tr, const char *kind, unsigned pid,
+                 unsigned tid, const char *label, unsigned sort)
+{
+    FILE *f = tr->out.f;
+    put_sep(tr);
+    fprintf(f, "{\"name\": \"%s_name\", \"ph\": \"M\", \"ts\": 0, "
+            "\"pid\": %u, \"tid\": %u, \"args\": {\"name\": ", kind, pid, tid);
+    cli_json_string(f, label);
+    fprintf(f, "}},\n{\"name\": \"%s_sort_index\", \"ph\": \"M\", "
+            "\"ts\": 0, \"pid\": %u, \"tid\": %u, \"args\": "
+            "{\"sort_index\": %u}}", kind, pid, tid, sort);
+}
+
 /* Name the track of processor p (its stall row: tid 0) or of its slot
  * (tid slot + 1) the first time an event goes there; false when out of
  * memory (the event is then written without its name). */
@@ -118,15 +134,12 @@ static bool name_track(struct cli_trace *tr, unsigned p, unsigned tid)
         tr->nprocs = n;
     }
     struct proc_seen *ps = &tr->procs[p];
-    FILE *f = tr->out.f;
-    if (!ps->slot) {   /* the processor itself */
-        put_sep(tr);
-        fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
-                "\"tid\": 0, \"args\": {\"name\": \"%s %s %u\"}},\n", p,
-                tr->model, tr->proc_noun, p);
-        fprintf(f, "{\"name\": \"process_sort_index\", \"ph\": \"M\", \"ts\": 0, "
-                "\"pid\": %u, \"tid\": 0, \"args\": {\"sort_index\": %u}}",
-                p, p);
+    char label[64];
+    if (!ps->named) {
+        ps->named = true;
+        snprintf(label, sizeof label, "%s %s %u", tr->model, tr->proc_noun,
+                 p);
+        meta(tr, "process", p, 0, label, p);
     }
     if (tid >= ps->n) {
         unsigned n = tid + 1 > 2 * ps->n ? tid + 1 : 2 * ps->n;
@@ -140,16 +153,11 @@ static bool name_track(struct cli_trace *tr, unsigned p, unsigned tid)
     if (ps->slot[tid])
         return true;
     ps->slot[tid] = 1;
-    put_sep(tr);
     if (tid)
-        fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
-                "\"tid\": %u, \"args\": {\"name\": \"%s %u\"}},\n", p, tid,
-                tr->slot_noun, tid - 1);
+        snprintf(label, sizeof label, "%s %u", tr->slot_noun, tid - 1);
     else
-        fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
-                "\"tid\": 0, \"args\": {\"name\": \"stalls\"}},\n", p);
-    fprintf(f, "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"ts\": 0, \"pid\": %u, "
-            "\"tid\": %u, \"args\": {\"sort_index\": %u}}", p, tid, tid);
+        snprintf(label, sizeof label, "stalls");
+    meta(tr, "thread", p, tid, label, tid);
     return true;
 }
 

@@ -808,7 +808,8 @@ static void event_issue(const struct vt_core *c, const struct lgroup *gr,
         const struct slot *s = lane(c, gr, i, j);
         uint64_t done = c->now + g->issues;
         for (unsigned k = 0; k < g->nops; k++) {
-            uint64_t r = us_sb_item_ready(&s->sb, &c->code.ops[g->first + k].item);
+            const struct vt_op *op = &c->code.ops[g->first + k];
+            uint64_t r = us_sb_item_ready(&s->sb, &op->item);
             done = r > done ? r : done;
         }
         ev.done = done;
