@@ -44,7 +44,7 @@ static const char usage[] =
     "            references are exact (docs/COMPUTE_SUITE.md)\n"
     "  --json    the report as one JSON object\n"
     "  --isa     a seed's kernel (ushader compute --isa X --help)\n"
-    "  With a core model (--arch NAME):\n"
+    "  With one core model (--arch NAME):\n"
     CLI_TRACE_USAGE
     "  Prints the launch, the memory counts (loads, stores, atomics, bytes,\n"
     "  out-of-bounds accesses) and, on a model, its statistics\n"

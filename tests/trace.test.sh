@@ -129,6 +129,7 @@ usage2 "--trace-window without --trace" run $CHAIN --arch scalar --trace-window 
 usage2 "--trace-max-events without --trace" compute $KERNEL --arch scalar --trace-max-events 5
 usage2 "--trace without --arch" run $CHAIN --trace "$T/no.json"
 usage2 "--trace on the interpreter" compute $KERNEL --trace "$T/no.json"
+usage2 "compute --trace with two models" compute $KERNEL --arch scalar,simt --trace "$T/no.json"
 usage2 "--trace with two models" run $CHAIN --arch scalar,simd4 --trace "$T/no.json"
 usage2 "--trace with all" run $CHAIN --arch all --trace "$T/no.json"
 usage2 "--trace with --preset" run $CHAIN --arch simt --preset configs/kgpu.ini --trace "$T/no.json"
