@@ -40,6 +40,23 @@ US_MUST_CHECK bool cli_load_config(const char *path, struct us_config *cfg);
 US_MUST_CHECK bool cli_write_file(const char *path, const void *data,
                                   size_t len);
 
+/* An output written as a stream, for output too large to build in
+ * memory first (a trace): cli_out_open chooses as cli_write_file does --
+ * a regular or new file goes to a temporary file beside it, a device or
+ * FIFO is written through -- and gives `f`; cli_out_close(o, true)
+ * flushes and renames the temporary file over `path`, so a failure (or
+ * cli_out_close(o, false), a run that failed) leaves no partial file and
+ * the old one as it was.  Both report their own errors; close returns
+ * true only when kept and written. */
+struct cli_out {
+    FILE *f;
+    const char *shown;         /* the path as given, for errors          */
+    char *target, *tmp;        /* NULL: written through                  */
+    int slot;                  /* the temporary file's cleanup entry     */
+};
+US_MUST_CHECK bool cli_out_open(struct cli_out *o, const char *path);
+bool cli_out_close(struct cli_out *o, bool keep);
+
 /* False, with an error, when the output `out` is one of the regular files
  * `inputs` (the same device and inode, whatever the names; "-" is standard
  * input; NULL entries are skipped), so `asm -o p.fp p.fp` cannot replace

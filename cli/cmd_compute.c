@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "gfx/gfx.h"
 #include "shader/core.h"
 
@@ -16,7 +19,8 @@ static const char usage[] =
     "                       [--buffer B=[FILE][,SIZE]]... [--out B=FILE]...\n"
     "                       [--param local[N]=V,...]... [--arch A[,B...]|all]\n"
     "                       [--config F.ini] [--set KEY=V]... [--sfu-math]\n"
-    "                       [--json]\n"
+    "                       [--json] [--trace FILE [--trace-window FROM:TO]\n"
+    "                       [--trace-max-events N]]\n"
     "  Launch a compute kernel (a !!USHADERcp1.0 program, or GLSL compute: a\n"
     "  .comp file) over X x Y x Z workgroups and write its buffers back.\n"
     "  --groups  workgroup counts (missing ones are 1)\n"
@@ -43,6 +47,8 @@ static const char usage[] =
     "            references are exact (docs/COMPUTE_SUITE.md)\n"
     "  --json    the report as one JSON object\n"
     "  --isa     a seed's kernel (ushader compute --isa X --help)\n"
+    "  With one core model (--arch NAME):\n"
+    CLI_TRACE_USAGE
     "  Prints the launch, the memory counts (loads, stores, atomics, bytes,\n"
     "  out-of-bounds accesses) and, on a model, its statistics\n"
     "  (docs/METRICS.md).  Buffers count against the memory budget of a run\n"
@@ -66,6 +72,7 @@ struct compute_args {
     uint32_t groups[3];
     uint32_t local[3];     /* 0: the kernel's                             */
     bool json, sfu_math;
+    struct cli_trace_args trace;   /* --trace: the model's events       */
     struct binding buf[US_MAX_BUFFERS];
     const char *sets[MAX_OPTS], *params[MAX_OPTS];
     unsigned nsets, nparams;
@@ -145,6 +152,7 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
 {
     memset(a, 0, sizeof *a);
     a->arch = "functional";
+    cli_trace_args_init(&a->trace);
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "--json", false, false, NULL },
         { "--sfu-math", false, false, NULL },
@@ -152,7 +160,8 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         { "--local", true, false, NULL }, { "--buffer", true, true, NULL },
         { "--out", true, true, NULL }, { "--param", true, true, NULL },
         { "--arch", true, false, NULL }, { "--config", true, false, NULL },
-        { "--set", true, true, NULL }, { NULL, false, false, NULL },
+        { "--set", true, true, NULL }, CLI_TRACE_OPTS,
+        { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) {
@@ -173,6 +182,14 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         }
         if (!strcmp(o, "--sfu-math")) {
             a->sfu_math = true;
+            continue;
+        }
+        int trc;
+        if (i + 1 < argc &&
+            cli_trace_option("compute", o, argv[i + 1], &a->trace, &trc)) {
+            if (trc)
+                return trc;
+            i++;
             continue;
         }
         static const char *const valued[] = {
@@ -223,7 +240,11 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         fputs(usage, stderr);
         return 2;
     }
-    return 0;
+    int trc = cli_trace_check("compute", &a->trace);
+    if (!trc && a->trace.path && a->models.count != 1)
+        return bad("--trace traces one core model (--arch NAME), not %s",
+                   a->models.count ? "a list" : "the functional interpreter");
+    return trc;
 }
 
 /* One --param value: a float, or an integer's bits (5u, -3i, 0x1f). */
@@ -400,7 +421,7 @@ static bool check_outputs(const struct compute_args *a)
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         if (a->buf[b].out && !cli_check_output(a->buf[b].out, inputs, n))
             return false;
-    return true;
+    return !a->trace.path || cli_check_output(a->trace.path, inputs, n);
 }
 
 static bool write_outputs(const struct compute_args *a,
@@ -431,6 +452,33 @@ static void free_memory(struct us_memory *mem)
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         free(mem->buf[b].data);
     memset(mem, 0, sizeof *mem);
+}
+
+/* One launch on model m, traced when --trace asks; false after an error
+ * (reported). */
+static bool launch(const struct compute_args *a, const struct us_core_model *m,
+                   const struct us_config *cfg, const struct us_program *prog,
+                   const struct us_exec_env *env, struct us_stats *st,
+                   struct us_diag *d)
+{
+    struct us_event_sink sink;
+    struct cli_trace *tr = NULL;
+    if (a->trace.path && !(tr = cli_trace_open(&a->trace, m->name, &sink)))
+        return false;
+    bool ok = us_core_run_compute_events(m, cfg, prog, env, a->groups, NULL,
+                                         tr ? &sink : NULL, st, d);
+    if (!ok)
+        cli_error(a->kernel, d->line, d->col, "%s", d->msg);
+    const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
+    size_t n = 2;
+    for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
+        if (a->buf[b].file)
+            inputs[n++] = a->buf[b].file;
+    json_t *doc = !ok || !tr ? NULL
+        : cli_trace_doc(a->argc, a->argv, inputs, n,
+                        a->sfu_math ? "sfu" : "exact", cfg);
+    /* a launch that failed early has no statistics */
+    return cli_trace_close(tr, ok, doc, ok ? us_stats_get(st, "cycles") : 0);
 }
 
 static int compute(const struct compute_args *a)
@@ -539,11 +587,8 @@ static int compute(const struct compute_args *a)
             if (n && !load_buffers(a, &again, &each))
                 goto out;
             env.mem = n ? &again : &mem;
-            if (!us_core_run_compute(us_models[m], &cfg, &prog, &env,
-                                     a->groups, NULL, &st[n], &d)) {
-                cli_error(a->kernel, d.line, d.col, "%s", d.msg);
+            if (!launch(a, us_models[m], &cfg, &prog, &env, &st[n], &d))
                 goto out;
-            }
             if (n && !same_memory(&mem, &again)) {
                 cli_error(a->kernel, 0, 0, "compute: %s's memory differs "
                           "from %s's", us_models[m]->name, st[0].arch);

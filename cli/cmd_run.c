@@ -72,6 +72,8 @@ static const char usage[] =
     "                        [--param ...] [--attrib ...] [--texture ...]\n"
     "                        [--inputs-from SCENE [--slot NAME]] [--exact-math]\n"
     "                        [--time] [--json]\n"
+    "                        [--trace FILE [--trace-window FROM:TO]\n"
+    "                         [--trace-max-events N]]\n"
     "  Run N threads (default 64) on a core model: scalar, simd4, vliw,\n"
     "  superscalar, hetero, simt; a comma list of them or all (every model)\n"
     "  prints a comparison table.  Every model's outputs must be\n"
@@ -113,7 +115,9 @@ static const char usage[] =
     "  The threads' records and the inputs count against the memory budget\n"
     "  of a run (1024 MiB, README \"Limits\").\n"
     "  --time    print each model's host CPU time and simulated useful ops per\n"
-    "            host second on stderr (bench/core_speed.bench.sh)\n";
+    "            host second on stderr (bench/core_speed.bench.sh)\n"
+    "  With one model (--arch NAME, no --preset):\n"
+    CLI_TRACE_USAGE;
 
 /* "x[,y[,z[,w]]]" -> value, missing components from (0, 0, 0, 1). */
 static bool parse_values(const char *opt, const char *arg, const char *s,
@@ -172,7 +176,8 @@ static const struct cli_opt options[] = {
     { "--set", true, true, NULL }, { "--threads", true, false, NULL },
     { "--inputs", true, false, NULL }, { "--preset", true, true, NULL },
     { "--texture", true, true, NULL }, { "--inputs-from", true, false, NULL },
-    { "--slot", true, false, NULL }, { NULL, false, false, NULL },
+    { "--slot", true, false, NULL }, CLI_TRACE_OPTS,
+    { NULL, false, false, NULL },
 };
 
 static const char no_functional[] =
@@ -191,12 +196,19 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
         fputs(usage, stderr);
         return 2;
     }
+    cli_trace_args_init(&a->trace);
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
+        int trc;
         if (!strcmp(opt, "--help")) {
             fputs(usage, stdout);
             *done = true;
             return 0;
+        } else if (i + 1 < argc &&
+                   cli_trace_option("run", opt, argv[i + 1], &a->trace, &trc)) {
+            if (trc)
+                return trc;
+            i++;
         } else if (!strcmp(opt, "--json")) {
             a->json = true;
         } else if (!strcmp(opt, "--time")) {
@@ -291,12 +303,21 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                   "parameters from the scene: not with %s", clash);
         return 2;
     }
+    int trc = cli_trace_check("run", &a->trace);
+    if (trc)
+        return trc;
     const char *arch_only = a->arch ? NULL : a->inputs ? "--inputs"
                           : a->npresets ? "--preset" : a->time ? "--time"
-                          : NULL;
+                          : a->trace.path ? "--trace" : NULL;
     if (arch_only) {
         cli_error(NULL, 0, 0, "run: %s applies to the --arch form (core "
                   "models), not to one thread on the interpreter", arch_only);
+        return 2;
+    }
+    if (a->trace.path && (a->models.count != 1 || a->npresets)) {
+        cli_error(NULL, 0, 0, "run: --trace traces one model: --arch NAME "
+                  "without --preset, not '%s'%s", a->arch,
+                  a->npresets ? " with --preset" : "");
         return 2;
     }
     if (a->slot && !a->inputs_from) {

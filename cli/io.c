@@ -194,11 +194,12 @@ static char *link_target(const char *path)
     return NULL;
 }
 
-/* Write `path` (not a link) through a temporary file in its directory
- * and rename(2).  The temporary name is NAME.tmpXXXXXX, NAME cut so the
- * whole stays within NAME_MAX. */
-static bool replace_file(const char *shown, const char *path,
-                         const void *data, size_t len)
+/* A temporary file NAME.tmpXXXXXX beside `path` (not a link), NAME cut so
+ * the whole stays within NAME_MAX, with the mode open(2) would give
+ * `path`: its descriptor (-1 after an error), *tmp its malloc'd name and
+ * *slot its cleanup registration (glsl/cleanup.h). */
+static int temp_create(const char *shown, const char *path, char **tmp,
+                       int *slot)
 {
     const char *slash = strrchr(path, '/');
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
@@ -206,29 +207,40 @@ static bool replace_file(const char *shown, const char *path,
     enum { SUFFIX = sizeof ".tmpXXXXXX" - 1 };
     if (base > NAME_MAX - SUFFIX)
         base = NAME_MAX - SUFFIX;
-    char *tmp = malloc(dir + base + SUFFIX + 1);
-    if (!tmp) {
+    *tmp = malloc(dir + base + SUFFIX + 1);
+    if (!*tmp) {
         cli_error(shown, 0, 0, "out of memory");
-        return false;
+        return -1;
     }
-    memcpy(tmp, path, dir + base);
-    memcpy(tmp + dir + base, ".tmpXXXXXX", SUFFIX + 1);
-    int slot;
-    int fd = us_cleanup_mkstemp(tmp, &slot);
+    memcpy(*tmp, path, dir + base);
+    memcpy(*tmp + dir + base, ".tmpXXXXXX", SUFFIX + 1);
+    int fd = us_cleanup_mkstemp(*tmp, slot);
     if (fd < 0) {
         cli_error(shown, 0, 0, "cannot create: %s", strerror(errno));
-        free(tmp);
-        return false;
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
     }
     /* mkstemp makes the file 0600; give it the mode open(2) would. */
     mode_t mask = umask(0);
     umask(mask);
-    bool ok = fchmod(fd, 0666 & ~mask) == 0 && write_fd(fd, data, len);
-    int e = errno;
-    if (close(fd) != 0 && ok) {
-        ok = false;
-        e = errno;
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        cli_error(shown, 0, 0, "cannot write: %s", strerror(errno));
+        close(fd);
+        unlink(*tmp);
+        us_cleanup_drop(*slot);
+        free(*tmp);
+        *tmp = NULL;
+        return -1;
     }
+    return fd;
+}
+
+/* The temporary file written (ok: its descriptor closed, or an error in
+ * errno `e`): renamed over `path`, or removed after an error. */
+static bool temp_finish(const char *shown, const char *path, char *tmp,
+                        int slot, bool ok, int e)
+{
     if (ok && rename(tmp, path) != 0) {
         ok = false;
         e = errno;
@@ -240,6 +252,25 @@ static bool replace_file(const char *shown, const char *path,
     us_cleanup_drop(slot);
     free(tmp);
     return ok;
+}
+
+/* Write `path` (not a link) through a temporary file in its directory
+ * and rename(2). */
+static bool replace_file(const char *shown, const char *path,
+                         const void *data, size_t len)
+{
+    char *tmp;
+    int slot;
+    int fd = temp_create(shown, path, &tmp, &slot);
+    if (fd < 0)
+        return false;
+    bool ok = write_fd(fd, data, len);
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    return temp_finish(shown, path, tmp, slot, ok, e);
 }
 
 static const char *file_kind(mode_t m)
@@ -278,6 +309,91 @@ bool cli_write_file(const char *path, const void *data, size_t len)
         ok = replace_file(path, target, data, len);
     free(target);
     return ok;
+}
+
+/* The stream form of cli_write_file: the same choice of how `path` is
+ * written, then a FILE the caller writes to. */
+bool cli_out_open(struct cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->shown = path;
+    o->slot = -1;
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (!exists && errno != ENOENT) {
+        cli_error(path, 0, 0, "cannot write: %s", strerror(errno));
+        return false;
+    }
+    bool through = exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+    if (exists && !through && !S_ISREG(st.st_mode)) {
+        cli_error(path, 0, 0, "cannot write: is %s", file_kind(st.st_mode));
+        return false;
+    }
+    int fd = -1;
+    bool truncate = false;
+    if (!through) {
+        if (!(o->target = link_target(path))) {
+            cli_error(path, 0, 0, "cannot write: %s", strerror(errno));
+            return false;
+        }
+        struct stat tst;
+        if (exists && (lstat(o->target, &tst) != 0 ||
+                       tst.st_dev != st.st_dev || tst.st_ino != st.st_ino)) {
+            through = truncate = true;   /* as cli_write_file */
+            free(o->target);
+            o->target = NULL;
+        } else if ((fd = temp_create(path, o->target, &o->tmp,
+                                     &o->slot)) < 0) {
+            free(o->target);
+            o->target = NULL;
+            return false;
+        }
+    }
+    if (through &&
+        (fd = open(path, O_WRONLY | O_NOCTTY | (truncate ? O_TRUNC : 0))) < 0) {
+        cli_error(path, 0, 0, "cannot open: %s", strerror(errno));
+        return false;
+    }
+    if (!(o->f = fdopen(fd, "wb"))) {
+        int e = errno;
+        close(fd);
+        if (o->tmp)
+            (void)temp_finish(path, o->target, o->tmp, o->slot, false, e);
+        else
+            cli_error(path, 0, 0, "cannot write: %s", strerror(e));
+        free(o->target);
+        o->target = o->tmp = NULL;
+        return false;
+    }
+    return true;
+}
+
+bool cli_out_close(struct cli_out *o, bool keep)
+{
+    if (!o->f)
+        return false;
+    bool ok = !ferror(o->f);
+    int e = ok ? 0 : EIO;
+    if (fclose(o->f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    o->f = NULL;
+    if (o->tmp) {
+        if (keep)
+            ok = temp_finish(o->shown, o->target, o->tmp, o->slot, ok, e);
+        else {   /* the run failed: the old file, if any, stays */
+            unlink(o->tmp);
+            us_cleanup_drop(o->slot);
+            free(o->tmp);
+            ok = false;
+        }
+    } else if (!ok && keep) {
+        cli_error(o->shown, 0, 0, "cannot write: %s", strerror(e));
+    }
+    free(o->target);
+    o->target = o->tmp = NULL;
+    return ok && keep;
 }
 
 bool cli_check_output(const char *out, const char *const *inputs, size_t n)

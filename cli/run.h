@@ -8,6 +8,7 @@
 #define CLI_RUN_H
 
 #include "cli/run_inputs.h"
+#include "cli/trace.h"
 
 enum { MAX_SETTINGS = 256 };
 
@@ -41,6 +42,7 @@ struct run_args {
     const char *presets[MAX_PRESETS];  /* --preset: simt rows */
     unsigned npresets;
     long threads;                  /* 0: not given */
+    struct cli_trace_args trace;   /* --trace: one model's events  */
     struct setting params[MAX_SETTINGS], attribs[MAX_SETTINGS];
     unsigned nparams, nattribs;
 };

@@ -243,6 +243,8 @@ int run_arch(const struct run_args *a)
     us_vec4 *params = NULL;
     struct us_thread *base = NULL, *ref = NULL, *work = NULL;
     struct us_stats *st = NULL;
+    struct cli_trace *tr = NULL;
+    struct us_event_sink sink;
     struct gfx_budget mem;
     gfx_budget_init(&mem);
     struct run_env *e = calloc(1, sizeof *e);
@@ -343,7 +345,18 @@ int run_arch(const struct run_args *a)
             goto out;
         }
     }
-    struct us_workload w = { &prog, &env, work, n };
+    if (a->trace.path) {   /* one model (parse_args): rows[0] */
+        const char *ins[4 + MAX_TEXTURES] = { a->file, a->config, a->inputs,
+                                              a->inputs_from };
+        for (unsigned i = 0; i < a->ntextures; i++)
+            ins[4 + i] = a->textures[i].file;
+        if (!cli_check_output(a->trace.path, ins, 4 + a->ntextures) ||
+            !(tr = cli_trace_open(&a->trace, rows[0].name, &sink))) {
+            rc = 1;
+            goto out;
+        }
+    }
+    struct us_workload w = { &prog, &env, work, n, tr ? &sink : NULL };
     unsigned ran = 0;
     rc = 1;
     for (unsigned m = 0; m < nrows; m++) {
@@ -378,6 +391,13 @@ int run_arch(const struct run_args *a)
                 goto out;
             }
         ran++;
+    }
+    if (tr) {
+        bool ok = cli_trace_close(tr, true, run_json_doc(a, &rows[0].cfg),
+                                  us_stats_get(&st[0], "cycles"));
+        tr = NULL;
+        if (!ok)
+            goto out;
     }
     uint32_t written = prog.outputs_written;
     if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
@@ -421,6 +441,7 @@ oom:
     cli_error(a->file, 0, 0, "out of memory");
     rc = 1;
 out:
+    (void)cli_trace_close(tr, false, NULL, 0);   /* a failed run: no file */
     free(rows);
     free(st);
     free(work);

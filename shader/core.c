@@ -53,6 +53,19 @@ bool us_core_run_compute(const struct us_core_model *m,
                          const uint32_t groups[3], struct us_thread *threads,
                          struct us_stats *st, struct us_diag *diag)
 {
+    return us_core_run_compute_events(m, cfg, prog, env, groups, threads,
+                                      NULL, st, diag);
+}
+
+bool us_core_run_compute_events(const struct us_core_model *m,
+                                const struct us_config *cfg,
+                                const struct us_program *prog,
+                                const struct us_exec_env *env,
+                                const uint32_t groups[3],
+                                struct us_thread *threads,
+                                const struct us_event_sink *events,
+                                struct us_stats *st, struct us_diag *diag)
+{
     uint64_t items = us_compute_items(prog, groups, UINT_MAX, diag);
     if (!items)
         return false;
@@ -64,7 +77,7 @@ bool us_core_run_compute(const struct us_core_model *m,
     }
     for (uint64_t i = 0; i < items; i++)
         us_compute_thread(prog, groups, i, &t[i]);
-    struct us_workload w = { prog, env, t, (unsigned)items };
+    struct us_workload w = { prog, env, t, (unsigned)items, events };
     bool ok = us_core_run(m, cfg, &w, st, diag);
     if (!threads)
         free(t);

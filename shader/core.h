@@ -135,11 +135,44 @@ enum { US_JSON_SCHEMA_VERSION = 1 };
  * inputs set with us_compute_thread; env->mem holds the buffers (and
  * counts what the run does to them), and the model gives each workgroup
  * its shared memory and keeps the barrier rule (shader/workgroup.h). */
+struct us_event_sink;
+
 struct us_workload {
     const struct us_program *prog;
     const struct us_exec_env *env;  /* parameters, us_math, sampler, memory */
     struct us_thread *threads;      /* inputs set; the model writes results */
     unsigned nthreads;
+    const struct us_event_sink *events;  /* NULL: no pipeline events */
+};
+
+/* ---- Pipeline events (`--trace`, docs/TRACE.md) -------------------------- */
+
+/*
+ * What a model reports, cycle by cycle, to a workload's event sink: every
+ * issue (an instruction, word, bundle or warp group on one thread slot,
+ * with the cycle its last result is usable), every cycle a processor with
+ * threads issues nothing (with the stall cause it counts in stalls.*), and
+ * every thread's retirement.  A model checks w->events before building an
+ * event, so a run without a sink pays one test per issue; the events never
+ * change what the model does.
+ */
+enum us_event_kind { US_EVENT_ISSUE, US_EVENT_STALL, US_EVENT_RETIRE };
+
+struct us_event {
+    enum us_event_kind kind;
+    uint64_t cycle;     /* of the issue, the stall or the retirement       */
+    uint64_t done;      /* ISSUE: every result usable (>= cycle + 1)       */
+    unsigned proc;      /* processor: an SP, a vec4 processor, a SIMT core */
+    unsigned slot;      /* ISSUE, RETIRE: its thread slot (a warp's slot)  */
+    unsigned thread;    /* ISSUE, RETIRE: the thread (a warp's first lane) */
+    unsigned lanes;     /* ISSUE: threads it ran for (1 without lockstep)  */
+    unsigned pc;        /* ISSUE: index into the model's code              */
+    const char *name;   /* ISSUE: the mnemonic; STALL: us_stall_names[]    */
+};
+
+struct us_event_sink {
+    void (*event)(void *ctx, const struct us_event *ev);
+    void *ctx;
 };
 
 /* Threads of one workgroup: the product of a compute program's
@@ -213,5 +246,13 @@ US_MUST_CHECK bool us_core_run_compute(const struct us_core_model *m,
                                        struct us_thread *threads,
                                        struct us_stats *st,
                                        struct us_diag *diag);
+
+/* The same, reporting pipeline events to `events` (NULL: none). */
+US_MUST_CHECK bool us_core_run_compute_events(
+    const struct us_core_model *m, const struct us_config *cfg,
+    const struct us_program *prog, const struct us_exec_env *env,
+    const uint32_t groups[3], struct us_thread *threads,
+    const struct us_event_sink *events, struct us_stats *st,
+    struct us_diag *diag);
 
 #endif

@@ -590,6 +590,10 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         unsigned stall = sfu_lookups(core, p, sl, in, s);
         if (mode == 0) {            /* partial: on the SP's own datapath */
             core->c.stall[US_STALL_LUT] += stall;
+            /* the cycles its passes wait for the bank, after the issue */
+            for (unsigned k = 1; k <= stall && core->w->events; k++)
+                us_event_stall(core->w->events, now + k,
+                               (unsigned)(p - core->sp), US_STALL_LUT);
             first = stall + s->passes - 1;
             busy = first + s->count;
             lat = (unsigned)cfg->v[US_KNOB_alu_latency];
@@ -612,6 +616,14 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         lat = us_unit_latency(cfg, (enum us_unit)s->unit);
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
+        for (unsigned j = 1, k = 1; j < s->span && core->w->events; j++) {
+            if (k < s->count && s->off[k] == j) {
+                k++;
+                continue;
+            }
+            us_event_stall(core->w->events, now + j,
+                           (unsigned)(p - core->sp), US_STALL_DEPENDENCY);
+        }
         if (s->kind == US_SK_INT) {
             us_activity_int(&core->act, us_sop_int_kind(in->op), s->count);
         } else if (s->kind != US_SK_MEM) {
@@ -662,13 +674,37 @@ static void note_end(struct us_core *core, const struct slot *sl)
                       &core->w->threads[sl->tid], core->now);
 }
 
+/* The pipeline event of word pc issued now on slot sl of SP sp (after
+ * mem_flush): done when its datapath cycles are over and every register
+ * it writes is usable (WAW keeps older writes earlier). */
+static void event_issue(const struct us_core *core, unsigned sp,
+                        const struct slot *sl, unsigned pc, unsigned busy,
+                        unsigned lanes)
+{
+    const struct sinfo *s = &core->info[pc];
+    uint64_t done = core->now + busy;
+    for (unsigned i = 0; i < s->nwrites; i++) {
+        uint64_t r = sl->r->sb.ready[us_sb_index(s->wr[i].key)];
+        done = r > done ? r : done;
+    }
+    struct us_event ev = {
+        .kind = US_EVENT_ISSUE, .cycle = core->now, .done = done,
+        .proc = sp, .slot = (unsigned)(sl - core->sp[sp].slot),
+        .thread = sl->tid, .lanes = lanes, .pc = pc,
+        .name = us_sops[core->code.insts[pc].op].name,
+    };
+    us_event_emit(core->w->events, &ev);
+}
+
 /* Independent SPs: the thread's own one-lane sequencer moves on. */
 static void issue(struct us_core *core, struct sp *p, struct slot *sl)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
-    exec_inst(core, p, sl, 0);
+    unsigned busy = exec_inst(core, p, sl, 0);
     mem_flush(core, (unsigned)(p - core->sp));
+    if (core->w->events)
+        event_issue(core, (unsigned)(p - core->sp), sl, sl->pc, busy, 1);
     note_bar(core, sl, in);
     us_watchdog_kick(&core->dog, core->now);
     core->act.issues++;
@@ -773,12 +809,13 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
                                &core->why);
         return;
     }
-    unsigned busy = 0;
+    unsigned busy = 0, lbusy[US_FLOW_MAX_LANES];
     for (unsigned i = 0; i < gr->n; i++) {
         if (!((active >> i) & 1))
             continue;
         struct slot *sl = lane(core, gr, i, j);
         unsigned b = exec_inst(core, &core->sp[gr->first + i], sl, i);
+        lbusy[i] = b;
         busy = b > busy ? b : busy;
         note_bar(core, sl, in);
         if (us_scalar_cond(in, core->w->env, &core->w->threads[sl->tid],
@@ -786,6 +823,10 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
             cond |= 1u << i;
     }
     mem_flush(core, (unsigned)(gr - core->groups));
+    for (unsigned i = 0; i < gr->n && core->w->events; i++)
+        if ((active >> i) & 1)
+            event_issue(core, gr->first + i, lane(core, gr, i, j), pc,
+                        lbusy[i], (unsigned)__builtin_popcount(active));
     us_watchdog_kick(&core->dog, core->now);
     unsigned nactive = (unsigned)__builtin_popcount(active);
     core->act.issues++;
@@ -856,10 +897,13 @@ static void group_step(struct us_core *core, struct group *gr)
             bool busy = false;
             for (unsigned k = 0; k < core->nslots; k++)
                 busy |= lane(core, gr, i, k)->active;
-            if (busy)
+            if (busy) {
                 core->c.stall[x.cause]++;
-            else
+                us_event_stall(core->w->events, core->now, gr->first + i,
+                               x.cause);
+            } else {
                 core->c.idle++;
+            }
         }
     }
     warp_fetch(core, gr);
@@ -1000,6 +1044,7 @@ static bool step(struct us_core *core)
                 if (!sl->active || sl->pc < core->code.n)
                     continue;
                 if (sl->done_at <= now) {
+                    us_event_retire(core->w->events, now, i, j, sl->tid);
                     core->c.threads++;
                     core->c.latency_sum += now - sl->start;
                     core->c.cycles = now;
@@ -1057,10 +1102,12 @@ static bool step(struct us_core *core)
             bool busy = false;
             for (unsigned j = 0; j < core->nslots; j++)
                 busy |= p->slot[j].active;
-            if (busy)
+            if (busy) {
                 core->c.stall[ctx.cause]++;
-            else
+                us_event_stall(core->w->events, now, i, ctx.cause);
+            } else {
                 core->c.idle++;
+            }
         }
         fetch(core, p);  /* words fetched now are usable from next cycle */
     }

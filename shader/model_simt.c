@@ -431,6 +431,22 @@ static void count_issue(struct us_core *c, const struct warp *wp,
     c->counts.instr_bits += (uint64_t)k * c->inst_bits;
 }
 
+/* The pipeline event of warp wp of core cr issuing the group at pc on
+ * `lanes` now (a parked load resuming: "resume"), done when the warp may
+ * issue again. */
+static void event_issue(const struct us_core *c, const struct simt_core *cr,
+                        const struct warp *wp, unsigned pc, uint32_t lanes)
+{
+    struct us_event ev = {
+        .kind = US_EVENT_ISSUE, .cycle = c->now, .done = wp->ready_at,
+        .proc = (unsigned)(cr - c->cores), .slot = (unsigned)(wp - cr->warp),
+        .thread = wp->lane[__builtin_ctz(lanes ? lanes : wp->present)].tid,
+        .lanes = (unsigned)__builtin_popcount(lanes), .pc = pc,
+        .name = lanes ? us_ops[c->w->prog->insts[pc].op].name : "resume",
+    };
+    us_event_emit(c->w->events, &ev);
+}
+
 /* Warp wp of core cr issues its next group; false when the run fails. */
 static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
 {
@@ -438,6 +454,8 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
         cr->free_at = wp->ready_at = c->now + wp->resume;
         c->fsm_busy += wp->resume;
         wp->resume = 0;
+        if (c->w->events)
+            event_issue(c, cr, wp, 0, 0);
         return true;
     }
     unsigned pc;
@@ -470,6 +488,8 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     finish_lanes(c, wp);
 
     time_issue(c, cr, wp, pc, lanes, t, at, nreq);
+    if (c->w->events)
+        event_issue(c, cr, wp, pc, lanes);
     count_issue(c, wp, pc, lanes);
     cr->last = (unsigned)(wp - cr->warp);
     us_watchdog_kick(&c->dog, c->now);
@@ -516,8 +536,10 @@ static void step_core(struct us_core *c, struct simt_core *cr)
     }
     if (!any)
         c->counts.idle++;
-    else if (why != US_STALL_COUNT)
+    else if (why != US_STALL_COUNT) {
         c->counts.stall[why]++;
+        us_event_stall(c->w->events, c->now, (unsigned)(cr - c->cores), why);
+    }
 }
 
 /* Warps whose threads have all finished and whose results are in free
@@ -532,6 +554,8 @@ static bool retire(struct us_core *c)
                 wp->ready_at > c->now)
                 continue;
             for (uint32_t m = wp->present; m; m &= m - 1) {
+                us_event_retire(c->w->events, c->now, i, j,
+                                wp->lane[__builtin_ctz(m)].tid);
                 c->counts.threads++;
                 c->counts.latency_sum +=
                     c->now - wp->lane[__builtin_ctz(m)].start;

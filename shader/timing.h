@@ -184,6 +184,40 @@ static inline enum us_stall us_unit_stall(unsigned unit)
 
 extern const char *const us_stall_names[US_STALL_COUNT];
 
+/* ---- Pipeline events (shader/core.h, docs/TRACE.md) ---------------------- */
+
+/* A model reports where it counts: a stall where it counts stall[why], a
+ * retirement where it counts threads; nothing without a sink (`s` is the
+ * workload's `events`).  Issues carry the model's own figures: it fills a
+ * struct us_event and calls us_event_emit, after testing `s`. */
+static inline void us_event_emit(const struct us_event_sink *s,
+                                 const struct us_event *ev)
+{
+    s->event(s->ctx, ev);
+}
+
+static inline void us_event_stall(const struct us_event_sink *s,
+                                  uint64_t cycle, unsigned proc,
+                                  enum us_stall why)
+{
+    if (!s)
+        return;
+    struct us_event ev = { .kind = US_EVENT_STALL, .cycle = cycle,
+                           .proc = proc, .name = us_stall_names[why] };
+    us_event_emit(s, &ev);
+}
+
+static inline void us_event_retire(const struct us_event_sink *s,
+                                   uint64_t cycle, unsigned proc,
+                                   unsigned slot, unsigned thread)
+{
+    if (!s)
+        return;
+    struct us_event ev = { .kind = US_EVENT_RETIRE, .cycle = cycle,
+                           .proc = proc, .slot = slot, .thread = thread };
+    us_event_emit(s, &ev);
+}
+
 struct us_tcounts {
     uint64_t cycles;
     uint64_t threads;            /* retired                                 */

@@ -779,6 +779,47 @@ static bool group_bar(const struct vt_core *c, const struct vt_group *g)
 /* Warp j issues its next group on its active lanes (the processors whose
  * lanes are masked off idle meanwhile: the caller counts them), and its
  * sequencer moves on. */
+/* The pipeline events of group pc issued now on the active lanes of
+ * warp j (after mem_flush): each lane's done when the issue stage is
+ * through and every register the group writes is usable.  A group of
+ * several ops is named by its ops' mnemonics, "MAD | RCP". */
+static void event_issue(const struct vt_core *c, const struct lgroup *gr,
+                        unsigned j, unsigned pc, uint32_t active)
+{
+    const struct vt_group *g = &c->code.groups[pc];
+    char name[64];
+    size_t len = 0;
+    name[0] = '\0';
+    for (unsigned i = 0; i < g->nops && len < sizeof name; i++) {
+        unsigned ref = c->code.ops[g->first + i].ref;
+        const char *m = c->code.sinsts ? us_sops[c->code.sinsts[ref].op].name
+                                       : us_ops[c->vprog->insts[ref].op].name;
+        int k = snprintf(name + len, sizeof name - len, "%s%s",
+                         i ? " | " : "", m);
+        len += k > 0 ? (size_t)k : 0;
+    }
+    struct us_event ev = {
+        .kind = US_EVENT_ISSUE, .cycle = c->now, .pc = pc, .name = name,
+        .lanes = (unsigned)__builtin_popcount(active),
+    };
+    for (unsigned i = 0; i < gr->n; i++) {
+        if (!((active >> i) & 1))
+            continue;
+        const struct slot *s = lane(c, gr, i, j);
+        uint64_t done = c->now + g->issues;
+        for (unsigned k = 0; k < g->nops; k++) {
+            const struct vt_op *op = &c->code.ops[g->first + k];
+            uint64_t r = us_sb_item_ready(&s->sb, &op->item);
+            done = r > done ? r : done;
+        }
+        ev.done = done;
+        ev.proc = gr->first + i;
+        ev.slot = j;
+        ev.thread = s->tid;
+        us_event_emit(c->w->events, &ev);
+    }
+}
+
 static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
 {
     struct warp *wp = &gr->warps[j];
@@ -796,6 +837,8 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
             us_wgs_bar(&c->wgs, s->wg, s->tid, c->now);
     }
     mem_flush(c, g, (unsigned)(gr - c->lgroups));
+    if (c->w->events)
+        event_issue(c, gr, j, pc, active);
     us_watchdog_kick(&c->dog, c->now);
     unsigned nactive = (unsigned)__builtin_popcount(active);
     wp->fbuf--;
@@ -908,6 +951,9 @@ static void step_group(struct vt_core *c, struct lgroup *gr)
     int pick = us_tsched_pick(&gr->sched, c->tpp, warp_ready, warp_age, &x);
     if (pick < 0) {
         c->counts.stall[x.cause] += (unsigned)__builtin_popcount(holding);
+        for (unsigned i = 0; i < gr->n && c->w->events; i++)
+            if ((holding >> i) & 1)
+                us_event_stall(c->w->events, c->now, gr->first + i, x.cause);
         return;
     }
     unsigned j = (unsigned)pick;
@@ -945,6 +991,7 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
 {
     struct warp *wp = &gr->warps[j];
     struct slot *s = lane(c, gr, i, j);
+    us_event_retire(c->w->events, c->now, gr->first + i, j, s->tid);
     c->counts.threads++;
     c->counts.latency_sum += c->now - s->start;
     s->busy = false;

@@ -73,6 +73,14 @@ json compute_all compute compute tests/compute/sum.cp --groups 2 --buffer 0=,64 
     ok || bad "compute --arch all --json: no models"
 json compute_f compute compute tests/compute/sum.cp --groups 2 --buffer 0=,64 \
     --buffer 1=,64 --buffer 2=,16 --json
+# a --trace file (Chrome's format: the doc in otherData)
+for m in scalar simt; do
+    if "$U" run bench/programs/phong.fp --arch $m --threads 8 \
+        --trace "$T/trace_$m.json" > /dev/null 2> "$T/trace.err" &&
+       "$CK" check "$DOC" trace "$T/trace_$m.json" > "$T/trace.ck" 2>&1 &&
+       grep -q '^ *"schema_version": 1,$' "$T/trace_$m.json"; then ok
+    else bad "run --arch $m --trace: not schema trace: $(head -n 5 "$T/trace.err" "$T/trace.ck")"; fi
+done
 json sfu sfu-check sfu check --func rcp --range 3f800000:3f800100 --jobs 1 --json
 json stats stats-cmd stats --json "$P" bench/programs/phong.fp
 "$U" render bench/scenes/blend.scn --size 16x16 -o "$T/a.png" 2>/dev/null
