@@ -452,11 +452,18 @@ static void mesa_section(FILE *f, const struct us_bench *b, const int *v)
     }
     if (most >= 0)
         fprintf(f, "\nThe largest change is %s's: %s on Mesa's mix against "
-                "%s on ours (all programs).\n",
+                "%s on ours (all programs).",
                 models[most],
                 cell(s[0], sizeof s[0], "%.1f%%", 100 * all->util[most][1]),
                 cell(s[1], sizeof s[1], "%.1f%%", 100 * all->util[most][0]));
-    fputc('\n', f);
+    if (v[0] >= 0 && v[1] >= 0)   /* the paper's claim: scalar over simd4 */
+        fprintf(f, "  The scalar SP's utilization over simd4's: %s on "
+                "Mesa's mix, %s on ours.",
+                cell(s[2], sizeof s[2], "%+.0f%%",
+                     100 * (all->util[0][1] / all->util[1][1] - 1)),
+                cell(s[3], sizeof s[3], "%+.0f%%",
+                     100 * (all->util[0][0] / all->util[1][0] - 1)));
+    fprintf(f, "\n\n");
 }
 
 void us_bench_report_glmark2(FILE *f, const struct us_bench *b)

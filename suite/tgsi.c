@@ -111,6 +111,7 @@ static bool count_inst(const char *p, const char *end, unsigned line,
     enum kind k = kind_of(op, n);
     st->instructions++;
     if (k == K_FLOW) {
+        st->loops += n == 7 && !memcmp(op, "BGNLOOP", 7);
         st->width_hist[0]++;
         return true;
     }

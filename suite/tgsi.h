@@ -22,6 +22,8 @@ struct us_tgsi_stats {
      * its distinct source components); [0] texture fetches and flow */
     unsigned width_hist[5];
     unsigned tex;      /* texture fetches (TEX, TXP, TXB, TXL, TXF, ...) */
+    unsigned loops;    /* BGNLOOPs: a loop one compiler unrolled and the
+                        * other kept makes the static counts unlike */
     unsigned ops;      /* useful ALU ops (us_inst_useful_ops) */
     unsigned issued;   /* instructions that take an issue slot: the ALU
                         * ones and the texture fetches (us_inst_width > 0) */

@@ -102,9 +102,9 @@ static int cmd_count(int argc, char **argv)
         if (!tgsi_file(argv[i], &st, &d))
             return error(argv[i], &d);
         printf("%s instructions=%u w1=%u w2=%u w3=%u w4=%u tex=%u ops=%u "
-               "issued=%u\n", argv[i], st.instructions, st.width_hist[1],
-               st.width_hist[2], st.width_hist[3], st.width_hist[4], st.tex,
-               st.ops, st.issued);
+               "issued=%u loops=%u\n", argv[i], st.instructions,
+               st.width_hist[1], st.width_hist[2], st.width_hist[3],
+               st.width_hist[4], st.tex, st.ops, st.issued, st.loops);
     }
     return 0;
 }
@@ -114,11 +114,13 @@ static int cmd_count(int argc, char **argv)
 struct row {
     char name[MAX_NAME];
     unsigned ours[2], mesa[2];   /* [0] vertex, [1] fragment */
+    unsigned loops[2][2];        /* BGNLOOPs: [stage][0 ours, 1 Mesa's] */
     bool has_mesa;
 };
 
 /* Our instruction count for one shader, compiled as the bench does. */
-static bool ours(const char *path, unsigned *n, struct us_diag *d)
+static bool ours(const char *path, unsigned *n, unsigned *loops,
+                 struct us_diag *d)
 {
     char *text;
     size_t len;
@@ -130,6 +132,9 @@ static bool ours(const char *path, unsigned *n, struct us_diag *d)
     free(text);
     if (ok) {
         *n = prog.ninsts;
+        *loops = 0;
+        for (unsigned i = 0; i < prog.ninsts; i++)
+            *loops += prog.insts[i].op == US_OP_BGNLOOP;
         us_program_free(&prog);
     }
     return ok;
@@ -192,23 +197,31 @@ static void write_tables(FILE *md, FILE *csv, const struct row *r,
             "frag Mesa | frag ratio |\n"
             "|---|---:|---:|---:|---:|---:|---:|\n", sm[0].n);
     fprintf(csv, "pair,vert_ours,vert_mesa,vert_ratio,frag_ours,"
-            "frag_mesa,frag_ratio\n");
+            "frag_mesa,frag_ratio,vert_loops_ours,vert_loops_mesa,"
+            "frag_loops_ours,frag_loops_mesa\n");
+    unsigned unlike = 0;
     for (unsigned i = 0; i < n; i++) {
         if (!r[i].has_mesa) {
             fprintf(md, "| %s | %u | - | - | %u | - | - |\n", r[i].name,
                     r[i].ours[0], r[i].ours[1]);
-            fprintf(csv, "%s,%u,,,%u,,\n", r[i].name, r[i].ours[0],
-                    r[i].ours[1]);
+            fprintf(csv, "%s,%u,,,%u,,,%u,,%u,\n", r[i].name, r[i].ours[0],
+                    r[i].ours[1], r[i].loops[0][0], r[i].loops[1][0]);
             continue;
         }
         double q[2];
-        for (int s = 0; s < 2; s++)
+        const char *mark[2];
+        for (int s = 0; s < 2; s++) {
             q[s] = r[i].mesa[s] ? (double)r[i].ours[s] / r[i].mesa[s] : 0;
-        fprintf(md, "| %s | %u | %u | %.2f | %u | %u | %.2f |\n", r[i].name,
+            mark[s] = r[i].loops[s][0] != r[i].loops[s][1] ? " (loops)" : "";
+            unlike += *mark[s] != '\0';
+        }
+        fprintf(md, "| %s | %u | %u | %.2f%s | %u | %u | %.2f%s |\n",
+                r[i].name, r[i].ours[0], r[i].mesa[0], q[0], mark[0],
+                r[i].ours[1], r[i].mesa[1], q[1], mark[1]);
+        fprintf(csv, "%s,%u,%u,%.4f,%u,%u,%.4f,%u,%u,%u,%u\n", r[i].name,
                 r[i].ours[0], r[i].mesa[0], q[0], r[i].ours[1],
-                r[i].mesa[1], q[1]);
-        fprintf(csv, "%s,%u,%u,%.4f,%u,%u,%.4f\n", r[i].name, r[i].ours[0],
-                r[i].mesa[0], q[0], r[i].ours[1], r[i].mesa[1], q[1]);
+                r[i].mesa[1], q[1], r[i].loops[0][0], r[i].loops[0][1],
+                r[i].loops[1][0], r[i].loops[1][1]);
     }
     double t[2];
     for (int s = 0; s < 2; s++)
@@ -220,9 +233,17 @@ static void write_tables(FILE *md, FILE *csv, const struct row *r,
             sm[1].med_ours, sm[1].med_mesa, sm[1].med_ratio);
     fprintf(md, "\nThe median ratio is the median of the per-pair "
             "ratios, not the ratio of the medians.\n");
-    fprintf(csv, "total,%u,%u,%.4f,%u,%u,%.4f\n", sm[0].ours, sm[0].mesa,
-            t[0], sm[1].ours, sm[1].mesa, t[1]);
-    fprintf(csv, "median,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f\n", sm[0].med_ours,
+    if (unlike)
+        fprintf(md, "\n(loops): %u shader%s whose BGNLOOPs differ "
+                "between the two sides: a loop with a constant trip count "
+                "one compiler unrolled, or the one-trip loop glslang makes "
+                "of a function with early returns.  The counts stay static "
+                "(each loop body once), so there the ratio is not that of "
+                "the instructions executed; table.csv has the loops of "
+                "each side.\n", unlike, unlike == 1 ? "" : "s");
+    fprintf(csv, "total,%u,%u,%.4f,%u,%u,%.4f,,,,\n", sm[0].ours,
+            sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1]);
+    fprintf(csv, "median,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,,,,\n", sm[0].med_ours,
             sm[0].med_mesa, sm[0].med_ratio, sm[1].med_ours,
             sm[1].med_mesa, sm[1].med_ratio);
 }
@@ -289,7 +310,7 @@ static int cmd_table(int argc, char **argv)
                 fprintf(stderr, "tgsi_count: %s: error: path too long\n", gen);
                 return 1;
             }
-            if (!ours(path, &r[i].ours[s], &d))
+            if (!ours(path, &r[i].ours[s], &r[i].loops[s][0], &d))
                 return error(path, &d);
             snprintf(tp, sizeof tp, "%s.tgsi", path);
             struct us_tgsi_stats st;
@@ -302,6 +323,7 @@ static int cmd_table(int argc, char **argv)
             if (!tgsi_file(tp, &st, &d))
                 return error(tp, &d);
             r[i].mesa[s] = st.instructions;
+            r[i].loops[s][1] = st.loops;
         }
     }
     struct summary sm[2];

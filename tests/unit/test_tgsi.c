@@ -48,6 +48,7 @@ START_TEST(test_counts)
     ck_assert_uint_eq(st.tex, 1);
     ck_assert_uint_eq(st.ops, 3 * 1 + 2 * 2 + 2 * 3 + 2 * 4);
     ck_assert_uint_eq(st.issued, 10);         /* the ALU nine and TEX */
+    ck_assert_uint_eq(st.loops, 1);
 }
 END_TEST
 
