@@ -383,8 +383,9 @@ static void mesa_section(FILE *f, const struct us_bench *b, const int *v)
             "product's is its length, and RCP, RSQ, EX2, LG2, POW, SIN and "
             "COS count one; texture fetches are left out of the widths as "
             "ours are.  "
-            "%u of the %u programs have it; the figures below are over "
-            "those with useful ALU ops on both sides.\n\n", with, n);
+            "%u of the %u programs %s it; the figures below are over "
+            "those with useful ALU ops on both sides.\n\n", with, n,
+            with == 1 ? "has" : "have");
     fprintf(f, "| programs | n | instructions ours | TGSI | ratio | "
             "4-wide ours | 4-wide TGSI | bound ours | bound TGSI |\n"
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
