@@ -356,6 +356,44 @@ static void mesa_means(const struct us_bench *b, const int *v, unsigned c,
     }
 }
 
+/* The programs whose loops differ between our code and Mesa's: there the
+ * static counts are not the executed ones, so this lists our executed
+ * count (simd4's issued instructions per thread, on the scene's inputs)
+ * beside Mesa's, which is its static count when its code has no flow. */
+static void mesa_loops(FILE *f, const struct us_bench *b, int simd4)
+{
+    unsigned shown = 0;
+    for (unsigned p = 0; p < b->nprogs; p++) {
+        const struct us_bench_prog *bp = &b->progs[p];
+        if (!us_bench_is_glmark2(bp) || !bp->has_mesa)
+            continue;
+        unsigned loops = 0;
+        for (unsigned i = 0; i < bp->prog.ninsts; i++)
+            loops += bp->prog.insts[i].op == US_OP_BGNLOOP;
+        if (loops == bp->mesa.loops)
+            continue;
+        if (!shown++)
+            fprintf(f, "Programs whose loops differ (a loop with a constant "
+                    "trip count one compiler unrolled, or the one-trip loop "
+                    "glslang makes of a function with early returns), where "
+                    "the static counts above are not the executed ones:\n\n");
+        fprintf(f, "- %s: %u loop%s in ours, %u in Mesa's; static %u against "
+                "%u", bp->name, loops, loops == 1 ? "" : "s", bp->mesa.loops,
+                bp->code.vec4_instructions, bp->mesa.instructions);
+        double issued = simd4 >= 0 ? us_bench_stat(b, p, simd4, "issued")
+                                   : NAN;
+        if (!isnan(issued) && bp->n)
+            fprintf(f, "; ours executes %.1f per thread (simd4's issued / "
+                    "threads, on the scene's inputs)", issued / bp->n);
+        if (bp->mesa.width_hist[0] == bp->mesa.tex)   /* no flow at all */
+            fprintf(f, ", Mesa's straight-line code its %u",
+                    bp->mesa.instructions);
+        fprintf(f, "\n");
+    }
+    if (shown)
+        fputc('\n', f);
+}
+
 static void mesa_section(FILE *f, const struct us_bench *b, const int *v)
 {
     if (!any_mesa(b))
@@ -402,13 +440,13 @@ static void mesa_section(FILE *f, const struct us_bench *b, const int *v)
                 cell(s[3], sizeof s[3], "%.1f%%", 100 * m[c].bound[0]),
                 cell(s[4], sizeof s[4], "%.1f%%", 100 * m[c].bound[1]));
     }
+    fputc('\n', f);
+    mesa_loops(f, b, v[1]);
     const struct mesa_means *all = &m[US_BENCH_ALL];
-    if (all->n == 0) {
-        fputc('\n', f);
+    if (all->n == 0)
         return;
-    }
     double d = 100 * (all->w4[0] - all->w4[1]);
-    fprintf(f, "\nFour-component share (mean over programs, as above): "
+    fprintf(f, "Four-component share (mean over programs, as above): "
             "%s on Mesa's mix against %s on ours.  ",
             cell(s[0], sizeof s[0], "%.1f%%", 100 * all->w4[1]),
             cell(s[1], sizeof s[1], "%.1f%%", 100 * all->w4[0]));

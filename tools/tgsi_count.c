@@ -239,8 +239,9 @@ static void write_tables(FILE *md, FILE *csv, const struct row *r,
                 "one compiler unrolled, or the one-trip loop glslang makes "
                 "of a function with early returns.  The counts stay static "
                 "(each loop body once), so there the ratio is not that of "
-                "the instructions executed; table.csv has the loops of "
-                "each side.\n", unlike, unlike == 1 ? "" : "s");
+                "the instructions executed (the glmark2 report's Mesa "
+                "section gives our executed count for them); table.csv has "
+                "the loops of each side.\n", unlike, unlike == 1 ? "" : "s");
     fprintf(csv, "total,%u,%u,%.4f,%u,%u,%.4f,,,,\n", sm[0].ours,
             sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1]);
     fprintf(csv, "median,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,,,,\n", sm[0].med_ours,
