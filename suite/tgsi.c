@@ -67,7 +67,7 @@ static void selectors(const char *p, const char *end, char sel[4],
     *n = 0;
     if (q == p || q == end || *q != '.')
         return;
-    for (q++; q < end && *n < 4 && strchr("xyzw", *q) && *q; q++)
+    for (q++; q < end && *n < 4 && *q && strchr("xyzw", *q); q++)
         sel[(*n)++] = *q;
 }
 

@@ -30,7 +30,10 @@ enum { MAX_PAIRS = 256, MAX_FILE = 64 << 20, MAX_NAME = 128 };
 
 static int error(const char *file, const struct us_diag *d)
 {
-    if (d && d->line)
+    size_t n = strlen(file);
+    if (d && !d->line && !strncmp(d->msg, file, n) && d->msg[n] == ':')
+        fprintf(stderr, "tgsi_count: %s: error:%s\n", file, d->msg + n + 1);
+    else if (d && d->line)
         fprintf(stderr, "tgsi_count: %s:%u:%u: error: %s\n", file, d->line,
                 d->col, d->msg);
     else
@@ -67,17 +70,22 @@ static int cmd_split(int argc, char **argv)
     if (!gfx_read_file(argv[2], MAX_FILE, &log, &len, &d))
         return error(argv[2], &d);
     static const char *const kinds[] = { "VERT", "FRAG" };
+    const char *s[2];
+    size_t n[2];
     int rc = 0;
-    for (int k = 0; k < 2 && !rc; k++) {
-        const char *s;
-        size_t n;
-        if (!us_tgsi_block(log, len, kinds[k], &s, &n)) {
-            fprintf(stderr, "no %s TGSI in %s\n", kinds[k], argv[2]);
+    for (int k = 0; k < 2 && !rc; k++)
+        if (!us_tgsi_block(log, len, kinds[k], &s[k], &n[k])) {
+            fprintf(stderr, "tgsi_count: %s: error: no %s TGSI\n", argv[2],
+                    kinds[k]);
             rc = 1;
-        } else if (!write_file(argv[3 + k], s, n)) {
-            rc = error(argv[3 + k], NULL);
         }
-    }
+    /* both or neither */
+    for (int k = 0; k < 2 && !rc; k++)
+        if (!write_file(argv[3 + k], s[k], n[k])) {
+            rc = error(argv[3 + k], NULL);
+            if (k)
+                remove(argv[3]);
+        }
     free(log);
     return rc;
 }
