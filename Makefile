@@ -5,6 +5,7 @@
 #   make demo            the main job: assemble and run the sample programs
 #   make bench           benchmarks
 #   make compute-suite   the compute kernels at every size on every model
+#   make tgsi-compare    our vec4 code against Mesa's TGSI, glmark2 pairs (out/tgsi)
 #   make deps            apt-get the Debian packages the project needs
 #   make install         the tool, library, headers and ushader.pc (PREFIX)
 #   make SANITIZE=address,undefined check   the same under sanitizers
@@ -114,6 +115,12 @@ bench:
 	@tools/deps.sh --if-missing
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bench/run.sh
+
+# Our vec4 code against Mesa's TGSI on the glmark2 pairs (issue 20):
+# out/tgsi/table.md and table.csv (bench/tgsi_compare.sh; make bench runs it).
+.PHONY: tgsi-compare
+tgsi-compare: all
+	@BUILD=$(BUILD) OUT=out/tgsi bench/tgsi_compare.sh
 
 # The compute suite with its big sizes (bench/compute/, docs/COMPUTE_SUITE.md).
 .PHONY: compute-suite

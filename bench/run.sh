@@ -16,6 +16,10 @@ for b in bench/*.bench.sh; do
 done
 
 echo
+echo "== our vec4 code against Mesa's TGSI on the glmark2 pairs (bench/tgsi_compare.sh)"
+BUILD=$BUILD OUT="${OUT:-out}/tgsi" sh bench/tgsi_compare.sh | tail -n 3
+
+echo
 echo "== ushader bench: every suite program on every core model (--jobs 2)"
 t0=$(date +%s%N)
 "$BUILD/ushader" bench --jobs 2 | tail -n 4

@@ -462,6 +462,12 @@ int cmd_bench(int argc, char **argv)
     for (unsigned p = 0; p < b->nprogs; p++) {
         us_prov_add_file(prov, b->progs[p].path);
         us_prov_add_file(prov, b->progs[p].scene);
+        if (b->progs[p].has_mesa) {   /* the glmark2 report's Mesa rows */
+            char tgsi[4096];
+            int n = snprintf(tgsi, sizeof tgsi, "%s.tgsi", b->progs[p].path);
+            if (n > 0 && (size_t)n < sizeof tgsi)
+                us_prov_add_file(prov, tgsi);
+        }
     }
     b->prov = prov;
     for (unsigned j = 0; j < b->nprogs * b->nvars; j++)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gfx/capture.h"
 #include "suite/suite.h"
@@ -282,6 +283,33 @@ static bool wanted(const char *name, const char *only)
     return false;
 }
 
+/* Mesa's TGSI for the program, when bench/tgsi_compare.sh wrote it
+ * beside it (PATH.tgsi, generated at bench time, never committed). */
+static bool load_mesa(struct us_bench *b, struct us_bench_prog *bp,
+                      struct us_diag *diag)
+{
+    size_t n = strlen(bp->path) + sizeof ".tgsi";
+    char *path = malloc(n);
+    if (!path)
+        return oom(b, diag);
+    snprintf(path, n, "%s.tgsi", bp->path);
+    char *text = NULL;
+    size_t len;
+    bool ok = true;
+    if (access(path, F_OK) == 0) {
+        struct us_diag d = { 0 };
+        ok = gfx_read_file(path, MAX_PROGRAM_BYTES, &text, &len, &d) &&
+             us_tgsi_stats(text, len, &bp->mesa, &d);
+        bp->has_mesa = ok;
+        if (!ok)
+            fail_at(b, bp->path, 0, 0, diag, "Mesa's TGSI %s:%u:%u: %s",
+                    path, d.line, d.col, d.msg);
+    }
+    free(text);
+    free(path);
+    return ok;
+}
+
 static bool load_program(struct us_bench *b, const char *list,
                          struct us_bench_prog *bp, struct us_diag *diag)
 {
@@ -297,6 +325,8 @@ static bool load_program(struct us_bench *b, const char *list,
     free(text);
     if (!ok || !us_code_stats(&bp->prog, &bp->code, diag))
         return fail_in(b, bp->path);
+    if (!load_mesa(b, bp, diag))
+        return false;
     for (unsigned i = 0; i < bp->prog.ninsts; i++)
         bp->sfu_insts += us_ops[bp->prog.insts[i].op].unit == US_UNIT_SFU;
     return capture(b, list, bp, diag) && (reference(b, bp) || oom(b, diag));

@@ -34,6 +34,7 @@
 #include "gfx/gfx.h"
 #include "isa/scalar.h"
 #include "shader/core.h"
+#include "suite/tgsi.h"
 
 struct us_prov;
 
@@ -62,6 +63,8 @@ struct us_bench_prog {
     struct us_program prog;
     struct us_code_stats code;
     unsigned sfu_insts;      /* instructions on the SFU unit class       */
+    bool has_mesa;           /* PATH.tgsi was there (bench/tgsi_compare.sh) */
+    struct us_tgsi_stats mesa;  /* Mesa's TGSI for it: the report's rows */
     struct gfx_scene *scn;   /* kept: the sampler points at its textures */
     struct gfx_sampler sampler;
     us_vec4 *params;

@@ -2,7 +2,9 @@
 # glmark2's shader pairs as benchmark workloads (docs/GLMARK2.md):
 # instantiate them from Debian's glmark2-data, keep the shaders that
 # compile, and run `ushader bench` on them; the report (OUT/report.md)
-# ends with the glmark2 section.  Extra arguments go to `ushader bench`.
+# ends with the glmark2 section, whose Mesa rows come from the TGSI
+# bench/tgsi_compare.sh has Mesa print first (none without Mesa).  Extra
+# arguments go to `ushader bench`.
 #   BUILD=build OUT=out/glmark2 sh bench/glmark2/bench.sh [--jobs 2]
 set -eu
 BUILD=${BUILD:-build}
@@ -27,6 +29,9 @@ while read -r prog scene slot; do
         echo "glmark2 bench: $prog does not compile; left out"
     fi
 done < "$G/suite.list"
+# Mesa's TGSI beside the GLSL (G/PAIR.vert.tgsi), for the report's Mesa
+# rows, and the per-pair table in TGSI_OUT (bench/tgsi_compare.sh)
+BUILD=$BUILD OUT=${TGSI_OUT:-out/tgsi} GEN=$G sh bench/tgsi_compare.sh | tail -n 3
 mkdir -p "$OUT"
 "$BUILD/ushader" bench --suite "$G/suite.ok.list" --out "$OUT" "$@" | tail -n 4
 # divergence: the scalar SP with eight SPs in lockstep (one SIMT warp)

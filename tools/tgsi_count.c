@@ -1,0 +1,382 @@
+/*
+ * tgsi_count: Mesa's TGSI against our vec4 code (issue 20; driven by
+ * bench/tgsi_compare.sh, docs/GLMARK2.md "Against Mesa's TGSI").
+ *
+ *   tgsi_count split LOG VERT_OUT FRAG_OUT
+ *       the last VERT and FRAG programs softpipe printed in LOG (the
+ *       test's shaders: shader_runner's own come first) into two files
+ *   tgsi_count count FILE...
+ *       each TGSI file's figures: instructions (END left out), the width
+ *       histogram (texture fetches and flow left out), texture fetches,
+ *       useful ops and issued instructions (suite/tgsi.h)
+ *   tgsi_count table GEN OUT [PAIR...]
+ *       for each pair of GEN/index.txt (or those named), our instruction
+ *       count for GEN/PAIR.vert and GEN/PAIR.frag (each compiled alone,
+ *       as `ushader bench` does) against GEN/PAIR.vert.tgsi and
+ *       GEN/PAIR.frag.tgsi: OUT/table.md and OUT/table.csv, with totals
+ *       and medians over the pairs that have both, and a summary line
+ *
+ * Exit 1 with "tgsi_count: FILE:LINE:COL: error: ..." on an error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfx/gfx.h"
+#include "suite/tgsi.h"
+
+enum { MAX_PAIRS = 256, MAX_FILE = 64 << 20, MAX_NAME = 128 };
+
+static int error(const char *file, const struct us_diag *d)
+{
+    size_t n = strlen(file);
+    if (d && !d->line && !strncmp(d->msg, file, n) && d->msg[n] == ':')
+        fprintf(stderr, "tgsi_count: %s: error:%s\n", file, d->msg + n + 1);
+    else if (d && d->line)
+        fprintf(stderr, "tgsi_count: %s:%u:%u: error: %s\n", file, d->line,
+                d->col, d->msg);
+    else
+        fprintf(stderr, "tgsi_count: %s: error: %s\n", file,
+                d ? d->msg : strerror(errno));
+    return 1;
+}
+
+/* Write n bytes to path through a temporary file (no partial output). */
+static bool write_file(const char *path, const char *data, size_t n)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) == 0)
+        return true;
+    remove(tmp);
+    return false;
+}
+
+static int cmd_split(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: tgsi_count split LOG VERT_OUT FRAG_OUT\n");
+        return 2;
+    }
+    struct us_diag d = { 0 };
+    char *log;
+    size_t len;
+    if (!gfx_read_file(argv[2], MAX_FILE, &log, &len, &d))
+        return error(argv[2], &d);
+    static const char *const kinds[] = { "VERT", "FRAG" };
+    const char *s[2];
+    size_t n[2];
+    int rc = 0;
+    for (int k = 0; k < 2 && !rc; k++)
+        if (!us_tgsi_block(log, len, kinds[k], &s[k], &n[k])) {
+            fprintf(stderr, "tgsi_count: %s: error: no %s TGSI\n", argv[2],
+                    kinds[k]);
+            rc = 1;
+        }
+    /* both or neither */
+    for (int k = 0; k < 2 && !rc; k++)
+        if (!write_file(argv[3 + k], s[k], n[k])) {
+            rc = error(argv[3 + k], NULL);
+            if (k)
+                remove(argv[3]);
+        }
+    free(log);
+    return rc;
+}
+
+static bool tgsi_file(const char *path, struct us_tgsi_stats *st,
+                      struct us_diag *d)
+{
+    char *text;
+    size_t len;
+    if (!gfx_read_file(path, MAX_FILE, &text, &len, d))
+        return false;
+    bool ok = us_tgsi_stats(text, len, st, d);
+    free(text);
+    return ok;
+}
+
+static int cmd_count(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        struct us_tgsi_stats st;
+        struct us_diag d = { 0 };
+        if (!tgsi_file(argv[i], &st, &d))
+            return error(argv[i], &d);
+        printf("%s instructions=%u w1=%u w2=%u w3=%u w4=%u tex=%u ops=%u "
+               "issued=%u loops=%u\n", argv[i], st.instructions,
+               st.width_hist[1], st.width_hist[2], st.width_hist[3],
+               st.width_hist[4], st.tex, st.ops, st.issued, st.loops);
+    }
+    return 0;
+}
+
+/* ---- the per-pair table --------------------------------------------- */
+
+struct row {
+    char name[MAX_NAME];
+    unsigned ours[2], mesa[2];   /* [0] vertex, [1] fragment */
+    unsigned loops[2][2];        /* BGNLOOPs: [stage][0 ours, 1 Mesa's] */
+    bool has_mesa;
+};
+
+/* Our instruction count for one shader, compiled as the bench does. */
+static bool ours(const char *path, unsigned *n, unsigned *loops,
+                 struct us_diag *d)
+{
+    char *text;
+    size_t len;
+    if (!gfx_read_file(path, MAX_FILE, &text, &len, d))
+        return false;
+    struct us_program prog;
+    bool ok = us_program_from_text(path, text, len, US_STAGE_ANY, NULL,
+                                   &prog, d);
+    free(text);
+    if (ok) {
+        *n = prog.ninsts;
+        *loops = 0;
+        for (unsigned i = 0; i < prog.ninsts; i++)
+            *loops += prog.insts[i].op == US_OP_BGNLOOP;
+        us_program_free(&prog);
+    }
+    return ok;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, unsigned n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Totals and medians of stage s over the rows with Mesa's figures. */
+struct summary {
+    unsigned n, ours, mesa;
+    double med_ours, med_mesa, med_ratio;
+};
+
+static void summarize(const struct row *r, unsigned n, int s,
+                      struct summary *out)
+{
+    static double a[MAX_PAIRS], b[MAX_PAIRS], c[MAX_PAIRS];
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < n; i++) {
+        if (!r[i].has_mesa || r[i].mesa[s] == 0)
+            continue;
+        out->ours += r[i].ours[s];
+        out->mesa += r[i].mesa[s];
+        a[out->n] = r[i].ours[s];
+        b[out->n] = r[i].mesa[s];
+        c[out->n] = (double)r[i].ours[s] / r[i].mesa[s];
+        out->n++;
+    }
+    out->med_ours = median(a, out->n);
+    out->med_mesa = median(b, out->n);
+    out->med_ratio = median(c, out->n);
+}
+
+static void write_tables(FILE *md, FILE *csv, const struct row *r,
+                         unsigned n, const struct summary sm[2])
+{
+    fprintf(md, "# Our vec4 code against Mesa's TGSI, glmark2 pairs\n\n"
+            "Static instruction counts (bench/tgsi_compare.sh, "
+            "tools/tgsi_count.c): ours is the vec4 IR of each shader "
+            "compiled alone, as `ushader bench` compiles it; Mesa's is "
+            "the TGSI softpipe printed for the linked pair (the last VERT "
+            "and FRAG blocks of shader_runner's output), END, DCL, IMM "
+            "and PROPERTY lines left out; flow instructions (IF, ELSE, "
+            "ENDIF, BGNLOOP, ENDLOOP, BRK) count one each on both sides, "
+            "a loop its body once.  Ratio: ours / Mesa's.  Totals and "
+            "medians over the %u pairs with Mesa's TGSI.\n\n"
+            "| pair | vert ours | vert Mesa | vert ratio | frag ours | "
+            "frag Mesa | frag ratio |\n"
+            "|---|---:|---:|---:|---:|---:|---:|\n", sm[0].n);
+    fprintf(csv, "pair,vert_ours,vert_mesa,vert_ratio,frag_ours,"
+            "frag_mesa,frag_ratio,vert_loops_ours,vert_loops_mesa,"
+            "frag_loops_ours,frag_loops_mesa\n");
+    unsigned unlike = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!r[i].has_mesa) {
+            fprintf(md, "| %s | %u | - | - | %u | - | - |\n", r[i].name,
+                    r[i].ours[0], r[i].ours[1]);
+            fprintf(csv, "%s,%u,,,%u,,,%u,,%u,\n", r[i].name, r[i].ours[0],
+                    r[i].ours[1], r[i].loops[0][0], r[i].loops[1][0]);
+            continue;
+        }
+        double q[2];
+        const char *mark[2];
+        for (int s = 0; s < 2; s++) {
+            q[s] = r[i].mesa[s] ? (double)r[i].ours[s] / r[i].mesa[s] : 0;
+            mark[s] = r[i].loops[s][0] != r[i].loops[s][1] ? " (loops)" : "";
+            unlike += *mark[s] != '\0';
+        }
+        fprintf(md, "| %s | %u | %u | %.2f%s | %u | %u | %.2f%s |\n",
+                r[i].name, r[i].ours[0], r[i].mesa[0], q[0], mark[0],
+                r[i].ours[1], r[i].mesa[1], q[1], mark[1]);
+        fprintf(csv, "%s,%u,%u,%.4f,%u,%u,%.4f,%u,%u,%u,%u\n", r[i].name,
+                r[i].ours[0], r[i].mesa[0], q[0], r[i].ours[1],
+                r[i].mesa[1], q[1], r[i].loops[0][0], r[i].loops[0][1],
+                r[i].loops[1][0], r[i].loops[1][1]);
+    }
+    double t[2];
+    for (int s = 0; s < 2; s++)
+        t[s] = sm[s].mesa ? (double)sm[s].ours / sm[s].mesa : 0;
+    fprintf(md, "| **total** | %u | %u | %.2f | %u | %u | %.2f |\n"
+            "| **median** | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
+            sm[0].ours, sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1],
+            sm[0].med_ours, sm[0].med_mesa, sm[0].med_ratio,
+            sm[1].med_ours, sm[1].med_mesa, sm[1].med_ratio);
+    fprintf(md, "\nThe median ratio is the median of the per-pair "
+            "ratios, not the ratio of the medians.\n");
+    if (unlike)
+        fprintf(md, "\n(loops): %u shader%s whose BGNLOOPs differ "
+                "between the two sides: a loop with a constant trip count "
+                "one compiler unrolled, or the one-trip loop glslang makes "
+                "of a function with early returns.  The counts stay static "
+                "(each loop body once), so there the ratio is not that of "
+                "the instructions executed (the glmark2 report's Mesa "
+                "section gives our executed count for them); table.csv has "
+                "the loops of each side.\n", unlike, unlike == 1 ? "" : "s");
+    fprintf(csv, "total,%u,%u,%.4f,%u,%u,%.4f,,,,\n", sm[0].ours,
+            sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1]);
+    fprintf(csv, "median,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,,,,\n", sm[0].med_ours,
+            sm[0].med_mesa, sm[0].med_ratio, sm[1].med_ours,
+            sm[1].med_mesa, sm[1].med_ratio);
+}
+
+/* The pair names of GEN/index.txt (first word of each line). */
+static bool index_pairs(const char *gen, struct row *r, unsigned *n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/index.txt", gen);
+    struct us_diag d = { 0 };
+    char *text;
+    size_t len;
+    if (!gfx_read_file(path, MAX_FILE, &text, &len, &d)) {
+        error(path, &d);
+        return false;
+    }
+    *n = 0;
+    for (char *p = text, *e; p < text + len; p = e + 1) {
+        e = strchr(p, '\n');
+        if (!e)
+            e = text + len;
+        *e = '\0';
+        size_t w = strcspn(p, " \t");
+        if (w == 0 || *p == '#')
+            continue;
+        if (*n == MAX_PAIRS || w >= MAX_NAME) {
+            fprintf(stderr, "tgsi_count: %s: error: too many pairs or a "
+                    "name too long\n", path);
+            free(text);
+            return false;
+        }
+        memcpy(r[*n].name, p, w);
+        r[(*n)++].name[w] = '\0';
+    }
+    free(text);
+    return true;
+}
+
+static int cmd_table(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: tgsi_count table GEN OUT [PAIR...]\n");
+        return 2;
+    }
+    const char *gen = argv[2], *out = argv[3];
+    static struct row r[MAX_PAIRS];
+    unsigned n = 0;
+    if (argc == 4) {
+        if (!index_pairs(gen, r, &n))
+            return 1;
+    } else {
+        for (int i = 4; i < argc && n < MAX_PAIRS; i++)
+            snprintf(r[n++].name, MAX_NAME, "%s", argv[i]);
+    }
+    static const char *const ext[] = { "vert", "frag" };
+    for (unsigned i = 0; i < n; i++) {
+        r[i].has_mesa = true;
+        for (int s = 0; s < 2; s++) {
+            char path[4096], tp[4200];
+            struct us_diag d = { 0 };
+            int m = snprintf(path, sizeof path, "%s/%s.%s", gen, r[i].name,
+                             ext[s]);
+            if (m < 0 || (size_t)m >= sizeof path) {
+                fprintf(stderr, "tgsi_count: %s: error: path too long\n", gen);
+                return 1;
+            }
+            if (!ours(path, &r[i].ours[s], &r[i].loops[s][0], &d))
+                return error(path, &d);
+            snprintf(tp, sizeof tp, "%s.tgsi", path);
+            struct us_tgsi_stats st;
+            FILE *probe = fopen(tp, "r");
+            if (!probe) {
+                r[i].has_mesa = false;   /* Mesa did not run or failed */
+                continue;
+            }
+            fclose(probe);
+            if (!tgsi_file(tp, &st, &d))
+                return error(tp, &d);
+            r[i].mesa[s] = st.instructions;
+            r[i].loops[s][1] = st.loops;
+        }
+    }
+    struct summary sm[2];
+    for (int s = 0; s < 2; s++)
+        summarize(r, n, s, &sm[s]);
+    char mdp[4096], csvp[4096];
+    snprintf(mdp, sizeof mdp, "%s/table.md", out);
+    snprintf(csvp, sizeof csvp, "%s/table.csv", out);
+    char *mdb = NULL, *csvb = NULL;
+    size_t mdn = 0, csvn = 0;
+    FILE *md = open_memstream(&mdb, &mdn), *csv = open_memstream(&csvb, &csvn);
+    if (!md || !csv) {
+        fprintf(stderr, "tgsi_count: error: out of memory\n");
+        return 1;
+    }
+    write_tables(md, csv, r, n, sm);
+    fclose(md);
+    fclose(csv);
+    bool ok = write_file(mdp, mdb, mdn);
+    int rc = ok ? 0 : error(mdp, NULL);
+    if (ok && !write_file(csvp, csvb, csvn))
+        rc = error(csvp, NULL);
+    free(mdb);
+    free(csvb);
+    if (rc)
+        return rc;
+    for (int s = 0; s < 2; s++)
+        printf("tgsi-compare: %s: ours %u, Mesa %u (%.2fx), median per pair "
+               "%.2fx over %u pairs\n", s ? "fragment" : "vertex",
+               sm[s].ours, sm[s].mesa,
+               sm[s].mesa ? (double)sm[s].ours / sm[s].mesa : 0.0,
+               sm[s].med_ratio, sm[s].n);
+    printf("tgsi-compare: %s, %s\n", mdp, csvp);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "split"))
+        return cmd_split(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "count"))
+        return cmd_count(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "table"))
+        return cmd_table(argc, argv);
+    fprintf(stderr, "usage: tgsi_count split|count|table ...\n");
+    return 2;
+}
