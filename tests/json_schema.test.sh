@@ -74,6 +74,11 @@ json imgdiff_same imgdiff imgdiff "$T/a.png" "$T/a.png" --json
 grep -q '"psnr_db": null, "psnr_infinite": true' "$T/imgdiff_same.json" &&
     ok || bad "imgdiff --json: equal images are not psnr_db null + psnr_infinite"
 json imgdiff imgdiff imgdiff "$T/a.png" "$T/b.png" --json
+"$U" piglit --jobs 1 --results "$T/piglit.json" tests/shtest > /dev/null 2>&1
+if "$CK" check "$DOC" piglit-results "$T/piglit.json" > "$T/piglit.ck" 2>&1 &&
+   grep -q '"command": "ushader piglit ' "$T/piglit.json"; then ok
+else bad "piglit --results: not schema piglit-results:"; head -n 10 "$T/piglit.ck"; fi
+json piglit_summary piglit-summary piglit summary "$T/piglit.json" "$T/piglit.json" --all --json
 
 # provenance: the program with its size and hash
 bytes=$(wc -c < "$P" | tr -d ' ')
