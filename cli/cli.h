@@ -20,6 +20,13 @@ enum { CLI_MAX_INPUT = 16 << 20 };  /* largest text file the tool reads */
 /* "ushader: FILE:LINE:COL: error: MSG" (position parts omitted when 0). */
 void cli_error(const char *file, unsigned line, unsigned col,
                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same message into `f` (a worker's buffer, printed in order later). */
+void cli_error_to(FILE *f, const char *file, unsigned line, unsigned col,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* mkdir -p; false with errno.  The whole path is tried first, so one the
+ * system refuses (too long) leaves no parent directories behind. */
+US_MUST_CHECK bool cli_make_dirs(const char *path);
 
 /* Read a whole file (at most CLI_MAX_INPUT bytes) into a NUL-terminated
  * malloc'd buffer; reports its own errors.  "-" reads stdin. */

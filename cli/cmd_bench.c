@@ -12,6 +12,8 @@
 
 #include "cli/cli.h"
 #include "glsl/cleanup.h"
+#include "gfx/gfx.h"
+#include "suite/md_html.h"
 #include "suite/provenance.h"
 #include "suite/suite.h"
 
@@ -126,9 +128,8 @@ static char *path_in(const char *dir, const char *name, const char *ext)
     return p;
 }
 
-/* mkdir -p; false with errno.  The whole path is tried first, so one the
- * system refuses (too long) leaves no parent directories behind. */
-static bool make_dirs(const char *path)
+/* cli.h */
+bool cli_make_dirs(const char *path)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST)
         return true;
@@ -277,12 +278,47 @@ static bool emit(const struct out_dir *od, const char *name,
     return ok;
 }
 
+/* A plot the report names, from the output directory (us_md_image_fn):
+ * only the plain names the writers give. */
+static char *dir_image(void *ctx, const char *src, size_t *len)
+{
+    const struct out_dir *od = ctx;
+    if (!*src || strchr(src, '/') || src[0] == '.')
+        return NULL;
+    char *path = path_in(od->dir, src, ""), *data = NULL;
+    struct us_diag d;
+    bool ok = path && gfx_read_file(path, CLI_MAX_INPUT, &data, len, &d);
+    free(path);
+    return ok ? data : NULL;
+}
+
+/* report.html from report.md's text, the plots embedded (suite/md_html.h). */
+static bool write_html(const struct out_dir *od, const char *md, size_t n)
+{
+    char *data = NULL;
+    size_t len;
+    FILE *f = open_memstream(&data, &len);
+    if (!f) {
+        cli_error(od->dir, 0, 0, "report.html: out of memory");
+        return false;
+    }
+    us_md_html(f, md, n, dir_image, (void *)od);
+    if (fclose(f)) {
+        free(data);
+        cli_error(od->dir, 0, 0, "report.html: out of memory");
+        return false;
+    }
+    bool ok = write_in(od, "report.html", data, len);
+    free(data);
+    return ok;
+}
+
 bool cli_bench_write(const char *dir, const char *const inputs[2],
                      const struct cli_bench_out *o, bool want_plots)
 {
     const struct out_dir odir = { dir, { inputs[0], inputs[1] } },
                          *od = &odir;
-    if (!make_dirs(dir)) {
+    if (!cli_make_dirs(dir)) {
         cli_error(dir, 0, 0, "cannot create the directory: %s",
                   strerror(errno));
         return false;
@@ -298,10 +334,11 @@ bool cli_bench_write(const char *dir, const char *const inputs[2],
     if (!f)
         return false;
     o->report(f, o->ctx, have, note);
-    bool ok = fclose(f) == 0 && write_in(od, "report.md", data, len);
+    bool ok = fclose(f) == 0 && write_in(od, "report.md", data, len) &&
+              write_html(od, data, len);
     free(data);
     if (ok)
-        fprintf(stderr, "bench: wrote %s/report.md, results.csv, "
+        fprintf(stderr, "bench: wrote %s/report.md, report.html, results.csv, "
                 "results.json%s\n", dir, have ? " and plots" : "");
     return ok;
 }

@@ -15,24 +15,39 @@
 #include "glsl/cleanup.h"
 #include "suite/provenance.h"
 
+static void verror(FILE *f, const char *file, unsigned line, unsigned col,
+                   const char *fmt, va_list ap)
+{
+    fputs("ushader: ", f);
+    if (file) {
+        fprintf(f, "%s:", file);
+        if (line)
+            fprintf(f, "%u:", line);
+        if (line && col)
+            fprintf(f, "%u:", col);
+        fputc(' ', f);
+    }
+    fputs("error: ", f);
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+}
+
 void cli_error(const char *file, unsigned line, unsigned col,
                const char *fmt, ...)
 {
-    fputs("ushader: ", stderr);
-    if (file) {
-        fprintf(stderr, "%s:", file);
-        if (line)
-            fprintf(stderr, "%u:", line);
-        if (line && col)
-            fprintf(stderr, "%u:", col);
-        fputc(' ', stderr);
-    }
-    fputs("error: ", stderr);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    verror(stderr, file, line, col, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+void cli_error_to(FILE *f, const char *file, unsigned line, unsigned col,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(f, file, line, col, fmt, ap);
+    va_end(ap);
 }
 
 bool cli_read_file(const char *path, char **text, size_t *len)

@@ -146,6 +146,7 @@ helpcheck() {
 helpcheck run cli/cmd_run.c cli/run_arch.c
 helpcheck render cli/cmd_render.c
 helpcheck piglit cli/cmd_piglit.c
+helpcheck "piglit summary" cli/cmd_piglit_summary.c
 helpcheck compute cli/cmd_compute.c
 helpcheck bench cli/cmd_bench.c
 helpcheck "bench --suite compute" cli/cmd_bench_compute.c

@@ -98,6 +98,11 @@ for f in cmpA cmpB; do
     tr -d ' \n' < "$T/compare.json" | grep -q "\"path\":\"$T/$f.json\",\"bytes\":[0-9]*,\"fnv1a64\":\"[0-9a-f]\{16\}\"" &&
         ok || bad "compare --json: the provenance lacks $f.json with its hash"
 done
+"$U" piglit --jobs 1 --results "$T/piglit.json" tests/shtest > /dev/null 2>&1
+if "$CK" check "$DOC" piglit-results "$T/piglit.json" > "$T/piglit.ck" 2>&1 &&
+   grep -q '"command": "ushader piglit ' "$T/piglit.json"; then ok
+else bad "piglit --results: not schema piglit-results:"; head -n 10 "$T/piglit.ck"; fi
+json piglit_summary piglit-summary piglit summary "$T/piglit.json" "$T/piglit.json" --all --json
 
 # provenance: the program with its size and hash
 bytes=$(wc -c < "$P" | tr -d ' ')
