@@ -100,6 +100,10 @@ US_MUST_CHECK bool cli_bench_write(const char *dir, const char *const inputs[2],
                                    const struct cli_bench_out *o,
                                    bool want_plots);
 
+/* mkdir -p; false with errno.  The whole path is tried first, so one the
+ * system refuses (too long) leaves no parent directories behind. */
+US_MUST_CHECK bool cli_make_dirs(const char *path);
+
 /* A progress bar on stderr for long phases (only on a terminal). */
 struct cli_progress {
     bool tty, shown;

@@ -126,9 +126,8 @@ static char *path_in(const char *dir, const char *name, const char *ext)
     return p;
 }
 
-/* mkdir -p; false with errno.  The whole path is tried first, so one the
- * system refuses (too long) leaves no parent directories behind. */
-static bool make_dirs(const char *path)
+/* mkdir -p (cli/cli.h). */
+bool cli_make_dirs(const char *path)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST)
         return true;
@@ -282,7 +281,7 @@ bool cli_bench_write(const char *dir, const char *const inputs[2],
 {
     const struct out_dir odir = { dir, { inputs[0], inputs[1] } },
                          *od = &odir;
-    if (!make_dirs(dir)) {
+    if (!cli_make_dirs(dir)) {
         cli_error(dir, 0, 0, "cannot create the directory: %s",
                   strerror(errno));
         return false;
