@@ -74,6 +74,20 @@ json imgdiff_same imgdiff imgdiff "$T/a.png" "$T/a.png" --json
 grep -q '"psnr_db": null, "psnr_infinite": true' "$T/imgdiff_same.json" &&
     ok || bad "imgdiff --json: equal images are not psnr_db null + psnr_infinite"
 json imgdiff imgdiff imgdiff "$T/a.png" "$T/b.png" --json
+# sweep: results.json, a job's point.json and the job directory's sweep.json
+"$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
+    --no-plots --out "$T/sw" > /dev/null 2>&1 || bad "sweep failed"
+"$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
+    --emit-jobs "$T/swj" 2> /dev/null || bad "sweep --emit-jobs failed"
+"$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
+    --point 1 --out "$T/swp" > /dev/null 2>&1 || bad "sweep --point failed"
+for f in sweep:sw/results.json sweep-jobs:swj/sweep.json sweep-point:swp/point.json; do
+    "$CK" check "$DOC" "${f%%:*}" "$T/${f#*:}" > "$T/sw.ck" 2>&1 && ok ||
+        { bad "${f#*:}: not schema ${f%%:*}:"; head -n 10 "$T/sw.ck"; }
+    grep -q '^ "schema_version": 1,$' "$T/${f#*:}" &&
+        grep -q '"command": "ushader sweep ' "$T/${f#*:}" && ok ||
+        bad "${f#*:}: no schema_version 1 or no provenance command"
+done
 
 # provenance: the program with its size and hash
 bytes=$(wc -c < "$P" | tr -d ' ')
