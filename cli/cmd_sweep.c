@@ -361,48 +361,99 @@ static json_t *point_json(const struct sw_spec *s, unsigned k,
                                 (int)b->failures, "runs", runs));
 }
 
+/* A loaded suite, kept from point to point: its captures and reference
+ * outputs depend on the configuration only through the SFU's (the
+ * arithmetic of the scenes and the interpreter; suite/load.c), so a point
+ * whose sfu.* values are those of the point it was loaded for reuses it
+ * and only its variants change.  A job loads its point afresh; --merge
+ * comparing the two byte for byte (tests/sweep.test.sh) checks this. */
+struct loaded {
+    struct us_bench *b;
+    unsigned k;               /* the point it was loaded for */
+};
+
+static bool same_sfu(const struct sw_spec *s, unsigned k, unsigned j)
+{
+    for (unsigned a = 0; a < s->naxes; a++)
+        if (!strncmp(s->axes[a].key, "sfu.", 4) &&
+            sw_point_value(s, k, a) != sw_point_value(s, j, a))
+            return false;
+    return true;
+}
+
+static void loaded_free(struct loaded *l)
+{
+    if (l->b)
+        us_bench_free(l->b);
+    free(l->b);
+    l->b = NULL;
+}
+
+/* The suite for point k, its base configuration the point's: loaded, or
+ * the one in *l reconfigured.  False after an error message. */
+static bool load_point(const struct sweep_ctx *c, unsigned k,
+                       struct loaded *l, const struct us_bench_opts *o,
+                       const char *label)
+{
+    struct us_diag diag = { 0 };
+    if (l->b && same_sfu(c->s, k, l->k)) {
+        l->b->base = c->base;
+        for (unsigned i = 0; i < o->nsets; i++)
+            if (!us_config_set(&l->b->base, o->sets[i], &diag)) {
+                cli_error(NULL, 0, 0, "sweep: point %u%s: %s", k, label,
+                          diag.msg);
+                return false;
+            }
+        return true;
+    }
+    loaded_free(l);
+    l->b = calloc(1, sizeof *l->b);
+    l->k = k;
+    if (!l->b) {
+        cli_error(NULL, 0, 0, "out of memory");
+        return false;
+    }
+    if (us_bench_load(l->b, o, NULL, NULL, &diag))
+        return true;
+    if (l->b->err_file)
+        cli_error(l->b->err_file, diag.line, diag.col, "%s", diag.msg);
+    else
+        cli_error(NULL, 0, 0, "sweep: point %u%s: %s", k, label, diag.msg);
+    loaded_free(l);
+    return false;
+}
+
 /* Run point k on `jobs` host threads: its object, and with `prov` the
  * sweep's provenance (from the suite it loaded).  NULL after an error
  * message; *rc is the exit status then. */
 static json_t *run_point(const struct sweep_ctx *c, unsigned k, unsigned jobs,
-                         json_t **prov, int *rc)
+                         struct loaded *l, json_t **prov, int *rc)
 {
     char sets[SW_MAX_AXES][192];
     struct us_bench_opts o;
     point_opts(c, k, sets, &o);
-    struct us_bench *b = calloc(1, sizeof *b);
     struct us_diag diag = { 0 };
-    json_t *pt = NULL;
     char label[512];
     point_label(c->s, k, label, sizeof label);
     *rc = 2;
-    if (!b) {
-        cli_error(NULL, 0, 0, "out of memory");
+    if (!load_point(c, k, l, &o, label))
         return NULL;
-    }
-    if (!us_bench_load(b, &o, NULL, NULL, &diag)) {
-        if (b->err_file)
-            cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);
-        else
-            cli_error(NULL, 0, 0, "sweep: point %u%s: %s", k, label,
-                      diag.msg);
-        goto out;
-    }
+    struct us_bench *b = l->b;
     if (!us_bench_variants(b, o.archs, &diag)) {
         cli_error(NULL, 0, 0, "sweep: point %u%s: %s", k, label, diag.msg);
-        goto out;
+        return NULL;
     }
     model_variants_only(b);
     *rc = 1;
     if (!us_bench_run(b, jobs, NULL, NULL, &diag)) {
         cli_error(NULL, 0, 0, "sweep: point %u%s: %s", k, label, diag.msg);
-        goto out;
+        return NULL;
     }
     for (unsigned j = 0; j < b->nprogs * b->nvars; j++)
         if (!b->res[j].ok || !b->res[j].identical)
             cli_error(b->progs[j / b->nvars].path, 0, 0, "point %u%s: %s: %s",
                       k, label, b->vars[j % b->nvars].name, b->res[j].err);
-    pt = point_json(c->s, k, b);
+    json_t *pt = point_json(c->s, k, b);
     if (prov && pt && !(*prov = sweep_prov(c, b))) {
         json_decref(pt);
         pt = NULL;
@@ -411,9 +462,6 @@ static json_t *run_point(const struct sweep_ctx *c, unsigned k, unsigned jobs,
         cli_error(NULL, 0, 0, "out of memory");
     else
         *rc = 0;
-out:
-    us_bench_free(b);
-    free(b);
     return pt;
 }
 
@@ -881,17 +929,20 @@ static int run_local(const struct sweep_ctx *c, const struct sweep_args *a)
     struct cli_progress prog = { .tty = isatty(2) };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     bool failed = false;
+    struct loaded l = { 0 };
     for (unsigned k = 0; k < s->npoints; k++) {
         cli_bench_progress(&prog, "sweep", k, s->npoints);
         int prc;
-        r.points[k] = run_point(c, k, a->jobs, k ? NULL : &r.prov, &prc);
+        r.points[k] = run_point(c, k, a->jobs, &l, k ? NULL : &r.prov, &prc);
         if (!r.points[k]) {
+            loaded_free(&l);
             rc = prc;
             goto out;
         }
         failed |= json_integer_value(json_object_get(r.points[k],
                                                      "failures")) != 0;
     }
+    loaded_free(&l);
     cli_bench_progress(&prog, "sweep", s->npoints, s->npoints);
     const char *inputs[2] = { s->config, s->spec_file };
     rc = write_results(&r, a->out, inputs, !a->no_plots);
@@ -915,7 +966,9 @@ static int run_one(const struct sweep_ctx *c, const struct sweep_args *a,
     unsigned k = (unsigned)strtoul(a->point_arg, NULL, 10);
     json_t *prov = NULL;
     int rc;
-    json_t *pt = run_point(c, k, a->jobs, &prov, &rc);
+    struct loaded l = { 0 };
+    json_t *pt = run_point(c, k, a->jobs, &l, &prov, &rc);
+    loaded_free(&l);
     if (!pt)
         return rc;
     struct us_prov job;

@@ -97,15 +97,15 @@ $U sweep --zip --set lut_banks=1,2 --set lookahead=0,1 --set alu_lanes=8 $SUB \
 { grep -q '^0,1,0,8,phong.fp,' "$T/zip/results.csv" &&
   grep -q '^1,2,1,8,phong.fp,' "$T/zip/results.csv" &&
   ! grep -q '^2,' "$T/zip/results.csv"; } && ok || bad "--zip: not 2 paired points"
-$U sweep --set sfu.rcp.k=6,7 --set simt_fetch=1,5 --arch simt --only phong.fp \
+$U sweep --set sfu.rsq.degree=1,3 --set simt_fetch=1,5 --arch simt --only phong.fp \
     --threads 32 --no-plots --out "$T/sim" > /dev/null 2>&1 || bad "SFU/SIMT sweep failed"
-s1=$(grep '^0,6,1,phong.fp,' "$T/sim/results.csv" | cut -d, -f10)
-s5=$(grep '^1,6,5,phong.fp,' "$T/sim/results.csv" | cut -d, -f10)
-b5=$($U bench --set sfu.rcp.k=6 --set simt_fetch=5 --only phong.fp --arch simt --threads 32 --json |
+s1=$(grep '^0,1,1,phong.fp,' "$T/sim/results.csv" | cut -d, -f10)
+s5=$(grep '^1,1,5,phong.fp,' "$T/sim/results.csv" | cut -d, -f10)
+b5=$($U bench --set sfu.rsq.degree=1 --set simt_fetch=5 --only phong.fp --arch simt --threads 32 --json |
      tr -d ' \n' | grep -o '"program":"phong.fp","variant":"simt",[^}]*"cycles":[0-9]*' | grep -o '[0-9]*$')
 [ -n "$s5" ] && [ "$s5" = "$b5" ] && [ "$s1" -lt "$s5" ] && ok ||
     bad "simt_fetch: sweep $s1/$s5 cycles, bench $b5 at simt_fetch=5"
-grep -q '^point,sfu.rcp.k,simt_fetch,' "$T/sim/results.csv" && ok || bad "no sfu.rcp.k column"
+grep -q '^point,sfu.rsq.degree,simt_fetch,' "$T/sim/results.csv" && ok || bad "no sfu.rsq.degree column"
 
 # ---- --emit-jobs, GNU parallel, --merge ----------------------------------
 $U sweep $SPEC $SUB --emit-jobs "$T/jobs" 2> "$T/emit.err" || bad "--emit-jobs: $(cat "$T/emit.err")"
@@ -127,6 +127,14 @@ if command -v parallel > /dev/null; then
         cmp -s "$T/j1/$f" "$T/jobs/$f" && ok || bad "merged $f differs from the local run's"
     done
     cmp -s "$T/j1.out" "$T/merge.out" && ok || bad "merge's summary differs"
+    # an SFU key reloads the suite in a local run, a job always loads it
+    $U sweep --set sfu.rsq.degree=1,3 --set simt_fetch=1,5 --arch simt --only phong.fp \
+        --threads 32 --emit-jobs "$T/simj" 2> /dev/null &&
+        (cd "$T" && parallel --jobs 2 < "$T/simj/jobs.txt") > /dev/null 2>&1 &&
+        $U sweep --merge "$T/simj" --no-plots > /dev/null 2>&1 || bad "SFU/SIMT jobs failed"
+    cmp -s "$T/sim/results.csv" "$T/simj/results.csv" &&
+        cmp -s "$T/sim/results.json" "$T/simj/results.json" && ok ||
+        bad "SFU/SIMT sweep: merged set differs from the local run's"
     # refusals: a missing point, another build's, another spec's
     cp -r "$T/jobs" "$T/m1"
     rm "$T/m1/points/0001/point.json"
