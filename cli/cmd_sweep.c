@@ -361,6 +361,26 @@ static json_t *point_json(const struct sw_spec *s, unsigned k,
                                 (int)b->failures, "runs", runs));
 }
 
+/* The bar of a local run: the suite's captures as bench shows them, then
+ * the runs of every point as one "sweep" bar. */
+struct sweep_bar {
+    struct cli_progress bar;
+    unsigned k, npoints;
+};
+
+static void sweep_progress(void *ctx, const char *phase, unsigned done,
+                           unsigned total)
+{
+    struct sweep_bar *sb = ctx;
+    if (!sb)
+        return;
+    if (strcmp(phase, "run"))
+        cli_bench_progress(&sb->bar, phase, done, total);
+    else
+        cli_bench_progress(&sb->bar, "sweep", sb->k * total + done,
+                           sb->npoints * total);
+}
+
 /* A loaded suite, kept from point to point: its captures and reference
  * outputs depend on the configuration only through the SFU's (the
  * arithmetic of the scenes and the interpreter; suite/load.c), so a point
@@ -393,7 +413,7 @@ static void loaded_free(struct loaded *l)
  * the one in *l reconfigured.  False after an error message. */
 static bool load_point(const struct sweep_ctx *c, unsigned k,
                        struct loaded *l, const struct us_bench_opts *o,
-                       const char *label)
+                       const char *label, struct sweep_bar *sb)
 {
     struct us_diag diag = { 0 };
     if (l->b && same_sfu(c->s, k, l->k)) {
@@ -413,7 +433,7 @@ static bool load_point(const struct sweep_ctx *c, unsigned k,
         cli_error(NULL, 0, 0, "out of memory");
         return false;
     }
-    if (us_bench_load(l->b, o, NULL, NULL, &diag))
+    if (us_bench_load(l->b, o, sb ? sweep_progress : NULL, sb, &diag))
         return true;
     if (l->b->err_file)
         cli_error(l->b->err_file, diag.line, diag.col, "%s", diag.msg);
@@ -427,7 +447,8 @@ static bool load_point(const struct sweep_ctx *c, unsigned k,
  * sweep's provenance (from the suite it loaded).  NULL after an error
  * message; *rc is the exit status then. */
 static json_t *run_point(const struct sweep_ctx *c, unsigned k, unsigned jobs,
-                         struct loaded *l, json_t **prov, int *rc)
+                         struct loaded *l, struct sweep_bar *sb,
+                         json_t **prov, int *rc)
 {
     char sets[SW_MAX_AXES][192];
     struct us_bench_opts o;
@@ -436,7 +457,7 @@ static json_t *run_point(const struct sweep_ctx *c, unsigned k, unsigned jobs,
     char label[512];
     point_label(c->s, k, label, sizeof label);
     *rc = 2;
-    if (!load_point(c, k, l, &o, label))
+    if (!load_point(c, k, l, &o, label, sb))
         return NULL;
     struct us_bench *b = l->b;
     if (!us_bench_variants(b, o.archs, &diag)) {
@@ -445,7 +466,9 @@ static json_t *run_point(const struct sweep_ctx *c, unsigned k, unsigned jobs,
     }
     model_variants_only(b);
     *rc = 1;
-    if (!us_bench_run(b, jobs, NULL, NULL, &diag)) {
+    if (sb)
+        sb->k = k;
+    if (!us_bench_run(b, jobs, sb ? sweep_progress : NULL, sb, &diag)) {
         cli_error(NULL, 0, 0, "sweep: point %u%s: %s", k, label, diag.msg);
         return NULL;
     }
@@ -926,14 +949,15 @@ static int run_local(const struct sweep_ctx *c, const struct sweep_args *a)
         goto out;
     }
     r.npoints = s->npoints;
-    struct cli_progress prog = { .tty = isatty(2) };
-    clock_gettime(CLOCK_MONOTONIC, &prog.start);
+    struct sweep_bar sb = { .bar = { .tty = isatty(2) },
+                            .npoints = s->npoints };
+    clock_gettime(CLOCK_MONOTONIC, &sb.bar.start);
     bool failed = false;
     struct loaded l = { 0 };
     for (unsigned k = 0; k < s->npoints; k++) {
-        cli_bench_progress(&prog, "sweep", k, s->npoints);
         int prc;
-        r.points[k] = run_point(c, k, a->jobs, &l, k ? NULL : &r.prov, &prc);
+        r.points[k] = run_point(c, k, a->jobs, &l, &sb, k ? NULL : &r.prov,
+                                &prc);
         if (!r.points[k]) {
             loaded_free(&l);
             rc = prc;
@@ -943,7 +967,6 @@ static int run_local(const struct sweep_ctx *c, const struct sweep_args *a)
                                                      "failures")) != 0;
     }
     loaded_free(&l);
-    cli_bench_progress(&prog, "sweep", s->npoints, s->npoints);
     const char *inputs[2] = { s->config, s->spec_file };
     rc = write_results(&r, a->out, inputs, !a->no_plots);
     if (rc == 0 && failed)
@@ -967,7 +990,7 @@ static int run_one(const struct sweep_ctx *c, const struct sweep_args *a,
     json_t *prov = NULL;
     int rc;
     struct loaded l = { 0 };
-    json_t *pt = run_point(c, k, a->jobs, &l, &prov, &rc);
+    json_t *pt = run_point(c, k, a->jobs, &l, NULL, &prov, &rc);
     loaded_free(&l);
     if (!pt)
         return rc;
