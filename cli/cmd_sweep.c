@@ -213,7 +213,7 @@ struct sweep_ctx {
 
 /* The bench options of point k (sets[] holds its KNOB=VALUE strings). */
 static void point_opts(const struct sweep_ctx *c, unsigned k,
-                       char sets[][192], struct us_bench_opts *o)
+                       char sets[][SW_MAX_SET], struct us_bench_opts *o)
 {
     const struct sw_spec *s = c->s;
     memset(o, 0, sizeof *o);
@@ -225,7 +225,7 @@ static void point_opts(const struct sweep_ctx *c, unsigned k,
     o->config_path = s->config;
     o->threads = s->threads;
     for (unsigned a = 0; a < s->naxes; a++) {
-        sw_point_set(s, k, a, sets[a], 192);
+        sw_point_set(s, k, a, sets[a], SW_MAX_SET);
         o->sets[o->nsets++] = sets[a];
     }
 }
@@ -236,7 +236,7 @@ static void point_label(const struct sw_spec *s, unsigned k, char *buf,
 {
     size_t n = (size_t)snprintf(buf, size, " (");
     for (unsigned a = 0; a < s->naxes && n < size; a++) {
-        char kv[192];
+        char kv[SW_MAX_SET];
         sw_point_set(s, k, a, kv, sizeof kv);
         n += (size_t)snprintf(buf + n, size - n, "%s%s", a ? " " : "", kv);
     }
@@ -269,7 +269,7 @@ static bool check_points(const struct sweep_ctx *c)
     for (unsigned k = 0; ok && k < c->s->npoints; k++) {
         struct us_diag d = { 0 };
         b->base = c->base;
-        char sets[SW_MAX_AXES][192];
+        char sets[SW_MAX_AXES][SW_MAX_SET];
         struct us_bench_opts o;
         point_opts(c, k, sets, &o);
         for (unsigned i = 0; ok && i < o.nsets; i++)
@@ -450,7 +450,7 @@ static json_t *run_point(const struct sweep_ctx *c, unsigned k, unsigned jobs,
                          struct loaded *l, struct sweep_bar *sb,
                          json_t **prov, int *rc)
 {
-    char sets[SW_MAX_AXES][192];
+    char sets[SW_MAX_AXES][SW_MAX_SET];
     struct us_bench_opts o;
     point_opts(c, k, sets, &o);
     struct us_diag diag = { 0 };
@@ -691,7 +691,7 @@ static int emit_jobs(const struct sweep_ctx *c, const char *dir_arg)
     const struct sw_spec *s = c->s;
     /* the suite once, for the inputs the provenance names (and so a
      * broken suite fails now, not in every job) */
-    char sets[SW_MAX_AXES][192];
+    char sets[SW_MAX_AXES][SW_MAX_SET];
     struct us_bench_opts o;
     point_opts(c, 0, sets, &o);
     o.nsets = 0;

@@ -33,6 +33,7 @@ enum {
     SW_MAX_VALUES = 256,      /* values of one knob              */
     SW_MAX_POINTS = 10000,    /* jobs' names have four digits    */
     SW_MAX_PLOTS = 8,
+    SW_MAX_SET = 192,         /* "KEY=VALUE" of one knob at a point */
 };
 
 struct sw_axis {

@@ -99,6 +99,10 @@ static bool add_axis(struct sw_spec *s, const struct us_config *base,
             err_at(w, "%s: more than %s values", kbuf, "256");
             return false;
         }
+        if (klen + (size_t)(ve - vs) + 2 > SW_MAX_SET) {
+            err_at(w, "%s: KNOB=VALUE longer than %s bytes", kbuf, "190");
+            return false;
+        }
         char *v = dup_n(vs, (size_t)(ve - vs));
         if (!v)
             return false;

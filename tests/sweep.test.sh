@@ -166,6 +166,12 @@ if command -v parallel > /dev/null; then
     rc=$?
     [ $rc -ne 0 ] && grep -q 'point 3 belongs to another sweep spec' "$T/m3.err" &&
         [ ! -e "$T/m3out" ] && ok || bad "another spec's point: exit $rc: $(cat "$T/m3.err")"
+    cp -r "$T/jobs" "$T/m4"
+    printf '{"schema_version": 1,\n "provenance": [' > "$T/m4/points/0000/point.json"
+    $U sweep --merge "$T/m4" --out "$T/m4out" > /dev/null 2> "$T/m4.err"
+    rc=$?
+    [ $rc -ne 0 ] && grep -q "^ushader: $T/m4/points/0000/point.json:2:.*: error: " "$T/m4.err" &&
+        [ ! -e "$T/m4out" ] && ok || bad "a broken point.json: exit $rc: $(cat "$T/m4.err")"
 else
     bad "GNU parallel is not installed (Debian: parallel; make deps)"
 fi
@@ -193,6 +199,7 @@ err "not a statistic" --set lut_banks=1,2 --plot nope
 err "not a swept knob" --set lut_banks=1,2 --plot cycles:lookahead
 err "unknown option '--bogus'" --set lut_banks=1,2 --bogus
 err "unknown --arch 'nope'" --set lut_banks=1,2 --arch nope
+err "longer than 190 bytes" --set "lut_banks=$(printf '%0200d' 1)"
 printf '[sweep]\nlut_banks = 1,2\nlookahead = 0, x\n' > "$T/bad.ini"
 err "bad.ini:3:1: error: lookahead: bad number 'x'" --spec "$T/bad.ini"
 printf 'lut_banks = 1,2\n' > "$T/bad2.ini"
