@@ -223,6 +223,9 @@ cp "$ROOT/configs/default.ini" "$d/results.csv"
 same_refused "bench --config DIR/results.csv --out DIR" "$d/results.csv" \
     "$U" bench --only blur --threads 8 --arch scalar --no-plots \
     --config "$d/results.csv" --out "$d"
+same_refused "sweep --config DIR/results.csv --out DIR" "$d/results.csv" \
+    "$U" sweep --set lut_banks=1,2 --only blur --threads 8 --arch scalar \
+    --no-plots --config "$d/results.csv" --out "$d"
 "$U" asm -o "$d/p.bin" "$d/p.fp" 2>"$tmp/err"
 check "asm -o another file: exit $?" [ $? -eq 0 ]
 
@@ -398,6 +401,7 @@ full_cases() {
     piglit) echo "piglit $ROOT/tests/shtest/tex_depth.shader_test" ;;
     config) echo "config --list"; echo "config" ;;
     bench) echo "bench --only blur --threads 8 --arch scalar" ;;
+    sweep) echo "sweep --set lut_banks=1,2 --only blur --threads 8 --arch scalar" ;;
     compute) echo "compute $ROOT/tests/compute/sum.cp --groups 2"
              echo "compute --json $ROOT/tests/compute/sum.cp --groups 2" ;;
     imgdiff) echo "imgdiff $tmp/a.png $tmp/a.png"
