@@ -12,6 +12,8 @@
  *                           --config: its rows as a JSON object, the same
  *                           object whether a local run keeps it in memory
  *                           or a job writes it to DIR/points/NNNN/;
+ *   jobs     (sweep_jobs.c) --emit-jobs' scripts, list and array; --merge
+ *                           and its checks of every point's file;
  *   outputs  (sweep_out.c)  results.json, results.csv, report.md and the
  *                           gnuplot files, computed from the points' JSON
  *                           objects and the sweep's provenance only, so a
@@ -84,6 +86,28 @@ struct json_t *sw_spec_json(const struct sw_spec *s);
 unsigned sw_spec_argv(const struct sw_spec *s, const char **argv,
                       unsigned max);
 
+/* What every point shares: the spec, the base configuration and the
+ * INI text of --config. */
+struct sw_ctx {
+    const struct sw_spec *s;
+    struct us_config base;
+    char *config_text;
+    size_t config_len;
+};
+
+/* The bench options of point k (sets[] holds its KNOB=VALUE strings). */
+void sw_point_opts(const struct sw_ctx *c, unsigned k,
+                   char sets[][SW_MAX_SET], struct us_bench_opts *o);
+/* " (lut_banks=1 lookahead=0)" for messages. */
+void sw_point_label(const struct sw_spec *s, unsigned k, char *buf,
+                    size_t size);
+/* The sweep's provenance (a new reference, as read back from its text):
+ * its canonical command (no host-only option: --jobs, --out, --plot,
+ * --emit-jobs, --point), the base configuration, and the files read (the
+ * spec, the list, --config, every program and scene of the loaded suite
+ * `b`); NULL when out of memory. */
+struct json_t *sw_sweep_prov(const struct sw_ctx *c, const struct us_bench *b);
+
 /* --plot METRIC[:KNOB]: a statistic against a swept knob. */
 struct sw_plot {
     char metric[64];
@@ -112,6 +136,27 @@ bool sw_results_plot_files(const void *r, const char *terminal,
 void sw_results_table(FILE *f, const struct sw_results *r);
 /* Plot names ("sweep_METRIC_KNOB.png") for r->plots. */
 US_MUST_CHECK bool sw_results_name_plots(struct sw_results *r);
+
+/* r->plots from the --plot arguments (none: cycles; `none`: no plot);
+ * false after an error message. */
+US_MUST_CHECK bool sw_set_plots(struct sw_results *r, const char *const *args,
+                                unsigned n, bool none);
+void sw_results_free(struct sw_results *r);
+/* The summary on stdout, and with `out` the files there (none replacing
+ * one of `inputs`); the exit status. */
+int sw_write_results(const struct sw_results *r, const char *out,
+                     const char *const inputs[2], bool plots);
+
+/* ---- Job directories (cli/sweep_jobs.c) ---------------------------------- */
+
+/* DIR/NAME: the JSON text of `o` and a newline, atomically; false after
+ * an error message. */
+US_MUST_CHECK bool sw_write_json(const char *dir, const char *name,
+                                 struct json_t *o);
+/* --emit-jobs DIR and --merge DIR [--out OUT]: exit statuses. */
+int sw_emit_jobs(const struct sw_ctx *c, const char *dir);
+int sw_merge(const char *dir, const char *out, const char *const *plots,
+             unsigned nplots, bool no_plots);
 
 /* --plot's argument: a statistic of us_bench_csv_stats and a swept knob
  * (the first when omitted); false after an error message. */
