@@ -14,16 +14,16 @@ static const char *const arch_names[] = {
 };
 enum { NARCH = sizeof arch_names / sizeof arch_names[0] };
 
-/* The per-job statistics the CSV carries, in order. */
-static const char *const csv_stats[] = {
+/* The per-job statistics the CSV carries, in order (suite/suite.h). */
+const char *const us_bench_csv_stats[] = {
     "cycles", "threads", "threads_per_cycle", "latency", "useful_ops",
     "utilization", "issued", "stalls.dependency", "stalls.sfu", "stalls.lut",
     "stalls.texture", "stalls.fetch", "idle", "slot_occupancy", "instr_words",
     "instr_bits", "instr_mem_bits", "lut.accesses", "lut.merged",
     "lut.conflicts", "lut.stall_cycles", "area", "area_simd4", "area.sfu",
-    "area.lut", "energy", "energy_per_thread", "area_delay",
+    "area.lut", "energy", "energy_per_thread", "area_delay", NULL,
 };
-enum { NCSV = sizeof csv_stats / sizeof csv_stats[0] };
+enum { NCSV = sizeof us_bench_csv_stats / sizeof us_bench_csv_stats[0] - 1 };
 
 static const char *stage_name(const struct us_bench_prog *bp)
 {
@@ -108,7 +108,7 @@ void us_bench_csv(FILE *f, const struct us_bench *b)
         us_prov_csv(f, b->prov);
     fprintf(f, "program,stage,scene,variant,model,ok,identical");
     for (unsigned i = 0; i < NCSV; i++)
-        fprintf(f, ",%s", csv_stats[i]);
+        fprintf(f, ",%s", us_bench_csv_stats[i]);
     fputc('\n', f);
     for (unsigned p = 0; p < b->nprogs; p++)
         for (unsigned v = 0; v < b->nvars; v++) {
@@ -118,7 +118,8 @@ void us_bench_csv(FILE *f, const struct us_bench *b)
                     bp->scene_name, b->vars[v].name, b->vars[v].model->name,
                     r->ok, r->identical);
             for (unsigned i = 0; i < NCSV; i++) {
-                double x = us_bench_stat(b, p, (int)v, csv_stats[i]);
+                double x = us_bench_stat(b, p, (int)v,
+                                         us_bench_csv_stats[i]);
                 if (isnan(x))
                     fputc(',', f);
                 else

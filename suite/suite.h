@@ -235,6 +235,9 @@ void us_bench_code_summary(const struct us_bench *b, unsigned c,
 void us_bench_table(FILE *f, const struct us_bench *b);
 
 void us_bench_csv(FILE *f, const struct us_bench *b);
+/* The statistics results.csv has per run, in order, NULL-terminated
+ * (`ushader sweep`'s CSV and --plot take the same). */
+extern const char *const us_bench_csv_stats[];
 void us_bench_json(FILE *f, const struct us_bench *b);
 
 /* report.md; `plots` says whether the PNGs of us_bench_plot_files exist,

@@ -150,6 +150,7 @@ helpcheck "piglit summary" cli/cmd_piglit_summary.c
 helpcheck compute cli/cmd_compute.c
 helpcheck bench cli/cmd_bench.c
 helpcheck "bench --suite compute" cli/cmd_bench_compute.c
+helpcheck sweep cli/cmd_sweep.c cli/sweep_jobs.c
 helpcheck sfu cli/cmd_sfu.c
 helpcheck asm cli/cmd_asm.c
 helpcheck stats cli/cmd_stats.c

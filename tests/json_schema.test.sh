@@ -103,6 +103,20 @@ if "$CK" check "$DOC" piglit-results "$T/piglit.json" > "$T/piglit.ck" 2>&1 &&
    grep -q '"command": "ushader piglit ' "$T/piglit.json"; then ok
 else bad "piglit --results: not schema piglit-results:"; head -n 10 "$T/piglit.ck"; fi
 json piglit_summary piglit-summary piglit summary "$T/piglit.json" "$T/piglit.json" --all --json
+# sweep: results.json, a job's point.json and the job directory's sweep.json
+"$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
+    --no-plots --out "$T/sw" > /dev/null 2>&1 || bad "sweep failed"
+"$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
+    --emit-jobs "$T/swj" 2> /dev/null || bad "sweep --emit-jobs failed"
+"$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
+    --point 1 --out "$T/swp" > /dev/null 2>&1 || bad "sweep --point failed"
+for f in sweep:sw/results.json sweep-jobs:swj/sweep.json sweep-point:swp/point.json; do
+    "$CK" check "$DOC" "${f%%:*}" "$T/${f#*:}" > "$T/sw.ck" 2>&1 && ok ||
+        { bad "${f#*:}: not schema ${f%%:*}:"; head -n 10 "$T/sw.ck"; }
+    grep -q '^ "schema_version": 1,$' "$T/${f#*:}" &&
+        grep -q '"command": "ushader sweep ' "$T/${f#*:}" && ok ||
+        bad "${f#*:}: no schema_version 1 or no provenance command"
+done
 
 # provenance: the program with its size and hash
 bytes=$(wc -c < "$P" | tr -d ' ')

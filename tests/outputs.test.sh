@@ -223,6 +223,9 @@ cp "$ROOT/configs/default.ini" "$d/results.csv"
 same_refused "bench --config DIR/results.csv --out DIR" "$d/results.csv" \
     "$U" bench --only blur --threads 8 --arch scalar --no-plots \
     --config "$d/results.csv" --out "$d"
+same_refused "sweep --config DIR/results.csv --out DIR" "$d/results.csv" \
+    "$U" sweep --set lut_banks=1,2 --only blur --threads 8 --arch scalar \
+    --no-plots --config "$d/results.csv" --out "$d"
 "$U" asm -o "$d/p.bin" "$d/p.fp" 2>"$tmp/err"
 check "asm -o another file: exit $?" [ $? -eq 0 ]
 
@@ -382,6 +385,7 @@ fi
 "$U" asm -o "$tmp/p.bin" "$FP" 2>"$tmp/err" || bad "asm -o for dis"
 writer render "$tmp/a.png" 2>"$tmp/err" || bad "render for imgdiff"
 printf '\0\0\200\77\0\0\0\100' >"$tmp/two.f32"
+"$U" run --arch scalar,simd4 --json "$FP" >"$tmp/r.json" 2>"$tmp/err" || bad "run --json for compare"
 # full_cases CMD: command lines (one per line) that write to stdout.
 full_cases() {
     case $1 in
@@ -398,6 +402,9 @@ full_cases() {
     piglit) echo "piglit $ROOT/tests/shtest/tex_depth.shader_test" ;;
     config) echo "config --list"; echo "config" ;;
     bench) echo "bench --only blur --threads 8 --arch scalar" ;;
+    compare) echo "compare $tmp/r.json $tmp/r.json"
+             echo "compare --json $tmp/r.json $tmp/r.json" ;;
+    sweep) echo "sweep --set lut_banks=1,2 --only blur --threads 8 --arch scalar" ;;
     compute) echo "compute $ROOT/tests/compute/sum.cp --groups 2"
              echo "compute --json $ROOT/tests/compute/sum.cp --groups 2" ;;
     imgdiff) echo "imgdiff $tmp/a.png $tmp/a.png"
