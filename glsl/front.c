@@ -983,6 +983,27 @@ static bool directive(struct front *f, const struct tok *t)
         return true;
     }
     if (wl == 6 && !memcmp(w, "define", 6)) {
+        /* `#define lowp` (desktop GLSL headers for ES sources: Minetest's
+         * shader.cpp): the step blanks the precision words anyway, so the
+         * directive goes too, as blanks (a name-less #define is an error) */
+        const char *m = s;
+        while (m < end && (*m == ' ' || *m == '\t'))
+            m++;
+        const char *me = m;
+        while (me < end && ident_char(*me))
+            me++;
+        char mw[16];
+        size_t ml = (size_t)(me - m);
+        if (ml < sizeof mw) {
+            memcpy(mw, m, ml);
+            mw[ml] = 0;
+            if ((!strcmp(mw, "lowp") || !strcmp(mw, "mediump") ||
+                 !strcmp(mw, "highp")) && !renamed(f, mw)) {
+                for (size_t i = 0; i < t->len; i++)
+                    put(&f->out, " ", 1);
+                return true;
+            }
+        }
         /* the macro's body is rewritten like any other code */
         struct cursor save = f->c;
         bool stmt_start = f->stmt_start;

@@ -41,6 +41,12 @@ echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2
 BUILD=$BUILD OUT="${OUT:-out}/glmark2" sh bench/glmark2/bench.sh --jobs 2
 echo "  report: ${OUT:-out}/glmark2/report.md (its last section: glmark2 shader pairs)"
 
+# Minetest's shaders as workloads (docs/MINETEST.md, bench/minetest/).
+echo
+echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/)"
+BUILD=$BUILD OUT="${OUT:-out}/minetest" sh bench/minetest/bench.sh --jobs 2
+echo "  report: ${OUT:-out}/minetest/report.md"
+
 # The compute suite (docs/COMPUTE_SUITE.md): every kernel on every model,
 # the SIMT presets and the divergence, memory and e-GPU studies, each
 # output checked against its C reference, in process.

@@ -237,6 +237,33 @@ START_TEST(later_keywords_are_names)
 }
 END_TEST
 
+/* Minetest's desktop header (src/client/shader.cpp) defines the ES
+ * precision words away; the step blanks the words itself, so the
+ * directives become blanks (glslang refuses a #define without a name) */
+START_TEST(precision_macros)
+{
+    char *out = front("#version 120\n#define lowp\n#define mediump\n"
+                      "#define highp\nvarying lowp vec4 c;\n"
+                      "void main() { gl_FragColor = c; }\n",
+                      US_STAGE_FRAGMENT, NULL);
+    ck_assert(!strstr(out, "#define"));
+    ck_assert(!strstr(out, "lowp"));
+    ck_assert(line_has(out, 2, "            "));     /* "#define lowp" */
+    ck_assert(line_has(out, 6, "us_gl_FragColor = c;"));
+    free(out);
+    /* in GLSL 1.10 lowp is a name, and its macro stays one */
+    out = front("#version 110\n#define lowp 2.0\nvoid main() { "
+                "gl_FragColor = vec4(lowp); }\n", US_STAGE_FRAGMENT, NULL);
+    ck_assert(line_has(out, 2, "#define us_id_lowp 2.0"));
+    free(out);
+    /* other macros are kept */
+    out = front("#version 120\n#define lowpass 1.0\nvoid main() { "
+                "gl_FragColor = vec4(lowpass); }\n", US_STAGE_FRAGMENT, NULL);
+    ck_assert(line_has(out, 2, "#define lowpass 1.0"));
+    free(out);
+}
+END_TEST
+
 START_TEST(errors_have_positions)
 {
     expect_error("void main() {\n  gl_FragColor = gl_Bogus;\n}\n",
@@ -287,6 +314,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, do_while_scope);
     tcase_add_test(tc, builtins_and_macros);
     tcase_add_test(tc, later_keywords_are_names);
+    tcase_add_test(tc, precision_macros);
     tcase_add_test(tc, errors_have_positions);
     tcase_add_test(tc, legacy_detection);
     suite_add_tcase(s, tc);
