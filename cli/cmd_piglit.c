@@ -1,4 +1,4 @@
-/* ushader piglit [--arch A] [--exact-math] [--config F.ini] [--set KEY=V]...
+/* ushader piglit [--arch A[,B...]|all] [--exact-math] [--config F.ini] [--set KEY=V]...
  *                [--jobs N] [--results FILE.json] FILE|DIR...
  * ushader piglit summary RESULTS.json... (cli/cmd_piglit_summary.c)
  *
@@ -35,7 +35,7 @@
 #include "suite/provenance.h"
 
 static const char usage[] =
-    "usage: ushader piglit [--arch A] [--exact-math] [--config F.ini]\n"
+    "usage: ushader piglit [--arch A[,B...]|all] [--exact-math] [--config F.ini]\n"
     "                      [--set KEY=V]... [--jobs N] [--results FILE.json]\n"
     "                      [--] FILE|DIR...\n"
     "       ushader piglit summary RESULTS.json... [--html DIR] [--json]\n"
@@ -48,8 +48,10 @@ static const char usage[] =
     "  recursively, in sorted order.\n"
     "  --arch A      what runs the programs and compute launches:\n"
     "                functional (the reference interpreter, the default) or\n"
-    "                one core model: scalar, simd4, vliw, superscalar,\n"
-    "                hetero, simt\n"
+    "                a core model: scalar, simd4, vliw, superscalar,\n"
+    "                hetero, simt; a comma list or all runs every file on\n"
+    "                each model in turn, a block per model between \"== MODEL\"\n"
+    "                and its count (--results takes one model)\n"
     "  --exact-math  correctly rounded RCP RSQ EX2 LG2 SIN COS POW instead\n"
     "                of the modelled SFU (the default)\n"
     "  --config F.ini  an INI file ([core] knobs, [sfu] SFU keys), as for\n"
@@ -200,15 +202,17 @@ struct job {
     size_t out_len, err_len;
     bool backend_failed;      /* a batch on the core model failed     */
     struct us_diag backend_diag;
+    const struct us_core_model *model;  /* NULL: functional           */
 };
 
 /* What every file shares (read-only while the workers run). */
 struct piglit_run {
     const struct shtest_env *env;       /* math and functional backend */
-    const struct us_core_model *model;  /* NULL: functional           */
     const struct us_config *cfg;
     struct job *jobs;
     size_t total;
+    size_t nfiles;            /* jobs are model-major: a block per model */
+    bool list;                /* --arch named several models            */
     /* the pool: taken, finished, printed; under `lock` */
     pthread_mutex_t lock;
     size_t next, printed;
@@ -301,7 +305,7 @@ static void run_file(const struct piglit_run *pr, struct job *j)
 
     struct shtest_env env = *pr->env;
     struct gfx_core_backend *cb = NULL;
-    if (pr->model) {
+    if (j->model) {
         if (!(cb = malloc(sizeof *cb))) {
             j->result = PG_ERROR;
             snprintf(j->msg, sizeof j->msg, "out of memory");
@@ -312,7 +316,7 @@ static void run_file(const struct piglit_run *pr, struct job *j)
             fclose(err);
             return;
         }
-        gfx_core_backend_init(cb, pr->model, pr->cfg);
+        gfx_core_backend_init(cb, j->model, pr->cfg);
         env.backend = &cb->be;
         env.compute = core_compute;
         env.compute_ctx = cb;
@@ -364,11 +368,27 @@ static void run_file(const struct piglit_run *pr, struct job *j)
     }
 }
 
-/* Print the finished files that follow the printed ones (under lock). */
+/* The closing count of jobs [from, to). */
+static void print_count(const struct piglit_run *pr, size_t from, size_t to,
+                        const char *model)
+{
+    unsigned count[PG_NRESULTS] = { 0 };
+    for (size_t i = from; i < to; i++)
+        count[pr->jobs[i].result]++;
+    printf("%s%s%u passed, %u failed, %u skipped\n", model ? model : "",
+           model ? ": " : "", count[PG_PASS], count[PG_FAIL] + count[PG_ERROR],
+           count[PG_SKIP]);
+}
+
+/* Print the finished files that follow the printed ones (under lock); with
+ * a list of models, each model's block between its name and its count. */
 static void print_ready(struct piglit_run *pr)
 {
     for (; pr->printed < pr->total && pr->done[pr->printed]; pr->printed++) {
-        struct job *j = &pr->jobs[pr->printed];
+        size_t i = pr->printed;
+        struct job *j = &pr->jobs[i];
+        if (pr->list && i % pr->nfiles == 0)
+            printf("== %s\n", j->model->name);
         if (!j->out) {
             pr->print_failed = true;
             continue;
@@ -379,6 +399,8 @@ static void print_ready(struct piglit_run *pr)
         free(j->out);
         free(j->err);
         j->out = j->err = NULL;
+        if (pr->list && (i + 1) % pr->nfiles == 0)
+            print_count(pr, i + 1 - pr->nfiles, i + 1, j->model->name);
     }
 }
 
@@ -534,7 +556,7 @@ int cmd_piglit(int argc, char **argv)
         struct us_diag d = { 0 };
         if (!strcmp(a, "--arch") && i + 1 < argc) {
             arch = argv[++i];
-            if (!cli_parse_arch("piglit", arch, CLI_ARCH_ONE, NULL, &models))
+            if (!cli_parse_arch("piglit", arch, CLI_ARCH_MANY, NULL, &models))
                 return 2;
         } else if (!strcmp(a, "--config") && i + 1 < argc) {
             i++;
@@ -572,10 +594,23 @@ int cmd_piglit(int argc, char **argv)
                       argv[i]);
             return 2;
         }
-    const struct us_core_model *model = models.one;
-    struct us_diag cd = { 0 };
-    if (model && !us_core_check(model, &cfg, &cd)) {
-        cli_error(NULL, 0, 0, "piglit: --arch %s: %s", arch, cd.msg);
+    const struct us_core_model *list[sizeof models.mask * 8] = { NULL };
+    unsigned nmodels = 0;
+    for (unsigned m = 0; us_models[m]; m++) {
+        struct us_diag cd = { 0 };
+        if (!(models.mask >> m & 1))
+            continue;
+        if (!us_core_check(us_models[m], &cfg, &cd)) {
+            cli_error(NULL, 0, 0, "piglit: --arch %s: %s", us_models[m]->name,
+                      cd.msg);
+            return 2;
+        }
+        list[nmodels++] = us_models[m];
+    }
+    if (results && nmodels > 1) {
+        cli_error(NULL, 0, 0, "piglit: --results records one model's run, "
+                  "not --arch %s's (one run per model; piglit summary "
+                  "compares them)", arch);
         return 2;
     }
     struct paths files = { 0 };
@@ -619,32 +654,36 @@ int cmd_piglit(int argc, char **argv)
     struct gfx_shader_backend functional = gfx_backend_functional;
     functional.max_insts = (uint32_t)cfg.v[US_KNOB_max_instructions];
     struct shtest_env env = { .math = &math, .backend = &functional };
-    struct piglit_run pr = { .env = &env, .model = model, .cfg = &cfg,
-                             .total = files.n };
-    pr.jobs = calloc(files.n ? files.n : 1, sizeof *pr.jobs);
+    /* functional: one block with no model */
+    unsigned blocks = nmodels ? nmodels : 1;
+    struct piglit_run pr = { .env = &env, .cfg = &cfg, .nfiles = files.n,
+                             .total = files.n * blocks, .list = nmodels > 1 };
+    pr.jobs = calloc(pr.total ? pr.total : 1, sizeof *pr.jobs);
     int rc = 1;
     if (!pr.jobs) {
         cli_error(NULL, 0, 0, "piglit: out of memory");
         goto out;
     }
-    for (size_t i = 0; i < files.n; i++)
-        pr.jobs[i].path = files.v[i];
+    for (size_t i = 0; i < pr.total; i++) {
+        pr.jobs[i].path = files.v[i % files.n];
+        pr.jobs[i].model = list[i / files.n];
+    }
     if (!run_all(&pr, jobs))
         goto out;
     unsigned count[PG_NRESULTS] = { 0 };
     const struct job *bf = NULL;   /* the first file a batch failed in */
-    for (size_t i = 0; i < files.n; i++) {
+    for (size_t i = 0; i < pr.total; i++) {
         count[pr.jobs[i].result]++;
         if (!bf && pr.jobs[i].backend_failed)
             bf = &pr.jobs[i];
     }
     rc = count[PG_FAIL] || count[PG_ERROR] ? 1 : 0;
     if (bf) {
-        cli_error(NULL, 0, 0, "piglit: %s: %s", arch, bf->backend_diag.msg);
+        cli_error(NULL, 0, 0, "piglit: %s: %s", bf->model->name,
+                  bf->backend_diag.msg);
         rc = 1;
     }
-    printf("%u passed, %u failed, %u skipped\n", count[PG_PASS],
-           count[PG_FAIL] + count[PG_ERROR], count[PG_SKIP]);
+    print_count(&pr, 0, pr.total, NULL);
     if (results) {
         struct us_prov *prov = calloc(1, sizeof *prov);   /* 45 KiB */
         bool ok = prov && us_prov_init(prov, argc, argv);
@@ -664,7 +703,7 @@ int cmd_piglit(int argc, char **argv)
     }
 out:
     if (pr.jobs)
-        for (size_t i = 0; i < files.n; i++) {
+        for (size_t i = 0; i < pr.total; i++) {
             free(pr.jobs[i].out);
             free(pr.jobs[i].err);
         }

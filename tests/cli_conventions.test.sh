@@ -32,8 +32,8 @@ accepts() {
     else bad "$* -> $? : $(head -c 300 "$tmp/err")"; fi
 }
 
-# --arch: run, bench, render and compute take one, a list or all; piglit
-# one model or functional; the interpreter is "functional".
+# --arch: every command takes one model, a list or all; the interpreter
+# is "functional" (in render, piglit and compute; run without --arch).
 accepts run "$P" --arch scalar --threads 4
 accepts run "$P" --arch scalar,simd4 --threads 4
 grep -q '^simd4 ' "$tmp/out" && ! grep -q '^vliw ' "$tmp/out" && ok ||
@@ -53,13 +53,17 @@ for c in render piglit compute; do
     { accepts $c --arch functional $args; accepts $c --arch simd4 $args
       expect 2 "unknown --arch 'gpu'" $c --arch gpu $args
       expect 2 "cannot hold functional" $c --arch scalar,functional $args
-      if [ $c = piglit ]; then
-          expect 2 "takes one model here, not a list" $c --arch scalar,simd4 $args
-          expect 2 "takes one model here, not all" $c --arch all $args
-      else
-          accepts $c --arch scalar,simd4 $args; accepts $c --arch all $args
-      fi; }
+      accepts $c --arch scalar,simd4 $args; accepts $c --arch all $args; }
 done
+# piglit: every file on each model, a block per model with its count
+"$U" piglit --arch simd4,simt --jobs 2 tests/shtest/glsl_quads.shader_test \
+    tests/shtest/tex_depth.shader_test > "$tmp/out" 2>&1
+[ "$(grep -c '^PASS ' "$tmp/out")" -eq 4 ] && grep -q '^== simd4$' "$tmp/out" &&
+    grep -q '^simt: 2 passed, 0 failed, 0 skipped$' "$tmp/out" &&
+    tail -n 1 "$tmp/out" | grep -q '^4 passed, 0 failed, 0 skipped$' && ok ||
+    bad "piglit --arch simd4,simt: not a block per model: $(cat "$tmp/out")"
+expect 2 "records one model's run" piglit --arch all --results "$tmp/r.json" \
+    tests/shtest/glsl_quads.shader_test
 # a list renders on each model: one image, the functional one; --stats
 # has a "cores" object per model
 "$U" render "$S" --size 16x16 --arch all -o "$tmp/all.png" 2> "$tmp/err" &&
