@@ -5,7 +5,10 @@
  * coalesces the SSA values SPIR-V splits into components and builds back
  * (OpCompositeConstruct of extracts: MOV t.x, a.y; MOV t.y, b.x; ...):
  * a reader whose components all come from one register reads it directly,
- * and pass_dce removes the copies nobody reads any more.
+ * and pass_dce removes the copies nobody reads any more.  A copy whose
+ * components come from several (MOV u.xz, t.xz with t.x a copy of a.x and
+ * t.z of b.z) is first split into a copy per source (pass_split_copies),
+ * which then read a and b themselves.
  *
  * Exact: the reader computes the same operation on the same bits.  Where
  * a float MOV would canonicalise a NaN that an integer reader or an
@@ -159,6 +162,85 @@ static bool propagate(struct cp *c, unsigned i, unsigned k)
     n.index = from->index;
     *x = n;
     return true;
+}
+
+/* Split copy i into one per source its components come from; the
+ * pieces written to out, their number returned (1: not split). */
+static unsigned split(const struct cp *c, unsigned i, struct us_inst *out)
+{
+    const struct us_inst *in = &c->s->insts[i];
+    const struct us_src *x = &in->src[0];
+    out[0] = *in;
+    if ((in->op != US_OP_MOV && in->op != US_OP_MOV_U) ||
+        x->file != US_FILE_TEMP || x->rel ||
+        (in->dst.file == US_FILE_TEMP && in->dst.index == x->index))
+        return 1;
+    /* A piece per source (file, index, negation), -1: not a copy. */
+    int key[4];
+    unsigned nkeys = 0, copies = 0;
+    int keys[4];
+    for (unsigned p = 0; p < 4; p++) {
+        key[p] = -2;
+        if (!(in->dst.mask >> p & 1) || x->swz[p] >= 4)
+            continue;
+        const struct us_inst *m = copy_of(c, x->index, x->swz[p]);
+        const struct us_src *y = m && reader_takes(in, m) ? &m->src[0] : NULL;
+        int k = y ? (int)(y->file << 17 | y->index << 1 |
+                          ((y->negate >> x->swz[p] & 1) ^ (x->negate >> p & 1)))
+                  : -1;
+        copies += y != NULL;
+        unsigned j;
+        for (j = 0; j < nkeys && keys[j] != k; j++)
+            ;
+        if (j == nkeys)
+            keys[nkeys++] = k;
+        key[p] = k;
+    }
+    if (nkeys < 2 || !copies)
+        return 1;
+    for (unsigned j = 0; j < nkeys; j++) {
+        out[j] = *in;
+        out[j].dst.mask = 0;
+        for (unsigned p = 0; p < 4; p++)
+            if (key[p] == keys[j])
+                out[j].dst.mask |= (uint8_t)(1u << p);
+    }
+    return nkeys;
+}
+
+bool pass_split_copies(struct spv *s)
+{
+    struct cp c = { .s = s };
+    c.def = malloc((4 * s->nvregs + 1) * sizeof *c.def);
+    c.stable = malloc((s->nvregs + 1) * sizeof *c.stable);
+    struct us_inst *out = malloc((4 * s->ninsts + 1) * sizeof *out);
+    unsigned *map = malloc((s->ninsts + 1) * sizeof *map);
+    bool changed = false;
+    if (!c.def || !c.stable || !out || !map)
+        goto done;
+    find_defs(&c);
+    unsigned n = 0;
+    for (unsigned i = 0; i < s->ninsts; i++) {
+        map[i] = n;
+        n += split(&c, i, &out[n]);
+    }
+    map[s->ninsts] = n;
+    if (n == s->ninsts)
+        goto done;
+    for (unsigned i = 0; i < n; i++)
+        if (out[i].op == US_OP_BRA && out[i].target <= s->ninsts)
+            out[i].target = (uint16_t)map[out[i].target];
+    free(s->insts);
+    s->insts = out;
+    s->ninsts = s->cap_insts = n;
+    out = NULL;
+    changed = true;
+done:
+    free(c.def);
+    free(c.stable);
+    free(out);
+    free(map);
+    return changed;
 }
 
 bool pass_copyprop(struct spv *s)

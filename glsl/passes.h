@@ -8,9 +8,12 @@
  *
  * The order is in one place, glsl/passes.c:
  *   on virtual registers (before spirv_width.c and allocation):
- *     pass_copyprop   readers of a copy read its source instead
+ *     pass_copyprop   readers of a copy read its source instead; copies
+ *                     from several sources split, then propagated again
  *     pass_dce        instructions whose register nobody reads go
  *     pass_vectorize  (below) on the virtual registers and constants
+ *     pass_cse        work done twice in straight-line code is done once
+ *     pass_dce        again, for what pass_cse left unread
  *     pass_coalesce   the instruction computing a copied value writes
  *                     the copy's register
  *     pass_outputs    the instruction computing an output writes it
@@ -35,7 +38,9 @@ void us_passes_physical(struct spv *s);
 
 /* The passes, each in its own file; true when the code changed. */
 bool pass_copyprop(struct spv *s);
+bool pass_split_copies(struct spv *s);
 bool pass_dce(struct spv *s);
+bool pass_cse(struct spv *s);
 bool pass_coalesce(struct spv *s);
 bool pass_outputs(struct spv *s);
 bool pass_selfmove(struct spv *s);

@@ -104,6 +104,44 @@ START_TEST(chains)
 }
 END_TEST
 
+/* A copy from two sources splits into one per source, which then read
+ * them directly. */
+START_TEST(split_by_source)
+{
+    ck_assert(expect_pass(pass_split_copies,
+        VP("MOV R0.x, vertex.position.y;\n"
+           "MOV R0.z, vertex.color.x;\n"
+           "MOV R1.xz, R0.xxzx;\n"
+           "MOV result.position, R1;\n"), 0x1,
+        VP("MOV R0.x, vertex.position.y;\n"
+           "MOV R0.z, vertex.color.x;\n"
+           "MOV R1.x, R0.xxzx;\n"
+           "MOV R1.z, R0.xxzx;\n"
+           "MOV result.position, R1;\n")));
+    /* one source, or none a copy */
+    const char *one = VP("MOV R0, vertex.position;\n"
+                         "MOV R1.xz, R0.xxzx;\n"
+                         "ADD R2, vertex.position, vertex.color;\n"
+                         "MOV R3.xz, R2.xxzx;\n"
+                         "MOV result.position, R1;\n"
+                         "MOV result.color, R3;\n");
+    ck_assert(!expect_pass(pass_split_copies, one, 0x1, one));
+}
+END_TEST
+
+static void split_and_copyprop(struct spv *s)
+{
+    pass_copyprop(s);
+    if (pass_split_copies(s))
+        pass_copyprop(s);
+}
+
+START_TEST(random_split_programs_keep_bits)
+{
+    random_property(split_and_copyprop, _i, true, 0x5b1 + (uint64_t)_i, 300);
+}
+END_TEST
+
 static void just_copyprop(struct spv *s)
 {
     pass_copyprop(s);
@@ -138,6 +176,8 @@ static Suite *make_suite(void)
     tcase_add_test(t, chains);
     tcase_add_loop_test(t, random_programs_keep_bits, 0, 2);
     tcase_add_test(t, random_flow_programs_keep_bits);
+    tcase_add_test(t, split_by_source);
+    tcase_add_loop_test(t, random_split_programs_keep_bits, 0, 2);
     suite_add_tcase(s, t);
     return s;
 }
