@@ -9,6 +9,7 @@
 
 void us_passes_virtual(struct spv *s)
 {
+    pass_constfold(s);
     pass_copyprop(s);
     if (pass_split_copies(s))
         pass_copyprop(s);

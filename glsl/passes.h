@@ -8,6 +8,7 @@
  *
  * The order is in one place, glsl/passes.c:
  *   on virtual registers (before spirv_width.c and allocation):
+ *     pass_constfold  products with the constant 1 are their other factor
  *     pass_copyprop   readers of a copy read its source instead; copies
  *                     from several sources split, then propagated again
  *     pass_dce        instructions whose register nobody reads go
@@ -37,6 +38,7 @@ void us_passes_virtual(struct spv *s);
 void us_passes_physical(struct spv *s);
 
 /* The passes, each in its own file; true when the code changed. */
+bool pass_constfold(struct spv *s);
 bool pass_copyprop(struct spv *s);
 bool pass_split_copies(struct spv *s);
 bool pass_dce(struct spv *s);

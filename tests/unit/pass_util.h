@@ -18,7 +18,7 @@
 
 /* The program of `text` as the translation's IR; ssa: bit v marks TEMP v
  * an SSA value. */
-static void ir_of(const char *text, unsigned ssa, struct us_program *p,
+static inline void ir_of(const char *text, unsigned ssa, struct us_program *p,
                   struct spv *s)
 {
     struct us_diag d;
@@ -40,7 +40,7 @@ static void ir_of(const char *text, unsigned ssa, struct us_program *p,
 }
 
 /* The program with the pass's instructions (s is freed). */
-static void back_to(struct us_program *p, struct spv *s)
+static inline void back_to(struct us_program *p, struct spv *s)
 {
     free(p->insts);
     p->insts = s->insts;
@@ -51,7 +51,7 @@ static void back_to(struct us_program *p, struct spv *s)
 }
 
 /* Canonical text: disassemble and reassemble, so flow links are rebuilt. */
-static char *canonical(const struct us_program *p)
+static inline char *canonical(const struct us_program *p)
 {
     char *t = us_disassemble(p);
     ck_assert_ptr_nonnull(t);
@@ -67,7 +67,7 @@ static char *canonical(const struct us_program *p)
 }
 
 /* Run `pass` on `in` and require `want`; returns the pass's answer. */
-static bool expect_pass(bool (*pass)(struct spv *), const char *in,
+static inline bool expect_pass(bool (*pass)(struct spv *), const char *in,
                         unsigned ssa, const char *want)
 {
     struct us_program p, w;
@@ -90,7 +90,7 @@ static bool expect_pass(bool (*pass)(struct spv *), const char *in,
 
 /* ---- the property: random programs keep the interpreter's bits ---- */
 
-static void pass_sample(void *ctx, unsigned unit, enum us_tex_target target,
+static inline void pass_sample(void *ctx, unsigned unit, enum us_tex_target target,
                         const float coord[4], float lod_bias, float out[4])
 {
     (void)ctx;
@@ -99,7 +99,7 @@ static void pass_sample(void *ctx, unsigned unit, enum us_tex_target target,
                  (float)c * 0.125f;
 }
 
-static bool same_bits(const us_vec4 *a, const us_vec4 *b, unsigned n)
+static inline bool same_bits(const us_vec4 *a, const us_vec4 *b, unsigned n)
 {
     return !memcmp(a, b, n * sizeof *a);
 }
@@ -108,7 +108,7 @@ static bool same_bits(const us_vec4 *a, const us_vec4 *b, unsigned n)
  * operands reads the copy (random swizzle): the SPIR-V pattern the passes
  * are for.  The fresh registers are SSA values (ssa[v]); the program
  * computes something else, and the passes must keep that. */
-static void with_copies(struct us_rng *r, struct us_program *p, uint8_t *ssa)
+static inline void with_copies(struct us_rng *r, struct us_program *p, uint8_t *ssa)
 {
     struct us_inst *out = calloc(2 * p->ninsts + 1, sizeof *out);
     ck_assert_ptr_nonnull(out);
@@ -159,7 +159,7 @@ static void with_copies(struct us_rng *r, struct us_program *p, uint8_t *ssa)
  * order): what pass_vectorize joins.  When an instruction reads what it
  * writes, the split program computes something else; the passes must
  * keep that too. */
-static void with_splits(struct us_rng *r, struct us_program *p)
+static inline void with_splits(struct us_rng *r, struct us_program *p)
 {
     struct us_inst *out = calloc(4 * p->ninsts + 1, sizeof *out);
     ck_assert_ptr_nonnull(out);
@@ -201,7 +201,7 @@ static void with_splits(struct us_rng *r, struct us_program *p)
  * and KIL.  Half the programs get copies (with_copies), half are split
  * (with_splits).  Returns how many programs the passes changed; fails the test
  * on the first that computes differently. */
-static unsigned random_property(void (*passes)(struct spv *), bool flow,
+static inline unsigned random_property(void (*passes)(struct spv *), bool flow,
                                 bool all_regs, uint64_t seed, unsigned n)
 {
     struct us_rng r = { seed };
