@@ -21,6 +21,10 @@
  * the whole loop, BGNLOOP to ENDLOOP.  A backward BRA (a kernel's
  * unstructured loop) makes its target .. itself such a loop.
  *
+ * The passes of glsl/passes.h run before allocation (copy propagation,
+ * dead code, outputs written in place) and after it (self-moves,
+ * vectorisation).
+ *
  * Parameters: uniform slots (declared PARAMs) come first, then constants
  * in order of first use, which is how the assembler lays out the in-place
  * literals of the disassembly: the program round-trips unchanged.
@@ -29,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "glsl/passes.h"
 #include "glsl/spirv.h"
 
 struct interval { int start, end; unsigned vreg; };
@@ -177,7 +182,7 @@ static bool allocate(struct spv *s, const uint8_t *demanded,
         return spv_fail(s, "out of memory");
     }
     /* A register first written by a copy of another one: the copy is gone
-     * (drop_self_moves) when both land in the same components. */
+     * (pass_selfmove) when both land in the same components. */
     const struct us_inst **copy_of = calloc(s->nvregs + 1, sizeof *copy_of);
     if (!copy_of) {
         free(iv);
@@ -315,205 +320,6 @@ static void place_inst(const struct place *places, struct us_inst *in)
     }
 }
 
-static bool is_flow(unsigned op)
-{
-    return us_ops[op].format == US_FMT_FLOW ||
-           us_ops[op].format == US_FMT_COND || op == US_OP_BRA;
-}
-
-/* target[i]: some BRA jumps to instruction i (an OpenCL kernel's
- * unstructured flow, spirv_flow.c), which straight-line rewrites must not
- * look across.  n + 1 entries. */
-static void branch_targets(const struct spv *s, bool *target)
-{
-    memset(target, 0, (s->ninsts + 1) * sizeof *target);
-    for (unsigned i = 0; i < s->ninsts; i++)
-        if (s->insts[i].op == US_OP_BRA && s->insts[i].target <= s->ninsts)
-            target[s->insts[i].target] = true;
-}
-
-/* Drop the instructions marked dead; a BRA's target moves to the first
- * kept instruction at or after it.  map: n + 1 entries of scratch. */
-static void compact(struct spv *s, const bool *dead, unsigned *map)
-{
-    unsigned n = 0;
-    for (unsigned i = 0; i <= s->ninsts; i++) {
-        map[i] = n;
-        n += i < s->ninsts && !dead[i];
-    }
-    n = 0;
-    for (unsigned i = 0; i < s->ninsts; i++) {
-        if (dead[i])
-            continue;
-        s->insts[n] = s->insts[i];
-        if (s->insts[n].op == US_OP_BRA && s->insts[n].target <= s->ninsts)
-            s->insts[n].target = (uint16_t)map[s->insts[n].target];
-        n++;
-    }
-    s->ninsts = n;
-}
-
-static bool identity(const struct us_src *x, unsigned mask)
-{
-    if (x->negate || x->rel)
-        return false;
-    for (unsigned c = 0; c < 4; c++)
-        if ((mask & (1u << c)) && x->swz[c] != c)
-            return false;
-    return true;
-}
-
-/*
- * Before allocation: drop instructions whose register nobody reads (dead
- * variables, a merged return's flag), and let the instruction computing an
- * output's value write result.* itself instead of a MOV copying it there.
- */
-static void tidy_virtual(struct spv *s)
-{
-    unsigned *uses = calloc(s->nvregs + 1, sizeof *uses);
-    unsigned *defs = calloc(s->nvregs + 1, sizeof *defs);
-    bool *dead = calloc(s->ninsts + 1, sizeof *dead);
-    bool *target = calloc(s->ninsts + 1, sizeof *target);
-    unsigned *map = calloc(s->ninsts + 1, sizeof *map);
-    if (!uses || !defs || !dead || !target || !map)
-        goto out;
-    branch_targets(s, target);
-    for (unsigned i = 0; i < s->ninsts; i++) {
-        const struct us_inst *in = &s->insts[i];
-        if (in->dst.file == US_FILE_TEMP)
-            defs[in->dst.index]++;
-        for (int k = 0; k < us_ops[in->op].nsrc; k++)
-            if (in->src[k].file == US_FILE_TEMP)
-                uses[in->src[k].index]++;
-    }
-    for (bool again = true; again;) {
-        again = false;
-        for (unsigned i = 0; i < s->ninsts; i++) {
-            const struct us_inst *in = &s->insts[i];
-            if (dead[i] || in->dst.file != US_FILE_TEMP ||
-                uses[in->dst.index] || is_flow(in->op) ||
-                has_side_effect(in->op))
-                continue;
-            dead[i] = again = true;
-            for (int k = 0; k < us_ops[in->op].nsrc; k++)
-                if (in->src[k].file == US_FILE_TEMP)
-                    uses[in->src[k].index]--;
-        }
-    }
-    for (unsigned i = 0; i < s->ninsts; i++) {
-        struct us_inst *in = &s->insts[i];
-        const struct us_src *x = &in->src[0];
-        if (dead[i] || (in->op != US_OP_MOV && in->op != US_OP_MOV_U) ||
-            in->sat ||
-            in->dst.file != US_FILE_OUTPUT || x->file != US_FILE_TEMP ||
-            !identity(x, in->dst.mask) || !s->vreg_ssa[x->index] ||
-            uses[x->index] != 1 || defs[x->index] > 4)
-            continue;
-        /* The value's defs must be the instructions right before. */
-        unsigned want = defs[x->index], got = 0, j = i, covered = 0;
-        while (got < want && j-- > 0) {
-            if (dead[j])
-                continue;
-            const struct us_inst *d = &s->insts[j];
-            if (d->dst.file != US_FILE_TEMP || d->dst.index != x->index ||
-                is_flow(d->op) || target[j + 1])
-                break;
-            covered |= d->dst.mask;
-            got++;
-        }
-        if (got != want || (covered & in->dst.mask) != in->dst.mask)
-            continue;
-        for (unsigned k = j; k < i; k++) {
-            struct us_inst *d = &s->insts[k];
-            if (dead[k])
-                continue;
-            d->dst.mask &= in->dst.mask;
-            d->dst.file = in->dst.file;
-            d->dst.index = in->dst.index;
-            if (!d->dst.mask)
-                dead[k] = true;
-        }
-        dead[i] = true;
-    }
-    compact(s, dead, map);
-out:
-    free(uses);
-    free(defs);
-    free(dead);
-    free(target);
-    free(map);
-}
-
-/* A copy between temps: MOV Rd.mask, Rs.swz (or MOV.U). */
-static bool reg_copy(const struct us_inst *in)
-{
-    return (in->op == US_OP_MOV || in->op == US_OP_MOV_U) && !in->sat &&
-           in->dst.file == US_FILE_TEMP &&
-           in->src[0].file == US_FILE_TEMP && !in->src[0].negate &&
-           !in->src[0].rel;
-}
-
-/* Whether copy `in` (Ra.c = Rb.d for each written c) undoes copy `p`
- * (Rb.d = Ra.c). */
-static bool undoes(const struct us_inst *in, const struct us_inst *p)
-{
-    if (p->dst.index != in->src[0].index || p->src[0].index != in->dst.index)
-        return false;
-    for (unsigned c = 0; c < 4; c++) {
-        if (!(in->dst.mask >> c & 1))
-            continue;
-        unsigned d = in->src[0].swz[c];
-        if (d >= 4 || !(p->dst.mask >> d & 1) || p->src[0].swz[d] != c)
-            return false;
-    }
-    return true;
-}
-
-/*
- * After allocation: a MOV of components onto themselves does nothing, and
- * neither does MOV Ra, Rb when MOV Rb, Ra came before it in the same
- * straight-line code with neither register written since (phi copies of
- * a loop's continue block and header often pair up so).
- */
-static void drop_self_moves(struct spv *s)
-{
-    bool *dead = calloc(s->ninsts + 1, sizeof *dead);
-    bool *target = calloc(s->ninsts + 1, sizeof *target);
-    unsigned *map = calloc(s->ninsts + 1, sizeof *map);
-    if (!dead || !target || !map)
-        goto out;   /* the copies stay: correct, only slower */
-    branch_targets(s, target);
-    for (unsigned i = 0; i < s->ninsts; i++) {
-        const struct us_inst *in = &s->insts[i];
-        if (reg_copy(in) && in->src[0].index == in->dst.index &&
-            identity(&in->src[0], in->dst.mask)) {
-            dead[i] = true;
-            continue;
-        }
-        if (!reg_copy(in) || target[i])
-            continue;
-        unsigned a = in->dst.index, b = in->src[0].index;
-        for (unsigned j = i; j-- > 0;) {
-            const struct us_inst *p = &s->insts[j];
-            if (dead[j])
-                continue;
-            if (reg_copy(p) && undoes(in, p)) {
-                dead[i] = true;
-                break;
-            }
-            if (is_flow(p->op) || target[j] ||
-                (p->dst.file == US_FILE_TEMP &&
-                 (p->dst.index == a || p->dst.index == b)))
-                break;
-        }
-    }
-    compact(s, dead, map);
-out:
-    free(dead);
-    free(target);
-    free(map);
-}
-
 static bool add_param(struct spv *s, struct us_param **params, unsigned *n,
                       const struct us_param *p)
 {
@@ -543,7 +349,7 @@ static void reg_name(const struct spv *s, char *buf, const char *prefix,
 
 bool finish_program(struct spv *s, struct us_program *out)
 {
-    tidy_virtual(s);
+    us_passes_virtual(s);
     struct place *map = calloc(s->nvregs + 1, sizeof *map);
     uint8_t *demanded = calloc(s->nvregs + 1, 1);
     unsigned ntemps = 0;
@@ -596,7 +402,7 @@ bool finish_program(struct spv *s, struct us_program *out)
             memset(&in->src[k], 0, sizeof in->src[k]);
     }
     if (ok)
-        drop_self_moves(s);
+        us_passes_physical(s);
     for (unsigned i = 0; ok && i < ntemps; i++) {
         struct us_decl *d = &decls[ndecls++];
         reg_name(s, d->name, "R", i);

@@ -1,0 +1,64 @@
+/*
+ * The vec4 back end's passes (glsl/pass_*.c): what turns the translator's
+ * literal output into code of a production compiler's size.  Each pass
+ * keeps every component's exact sequence of floating-point operations (no
+ * reassociation, no contraction): it only removes copies and dead work,
+ * folds swizzles and negations into operands, and merges independent
+ * component-wise instructions into one.
+ *
+ * The order is in one place, glsl/passes.c:
+ *   on virtual registers (before spirv_width.c and allocation):
+ *     pass_constfold  products with the constant 1 are their other factor
+ *     pass_copyprop   readers of a copy read its source instead; copies
+ *                     from several sources split, then propagated again
+ *     pass_dce        instructions whose register nobody reads go
+ *     pass_vectorize  (below) on the virtual registers and constants
+ *     pass_cse        work done twice in straight-line code is done once
+ *     pass_dce        again, for what pass_cse left unread
+ *     pass_coalesce   the instruction computing a copied value writes
+ *                     the copy's register
+ *     pass_outputs    the instruction computing an output writes it
+ *   on TEMPs (after regalloc.c has placed them):
+ *     pass_selfmove   copies of components onto themselves go
+ *     pass_vectorize  same-operation component chains become one
+ *                     instruction
+ * The passes work on struct spv (glsl/spirv.h): insts[0 .. ninsts), and
+ * for the virtual ones nvregs and vreg_ssa.  A pass never fails: out of
+ * memory, it leaves the code as it was (correct, only larger).
+ */
+#ifndef GLSL_PASSES_H
+#define GLSL_PASSES_H
+
+#include <stdbool.h>
+
+#include "glsl/spirv.h"
+
+/* Before allocation; after allocation. */
+void us_passes_virtual(struct spv *s);
+void us_passes_physical(struct spv *s);
+
+/* The passes, each in its own file; true when the code changed. */
+bool pass_constfold(struct spv *s);
+bool pass_copyprop(struct spv *s);
+bool pass_split_copies(struct spv *s);
+bool pass_dce(struct spv *s);
+bool pass_cse(struct spv *s);
+bool pass_coalesce(struct spv *s);
+bool pass_outputs(struct spv *s);
+bool pass_selfmove(struct spv *s);
+bool pass_vectorize(struct spv *s);
+
+/* Shared by the passes (glsl/passes.c). */
+bool pass_is_flow(unsigned op);
+/* target[i]: some BRA jumps to instruction i; n + 1 entries. */
+void pass_branch_targets(const struct spv *s, bool *target);
+/* Drop the instructions marked dead (BRA targets follow); true when some
+ * were.  Needs n + 1 entries of scratch; false without them. */
+bool pass_compact(struct spv *s, const bool *dead);
+/* Operand x reads its register's components unchanged at the positions of
+ * mask (no negation, no relative address). */
+bool pass_identity(const struct us_src *x, unsigned mask);
+/* Whether instruction `in` writes a TEMP (not flow, KIL or a condition). */
+bool pass_writes_temp(const struct us_inst *in);
+
+#endif

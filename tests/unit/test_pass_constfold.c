@@ -1,0 +1,94 @@
+/*
+ * pass_constfold (glsl/pass_constfold.c): a product with the
+ * translation's constant 1 is its other factor; nothing else folds.
+ */
+#include "pass_util.h"
+
+#include "check_main.h"
+
+static struct us_inst inst(enum us_opcode op, struct us_src a,
+                           struct us_src b, struct us_src c)
+{
+    struct us_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = (uint8_t)op;
+    in.dst = (struct us_dst){ .file = US_FILE_TEMP, .index = 0, .mask = 0xf };
+    in.src[0] = a;
+    in.src[1] = b;
+    in.src[2] = c;
+    return in;
+}
+
+static struct us_src konst(unsigned i, uint8_t c)
+{
+    return (struct us_src){ .file = US_FILE_PARAM,
+                            .index = (uint16_t)(CONST_BASE + i),
+                            .swz = { c, c, c, c } };
+}
+
+START_TEST(times_one)
+{
+    struct constant k[2] = { { { 1, 1, 1, 1 } }, { { 2, 1, 0, -0.0f } } };
+    const struct us_src in = { .file = US_FILE_INPUT, .index = 3,
+                               .swz = { 1, 2, 3, 0 } };
+    struct us_src neg_one = konst(0, 0);
+    neg_one.negate = 0xf;
+    struct us_inst code[5] = {
+        inst(US_OP_MUL, in, konst(0, 0), (struct us_src){ 0 }),
+        inst(US_OP_MAD, konst(1, 1), in, in),
+        inst(US_OP_MUL, in, konst(1, 0), (struct us_src){ 0 }),  /* 2 */
+        inst(US_OP_MUL, in, neg_one, (struct us_src){ 0 }),      /* -1 */
+        inst(US_OP_ADD, in, konst(1, 3), (struct us_src){ 0 }),  /* -0 */
+    };
+    code[0].sat = true;
+    struct spv s;
+    memset(&s, 0, sizeof s);
+    s.insts = code;
+    s.ninsts = 5;
+    s.consts = k;
+    s.nconsts = 2;
+    ck_assert(pass_constfold(&s));
+    ck_assert_uint_eq(code[0].op, US_OP_MOV);
+    ck_assert(code[0].sat);
+    ck_assert(!memcmp(&code[0].src[0], &in, sizeof in));
+    ck_assert_uint_eq(code[1].op, US_OP_ADD);
+    ck_assert(!memcmp(&code[1].src[0], &in, sizeof in));
+    ck_assert(!memcmp(&code[1].src[1], &in, sizeof in));
+    ck_assert_uint_eq(code[2].op, US_OP_MUL);
+    ck_assert_uint_eq(code[3].op, US_OP_MUL);
+    ck_assert_uint_eq(code[4].op, US_OP_ADD);
+    ck_assert(!pass_constfold(&s));
+}
+END_TEST
+
+/* A MUL by 1 in one component only stays. */
+START_TEST(partly_one)
+{
+    struct constant k[1] = { { { 1, 2, 1, 1 } } };
+    const struct us_src in = { .file = US_FILE_INPUT, .index = 0,
+                               .swz = { 0, 1, 2, 3 } };
+    struct us_src one = konst(0, 0);
+    one.swz[1] = 1;
+    struct us_inst code[1] = { inst(US_OP_MUL, in, one, (struct us_src){ 0 }) };
+    struct spv s;
+    memset(&s, 0, sizeof s);
+    s.insts = code;
+    s.ninsts = 1;
+    s.consts = k;
+    s.nconsts = 1;
+    ck_assert(!pass_constfold(&s));
+    code[0].dst.mask = 0xd;   /* .y not written: 1 wherever read */
+    ck_assert(pass_constfold(&s));
+    ck_assert_uint_eq(code[0].op, US_OP_MOV);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pass_constfold");
+    TCase *t = tcase_create("constfold");
+    tcase_add_test(t, times_one);
+    tcase_add_test(t, partly_one);
+    suite_add_tcase(s, t);
+    return s;
+}
