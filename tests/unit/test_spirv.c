@@ -2193,20 +2193,21 @@ START_TEST(error_lines)
     static const struct { const char *src; unsigned line; const char *msg; }
     cases[] = {
         { "#version 450\nlayout(location = 0) in vec4 v;\n"
-          "out vec4 c;\n\nvoid main() {\n  float x = v.x;\n"
-          "  c = vec4(dFdx(x));\n}\n", 7,
-          "unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" },
+          "out vec4 c;\nuniform sampler2D s;\nvoid main() {\n  float x = v.x;\n"
+          "  c = vec4(textureSize(s, 0), x, x);\n}\n", 7,
+          "unsupported SPIR-V instruction OpImage (GLSL: "
+          "c = vec4(textureSize(s, 0), x, x);)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
           "  c = vec4(determinant(mat2(v)));\n}\n", 5,
           "unsupported GLSL.std.450 instruction Determinant (GLSL: "
           "c = vec4(determinant(mat2(v)));)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
-          "  c = vec4(fwidth(v.x)\n   + 1.0);\n}\n", 5,
-          "unsupported SPIR-V instruction OpFwidth" },
+          "  c = vec4(determinant(mat2(v))\n   + 1.0);\n}\n", 5,
+          "unsupported GLSL.std.450 instruction Determinant" },
         /* the front step's renames undone in the quoted line */
         { "varying float t;\nvoid main() {\n"
-          "  gl_FragColor = vec4(dFdy(t));\n}\n", 3,
-          "(GLSL: gl_FragColor = vec4(dFdy(t));)" },
+          "  gl_FragColor = vec4(inverse(mat2(t)));\n}\n", 3,
+          "(GLSL: gl_FragColor = vec4(inverse(mat2(t)));)" },
         { "#version 430\nlayout(local_size_x = 1) in;\n"
           "layout(binding = 17) buffer B { int x; };\n"
           "void main() {\n  x = 1;\n}\n", 5, "binding 17 is out of range" },
