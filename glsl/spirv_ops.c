@@ -614,10 +614,17 @@ static bool sampler_of(struct spv *s, uint32_t id, unsigned *unit,
     uint32_t ptr = s->w[x->def + 3];
     const struct sid *root = &s->ids[s->ids[ptr].op == SpvOpVariable
                                       ? ptr : s->ids[ptr].root];
-    if (root->sampler_unit < 0)
+    if (root->sampler_unit < 0 && root->struct_units < 0)
         return spv_fail(s, "unsupported sampler expression");
     *unit = s->vals[x->val].index;
     *target = root->tex_target;
+    if (root->sampler_unit >= 0)
+        return true;
+    /* a struct member: the target from its type */
+    uint8_t t;
+    if (!sampler_target(s, x->type, "in a struct", &t))
+        return false;
+    *target = t;
     return true;
 }
 
