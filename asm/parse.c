@@ -293,8 +293,12 @@ static bool stage_allows(struct asm_ctx *c, const struct token *mn, int op)
     if ((info->stages & US_EXT) && !ext)
         return asm_error(c, mn, "%s needs OPTION USHADER_extensions",
                          info->name);
-    /* a unified shader runs every datapath opcode in every stage */
-    bool unified = ext && op != US_OP_KIL;
+    /* a unified shader runs every datapath opcode in every stage, but KIL
+     * and the derivatives (US_QUAD) need fragments */
+    bool unified = ext && op != US_OP_KIL && !(info->flags & US_QUAD);
+    if ((info->flags & US_QUAD) && asm_is_cp(c))
+        return asm_error(c, mn, "%s reads a fragment quad: not in a compute "
+                         "program", info->name);
     if (!unified && !(info->stages & asm_stage_bit(c)))
         return asm_error(c, mn, "%s is not an ARB_%s_program instruction",
                          info->name, asm_stage_name(c));

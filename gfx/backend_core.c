@@ -7,11 +7,15 @@
 
 #include "gfx/backend_core.h"
 
-static bool samples_textures(const struct us_program *prog)
+/* Texture lookups and derivatives read the other lanes of a quad, which a
+ * core model's lone threads do not see. */
+static bool reads_quads(const struct us_program *prog)
 {
-    for (unsigned i = 0; i < prog->ninsts; i++)
-        if (us_ops[prog->insts[i].op].unit == US_UNIT_TEX)
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        const struct us_opinfo *o = &us_ops[prog->insts[i].op];
+        if (o->unit == US_UNIT_TEX || (o->flags & US_QUAD))
             return true;
+    }
     return false;
 }
 
@@ -82,10 +86,10 @@ static void core_shade(void *ctx, const struct us_program *prog,
         return;
     struct us_thread *work = malloc(n * sizeof *work);
     struct us_stats *st = malloc(sizeof *st);
-    /* quads that sample textures are shaded again by the interpreter
-     * (below): the model's run of a program that writes memory goes to a
+    /* quads that sample textures or take derivatives are shaded again by
+     * the interpreter (below): the model's run of a program that writes memory goes to a
      * copy of the buffers, so that memory is written once */
-    bool again = quads && samples_textures(prog);
+    bool again = quads && reads_quads(prog);
     struct us_exec_env menv = *env;
     struct us_memory *copy = NULL;
     if (again && env->mem && writes_memory(prog))

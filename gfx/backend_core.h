@@ -5,9 +5,11 @@
  * cycles and utilization per stage.
  *
  * Outputs: every model leaves the reference interpreter's bits for a
- * thread on its own.  A fragment quad that samples textures needs the
- * four fragments in lockstep for its derivatives (mipmap level), which the
- * per-thread models do not keep; for those batches the model runs for the
+ * thread on its own.  A fragment quad that samples textures or reads
+ * derivatives (DDX DDY) needs the four fragments in lockstep for its
+ * derivatives (mipmap level, dFdx), which the per-thread models do not
+ * keep (a lone thread's derivative is 0, isa/micro.h); for those batches
+ * the model runs for the
  * timing and the pixels come from the lockstep interpreter
  * (us_interpret_quad), so images are identical to --arch functional; a
  * program of such a batch that writes memory runs on the model against

@@ -85,6 +85,8 @@ struct sid {
     int32_t var_base;      /* first param slot / vreg / -1 unbound          */
     bool var_loaded;       /* Output variables that are read back          */
     int32_t sampler_unit;  /* sampler variables: first unit, -1            */
+    int32_t struct_units;  /* uniform structs holding samplers: the unit of
+                            * the first, the others in slot order; -1    */
     /* A legacy shadow lookup (the front step's zero ConstOffset marker):
      * its float value is the comparison; shadow4 is the whole result
      * as the texture's depth mode expands it (GL 2.1 §3.8.14). */
@@ -236,8 +238,11 @@ US_MUST_CHECK bool set_value(struct spv *s, uint32_t id,
                              const struct us_src *v, uint32_t n);
 US_MUST_CHECK bool alloc_vals(struct spv *s, uint32_t n, uint32_t *at);
 /* spirv_memory.c: variables, access chains, loads and stores. */
+/* The texture target of a sampled image type (a sampler named `name`). */
+US_MUST_CHECK bool sampler_target(struct spv *s, uint32_t type,
+                                  const char *name, uint8_t *target);
 /* Load through a pointer, store through one. */
-US_MUST_CHECK bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result);
+bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result);
 US_MUST_CHECK bool store_ptr(struct spv *s, uint32_t ptr,
                              const struct us_src *v, uint32_t n);
 US_MUST_CHECK bool access_chain(struct spv *s, uint32_t at);

@@ -298,18 +298,11 @@ static bool bind_uniform(struct spv *s, uint32_t var)
     return add_decl(s, name, base, n, array);
 }
 
-static bool bind_sampler(struct spv *s, uint32_t var)
+/* The texture target of sampled image type `type` (a sampler called
+ * `name`), in *target. */
+bool sampler_target(struct spv *s, uint32_t type, const char *name,
+                    uint8_t *target)
 {
-    struct sid *v = &s->ids[var];
-    uint32_t type = s->ids[v->type].elem;
-    unsigned n = 1;
-    if (s->ids[type].ty == TY_ARRAY) {
-        n = s->ids[type].len;
-        type = s->ids[type].elem;
-    }
-    if (s->ids[type].ty != TY_SAMPLED_IMAGE)
-        return spv_fail(s, "unsupported opaque uniform %s",
-                        v->name ? v->name : "?");
     const struct sid *img = &s->ids[s->ids[type].elem];
     uint32_t dim = s->w[img->def + 3], depth = s->w[img->def + 4];
     uint32_t arrayed = s->w[img->def + 5];
@@ -323,31 +316,127 @@ static bool bind_sampler(struct spv *s, uint32_t var)
     if (dim > SpvDimRect || arrayed || targets[dim][depth == 1] < 0 ||
         (dim != SpvDim1D && dim != SpvDim2D && dim != SpvDimRect &&
          depth == 1))
-        return spv_fail(s, "sampler %s: unsupported texture type",
-                        v->name ? v->name : "?");
-    if (s->nunits + n > US_MAX_TEX_UNITS)
-        return spv_fail(s, "too many samplers (%u units)", US_MAX_TEX_UNITS);
-    v->sampler_unit = (int32_t)s->nunits;
-    v->tex_target = (uint8_t)targets[dim][depth == 1];
+        return spv_fail(s, "sampler %s: unsupported texture type", name);
+    *target = (uint8_t)targets[dim][depth == 1];
     if (depth == 1 && s->stage == US_STAGE_VERTEX)
         /* The shadow targets come with ARB_fragment_program_shadow, an
          * option of fragment programs only. */
         return spv_fail(s, "sampler %s: shadow samplers are not supported "
-                        "in vertex shaders", v->name ? v->name : "?");
+                        "in vertex shaders", name);
     if (depth == 1)
         s->options |= US_OPT_FRAGMENT_SHADOW;
+    return true;
+}
+
+/* The next n texture units for sampler (array) `name` of target `target`,
+ * listed in the info as name or name[i]. */
+static bool take_units(struct spv *s, const char *name, unsigned n,
+                       uint8_t target)
+{
+    if (s->nunits + n > US_MAX_TEX_UNITS)
+        return spv_fail(s, "too many samplers (%u units)", US_MAX_TEX_UNITS);
     for (unsigned i = 0; i < n; i++) {
         if (s->info) {
             struct us_glsl_sampler *sm = &s->info->samplers[s->nunits];
             snprintf(sm->name, sizeof sm->name, n > 1 ? "%s[%u]" : "%s",
-                     v->name ? v->name : "?", i);
+                     name, i);
             sm->unit = (uint8_t)s->nunits;
-            sm->target = v->tex_target;
+            sm->target = target;
             s->info->nsamplers = s->nunits + 1;
         }
         s->nunits++;
     }
     return true;
+}
+
+static bool bind_sampler(struct spv *s, uint32_t var)
+{
+    struct sid *v = &s->ids[var];
+    uint32_t type = s->ids[v->type].elem;
+    unsigned n = 1;
+    if (s->ids[type].ty == TY_ARRAY) {
+        n = s->ids[type].len;
+        type = s->ids[type].elem;
+    }
+    const char *name = v->name ? v->name : "?";
+    if (s->ids[type].ty != TY_SAMPLED_IMAGE)
+        return spv_fail(s, "unsupported opaque uniform %s", name);
+    if (!sampler_target(s, type, name, &v->tex_target))
+        return false;
+    v->sampler_unit = (int32_t)s->nunits;
+    return take_units(s, name, n, v->tex_target);
+}
+
+/* Whether type holds a sampler (a member, an array element). */
+static bool holds_sampler(const struct spv *s, uint32_t type)
+{
+    const struct sid *t = &s->ids[type];
+    if (t->ty == TY_SAMPLED_IMAGE)
+        return true;
+    if (t->ty == TY_ARRAY)
+        return holds_sampler(s, t->elem);
+    if (t->ty == TY_STRUCT)
+        for (uint32_t m = 0; m < t->len; m++)
+            if (holds_sampler(s, s->w[t->def + 2 + m]))
+                return true;
+    return false;
+}
+
+/* The samplers of a uniform struct (GLSL 1.10 4.1.7 allows them as
+ * members): one texture unit each, in slot order, named by their path
+ * ("s.tex", "l[1].tex[0]") as the runner sets them. */
+static bool struct_samplers(struct spv *s, uint32_t type, const char *path)
+{
+    const struct sid *t = &s->ids[type];
+    char sub[2 * US_MAX_NAME];
+    if (t->ty == TY_SAMPLED_IMAGE) {
+        uint8_t target;
+        return sampler_target(s, type, path, &target) &&
+               take_units(s, path, 1, target);
+    }
+    if (t->ty == TY_ARRAY && holds_sampler(s, t->elem)) {
+        for (uint32_t e = 0; e < t->len; e++) {
+            snprintf(sub, sizeof sub, "%s[%u]", path, e);
+            if (!struct_samplers(s, t->elem, sub))
+                return false;
+        }
+    } else if (t->ty == TY_STRUCT) {
+        for (uint32_t m = 0; m < t->len; m++) {
+            const struct smember *sm = spv_member(s, type, m);
+            snprintf(sub, sizeof sub, "%s.%s", path,
+                     sm && sm->name ? sm->name : "?");
+            if (!struct_samplers(s, s->w[t->def + 2 + m], sub))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* The samplers of `type` that start before slot `off`: the unit of the
+ * sampler at `off` is the struct's first plus this (struct_samplers'
+ * order). */
+static unsigned samplers_before(const struct spv *s, uint32_t type,
+                                uint32_t off)
+{
+    const struct sid *t = &s->ids[type];
+    unsigned n = 0;
+    if (off == 0)
+        return 0;
+    if (t->ty == TY_SAMPLED_IMAGE)
+        return 1;
+    if (t->ty == TY_ARRAY) {
+        uint32_t es = s->ids[t->elem].slots;
+        for (uint32_t e = 0; e < t->len && e * es < off; e++)
+            n += samplers_before(s, t->elem, off - e * es);
+    } else if (t->ty == TY_STRUCT) {
+        uint32_t at = 0;
+        for (uint32_t m = 0; m < t->len && at < off; m++) {
+            uint32_t mt = s->w[t->def + 2 + m];
+            n += samplers_before(s, mt, off - at);
+            at += s->ids[mt].slots;
+        }
+    }
+    return n;
 }
 
 /* Access chains, and OpenCL's pointer arithmetic (the first index steps
@@ -378,7 +467,12 @@ static bool bind_var(struct spv *s, uint32_t var)
             t = s->ids[t].elem;
         if (s->ids[t].ty >= TY_IMAGE)
             return bind_sampler(s, var);
-        return bind_uniform(s, var);
+        if (!bind_uniform(s, var))
+            return false;
+        if (!holds_sampler(s, type))
+            return true;
+        v->struct_units = (int32_t)s->nunits;
+        return struct_samplers(s, type, v->name ? v->name : "?");
     }
     case SpvStorageClassInput:
         v->var_base = 0;
@@ -653,6 +747,14 @@ bool load_ptr(struct spv *s, uint32_t ptr, uint32_t result)
     if (v->sampler_unit >= 0)
         return set_value(s, result, &(struct us_src){ .index =
                          (uint16_t)(v->sampler_unit + p->off) }, 1);
+    if (v->struct_units >= 0 && s->ids[type].ty == TY_SAMPLED_IMAGE) {
+        if (p->dyn)
+            return spv_fail(s, "a sampler in a struct indexed at run time");
+        unsigned unit = (unsigned)v->struct_units +
+                        samplers_before(s, s->ids[v->type].elem, p->off);
+        return set_value(s, result, &(struct us_src){ .index =
+                         (uint16_t)unit }, 1);
+    }
     uint32_t at;
     if (!alloc_vals(s, n, &at))
         return false;

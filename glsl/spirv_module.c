@@ -429,6 +429,7 @@ bool spv_parse(struct spv *s)
         s->ids[i].location = s->ids[i].builtin = s->ids[i].binding = -1;
         s->ids[i].offset = -1;
         s->ids[i].var_base = s->ids[i].sampler_unit = -1;
+        s->ids[i].struct_units = -1;
     }
     uint32_t in_function = 0;  /* function id being read */
     uint32_t entry_name_at = 0, entry_point = 0;

@@ -200,6 +200,39 @@ static bool slotwise(struct spv *s, uint32_t at, enum us_opcode op,
     return set_value(s, res_id(s, at), r, n);
 }
 
+/* OpDPdx ... OpFwidthCoarse: DDX DDY (coarse, as Mesa's softpipe runs
+ * GLSL's dFdx dFdy; isa/micro.h) or DDX.FINE DDY.FINE per component, and
+ * fwidth = |ddx| + |ddy| (GLSL 4.60 8.14.1). */
+static bool derivative(struct spv *s, uint32_t at, unsigned op)
+{
+    bool fine = op == SpvOpDPdxFine || op == SpvOpDPdyFine ||
+                op == SpvOpFwidthFine;
+    enum us_opcode ddx = fine ? US_OP_DDX_FINE : US_OP_DDX;
+    enum us_opcode ddy = fine ? US_OP_DDY_FINE : US_OP_DDY;
+    if (s->stage != US_STAGE_FRAGMENT)
+        return spv_fail(s, "derivatives outside a fragment shader");
+    if (op == SpvOpDPdx || op == SpvOpDPdxFine || op == SpvOpDPdxCoarse)
+        return slotwise(s, at, ddx, 1);
+    if (op == SpvOpDPdy || op == SpvOpDPdyFine || op == SpvOpDPdyCoarse)
+        return slotwise(s, at, ddy, 1);
+    struct us_src *a, r[4];
+    uint32_t n;
+    if (!arg(s, at, 3, &a, &n))
+        return false;
+    if (n > 4)
+        return spv_fail(s, "SPIR-V: operand too large");
+    for (uint32_t i = 0; i < n; i++) {
+        struct us_src x, y;
+        if (!emit_new(s, ddx, a[i], NONE, NONE, &x) ||
+            !emit_new(s, ddy, a[i], NONE, NONE, &y) ||
+            !emit_new(s, US_OP_ABS, x, NONE, NONE, &x) ||
+            !emit_new(s, US_OP_ABS, y, NONE, NONE, &y) ||
+            !emit_new(s, US_OP_ADD, x, y, NONE, &r[i]))
+            return false;
+    }
+    return set_value(s, res_id(s, at), r, n);
+}
+
 /* x / y for n components: x * RCP(y) per component. */
 static bool fdiv(struct spv *s, unsigned n, struct us_src x, struct us_src y,
                  struct us_src *out)
@@ -581,10 +614,17 @@ static bool sampler_of(struct spv *s, uint32_t id, unsigned *unit,
     uint32_t ptr = s->w[x->def + 3];
     const struct sid *root = &s->ids[s->ids[ptr].op == SpvOpVariable
                                       ? ptr : s->ids[ptr].root];
-    if (root->sampler_unit < 0)
+    if (root->sampler_unit < 0 && root->struct_units < 0)
         return spv_fail(s, "unsupported sampler expression");
     *unit = s->vals[x->val].index;
     *target = root->tex_target;
+    if (root->sampler_unit >= 0)
+        return true;
+    /* a struct member: the target from its type */
+    uint8_t t;
+    if (!sampler_target(s, x->type, "in a struct", &t))
+        return false;
+    *target = t;
     return true;
 }
 
@@ -1146,6 +1186,10 @@ bool translate_inst(struct spv *s, uint32_t at)
     case SpvOpImageSampleProjDrefExplicitLod:
         return image_sample(s, at, op);
     case SpvOpExtInst: return translate_ext(s, at);
+    case SpvOpDPdx: case SpvOpDPdy: case SpvOpFwidth:
+    case SpvOpDPdxFine: case SpvOpDPdyFine: case SpvOpFwidthFine:
+    case SpvOpDPdxCoarse: case SpvOpDPdyCoarse: case SpvOpFwidthCoarse:
+        return derivative(s, at, op);
     case SpvOpControlBarrier:
         if (s->stage != US_STAGE_COMPUTE)
             return spv_fail(s, "barrier() outside a compute shader");

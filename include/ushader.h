@@ -75,8 +75,10 @@ enum us_shape { US_SHAPE_COMP, US_SHAPE_REPL, US_SHAPE_DOT, US_SHAPE_MIXED,
 /* Stage bits of an opcode; US_EXT: only under OPTION USHADER_extensions;
  * US_CP: only in compute programs. */
 enum { US_VP = 1, US_FP = 2, US_EXT = 4, US_CP = 8 };
-/* Operand types of an opcode (isa/ops.def: I_SRC I_DST SIGNLESS I_MUL). */
-enum { US_I_SRC = 1, US_I_DST = 2, US_SIGNLESS = 4, US_I_MUL = 8 };
+/* Operand types of an opcode (isa/ops.def: I_SRC I_DST SIGNLESS I_MUL),
+ * and US_QUAD: reads the other lanes of its fragment quad (DDX DDY). */
+enum { US_I_SRC = 1, US_I_DST = 2, US_SIGNLESS = 4, US_I_MUL = 8,
+       US_QUAD = 16 };
 
 struct us_opinfo {
     const char *name;            /* the text: "ADD", "MUL.S.HI"        */

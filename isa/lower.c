@@ -289,6 +289,10 @@ static enum us_sop comp_sop(enum us_opcode op)
     case US_OP_SIN: return US_SOP_SIN;
     case US_OP_COS: return US_SOP_COS;
     case US_OP_POW: return US_SOP_POW;
+    case US_OP_DDX: return US_SOP_DDX;
+    case US_OP_DDX_FINE: return US_SOP_DDX_FINE;
+    case US_OP_DDY: return US_SOP_DDY;
+    case US_OP_DDY_FINE: return US_SOP_DDY_FINE;
     default: return US_SOP_NOP;
     }
 }

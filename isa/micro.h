@@ -49,6 +49,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ushader.h"
@@ -319,6 +320,43 @@ static inline bool micro_kil(const float a[4])
 /* The destination components `op` really writes under write mask `mask`:
  * XPD has no .w and SCS no .z .w (undefined in the specs, left unwritten),
  * ARL writes the address register's .x, KIL and flow control nothing. */
+/* ---- Derivatives (DDX DDY, .FINE) --------------------------------------- */
+
+/* The lanes of a 2x2 fragment quad (gfx/pipeline.c): 0 top-left, 1
+ * top-right, 2 bottom-left, 3 bottom-right, y up as in GL's window
+ * coordinates.  A derivative is the difference between the quad's lanes
+ * (GL 4.6 §15.2.2 allows the finite differences), in each component:
+ *   coarse (DDX DDY, GLSL's dFdx dFdy, what Mesa's softpipe computes for
+ *   TGSI DDX DDY): one value for the whole quad, dx from the top row
+ *   (lane 1 - lane 0), dy from the left column (lane 0 - lane 2) -- the
+ *   differences the texture unit takes for its level of detail
+ *   (gfx_sample_quad), so a texture's lambda and the shader's derivatives
+ *   agree;
+ *   fine (DDX.FINE DDY.FINE, dFdxFine dFdyFine, TGSI DDX_FINE DDY_FINE):
+ *   dx from the lane's own row, dy from its own column.
+ * v holds the source component of the four lanes; q is the lane. */
+static inline float micro_ddx(const float v[4], unsigned q, bool fine)
+{
+    unsigned row = fine ? q & 2u : 0u;
+    return micro_sub(v[row + 1], v[row]);
+}
+
+static inline float micro_ddy(const float v[4], unsigned q, bool fine)
+{
+    unsigned col = fine ? q & 1u : 0u;
+    return micro_sub(v[col], v[col + 2]);
+}
+
+/* A lone thread (a vertex, a compute work-item, a core model's thread) has
+ * no neighbours: its derivatives are 0.  The pipeline shades a fragment
+ * program that reads them in quads on the interpreter, as it does for
+ * texture lookups (gfx/backend_core.c). */
+static inline float micro_deriv_lone(float a)
+{
+    (void)a;
+    return 0.0f;
+}
+
 static inline unsigned micro_written_mask(enum us_opcode op, unsigned mask)
 {
     if (us_ops[op].shape == US_SHAPE_NONE)

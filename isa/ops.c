@@ -12,6 +12,7 @@
 #define I_DST US_I_DST
 #define SIGNLESS US_SIGNLESS
 #define I_MUL US_I_MUL
+#define QUAD US_QUAD
 const struct us_opinfo us_ops[US_OP_COUNT] = {
 #define OP(name, text, fmt, nsrc, unit, shape, stages, flags) \
     [US_OP_##name] = { text, US_FMT_##fmt, nsrc, US_UNIT_##unit, \
@@ -27,6 +28,7 @@ const struct us_opinfo us_ops[US_OP_COUNT] = {
 #undef I_DST
 #undef SIGNLESS
 #undef I_MUL
+#undef QUAD
 
 const char *const us_mtype_names[US_MT_COUNT] = {
     "U8", "S8", "U16", "S16", "U32", "S32"

@@ -351,7 +351,10 @@ static void collect_ops(struct cg *g)
         const struct us_opinfo *o = &us_ops[op];
         bool data = o->unit == US_UNIT_ALU || o->unit == US_UNIT_SFU ||
                     o->unit == US_UNIT_TEX;
-        if (!data || o->format == US_FMT_KIL || o->format == US_FMT_ARL)
+        /* derivatives (US_QUAD) differ between a lone thread and a quad
+         * by design, which the cases' lockstep runs would report */
+        if (!data || o->format == US_FMT_KIL || o->format == US_FMT_ARL ||
+            (o->flags & US_QUAD))
             continue;
         if (o->flags & (US_I_SRC | US_I_DST))
             g->int_ops[g->nint++] = (uint8_t)op;

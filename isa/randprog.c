@@ -141,7 +141,8 @@ static void random_inst(struct gen *g, struct us_inst *in)
     do
         in->op = (uint8_t)us_rng_below(g->r, US_OP_COUNT);
     while (!(us_ops[in->op].stages & stage_bit) ||
-           us_ops[in->op].unit == US_UNIT_BRANCH);
+           us_ops[in->op].unit == US_UNIT_BRANCH ||
+           (us_ops[in->op].flags & US_QUAD));   /* lone threads: 0 */
     const struct us_opinfo *o = &us_ops[in->op];
     in->line = (uint32_t)(g->p->ninsts + 2);
     if (in->op == US_OP_KIL) {

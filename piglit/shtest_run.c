@@ -729,19 +729,28 @@ static bool make_texture(struct runner *R, const struct shtest_cmd *c)
         fill(l0, white, w / 2, w, h / 2, h);
         tu->enabled_2d = true;
         break;
-    case SH_TEX_CHECKER:
+    case SH_TEX_CHECKER: {
         /* piglit_checkerboard_texture with squares of half the size:
-         * square (row, col) takes the second colour when row ^ col is odd */
+         * square (row, col) takes the second colour when row ^ col is odd.
+         * It uploads floats to the unsized GL_RGBA, which Mesa stores as
+         * RGBA8: the colours are rounded to n / 255 (glsl-fs-lots-of-tex
+         * sums 34 lookups of 0.01, i.e. of 3 / 255) */
+        float col8[8];
+        for (unsigned k = 0; k < 8; k++) {
+            float v = c->f[k] > 0.0f ? (c->f[k] < 1.0f ? c->f[k] : 1.0f) : 0.0f;
+            col8[k] = roundf(v * 255.0f) / 255.0f;
+        }
         for (unsigned y = 0; y < h; y++)
             for (unsigned x = 0; x < w; x++) {
                 unsigned row = y / (h / 2 ? h / 2 : 1);
                 unsigned col = x / (w / 2 ? w / 2 : 1);
-                memcpy(gfx_texel(l0, x, y, 0), (row ^ col) & 1 ? c->f + 4
-                                                               : c->f,
+                memcpy(gfx_texel(l0, x, y, 0), (row ^ col) & 1 ? col8 + 4
+                                                               : col8,
                        4 * sizeof(float));
             }
         tu->enabled_2d = true;
         break;
+    }
     case SH_TEX_MIPTREE:
         /* 8x8 with levels 8, 4, 2, 1 of solid red, green, blue, white */
         fill(l0, red, 0, 8, 0, 8);

@@ -474,6 +474,30 @@ static void lanes_tex(const struct us_dinst *d, const struct us_exec_env *env,
     }
 }
 
+/* DDX DDY (isa/micro.h): every lane's result from the four lanes' sources,
+ * active or not (GLSL leaves derivatives in non-uniform control flow
+ * undefined: an inactive lane's registers are what it last wrote). */
+US_INLINE void lanes_deriv(enum us_opcode op, unsigned n, lane_srcs *s,
+                           float r[][4])
+{
+    if (n != QUAD) {
+        LANES
+        for (unsigned q = 0; q < n; q++)
+            for (int c = 0; c < 4; c++)
+                r[q][c] = micro_deriv_lone(s[q][0][c]);
+        return;
+    }
+    bool fine = op == US_OP_DDX_FINE || op == US_OP_DDY_FINE;
+    bool dx = op == US_OP_DDX || op == US_OP_DDX_FINE;
+    for (int c = 0; c < 4; c++) {
+        const float v[QUAD] = { s[0][0][c], s[1][0][c], s[2][0][c],
+                                s[3][0][c] };
+        LANES
+        for (unsigned q = 0; q < QUAD; q++)
+            r[q][c] = dx ? micro_ddx(v, q, fine) : micro_ddy(v, q, fine);
+    }
+}
+
 /* ---- Step 3: saturate and write under the write mask (2.14.4.3) --------- */
 
 /* Component by component (the mask's bits), lane by lane. */
@@ -569,6 +593,9 @@ US_INLINE uint32_t exec(const struct us_dinst *d,
         break;
     case US_OP_TEX: case US_OP_TXB: case US_OP_TXP:
         lanes_tex(d, env, n, s, r);
+        break;
+    case US_OP_DDX: case US_OP_DDX_FINE: case US_OP_DDY: case US_OP_DDY_FINE:
+        lanes_deriv(d->op, n, s, r);
         break;
     case US_OP_ARL:
         LANES

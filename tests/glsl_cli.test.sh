@@ -75,9 +75,9 @@ cp "$tmp/k.comp" "$tmp/k.glsl"
     problem "--stage pixel does not list compute"
 
 # Unsupported SPIR-V names the instruction and the GLSL line.
-printf '#version 450\nin vec4 v;\nout vec4 c;\n\nvoid main() {\n  float x = v.x;\n  c = vec4(dFdx(x));\n}\n' > "$tmp/d.frag"
+printf '#version 450\nin vec4 v;\nout vec4 c;\nuniform sampler2D s;\nvoid main() {\n  float x = v.x;\n  c = vec4(textureSize(s, 0), x, x);\n}\n' > "$tmp/d.frag"
 "$U" glsl "$tmp/d.frag" > /dev/null 2> "$tmp/err"
-[ $? -eq 1 ] && grep -qxF "ushader: $tmp/d.frag:7: error: unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" "$tmp/err" ||
+[ $? -eq 1 ] && grep -qxF "ushader: $tmp/d.frag:7: error: unsupported SPIR-V instruction OpImage (GLSL: c = vec4(textureSize(s, 0), x, x);)" "$tmp/err" ||
     problem "unsupported instruction: $(cat "$tmp/err")"
 
 # No temporary file stays behind, the limits file of atomic counters

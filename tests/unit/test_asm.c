@@ -586,6 +586,32 @@ START_TEST(crlf_matches_lf)
 }
 END_TEST
 
+/* DDX DDY and their .FINE forms in a fragment program with the extensions,
+ * and back through the disassembler. */
+START_TEST(derivative_instructions)
+{
+    struct us_program p = asm_ok("!!ARBfp1.0\nOPTION USHADER_extensions;\n"
+                                 "TEMP t;\n"
+                                 "DDX t, fragment.texcoord[0];\n"
+                                 "DDY t.xy, -t.yxzw;\n"
+                                 "DDX.FINE t, t;\nDDY.FINE result.color, t;\n"
+                                 "END\n");
+    static const enum us_opcode ops[4] = { US_OP_DDX, US_OP_DDY,
+                                           US_OP_DDX_FINE, US_OP_DDY_FINE };
+    ck_assert_uint_eq(p.ninsts, 4);
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_int_eq(p.insts[i].op, ops[i]);
+    ck_assert_uint_eq(p.insts[1].dst.mask, 0x3);
+    char *text = us_disassemble(&p);
+    ck_assert_ptr_nonnull(strstr(text, "DDY.FINE result.color, "));
+    struct us_program q = asm_ok(text);
+    ck_assert(us_program_equal(&p, &q));
+    free(text);
+    us_program_free(&q);
+    us_program_free(&p);
+}
+END_TEST
+
 START_TEST(stage_selection)
 {
     const char *vp = "!!ARBvp1.0\nEND\n", *fp = "!!ARBfp1.0\nEND\n";
@@ -638,6 +664,12 @@ static const struct fail_case fail_cases[] = {
     { VP "TEMP a;\nMOVE a, a;\nEND", 3, 1, "unknown instruction 'MOVE'" },
     { VP "TEMP a;\nSIN a, a.x;\nEND", 3, 1, "not an ARB_vertex_program instruction" },
     { FP "TEMP a;\nEXP a, a.x;\nEND", 3, 1, "not an ARB_fragment_program instruction" },
+    /* derivatives: fragment programs under the extensions only */
+    { FP "TEMP a;\nDDX a, a;\nEND", 3, 1, "DDX needs OPTION USHADER_extensions" },
+    { VP "OPTION USHADER_extensions;\nTEMP a;\nDDY.FINE a, a;\nEND", 4, 1,
+      "DDY.FINE is not an ARB_vertex_program instruction" },
+    { "!!USHADERcp1.0\nTEMP a;\nDDX a, a;\nEND", 3, 1,
+      "DDX reads a fragment quad" },
     { VP "TEMP a;\nMOV_SAT a, a;\nEND", 3, 1, "no _SAT form" },
     { FP "TEMP a;\nKIL_SAT a;\nEND", 3, 1, "no _SAT form" },
     { VP "TEMP a;\n@\nEND", 3, 1, "unexpected character '@'" },
@@ -1114,6 +1146,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, lexical_details);
     tcase_add_test(tc, crlf_matches_lf);
     tcase_add_test(tc, stage_selection);
+    tcase_add_test(tc, derivative_instructions);
     tcase_add_loop_test(tc, semantic_errors, 0,
                         (int)(sizeof fail_cases / sizeof fail_cases[0]));
     tcase_add_test(tc, nul_byte);

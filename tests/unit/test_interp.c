@@ -593,6 +593,49 @@ START_TEST(quad_lockstep)
 }
 END_TEST
 
+/* DDX DDY across a quad (lanes 0 top-left, 1 top-right, 2 bottom-left, 3
+ * bottom-right): coarse from the top row and the left column for every
+ * lane, fine from the lane's own row and column; a lone thread's are 0. */
+START_TEST(quad_derivatives)
+{
+    /* v = x + 10 y + 100 y x: the row and the column matter */
+    static const float x[4] = { 0, 1, 0, 1 }, y[4] = { 1, 1, 0, 0 };
+    struct us_thread t[4];
+    for (int q = 0; q < 4; q++) {
+        us_thread_reset(&t[q]);
+        float v = x[q] + 10.0f * y[q] + 100.0f * x[q] * y[q];
+        t[q].input[US_FIN_TEXCOORD0][0] = v;
+        t[q].input[US_FIN_TEXCOORD0][1] = -v;
+        t[q].input[US_FIN_TEXCOORD0][2] = 2.0f * v;
+        t[q].input[US_FIN_TEXCOORD0][3] = 7.0f;
+    }
+    struct us_src in0 = reg(US_FILE_INPUT, US_FIN_TEXCOORD0);
+    struct us_inst in[4] = {
+        inst(US_OP_DDX, US_FILE_TEMP, 0, 0xf, in0, P(0), P(0)),
+        inst(US_OP_DDY, US_FILE_TEMP, 1, 0xf, in0, P(0), P(0)),
+        inst(US_OP_DDX_FINE, US_FILE_TEMP, 2, 0xf, in0, P(0), P(0)),
+        inst(US_OP_DDY_FINE, US_FILE_TEMP, 3, 0xf, in0, P(0), P(0)),
+    };
+    us_vec4 p[1] = { { 0, 0, 0, 0 } };
+    struct us_program prog = { .stage = US_STAGE_FRAGMENT, .insts = in,
+                               .ninsts = 4 };
+    struct us_exec_env env = { .params = p, .math = &us_math_exact };
+    us_interpret_quad(&prog, &env, t);
+    /* top row: x 0 -> 1 at y = 1 adds 101; bottom row adds 1; left column:
+     * y 0 -> 1 at x = 0 adds 10; right column adds 110 */
+    static const float fdx[4] = { 101, 101, 1, 1 }, fdy[4] = { 10, 110, 10, 110 };
+    for (int q = 0; q < 4; q++) {
+        ASSERT_VEC(t[q].temp[0], 101, -101, 202, 0);
+        ASSERT_VEC(t[q].temp[1], 10, -10, 20, 0);
+        ASSERT_VEC(t[q].temp[2], fdx[q], -fdx[q], 2 * fdx[q], 0);
+        ASSERT_VEC(t[q].temp[3], fdy[q], -fdy[q], 2 * fdy[q], 0);
+    }
+    us_interpret(&prog, &env, &t[1]);
+    for (int r = 0; r < 4; r++)
+        ASSERT_VEC(t[1].temp[r], 0, 0, 0, 0);
+}
+END_TEST
+
 /* ---- Through the assembler ---------------------------------------------- */
 
 /* Assemble, resolve parameters against OpenGL's initial state (env[0] set
@@ -715,6 +758,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, thread_reset);
     tcase_add_test(tc, texture_instructions);
     tcase_add_test(tc, quad_lockstep);
+    tcase_add_test(tc, quad_derivatives);
     tcase_add_test(tc, written_masks);
     tcase_add_test(tc, assembled_vertex_program);
     tcase_add_test(tc, assembled_fragment_program);

@@ -32,14 +32,19 @@ END_TEST
  * BGNLOOP ENDLOOP BRK CONT, and SYNC for the seeds' SIMT machines), and compute
  * (docs/COMPUTE.md) 45 integer ones (counting signless pairs once), 3
  * memory ones, MEMBAR and BRA, and 4 for compute programs alone (BAR LDS
- * STS ATOMS). */
+ * STS ATOMS); the 4 derivatives (DDX DDY and their .FINE forms, the
+ * QUAD flag) of NV_fragment_program2 and TGSI are fragment-only
+ * extensions. */
 START_TEST(stage_counts_match_specs)
 {
-    int vp = 0, fp = 0, ext = 0, ints = 0, other = 0, cp = 0;
+    int vp = 0, fp = 0, ext = 0, ints = 0, other = 0, cp = 0, quad = 0;
     for (int op = 0; op < US_OP_COUNT; op++) {
         const struct us_opinfo *o = &us_ops[op];
         if (o->stages == US_CP) {
             cp++;
+        } else if (o->flags & US_QUAD) {
+            ck_assert_int_eq(o->stages, US_FP | US_EXT);
+            quad++;
         } else if (o->stages & US_EXT) {
             bool memory = o->unit == US_UNIT_LSU || o->unit == US_UNIT_BARRIER;
             if (o->flags && o->unit == US_UNIT_ALU)
@@ -59,6 +64,7 @@ START_TEST(stage_counts_match_specs)
     ck_assert_int_eq(ints, 45);
     ck_assert_int_eq(other, 5);
     ck_assert_int_eq(cp, 4);
+    ck_assert_int_eq(quad, 4);
 }
 END_TEST
 

@@ -1022,6 +1022,56 @@ END_TEST
 
 /* ---- textures, built-ins ---------------------------------------------- */
 
+/* Samplers as struct members, in arrays of them, and passed to functions
+ * (GLSL 1.10 4.1.7): a unit each, in slot order, named by their path; the
+ * lookup through s.l.t[1] uses that unit with the member's target. */
+static int sampler_unit_named(const struct fx *f, const char *name,
+                              unsigned target)
+{
+    for (unsigned k = 0; k < f->info.nsamplers; k++)
+        if (!strcmp(f->info.samplers[k].name, name)) {
+            ck_assert_uint_eq(f->info.samplers[k].target, target);
+            return f->info.samplers[k].unit;
+        }
+    ck_abort_msg("no sampler %s", name);
+    return -1;
+}
+
+static bool has_tex(const struct us_program *p, int unit, unsigned target)
+{
+    for (unsigned i = 0; i < p->ninsts; i++)
+        if (p->insts[i].op == US_OP_TEX && p->insts[i].tex_unit == unit &&
+            p->insts[i].tex_target == target)
+            return true;
+    return false;
+}
+
+START_TEST(struct_samplers)
+{
+    struct fx f;
+    compile(&f, US_STAGE_FRAGMENT,
+            "#version 330\nstruct L { float k; sampler2D t[2]; };\n"
+            "struct S { vec4 a; samplerCube c; L l; };\n"
+            "uniform sampler2D first;\nuniform S s;\n"
+            "in vec4 v;\nout vec4 color;\n"
+            "vec4 f(S p) { return texture(p.l.t[1], v.xy) * p.l.k; }\n"
+            "void main() { color = texture(first, v.xy) +\n"
+            "  texture(s.c, v.xyz) * s.a + f(s); }\n");
+    ck_assert_uint_eq(f.info.nsamplers, 4);
+    int t0 = sampler_unit_named(&f, "s.l.t[0]", US_TEX_2D);
+    int t1 = sampler_unit_named(&f, "s.l.t[1]", US_TEX_2D);
+    int c = sampler_unit_named(&f, "s.c", US_TEX_CUBE);
+    ck_assert_int_eq(t0, c + 1);
+    ck_assert_int_eq(t1, c + 2);
+    ck_assert(has_tex(&f.p, sampler_unit_named(&f, "first", US_TEX_2D),
+                      US_TEX_2D));
+    ck_assert(has_tex(&f.p, c, US_TEX_CUBE));
+    ck_assert(has_tex(&f.p, t1, US_TEX_2D));
+    ck_assert(!has_tex(&f.p, t0, US_TEX_2D));
+    us_program_free(&f.p);
+}
+END_TEST
+
 START_TEST(textures)
 {
     struct fx f;
@@ -2193,20 +2243,21 @@ START_TEST(error_lines)
     static const struct { const char *src; unsigned line; const char *msg; }
     cases[] = {
         { "#version 450\nlayout(location = 0) in vec4 v;\n"
-          "out vec4 c;\n\nvoid main() {\n  float x = v.x;\n"
-          "  c = vec4(dFdx(x));\n}\n", 7,
-          "unsupported SPIR-V instruction OpDPdx (GLSL: c = vec4(dFdx(x));)" },
+          "out vec4 c;\nuniform sampler2D s;\nvoid main() {\n  float x = v.x;\n"
+          "  c = vec4(textureSize(s, 0), x, x);\n}\n", 7,
+          "unsupported SPIR-V instruction OpImage (GLSL: "
+          "c = vec4(textureSize(s, 0), x, x);)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
           "  c = vec4(determinant(mat2(v)));\n}\n", 5,
           "unsupported GLSL.std.450 instruction Determinant (GLSL: "
           "c = vec4(determinant(mat2(v)));)" },
         { "#version 450\nin vec4 v;\nout vec4 c;\nvoid main() {\n"
-          "  c = vec4(fwidth(v.x)\n   + 1.0);\n}\n", 5,
-          "unsupported SPIR-V instruction OpFwidth" },
+          "  c = vec4(determinant(mat2(v))\n   + 1.0);\n}\n", 5,
+          "unsupported GLSL.std.450 instruction Determinant" },
         /* the front step's renames undone in the quoted line */
         { "varying float t;\nvoid main() {\n"
-          "  gl_FragColor = vec4(dFdy(t));\n}\n", 3,
-          "(GLSL: gl_FragColor = vec4(dFdy(t));)" },
+          "  gl_FragColor = vec4(inverse(mat2(t)));\n}\n", 3,
+          "(GLSL: gl_FragColor = vec4(inverse(mat2(t)));)" },
         { "#version 430\nlayout(local_size_x = 1) in;\n"
           "layout(binding = 17) buffer B { int x; };\n"
           "void main() {\n  x = 1;\n}\n", 5, "binding 17 is out of range" },
@@ -2674,6 +2725,7 @@ static Suite *make_suite(void)
     tcase_add_loop_test(tc, dynamic_stores, 0, 2);
     tcase_add_test(tc, uniform_initializer);
     tcase_add_test(tc, textures);
+    tcase_add_test(tc, struct_samplers);
     tcase_add_test(tc, legacy_state);
     tcase_add_test(tc, core_builtins);
     tcase_add_test(tc, builtin_table);
