@@ -1,4 +1,5 @@
-/* ushader sweep: the bench suite at every point of a sweep over knobs,
+/* ushader sweep: the bench suite (or with --suite compute the compute
+ * suite, cli/sweep_compute.c) at every point of a sweep over knobs,
  * locally (--jobs), or as one job per point (--emit-jobs DIR: a shell
  * script each, a GNU parallel list, a Slurm array) whose partial results
  * --merge DIR joins into the set a local run writes (cli/sweep.h,
@@ -37,6 +38,11 @@ static const char usage[] =
     "  --config F  the base configuration ([core] knobs, [sfu] keys)\n"
     "  --arch, --only, --threads, --suite  as for bench (the rows: every\n"
     "              program on each model at its defaults plus the point)\n"
+    "  --suite compute  the compute suite (--only: kernel IDs; no --threads):\n"
+    "              every kernel on each model of --arch at its defaults plus\n"
+    "              the point, every buffer checked against its C reference;\n"
+    "              the memory-system and SIMT knobs (mem_latency, mem_system,\n"
+    "              simt_warps, ...) act here\n"
     "  --jobs N    host threads, 1..256 (results do not depend on N;\n"
     "              default: the online CPUs)\n"
     "  --out DIR   write results.json, results.csv, report.md and the plots\n"
@@ -172,9 +178,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         else if (!strcmp(opt, "--point"))
             a->point_arg = v;
     }
-    if (s->suite_arg && !strcmp(s->suite_arg, "compute")) {
-        cli_error(NULL, 0, 0, "sweep: --suite compute is not swept yet (the "
-                  "shader suite only; docs/SWEEP.md)");
+    s->compute = s->suite_arg && !strcmp(s->suite_arg, "compute");
+    if (s->compute && s->threads_arg) {
+        cli_error(NULL, 0, 0, "sweep: --threads is the shader suite's; "
+                  "--suite compute launches each kernel's own grid");
         return 2;
     }
     bool spec = s->spec_file || s->nsets || s->zip_opt || s->config ||
@@ -249,6 +256,8 @@ static void model_variants_only(struct us_bench *b)
  * anything runs. */
 static bool check_points(const struct sw_ctx *c)
 {
+    if (c->s->compute)
+        return sw_compute_check(c);
     struct us_bench *b = calloc(1, sizeof *b);
     if (!b) {
         cli_error(NULL, 0, 0, "out of memory");
@@ -277,9 +286,7 @@ static bool check_points(const struct sw_ctx *c)
     return ok;
 }
 
-/* A JSON value through its text and back: what a job's file holds is
- * what a local run keeps. */
-static json_t *round_trip(json_t *v)
+json_t *sw_round_trip(json_t *v)
 {
     char *s = v ? json_dumps(v, US_JSON_FLAGS | JSON_ENCODE_ANY) : NULL;
     json_decref(v);
@@ -310,7 +317,7 @@ json_t *sw_sweep_prov(const struct sw_ctx *c, const struct us_bench *b)
         us_prov_add_file(p, b->progs[i].path);
         us_prov_add_file(p, b->progs[i].scene);
     }
-    json_t *j = round_trip(us_prov_json(p));
+    json_t *j = sw_round_trip(us_prov_json(p));
     us_prov_free(p);
     free(p);
     return j;
@@ -345,7 +352,7 @@ static json_t *point_json(const struct sw_spec *s, unsigned k,
                 json_object_set_new(row, "stats", us_stats_json(&r->st));
             json_array_append_new(runs, row);
         }
-    return round_trip(json_pack("{s:i, s:o, s:i, s:o}", "index", (int)k,
+    return sw_round_trip(json_pack("{s:i, s:o, s:i, s:o}", "index", (int)k,
                                 "knobs", knobs, "failures",
                                 (int)b->failures, "runs", runs));
 }
@@ -378,6 +385,7 @@ static void sweep_progress(void *ctx, const char *phase, unsigned done,
  * comparing the two byte for byte (tests/sweep.test.sh) checks this. */
 struct loaded {
     struct us_bench *b;
+    struct us_cbench *cb;     /* --suite compute: the kernels */
     unsigned k;               /* the point it was loaded for */
 };
 
@@ -396,6 +404,7 @@ static void loaded_free(struct loaded *l)
         us_bench_free(l->b);
     free(l->b);
     l->b = NULL;
+    sw_compute_free(&l->cb);
 }
 
 /* The suite for point k, its base configuration the point's: loaded, or
@@ -445,6 +454,12 @@ static json_t *run_point(const struct sw_ctx *c, unsigned k, unsigned jobs,
     struct us_diag diag = { 0 };
     char label[512];
     sw_point_label(c->s, k, label, sizeof label);
+    if (c->s->compute) {
+        if (sb)
+            sb->k = k;
+        return sw_compute_point(c, k, jobs, &l->cb,
+                                sb ? sweep_progress : NULL, sb, prov, rc);
+    }
     *rc = 2;
     if (!load_point(c, k, l, &o, label, sb))
         return NULL;
@@ -529,7 +544,7 @@ static int run_local(const struct sw_ctx *c, const struct sweep_args *a)
     const struct sw_spec *s = c->s;
     struct sw_results r = { 0 };
     int rc = 1;
-    r.sweep = round_trip(sw_spec_json(s));
+    r.sweep = sw_round_trip(sw_spec_json(s));
     r.points = calloc(s->npoints, sizeof *r.points);
     if (!r.sweep || !r.points) {
         cli_error(NULL, 0, 0, "out of memory");

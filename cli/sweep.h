@@ -1,8 +1,9 @@
 /*
- * `ushader sweep` (cli/cmd_sweep.c, cli/sweep_spec.c, cli/sweep_out.c;
- * docs/SWEEP.md): the bench suite run once per point of a sweep over
- * configuration knobs, locally or as one job per point (GNU parallel,
- * Slurm) whose partial results --merge joins.
+ * `ushader sweep` (cli/cmd_sweep.c, cli/sweep_spec.c, cli/sweep_out.c,
+ * cli/sweep_compute.c; docs/SWEEP.md): the bench suite (shader or compute)
+ * run once per point of a sweep over configuration knobs, locally or as
+ * one job per point (GNU parallel, Slurm) whose partial results --merge
+ * joins.
  *
  *   spec     (sweep_spec.c) the axes, from an INI file ([sweep] mode =
  *                           grid|zip, KEY = V1,V2,...) and --set
@@ -14,6 +15,9 @@
  *                           or a job writes it to DIR/points/NNNN/;
  *   jobs     (sweep_jobs.c) --emit-jobs' scripts, list and array; --merge
  *                           and its checks of every point's file;
+ *   compute  (sweep_compute.c) a point of --suite compute: the compute
+ *                           bench's model variants at the point, its jobs
+ *                           as rows (bench-compute's shape);
  *   outputs  (sweep_out.c)  results.json, results.csv, report.md and the
  *                           gnuplot files, computed from the points' JSON
  *                           objects and the sweep's provenance only, so a
@@ -60,6 +64,7 @@ struct sw_spec {
     const char *sets[SW_MAX_AXES];  /* the --set options as given      */
     unsigned nsets;
     bool zip_opt;             /* --zip was given                       */
+    bool compute;             /* --suite compute: the compute suite    */
     char *text;               /* the spec file's bytes (owned)         */
 };
 
@@ -146,6 +151,31 @@ void sw_results_free(struct sw_results *r);
  * one of `inputs`); the exit status. */
 int sw_write_results(const struct sw_results *r, const char *out,
                      const char *const inputs[2], bool plots);
+
+/* A JSON value through its text and back (a new reference; v's is
+ * taken): what a job's file holds is what a local run keeps. */
+struct json_t *sw_round_trip(struct json_t *v);
+
+/* ---- The compute suite (cli/sweep_compute.c) ---------------------------- */
+
+struct us_cbench;
+
+/* Every point's configuration builds on every model of --arch; false
+ * after an error message. */
+US_MUST_CHECK bool sw_compute_check(const struct sw_ctx *c);
+/* Run point k of a --suite compute sweep on `jobs` host threads, the
+ * kernels loaded into *cb when it is NULL (kept for the next point: the
+ * kernels, their inputs and references do not depend on a knob); as
+ * run_point in cmd_sweep.c: the point's object, *prov when prov is not
+ * NULL, NULL after an error message with *rc the exit status. */
+struct json_t *sw_compute_point(const struct sw_ctx *c, unsigned k,
+                                unsigned jobs, struct us_cbench **cb,
+                                us_bench_progress_fn progress, void *ctx,
+                                struct json_t **prov, int *rc);
+void sw_compute_free(struct us_cbench **cb);
+/* The sweep's provenance (--emit-jobs): the kernels loaded once, so a
+ * broken one fails now; NULL after an error message (exit 2). */
+struct json_t *sw_compute_prov(const struct sw_ctx *c);
 
 /* ---- Job directories (cli/sweep_jobs.c) ---------------------------------- */
 

@@ -184,16 +184,22 @@ int sw_emit_jobs(const struct sw_ctx *c, const char *dir_arg)
     int rc = 2;
     if (!b)
         goto oom;
-    if (!us_bench_load(b, &o, NULL, NULL, &diag)) {
-        if (b->err_file)
-            cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);
-        else
-            cli_error(NULL, 0, 0, "sweep: %s", diag.msg);
-        goto out;
+    if (s->compute) {
+        if (!(prov = sw_compute_prov(c)))
+            goto out;
+    } else {
+        if (!us_bench_load(b, &o, NULL, NULL, &diag)) {
+            if (b->err_file)
+                cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);
+            else
+                cli_error(NULL, 0, 0, "sweep: %s", diag.msg);
+            goto out;
+        }
+        rc = 1;
+        if (!(prov = sw_sweep_prov(c, b)))
+            goto oom;
     }
     rc = 1;
-    if (!(prov = sw_sweep_prov(c, b)))
-        goto oom;
     exe = realpath("/proc/self/exe", NULL);
     cwd = getcwd(NULL, 0);
     if (!exe || !cwd) {

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "cli/sweep.h"
+#include "suite/compute.h"
 #include "suite/suite.h"
 
 static const char *str_of(const json_t *o, const char *key)
@@ -26,6 +27,27 @@ static const json_t *knobs_of(const struct sw_results *r)
 static const char *axis_key(const struct sw_results *r, size_t a)
 {
     return str_of(json_array_get(knobs_of(r), a), "key");
+}
+
+/* A compute sweep's rows are bench-compute's jobs (cli/sweep_compute.c):
+ * "kernel" and "status" where a shader sweep's have "program", "ok". */
+static bool is_compute(const struct sw_results *r)
+{
+    return !strcmp(str_of(r->sweep, "suite"), "compute");
+}
+
+/* results.csv's statistics (and --plot's): the bench's or, for the
+ * compute suite, the compute bench's (memory system, SIMT). */
+static const char *const *csv_stats(const json_t *sweep)
+{
+    return strcmp(str_of(sweep, "suite"), "compute") ? us_bench_csv_stats
+                                                     : us_cb_csv_stats;
+}
+
+static bool run_ok(const json_t *run)
+{
+    return json_is_true(json_object_get(run, "ok")) ||
+           !strcmp(str_of(run, "status"), "pass");
 }
 
 /* A statistic by dotted name ("stalls.dependency", "area" as area.total);
@@ -115,9 +137,12 @@ void sw_results_csv(FILE *f, const void *ctx)
     size_t na = json_array_size(knobs_of(r));
     for (size_t a = 0; a < na; a++)
         fprintf(f, ",%s", axis_key(r, a));
-    fprintf(f, ",program,stage,variant,model,ok,identical");
-    for (unsigned i = 0; us_bench_csv_stats[i]; i++)
-        fprintf(f, ",%s", us_bench_csv_stats[i]);
+    bool compute = is_compute(r);
+    fprintf(f, compute ? ",kernel,variant,model,status"
+                       : ",program,stage,variant,model,ok,identical");
+    const char *const *stats = csv_stats(r->sweep);
+    for (unsigned i = 0; stats[i]; i++)
+        fprintf(f, ",%s", stats[i]);
     fputc('\n', f);
     for (unsigned k = 0; k < r->npoints; k++) {
         const json_t *pt = r->points[k], *knobs = json_object_get(pt, "knobs");
@@ -127,14 +152,19 @@ void sw_results_csv(FILE *f, const void *ctx)
             fprintf(f, "%u", k);
             for (size_t a = 0; a < na; a++)
                 fprintf(f, ",%s", str_of(knobs, axis_key(r, a)));
-            fprintf(f, ",%s,%s,%s,%s,%d,%d", str_of(run, "program"),
-                    str_of(run, "stage"), str_of(run, "variant"),
-                    str_of(run, "model"),
-                    json_is_true(json_object_get(run, "ok")),
-                    json_is_true(json_object_get(run, "identical")));
+            if (compute)
+                fprintf(f, ",%s,%s,%s,%s", str_of(run, "kernel"),
+                        str_of(run, "variant"), str_of(run, "model"),
+                        str_of(run, "status"));
+            else
+                fprintf(f, ",%s,%s,%s,%s,%d,%d", str_of(run, "program"),
+                        str_of(run, "stage"), str_of(run, "variant"),
+                        str_of(run, "model"),
+                        json_is_true(json_object_get(run, "ok")),
+                        json_is_true(json_object_get(run, "identical")));
             const json_t *st = json_object_get(run, "stats");
-            for (unsigned s = 0; us_bench_csv_stats[s]; s++) {
-                double x = stat_of(st, us_bench_csv_stats[s]);
+            for (unsigned s = 0; stats[s]; s++) {
+                double x = stat_of(st, stats[s]);
                 if (isnan(x))
                     fputc(',', f);
                 else
@@ -176,8 +206,7 @@ static double point_mean(const json_t *pt, const char *var,
     size_t i;
     json_t *run;
     json_array_foreach(json_object_get(pt, "runs"), i, run) {
-        if (strcmp(str_of(run, "variant"), var) ||
-            !json_is_true(json_object_get(run, "ok")))
+        if (strcmp(str_of(run, "variant"), var) || !run_ok(run))
             continue;
         double x = stat_of(json_object_get(run, "stats"), metric);
         if (!isnan(x)) {
@@ -272,13 +301,23 @@ void sw_results_report(FILE *f, const void *ctx, bool plots, const char *note)
     const json_t *sw = r->sweep;
     size_t na = json_array_size(knobs_of(r)), i;
     json_t *ax;
-    fprintf(f, "# ushader sweep\n\n%u points (%s) of `ushader bench --arch "
-            "%s%s%s --threads %lld --suite %s`, each point's knobs applied "
-            "over the base configuration:\n\n| knob | values |\n|---|---|\n",
-            r->npoints, str_of(sw, "mode"), str_of(sw, "arch"),
-            *str_of(sw, "only") ? " --only " : "", str_of(sw, "only"),
-            (long long)json_integer_value(json_object_get(sw, "threads")),
-            str_of(sw, "suite"));
+    if (is_compute(r))
+        fprintf(f, "# ushader sweep\n\n%u points (%s) of `ushader bench "
+                "--suite compute%s%s` on the models of --arch %s (each at "
+                "its defaults; the presets and studies left out), each "
+                "point's knobs applied over the base configuration:\n\n"
+                "| knob | values |\n|---|---|\n", r->npoints,
+                str_of(sw, "mode"), *str_of(sw, "only") ? " --only " : "",
+                str_of(sw, "only"), str_of(sw, "arch"));
+    else
+        fprintf(f, "# ushader sweep\n\n%u points (%s) of `ushader bench "
+                "--arch %s%s%s --threads %lld --suite %s`, each point's "
+                "knobs applied over the base configuration:\n\n| knob | "
+                "values |\n|---|---|\n",
+                r->npoints, str_of(sw, "mode"), str_of(sw, "arch"),
+                *str_of(sw, "only") ? " --only " : "", str_of(sw, "only"),
+                (long long)json_integer_value(json_object_get(sw, "threads")),
+                str_of(sw, "suite"));
     json_array_foreach(knobs_of(r), i, ax) {
         fprintf(f, "| `%s` |", str_of(ax, "key"));
         size_t j;
@@ -329,17 +368,18 @@ bool sw_parse_plot(const char *arg, const json_t *sweep, struct sw_plot *p)
     const json_t *knobs = json_object_get(sweep, "knobs");
     const char *colon = strchr(arg, ':');
     size_t mlen = colon ? (size_t)(colon - arg) : strlen(arg);
+    const char *const *stats = csv_stats(sweep);
     unsigned i = 0;
-    while (us_bench_csv_stats[i] && (strlen(us_bench_csv_stats[i]) != mlen ||
-                                     memcmp(us_bench_csv_stats[i], arg, mlen)))
+    while (stats[i] && (strlen(stats[i]) != mlen ||
+                        memcmp(stats[i], arg, mlen)))
         i++;
-    if (!us_bench_csv_stats[i]) {
+    if (!stats[i]) {
         cli_error(NULL, 0, 0, "sweep: --plot '%s': %.*s is not a statistic "
                   "of results.csv (cycles, utilization, energy, ...: "
                   "docs/SWEEP.md)", arg, (int)mlen, arg);
         return false;
     }
-    snprintf(p->metric, sizeof p->metric, "%s", us_bench_csv_stats[i]);
+    snprintf(p->metric, sizeof p->metric, "%s", stats[i]);
     p->axis = 0;
     if (!colon)
         return true;

@@ -306,8 +306,8 @@ json_t *sw_spec_json(const struct sw_spec *s)
                      "mode", s->zip ? "zip" : "grid", "knobs", knobs,
                      "arch", us_json_text(s->arch ? s->arch : "all"),
                      "only", us_json_text(s->only ? s->only : ""),
-                     "threads", (int)(s->threads ? s->threads
-                                                 : US_BENCH_DEFAULT_THREADS),
+                     "threads", (int)(s->compute ? 0 : s->threads
+                                      ? s->threads : US_BENCH_DEFAULT_THREADS),
                      "suite", us_json_text(s->suite),
                      "points", (int)s->npoints);
 }

@@ -148,6 +148,10 @@ double us_cb_stat(const struct us_cbench *b, int job, const char *name);
 double us_cb_mean(const struct us_cbench *b, const char *variant,
                   const char *name, unsigned *count);
 
+/* The statistics of results.csv's columns (NULL-terminated; a sweep of
+ * the compute suite has the same). */
+extern const char *const us_cb_csv_stats[];
+
 /* The stdout table, the CSV and JSON results, report.md. */
 void us_cb_table(FILE *f, const struct us_cbench *b);
 void us_cb_csv(FILE *f, const struct us_cbench *b);

@@ -13,7 +13,7 @@
 #include "suite/provenance.h"
 
 /* The per-job statistics the CSV and JSON carry, in order. */
-static const char *const job_stats[] = {
+const char *const us_cb_csv_stats[] = {
     "cycles", "utilization", "useful_ops", "issued", "stalls.dependency",
     "stalls.memory", "stalls.barrier", "stalls.sfu", "stalls.fetch", "idle",
     "divergent_branches", "masked_lane_slots", "simt.active_lane_slots",
@@ -22,9 +22,9 @@ static const char *const job_stats[] = {
     "memsys.requests", "memsys.transactions", "memsys.coalescing",
     "memsys.hit_rate", "memsys.bank_conflicts", "memsys.stall_cycles",
     "area", "area_simd4", "energy", "area_delay", "area.int", "area.lsu",
-    "area.cache",
+    "area.cache", NULL,
 };
-enum { NSTATS = sizeof job_stats / sizeof job_stats[0] };
+enum { NSTATS = sizeof us_cb_csv_stats / sizeof us_cb_csv_stats[0] - 1 };
 
 static const char *const group_names[US_CB_NGROUPS] = {
     "model", "preset", "divergence", "memory", "egpu",
@@ -156,7 +156,7 @@ void us_cb_csv(FILE *f, const struct us_cbench *b)
         us_prov_csv(f, b->prov);
     fprintf(f, "kernel,variant,group,label,groups,local,status,message");
     for (unsigned s = 0; s < NSTATS; s++)
-        fprintf(f, ",%s", job_stats[s]);
+        fprintf(f, ",%s", us_cb_csv_stats[s]);
     fputc('\n', f);
     for (unsigned j = 0; j < b->njobs; j++) {
         const struct us_cb_job *jb = &b->jobs[j];
@@ -167,7 +167,7 @@ void us_cb_csv(FILE *f, const struct us_cbench *b)
                 jb->local[2], status_names[jb->status]);
         csv_text(f, jb->msg);
         for (unsigned s = 0; s < NSTATS; s++) {
-            double x = us_cb_stat(b, (int)j, job_stats[s]);
+            double x = us_cb_stat(b, (int)j, us_cb_csv_stats[s]);
             if (isnan(x) || isinf(x))
                 fputc(',', f);
             else

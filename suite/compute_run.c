@@ -80,6 +80,7 @@ static void run_job(const struct us_cbench *b, struct us_cb_job *j)
     struct us_memory mem = { 0 };
     j->status = US_CB_FAILED;
     j->st.n = 0;
+    j->msg[0] = '\0';   /* a job may run again (a sweep's next point) */
     bool ok = true;
     for (unsigned i = 0; i < k->nbufs && ok; i++) {
         uint32_t bytes = k->buf[i].bytes;

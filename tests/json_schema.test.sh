@@ -110,7 +110,13 @@ json piglit_summary piglit-summary piglit summary "$T/piglit.json" "$T/piglit.js
     --emit-jobs "$T/swj" 2> /dev/null || bad "sweep --emit-jobs failed"
 "$U" sweep --set lut_banks=1,2 --only phong.fp --arch scalar --threads 16 \
     --point 1 --out "$T/swp" > /dev/null 2>&1 || bad "sweep --point failed"
-for f in sweep:sw/results.json sweep-jobs:swj/sweep.json sweep-point:swp/point.json; do
+# a compute sweep's: bench-compute's rows
+"$U" sweep --suite compute --set mem_latency=10,20 --only vadd --arch simt \
+    --no-plots --out "$T/swc" > /dev/null 2>&1 || bad "compute sweep failed"
+"$U" sweep --suite compute --set mem_latency=10,20 --only vadd --arch simt \
+    --point 1 --out "$T/swcp" > /dev/null 2>&1 || bad "compute sweep --point failed"
+for f in sweep:sw/results.json sweep-jobs:swj/sweep.json sweep-point:swp/point.json \
+         sweep-compute:swc/results.json sweep-compute-point:swcp/point.json; do
     "$CK" check "$DOC" "${f%%:*}" "$T/${f#*:}" > "$T/sw.ck" 2>&1 && ok ||
         { bad "${f#*:}: not schema ${f%%:*}:"; head -n 10 "$T/sw.ck"; }
     grep -q '^ "schema_version": 1,$' "$T/${f#*:}" &&

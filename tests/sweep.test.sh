@@ -6,7 +6,9 @@
 # agree; zip pairs the lists; SFU keys and SIMT knobs sweep; --emit-jobs
 # runs through GNU parallel and --merge writes the local run's files byte
 # for byte; a missing point, a point of another build or spec, a bad spec,
-# an empty sweep are clear errors that write nothing.  Slurm:
+# an empty sweep are clear errors that write nothing.  --suite compute:
+# mem_latency x simt_warps on simt, the same checks (jobs, bench's rows,
+# parallel + merge) and `ushader compare` of its sets.  Slurm:
 # tests/sweep_slurm.test.sh.
 set -u
 BUILD=${BUILD:-build}
@@ -176,6 +178,91 @@ else
     bad "GNU parallel is not installed (Debian: parallel; make deps)"
 fi
 
+# ---- --suite compute: memory-system and SIMT knobs on the compute suite ----
+CSPEC="--suite compute --only vadd,gemm32 --set mem_latency=10,20,40 --set simt_warps=2,4 --arch simt"
+CFILES="results.json results.csv report.md plots.gp sweep_cycles_mem_latency.dat"
+$U sweep $CSPEC --jobs 1 --out "$T/c1" > "$T/c1.out" 2> "$T/c1.err"
+rc=$?
+[ $rc -eq 0 ] && ok || bad "compute sweep --jobs 1: exit $rc: $(head -3 "$T/c1.err")"
+$U sweep $CSPEC --jobs 2 --out "$T/c2" > "$T/c2.out" 2> /dev/null ||
+    bad "compute sweep --jobs 2 failed"
+for f in $CFILES; do
+    cmp -s "$T/c1/$f" "$T/c2/$f" && ok || bad "compute $f differs between --jobs 1 and 2"
+done
+cmp -s "$T/c1.out" "$T/c2.out" && ok || bad "compute stdout differs between --jobs 1 and 2"
+"$CK" check docs/METRICS.md sweep-compute "$T/c1/results.json" > "$T/ck" 2>&1 &&
+    ok || { bad "compute results.json: not schema sweep-compute"; head "$T/ck"; }
+grep -q '"command": "ushader sweep --set mem_latency=10,20,40 --set simt_warps=2,4 --arch simt --only vadd,gemm32 --suite compute",$' \
+    "$T/c1/results.json" && grep -q '"math": "exact"' "$T/c1/results.json" &&
+    grep -q '"path": "bench/compute/vadd.comp"' "$T/c1/results.json" && ok ||
+    bad "compute results.json: not the canonical command, exact math, the kernels"
+# a column per knob, the compute bench's statistics; 6 points x 3 kernels (gemm32
+# matches gemm32_cl) x simt, every buffer equal to the C reference's
+chdr=$(grep -v '^#' "$T/c1/results.csv" | head -n 1)
+case $chdr in point,mem_latency,simt_warps,kernel,variant,model,status,cycles,utilization,*simt.efficiency,*) ok ;;
+    *) bad "compute results.csv header: $chdr" ;; esac
+rows=$(grep -v '^#' "$T/c1/results.csv" | tail -n +2 | wc -l)
+passed=$(grep -c '^[0-5],[0-9]*,[24],[a-z0-9_]*,simt,simt,pass,' "$T/c1/results.csv")
+[ "$rows" -eq 18 ] && [ "$passed" -eq 18 ] && ok ||
+    bad "compute results.csv: $rows rows, $passed passed, not 18"
+col() {  # NAME -> results.csv column number of statistic NAME
+    grep -v '^#' "$T/c1/results.csv" | head -n 1 | tr ',' '\n' | grep -nx "$1" | cut -d: -f1
+}
+cval() {  # POINT KERNEL NAME -> its value
+    grep "^$1,[^,]*,[^,]*,$2,simt," "$T/c1/results.csv" | cut -d, -f"$(col "$3")"
+}
+# mem_latency costs cycles; simt_warps took effect (more warp slots: more
+# register file area)
+c10=$(cval 0 vadd cycles) c40=$(cval 4 vadd cycles)
+[ -n "$c10" ] && [ -n "$c40" ] && [ "$c10" -lt "$c40" ] && ok ||
+    bad "vadd: $c10 cycles at mem_latency 10, $c40 at 40"
+a2=$(cval 0 gemm32 area) a4=$(cval 1 gemm32 area)
+[ -n "$a2" ] && [ -n "$a4" ] && [ "$a2" != "$a4" ] && ok ||
+    bad "gemm32: area $a2 at simt_warps 2, $a4 at 4: the knob did nothing"
+# point 2 is the defaults (mem_latency 20, 2 warps): bench --suite compute's job
+$U bench --suite compute --only vadd,gemm32 --json 2> /dev/null | tr -d ' ' |
+    grep '^{"kernel":"[a-z0-9_]*","variant":"simt","group":"model"' > "$T/bc"
+for kern in vadd gemm32 gemm32_cl; do
+    b=$(grep "^{\"kernel\":\"$kern\"" "$T/bc" | grep -o '"cycles":[0-9]*,' | tr -dc 0-9)
+    bl=$(grep "^{\"kernel\":\"$kern\"" "$T/bc" | grep -o '"issued":[0-9]*,' | tr -dc 0-9)
+    [ -n "$b" ] && [ "$b" = "$(cval 2 $kern cycles)" ] &&
+        [ -n "$bl" ] && [ "$bl" = "$(cval 2 $kern issued)" ] && ok ||
+        bad "$kern: sweep point 2 $(cval 2 $kern cycles) cycles, bench $b"
+done
+[ -s "$T/c1/sweep_cycles_mem_latency.dat" ] &&
+    grep -q '^# simt simt_warps=4$' "$T/c1/sweep_cycles_mem_latency.dat" &&
+    grep -q 'bench --suite compute --only vadd,gemm32' "$T/c1/report.md" && ok ||
+    bad "compute sweep: no plot data per simt_warps or report"
+# ushader compare reads the set: against itself, and two configurations
+$U compare "$T/c1" "$T/c1" > "$T/cmp0" 2>&1 &&
+    grep -q '^cycles  *0  *0  *18$' "$T/cmp0" && ok || bad "compare of the set with itself: $(tail -3 "$T/cmp0")"
+printf '[core]\nsimt_warps = 4\n' > "$T/w4.ini"
+$U sweep --suite compute --only vadd,gemm32 --set mem_latency=10,40 --arch simt --no-plots --out "$T/cw2" > /dev/null 2>&1 &&
+$U sweep --suite compute --only vadd,gemm32 --set mem_latency=10,40 --arch simt --config "$T/w4.ini" \
+    --no-plots --out "$T/cw4" > /dev/null 2>&1 || bad "compute sweeps for compare failed"
+$U compare "$T/cw2" "$T/cw4" > "$T/cmp1" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q '^  core.simt_warps: 2 -> 4$' "$T/cmp1" &&
+    grep -q '^vadd  *simt \[mem_latency=40\]  *simt ' "$T/cmp1" &&
+    grep -q '^rows only in A: 0$' "$T/cmp1" && grep -q '^area  *0  *6  *0$' "$T/cmp1" &&
+    ok || bad "compare of two compute sweeps: exit $rc: $(head -5 "$T/cmp1")"
+if command -v parallel > /dev/null; then
+    $U sweep $CSPEC --emit-jobs "$T/cjobs" 2> "$T/cemit.err" || bad "compute --emit-jobs: $(cat "$T/cemit.err")"
+    [ "$(wc -l < "$T/cjobs/jobs.txt")" -eq 6 ] && ok || bad "compute jobs.txt: not 6 jobs"
+    (cd "$T" && parallel --jobs 2 < "$T/cjobs/jobs.txt") > "$T/cpar.out" 2>&1 ||
+        bad "compute parallel: $(tail -3 "$T/cpar.out")"
+    "$CK" check docs/METRICS.md sweep-compute-point "$T/cjobs/points/0003/point.json" > "$T/ck" 2>&1 &&
+        ok || { bad "compute point.json: not schema sweep-compute-point"; head "$T/ck"; }
+    $U sweep --merge "$T/cjobs" > "$T/cmerge.out" 2> "$T/cmerge.err" ||
+        bad "compute --merge: $(cat "$T/cmerge.err")"
+    for f in $CFILES; do
+        cmp -s "$T/c1/$f" "$T/cjobs/$f" && ok || bad "compute: merged $f differs from the local run's"
+    done
+    cmp -s "$T/c1.out" "$T/cmerge.out" && ok || bad "compute: merge's summary differs"
+else
+    bad "GNU parallel is not installed (Debian: parallel; make deps)"
+fi
+
 # ---- errors: exit 2, the usual format, nothing written --------------------
 err() {  # WANT ARGS...: exit 2, "ushader: ...error: ...WANT", no $T/e
     want=$1
@@ -200,6 +287,10 @@ err "not a swept knob" --set lut_banks=1,2 --plot cycles:lookahead
 err "unknown option '--bogus'" --set lut_banks=1,2 --bogus
 err "unknown --arch 'nope'" --set lut_banks=1,2 --arch nope
 err "longer than 190 bytes" --set "lut_banks=$(printf '%0200d' 1)"
+err "threads is the shader suite's" --suite compute --set mem_latency=1,2 --threads 64
+err "names no kernel of the compute suite" --suite compute --set mem_latency=1,2 --only nope
+err "point 0 (alu_lanes=3): simd4" --suite compute --set alu_lanes=3,4 --arch simd4
+err "mem_latency: 0 out of range" --suite compute --set mem_latency=0,1
 printf '[sweep]\nlut_banks = 1,2\nlookahead = 0, x\n' > "$T/bad.ini"
 err "bad.ini:3:1: error: lookahead: bad number 'x'" --spec "$T/bad.ini"
 printf 'lut_banks = 1,2\n' > "$T/bad2.ini"
