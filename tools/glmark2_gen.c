@@ -36,82 +36,8 @@
 enum { MAX_LINE = 4096, MAX_PAIRS = 128, MAX_EDITS = 64, MAX_RULES = 64,
        MAX_FILE = 1 << 20 };
 
-/* A growable string. */
-struct str {
-    char *p;
-    size_t n, cap;
-};
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-                                                     noreturn));
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("glmark2_gen: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-static void put(struct str *s, const char *t, size_t n)
-{
-    if (s->n + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 256;
-        while (s->n + n + 1 > cap)
-            cap *= 2;
-        char *p = realloc(s->p, cap);
-        if (!p)
-            die("out of memory");
-        s->p = p;
-        s->cap = cap;
-    }
-    memcpy(s->p + s->n, t, n);
-    s->n += n;
-    s->p[s->n] = 0;
-}
-
-static void puts_(struct str *s, const char *t)
-{
-    put(s, t, strlen(t));
-}
-
-static void putf(struct str *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void putf(struct str *s, const char *fmt, ...)
-{
-    char tmp[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        die("text too long");
-    put(s, tmp, (size_t)n);
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        die("cannot open %s: %s", path, strerror(errno));
-    struct str s = { 0 };
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        put(&s, buf, n);
-        if (s.n > MAX_FILE)
-            die("%s: larger than %d bytes", path, MAX_FILE);
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err)
-        die("cannot read %s", path);
-    if (!s.p)
-        put(&s, "", 0);
-    return s.p;
-}
+#define GEN_NAME "glmark2_gen"
+#include "tools/gen_text.h"
 
 /* ---- the catalogue ------------------------------------------------------ */
 
@@ -148,27 +74,6 @@ struct catalogue {
     struct rule token[MAX_RULES];   /* name -> to                        */
     unsigned ntokens;
 };
-
-static char *next_word(char **s)
-{
-    while (**s == ' ' || **s == '\t')
-        (*s)++;
-    if (!**s)
-        return NULL;
-    char *w = *s;
-    while (**s && **s != ' ' && **s != '\t')
-        (*s)++;
-    if (**s)
-        *(*s)++ = 0;
-    return w;
-}
-
-static char *rest(char **s)
-{
-    while (**s == ' ' || **s == '\t')
-        (*s)++;
-    return *s;
-}
 
 static void copy(char *dst, size_t size, const char *src, const char *path,
                  unsigned line)
@@ -550,22 +455,6 @@ static char *instantiate(const struct catalogue *c, const struct pair *p,
     free(consts.p);
     free(src);
     return out.p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        die("cannot write %s: %s", tmp, strerror(errno));
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        die("cannot write %s", path);
-    }
 }
 
 int main(int argc, char **argv)

@@ -43,97 +43,8 @@
 enum { MAX_LINE = 1024, MAX_PAIRS = 64, MAX_DEFS = 256, MAX_SETTINGS = 32,
        MAX_ENUMS = 64, MAX_PREFIX = 8, MAX_DEPTH = 32, MAX_FILE = 1 << 20 };
 
-struct str {
-    char *p;
-    size_t n, cap;
-};
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-                                                     noreturn));
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("minetest_gen: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-static void put(struct str *s, const char *t, size_t n)
-{
-    if (s->n + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 256;
-        while (s->n + n + 1 > cap)
-            cap *= 2;
-        char *p = realloc(s->p, cap);
-        if (!p)
-            die("out of memory");
-        s->p = p;
-        s->cap = cap;
-    }
-    memcpy(s->p + s->n, t, n);
-    s->n += n;
-    s->p[s->n] = 0;
-}
-
-static void puts_(struct str *s, const char *t)
-{
-    put(s, t, strlen(t));
-}
-
-static void putf(struct str *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void putf(struct str *s, const char *fmt, ...)
-{
-    char tmp[MAX_LINE];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        die("text too long");
-    put(s, tmp, (size_t)n);
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        die("cannot open %s: %s", path, strerror(errno));
-    struct str s = { 0 };
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        put(&s, buf, n);
-        if (s.n > MAX_FILE)
-            die("%s: larger than %d bytes", path, MAX_FILE);
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err)
-        die("cannot read %s", path);
-    if (!s.p)
-        put(&s, "", 0);
-    return s.p;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        die("cannot write %s: %s", tmp, strerror(errno));
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        die("cannot write %s", path);
-    }
-}
+#define GEN_NAME "minetest_gen"
+#include "tools/gen_text.h"
 
 /* ---- the catalogue ------------------------------------------------------ */
 
@@ -159,27 +70,6 @@ struct catalogue {
     struct pair pair[MAX_PAIRS];
     unsigned npairs;
 };
-
-static char *next_word(char **s)
-{
-    while (**s == ' ' || **s == '\t')
-        (*s)++;
-    if (!**s)
-        return NULL;
-    char *w = *s;
-    while (**s && **s != ' ' && **s != '\t')
-        (*s)++;
-    if (**s)
-        *(*s)++ = 0;
-    return w;
-}
-
-static char *rest(char **s)
-{
-    while (**s == ' ' || **s == '\t')
-        (*s)++;
-    return *s;
-}
 
 static void copy(char *dst, size_t size, const char *src, const char *path,
                  unsigned line)
