@@ -20,25 +20,10 @@
 
 static const char *const status_names[] = { "pass", "refused", "failed" };
 
-/* Is model `name` in the comma list `archs` (NULL: every model)? */
-static bool selected(const char *archs, const char *name)
-{
-    if (!archs)
-        return true;
-    size_t len = strlen(name);
-    for (const char *p = archs; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n == len && !strncmp(p, name, n))
-            return true;
-        p += n + (p[n] == ',');
-    }
-    return false;
-}
-
 static bool kept(const struct us_cb_variant *v, const char *archs)
 {
     return v->group == US_CB_MODEL && v->model &&
-           selected(archs, v->model->name);
+           us_bench_arch_selected(archs, v->model->name);
 }
 
 /* The point's configuration of model m: the base, then its knobs. */
@@ -62,7 +47,7 @@ bool sw_compute_check(const struct sw_ctx *c)
                                                                 : NULL;
     for (unsigned k = 0; k < c->s->npoints; k++)
         for (unsigned m = 0; us_models[m]; m++) {
-            if (!selected(archs, us_models[m]->name))
+            if (!us_bench_arch_selected(archs, us_models[m]->name))
                 continue;
             struct us_diag d = { 0 };
             struct us_config cfg;

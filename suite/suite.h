@@ -161,6 +161,9 @@ void us_bench_free(struct us_bench *b);
 /* Fill b->vars for the models named in `archs` (NULL: all). */
 US_MUST_CHECK bool us_bench_variants(struct us_bench *b, const char *archs,
                                      struct us_diag *diag);
+/* Is model `name` in the comma list `archs` (NULL: every model)?  The
+ * --arch selection of the bench's variants and of a sweep's points. */
+bool us_bench_arch_selected(const char *archs, const char *name);
 
 /* Run every (program, variant) job on `jobs` host threads. */
 US_MUST_CHECK bool us_bench_run(struct us_bench *b, unsigned jobs,

@@ -10,7 +10,8 @@
 
 #include "suite/suite.h"
 
-static bool selected(const char *archs, const char *name)
+/* suite.h */
+bool us_bench_arch_selected(const char *archs, const char *name)
 {
     if (!archs)
         return true;
@@ -101,17 +102,17 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
         p += n + (p[n] == ',');
     }
     for (unsigned m = 0; us_models[m]; m++)
-        if (selected(archs, us_models[m]->name) &&
+        if (us_bench_arch_selected(archs, us_models[m]->name) &&
             !add(b, us_models[m]->name, us_models[m]->name, US_BG_ARCH, NULL,
                  diag))
             return false;
     static const char *const vliw5[] = { "vliw_tslot=1", NULL };
     static const char *const nocomp[] = { "compaction=0", NULL };
     static const char *const full[] = { "sfu=full", NULL };
-    if (selected(archs, "vliw") &&
+    if (us_bench_arch_selected(archs, "vliw") &&
         !add(b, "vliw-4+1", "vliw", US_BG_ARCH_EXTRA, vliw5, diag))
         return false;
-    if (selected(archs, "hetero")) {
+    if (us_bench_arch_selected(archs, "hetero")) {
         /* the other width than the default, so both designs appear; its
          * processors have another lane count, so it runs at the most
          * lanes of that count not above alu_lanes (at least one
@@ -129,7 +130,7 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
                  US_BG_ARCH_EXTRA, sets, diag))
             return false;
     }
-    if (selected(archs, "scalar") &&
+    if (us_bench_arch_selected(archs, "scalar") &&
         (!add(b, "scalar-nocompact", "scalar", US_BG_COMPACTION, nocomp,
               diag) ||
          !add(b, "scalar-sfu-full", "scalar", US_BG_SFU, full, diag) ||
