@@ -6,6 +6,7 @@
 #ifndef GEN_TEXT_H
 #define GEN_TEXT_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -107,6 +108,18 @@ static inline void write_file(const char *path, const char *text)
         remove(tmp);
         die("cannot write %s", path);
     }
+}
+
+/* A catalogue line without its comment (`#` at its start or after a
+ * blank) and trailing blanks, in place. */
+static inline void strip_comment(char *p)
+{
+    char *hash = strchr(p, '#');
+    if (hash && (hash == p || isspace((unsigned char)hash[-1])))
+        *hash = 0;
+    size_t n = strlen(p);
+    while (n && isspace((unsigned char)p[n - 1]))
+        p[--n] = 0;
 }
 
 /* The next blank-separated word of *s (NUL-terminated in place), or NULL. */

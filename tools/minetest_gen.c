@@ -101,12 +101,7 @@ static void parse_catalogue(struct catalogue *c, const char *path)
         if (eol)
             *eol = 0;
         line++;
-        char *hash = strchr(p, '#');
-        if (hash && (hash == p || isspace((unsigned char)hash[-1])))
-            *hash = 0;      /* `#` after a blank starts a comment          */
-        size_t n = strlen(p);
-        while (n && isspace((unsigned char)p[n - 1]))
-            p[--n] = 0;
+        strip_comment(p);
         char *s = p;
         char *kw = next_word(&s);
         if (!kw) {
