@@ -13,10 +13,13 @@ void us_passes_virtual(struct spv *s)
     pass_copyprop(s);
     if (pass_split_copies(s))
         pass_copyprop(s);
+    if (pass_constfold(s))
+        pass_copyprop(s);
     pass_dce(s);
     pass_vectorize(s);
     pass_cse(s);
     pass_dce(s);
+    pass_madfuse(s);
     pass_coalesce(s);
     pass_outputs(s);
 }

@@ -15,6 +15,7 @@
  *     pass_vectorize  (below) on the virtual registers and constants
  *     pass_cse        work done twice in straight-line code is done once
  *     pass_dce        again, for what pass_cse left unread
+ *     pass_madfuse    a product read by one sum alone is its MAD
  *     pass_coalesce   the instruction computing a copied value writes
  *                     the copy's register
  *     pass_outputs    the instruction computing an output writes it
@@ -43,6 +44,7 @@ bool pass_copyprop(struct spv *s);
 bool pass_split_copies(struct spv *s);
 bool pass_dce(struct spv *s);
 bool pass_cse(struct spv *s);
+bool pass_madfuse(struct spv *s);
 bool pass_coalesce(struct spv *s);
 bool pass_outputs(struct spv *s);
 bool pass_selfmove(struct spv *s);

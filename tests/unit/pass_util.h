@@ -201,8 +201,16 @@ static inline void with_splits(struct us_rng *r, struct us_program *p)
  * and KIL.  Half the programs get copies (with_copies), half are split
  * (with_splits).  Returns how many programs the passes changed; fails the test
  * on the first that computes differently. */
-static inline unsigned random_property(void (*passes)(struct spv *), bool flow,
-                                bool all_regs, uint64_t seed, unsigned n)
+typedef void (*pass_prep_fn)(struct us_rng *r, struct us_program *p,
+                             uint8_t *ssa);
+
+/* As random_property, with `prep` (may be NULL) rewriting each program
+ * after with_copies / with_splits: the pattern a pass is for, placed in
+ * the random code (its fresh registers marked in ssa). */
+static inline unsigned random_property_prep(void (*passes)(struct spv *),
+                                            bool flow, bool all_regs,
+                                            uint64_t seed, unsigned n,
+                                            pass_prep_fn prep)
 {
     struct us_rng r = { seed };
     unsigned changed = 0;
@@ -217,6 +225,8 @@ static inline unsigned random_property(void (*passes)(struct spv *), bool flow,
             with_copies(&r, &p, ssa);
         if (k % 4 == 1 || k % 4 == 3)
             with_splits(&r, &p);
+        if (prep)
+            prep(&r, &p, ssa);
         struct spv s;
         memset(&s, 0, sizeof s);
         s.stage = p.stage;
@@ -291,6 +301,12 @@ static inline unsigned random_property(void (*passes)(struct spv *), bool flow,
         us_program_free(&p);
     }
     return changed;
+}
+
+static inline unsigned random_property(void (*passes)(struct spv *), bool flow,
+                                bool all_regs, uint64_t seed, unsigned n)
+{
+    return random_property_prep(passes, flow, all_regs, seed, n, NULL);
 }
 
 #endif
