@@ -15,6 +15,8 @@ void us_passes_virtual(struct spv *s)
         pass_copyprop(s);
     if (pass_constfold(s))
         pass_copyprop(s);
+    if (pass_localprop(s))
+        pass_deadstore(s);
     pass_dce(s);
     pass_vectorize(s);
     pass_cse(s);

@@ -10,7 +10,12 @@
  *   on virtual registers (before spirv_width.c and allocation):
  *     pass_constfold  products with the constant 1 are their other factor
  *     pass_copyprop   readers of a copy read its source instead; copies
- *                     from several sources split, then propagated again
+ *                     from several sources split, then propagated again;
+ *                     pass_constfold again for the constants it brought
+ *     pass_localprop  the same within straight-line code, for copies of
+ *                     registers assigned more than once
+ *     pass_deadstore  then writes of components nobody reads before they
+ *                     are written again (straight-line code)
  *     pass_dce        instructions whose register nobody reads go
  *     pass_vectorize  (below) on the virtual registers and constants
  *     pass_cse        work done twice in straight-line code is done once
@@ -42,6 +47,8 @@ void us_passes_physical(struct spv *s);
 bool pass_constfold(struct spv *s);
 bool pass_copyprop(struct spv *s);
 bool pass_split_copies(struct spv *s);
+bool pass_localprop(struct spv *s);
+bool pass_deadstore(struct spv *s);
 bool pass_dce(struct spv *s);
 bool pass_cse(struct spv *s);
 bool pass_madfuse(struct spv *s);

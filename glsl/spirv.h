@@ -320,6 +320,10 @@ US_MUST_CHECK bool translate_function(struct spv *s);
 /* spirv_width.c: cut writes down to the components someone reads;
  * demanded[v] (nvregs entries) receives each register's live components. */
 US_MUST_CHECK bool narrow_widths(struct spv *s, uint8_t *demanded);
+/* demanded[v] (nvregs entries): the components of vreg v that some
+ * instruction whose own result is demanded (or that writes no TEMP) reads;
+ * what narrow_widths narrows the write masks to. */
+void spv_demanded(const struct spv *s, uint8_t *demanded);
 /* Swizzle positions of source k that instruction `in` reads when it writes
  * `mask`. */
 unsigned src_positions(const struct us_inst *in, unsigned k, unsigned mask);

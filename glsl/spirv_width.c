@@ -61,6 +61,7 @@ unsigned src_positions(const struct us_inst *in, unsigned k, unsigned mask)
     case US_OP_DP3: return 0x7;
     case US_OP_DPH: return k == 0 ? 0x7 : 0xf;
     case US_OP_DP4: return 0xf;
+    case US_OP_XPD: return 0x7;   /* whatever it writes (2.14.5.27) */
     case US_OP_BFE_S: case US_OP_BFE_U: case US_OP_BFI_U:
         if (k == 0)
             return 0x3;   /* (bits, offset) for every component */
@@ -211,6 +212,11 @@ static void demand(const struct spv *s, uint8_t *demanded)
             }
         }
     }
+}
+
+void spv_demanded(const struct spv *s, uint8_t *demanded)
+{
+    demand(s, demanded);
 }
 
 bool narrow_widths(struct spv *s, uint8_t *demanded)
