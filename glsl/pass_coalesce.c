@@ -9,7 +9,8 @@
  *
  * A component-wise D writes the components the copy reads into the ones it
  * writes, its operands' selectors following (MUL a.xy, b, c; MOV t.zw,
- * a.xxyy... becomes MUL t.zw, b.xxxy, c.xxxy with the copy's order); a
+ * a.xxyy... becomes MUL t.zw, b.xxxy, c.xxxy with the copy's order, and
+ * MAX a.x, b, c; MOV t.xyz, a.xxxx becomes MAX t.xyz, b.xxxx, c.xxxx); a
  * replicated or dot-product result goes to any components; other
  * instructions (texture lookups, XPD LIT ...) only when the components
  * stay.  Nothing between D and the copy may read or write t's components
@@ -26,17 +27,19 @@ struct co {
     bool *target;
 };
 
-/* Where component q of D's result goes (NO_COMP: dropped); false when the
- * copy cannot be undone into D. */
+/* Which component of D's result the copy puts in each of its components
+ * (from[c]; NO_COMP where it writes none); false when the copy cannot be
+ * undone into D.  A component-wise D may compute one of its components
+ * in several (MOV t.xyz, a.xxxx: D's operands take .xxx). */
 static bool mapping(const struct us_inst *d, const struct us_inst *m,
-                    uint8_t to[4])
+                    uint8_t from[4])
 {
     const struct us_opinfo *o = &us_ops[d->op];
     bool any = o->shape == US_SHAPE_REPL || o->shape == US_SHAPE_DOT;
     bool moves = o->shape == US_SHAPE_COMP && o->unit != US_UNIT_TEX &&
                  !fixed_operand(d, 0);
-    for (unsigned q = 0; q < 4; q++)
-        to[q] = NO_COMP;
+    for (unsigned c = 0; c < 4; c++)
+        from[c] = NO_COMP;
     for (unsigned c = 0; c < 4; c++) {
         if (!(m->dst.mask >> c & 1))
             continue;
@@ -45,9 +48,9 @@ static bool mapping(const struct us_inst *d, const struct us_inst *m,
             return false;
         if (any)
             continue;
-        if (to[q] != NO_COMP || (!moves && q != c))
+        if (!moves && q != c)
             return false;
-        to[q] = (uint8_t)c;
+        from[c] = (uint8_t)q;
     }
     return true;
 }
@@ -94,8 +97,8 @@ static bool coalesce(struct co *c, unsigned i)
         if (c->target[j] || (j < i && (pass_is_flow(s->insts[j].op) ||
                                        touches(&s->insts[j], &m->dst))))
             return false;
-    uint8_t to[4];
-    if (!mapping(d, m, to))
+    uint8_t from[4];
+    if (!mapping(d, m, from))
         return false;
     const struct us_opinfo *o = &us_ops[d->op];
     if (o->shape == US_SHAPE_COMP) {
@@ -103,12 +106,13 @@ static bool coalesce(struct co *c, unsigned i)
         for (unsigned k = 0; k < o->nsrc; k++) {
             struct us_src *y = &d->src[k];
             const struct us_src *x = &old.src[k];
-            for (unsigned q = 0; q < 4; q++) {
-                if (to[q] == NO_COMP)
+            for (unsigned c = 0; c < 4; c++) {
+                unsigned q = from[c];
+                if (q == NO_COMP)
                     continue;
-                y->swz[to[q]] = x->swz[q];
-                y->negate = (uint8_t)((y->negate & ~(1u << to[q])) |
-                                      ((x->negate >> q & 1) << to[q]));
+                y->swz[c] = x->swz[q];
+                y->negate = (uint8_t)((y->negate & ~(1u << c)) |
+                                      ((x->negate >> q & 1) << c));
             }
         }
     }

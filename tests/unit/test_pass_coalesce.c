@@ -28,13 +28,24 @@ START_TEST(into_the_copy)
         VP("RCP R0.yz, vertex.position.y;\n"
            "DP3 result.position.xw, vertex.position, vertex.color;\n"
            "MOV result.color, R0;\n")));
+    /* one component of a component-wise result copied to several: each
+     * computes it (build.vert's max(dot(N, L), 0.0) * vec3(1.0)) */
+    ck_assert(expect_pass(pass_coalesce,
+        VP("MAX R1.x, vertex.position.y, vertex.color.z;\n"
+           "MOV result.color.xyz, R1.x;\n"
+           "ADD R2.xy, vertex.position, vertex.color;\n"
+           "MOV R0.yzw, R2.yxxy;\n"
+           "MOV result.position, R0;\n"), 0x6,
+        VP("MAX result.color.xyz, vertex.position.y, vertex.color.z;\n"
+           "ADD R0.yzw, vertex.position.xxxy, vertex.color.xxxy;\n"
+           "MOV result.position, R0;\n")));
 }
 END_TEST
 
 START_TEST(left_alone)
 {
-    /* read twice; R0 read between; the copy negates; a component read
-     * twice from a component-wise result; another block */
+    /* read twice; R0 read between; the copy negates; a lookup's
+     * components moved; another block */
     const char *twice = VP("ADD R1, vertex.position, vertex.color;\n"
                            "MOV R0, R1;\n"
                            "MOV result.color, R1;\n"
@@ -49,10 +60,6 @@ START_TEST(left_alone)
                          "MOV R0, -R1;\n"
                          "MOV result.position, R0;\n");
     ck_assert(!expect_pass(pass_coalesce, neg, 0x2, neg));
-    const char *dup = VP("ADD R1.x, vertex.position, vertex.color;\n"
-                         "MOV R0.xy, R1.x;\n"
-                         "MOV result.position, R0;\n");
-    ck_assert(!expect_pass(pass_coalesce, dup, 0x2, dup));
     const char *tex = "!!ARBfp1.0\nTEMP R0, R1;\n"
                       "TEX R1, fragment.texcoord[0], texture[0], 2D;\n"
                       "MOV R0, R1.yxzw;\n"

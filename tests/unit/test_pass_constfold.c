@@ -83,12 +83,53 @@ START_TEST(partly_one)
 }
 END_TEST
 
+/* Only the components someone reads need the 1: the product computed in
+ * .xyzw and read in .xyz (vec4(d * vec3(1.0), 1.0)); read in .w too, it
+ * stays. */
+START_TEST(one_where_read)
+{
+    struct constant k[1] = { { { 1, 1, 1, 0 } } };
+    const struct us_src in = { .file = US_FILE_INPUT, .index = 0,
+                               .swz = { 0, 0, 0, 0 } };
+    struct us_src r0 = { .file = US_FILE_TEMP, .index = 0,
+                         .swz = { 0, 1, 2, 3 } };
+    struct us_src r1 = r0;
+    r1.index = 1;
+    struct us_src one = konst(0, 0);
+    for (uint8_t c = 0; c < 4; c++)
+        one.swz[c] = c;
+    struct us_inst code[4] = {
+        inst(US_OP_MUL, one, in, (struct us_src){ 0 }),
+        inst(US_OP_MOV, r0, (struct us_src){ 0 }, (struct us_src){ 0 }),
+        inst(US_OP_MUL, one, in, (struct us_src){ 0 }),
+        inst(US_OP_MOV, r1, (struct us_src){ 0 }, (struct us_src){ 0 }),
+    };
+    code[2].dst.index = 1;
+    code[1].dst = (struct us_dst){ .file = US_FILE_OUTPUT, .index = 0,
+                                   .mask = 0x7 };
+    code[3].dst = (struct us_dst){ .file = US_FILE_OUTPUT, .index = 1,
+                                   .mask = 0xf };
+    struct spv s;
+    memset(&s, 0, sizeof s);
+    s.insts = code;
+    s.ninsts = 4;
+    s.consts = k;
+    s.nconsts = 1;
+    s.nvregs = 2;
+    ck_assert(pass_constfold(&s));
+    ck_assert_uint_eq(code[0].op, US_OP_MOV);
+    ck_assert(!memcmp(&code[0].src[0], &in, sizeof in));
+    ck_assert_uint_eq(code[2].op, US_OP_MUL);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pass_constfold");
     TCase *t = tcase_create("constfold");
     tcase_add_test(t, times_one);
     tcase_add_test(t, partly_one);
+    tcase_add_test(t, one_where_read);
     suite_add_tcase(s, t);
     return s;
 }
