@@ -13,7 +13,7 @@ void us_passes_virtual(struct spv *s)
     pass_copyprop(s);
     if (pass_split_copies(s))
         pass_copyprop(s);
-    if (pass_constfold(s))
+    if (pass_constfold(s) | pass_algebraic(s))
         pass_copyprop(s);
     if (pass_localprop(s))
         pass_deadstore(s);

@@ -11,7 +11,9 @@
  *     pass_constfold  products with the constant 1 are their other factor
  *     pass_copyprop   readers of a copy read its source instead; copies
  *                     from several sources split, then propagated again;
- *                     pass_constfold again for the constants it brought
+ *                     pass_constfold again for the constants it brought,
+ *                     and pass_algebraic: exact identities (x + -0, a * -1,
+ *                     constant operands evaluated by the micro-ops)
  *     pass_localprop  the same within straight-line code, for copies of
  *                     registers assigned more than once
  *     pass_deadstore  then writes of components nobody reads before they
@@ -45,6 +47,7 @@ void us_passes_physical(struct spv *s);
 
 /* The passes, each in its own file; true when the code changed. */
 bool pass_constfold(struct spv *s);
+bool pass_algebraic(struct spv *s);
 bool pass_copyprop(struct spv *s);
 bool pass_split_copies(struct spv *s);
 bool pass_localprop(struct spv *s);
