@@ -452,5 +452,6 @@ bool finish_program(struct spv *s, struct us_program *out)
     }
     if (s->info)
         s->info->nvalues = s->nvregs;
+    us_passes_program(out);
     return true;
 }
