@@ -33,8 +33,10 @@
  * parameter (an operand can read the parameter itself: moving it would
  * only spend a parameter slot); a pinned instruction reads its own
  * operands from the preshader's parameters.  Programs with BRA
- * (unstructured flow), without OPTION USHADER_extensions (which the
- * preshader's text needs) or compute programs are left alone; so is a
+ * (unstructured flow), with a relative read that may reach an in-place
+ * slot (by position: the pass appends and reorders those), without
+ * OPTION USHADER_extensions (which the preshader's text needs) or
+ * compute programs are left alone; so is a
  * program whose new parameters would pass US_MAX_PARAMS, or where the
  * pass would remove nothing.
  *
@@ -47,6 +49,7 @@
 #include <string.h>
 
 #include "glsl/passes.h"
+#include "isa/micro.h"
 
 enum { NONE = -1 };
 
@@ -196,8 +199,10 @@ static void hoist(struct hoist *x, unsigned i)
     for (unsigned k = 0; k < us_ops[in->op].nsrc; k++)
         if (in->src[k].file == US_FILE_TEMP)
             h->src_reg[k] = one_reg(x, in->src[k].index, reads(in, k));
-    /* the components it leaves: copied when one register holds them */
-    unsigned rest = 0xfu & ~in->dst.mask;
+    /* the components it leaves (XPD's w too): copied when one register
+     * holds them */
+    unsigned wr = micro_written_mask((enum us_opcode)in->op, in->dst.mask);
+    unsigned rest = 0xfu & ~wr;
     int v = NONE;
     for (unsigned c = 0; c < 4; c++) {
         if (!(rest >> c & 1) || x->ver[r][c] == NONE)
@@ -209,7 +214,7 @@ static void hoist(struct hoist *x, unsigned i)
     }
     h->merge = v >= 0 ? v : NONE;
     for (unsigned c = 0; c < 4; c++) {
-        if (in->dst.mask >> c & 1) {
+        if (wr >> c & 1) {
             x->ver[r][c] = (int)q;
             x->def[r][c] = (int)i;
         } else if (x->ver[r][c] != NONE) {
@@ -230,7 +235,9 @@ static void written(const struct us_program *p, unsigned from, unsigned to,
     for (unsigned i = from; i < to; i++)
         if (pass_writes_temp(&p->insts[i]) &&
             p->insts[i].dst.index < US_MAX_TEMPS)
-            mask[p->insts[i].dst.index] |= p->insts[i].dst.mask & 0xf;
+            mask[p->insts[i].dst.index] |=
+                micro_written_mask((enum us_opcode)p->insts[i].op,
+                                   p->insts[i].dst.mask);
 }
 
 /* The end of the loop that starts at instruction i. */
@@ -273,7 +280,9 @@ static void analyse(struct hoist *x)
                 in->src[k].index < US_MAX_TEMPS)
                 reader(x, i, k, in->src[k].index, reads(in, k));
         if (pass_writes_temp(in) && in->dst.index < US_MAX_TEMPS)
-            clobber(x, in->dst.index, in->dst.mask & 0xf, depth > 0);
+            clobber(x, in->dst.index,
+                    micro_written_mask((enum us_opcode)in->op, in->dst.mask),
+                    depth > 0);
     }
 }
 
@@ -387,8 +396,8 @@ static bool apply(struct hoist *x)
         newreg[q] = live[q] ? (int)nnew++ : NONE;
         npre += live[q] ? 1 + (x->h[x->creator[q]].merge != NONE) : 0;
     }
-    if (!removed || p->nparams + nexport > US_MAX_PARAMS)
-        return false;
+    if (!removed || !npre || p->nparams + nexport > US_MAX_PARAMS)
+        return false;   /* nothing moves (dead work is pass_dce's) */
     struct us_inst *pre = calloc(npre + 1, sizeof *pre);
     struct us_param *params = realloc(p->params,
                                       (p->nparams + nexport + 1) *
@@ -457,6 +466,24 @@ static bool apply(struct hoist *x)
     return true;
 }
 
+/* A relative read reaches slots by position: only within a declared
+ * array (what the pass appends and reorders is in-place slots). */
+static bool rel_declared(const struct us_program *p, const struct us_inst *in)
+{
+    for (unsigned k = 0; k < us_ops[in->op].nsrc; k++) {
+        const struct us_src *s = &in->src[k];
+        if (!s->rel)
+            continue;
+        if (s->file != US_FILE_PARAM || !s->rel_size ||
+            s->index + s->rel_size > p->nparams)
+            return false;
+        for (unsigned i = s->index; i < s->index + s->rel_size; i++)
+            if (p->params[i].decl < 0)
+                return false;
+    }
+    return true;
+}
+
 bool pass_hoist(struct us_program *p)
 {
     if (p->npre || p->stage == US_STAGE_COMPUTE || !p->ninsts ||
@@ -464,7 +491,8 @@ bool pass_hoist(struct us_program *p)
         p->nparams >= US_MAX_PARAMS)
         return false;
     for (unsigned i = 0; i < p->ninsts; i++)
-        if (p->insts[i].op == US_OP_BRA || p->insts[i].op >= US_OP_COUNT)
+        if (p->insts[i].op == US_OP_BRA || p->insts[i].op >= US_OP_COUNT ||
+            !rel_declared(p, &p->insts[i]))
             return false;
     struct hoist *x = malloc(sizeof *x);
     struct hinst *h = malloc(p->ninsts * sizeof *h);
@@ -482,6 +510,13 @@ bool pass_hoist(struct us_program *p)
                 x->ver[r][c] = x->def[r][c] = NONE;
         analyse(x);
         changed = apply(x);
+    }
+    if (changed && p->flow) {   /* links of the instructions that moved */
+        struct us_diag d;
+        us_flow_free(p->flow);
+        p->flow = NULL;
+        if (!us_flow_build(p, &p->flow, &d))
+            p->flow = NULL;   /* cannot happen: no flow instruction moved */
     }
     free(x);
     free(h);
