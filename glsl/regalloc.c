@@ -452,6 +452,5 @@ bool finish_program(struct spv *s, struct us_program *out)
     }
     if (s->info)
         s->info->nvalues = s->nvregs;
-    us_passes_program(out);
     return true;
 }

@@ -1023,6 +1023,8 @@ struct us_glsl_info {
 
 struct us_glsl_options {
     bool optimize;           /* run spirv-opt -O (default on)            */
+    bool preshader;          /* work on uniforms alone once per draw, in
+                                the program's preshader (default on)     */
     const char *glslang;     /* NULL: "glslangValidator" from PATH       */
     const char *spirv_opt;   /* NULL: "spirv-opt" from PATH              */
 };
@@ -1069,6 +1071,9 @@ enum {
      * us_program.interp_smooth bits, as SPIR-V has no Smooth decoration. */
     US_SPIRV_SMOOTH_COLOR0 = 1u << 1,
     US_SPIRV_SMOOTH_COLOR1 = 1u << 2,
+    /* Keep the work on uniforms alone in the per-thread program: no
+     * preshader (glsl/pass_hoist.c; `ushader glsl --no-preshader`). */
+    US_SPIRV_NO_PRESHADER = 1u << 3,
 };
 
 /* Translate the entry point of a SPIR-V module for `stage` (`flags`: the
