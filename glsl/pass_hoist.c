@@ -372,6 +372,67 @@ out:
     free(old);
 }
 
+/* TEMPs only moved work used are no longer the per-thread program's: the
+ * others are renumbered in order and their declarations kept (a TEMP's
+ * index is its declaration's rank, as the assembler gives it), so ntemps
+ * counts what a thread holds.  Nothing changes when a TEMP declaration
+ * is out of index order or names a register twice. */
+static void compact_temps(struct us_program *p)
+{
+    bool used[US_MAX_TEMPS] = { false };
+    int map[US_MAX_TEMPS];
+    for (unsigned i = 0; i < p->ninsts; i++) {
+        const struct us_inst *in = &p->insts[i];
+        if (in->dst.file == US_FILE_TEMP && in->dst.index < US_MAX_TEMPS)
+            used[in->dst.index] = true;
+        for (unsigned k = 0; k < us_ops[in->op].nsrc; k++)
+            if (in->src[k].file == US_FILE_TEMP &&
+                in->src[k].index < US_MAX_TEMPS)
+                used[in->src[k].index] = true;
+    }
+    unsigned n = 0, next = 0;
+    for (unsigned t = 0; t < p->ntemps && t < US_MAX_TEMPS; t++)
+        map[t] = used[t] ? (int)n++ : NONE;
+    if (n == p->ntemps || p->ntemps > US_MAX_TEMPS)
+        return;
+    for (unsigned d = 0; d < p->ndecls; d++)
+        if (p->decls[d].kind == US_DECL_TEMP && p->decls[d].base != next++)
+            return;
+    if (next != p->ntemps)
+        return;
+    int *newidx = malloc((p->ndecls + 1) * sizeof *newidx);
+    if (!newidx)
+        return;
+    unsigned m = 0;
+    for (unsigned d = 0; d < p->ndecls; d++) {
+        struct us_decl dc = p->decls[d];
+        newidx[d] = NONE;
+        if (dc.kind == US_DECL_TEMP) {
+            if (map[dc.base] == NONE)
+                continue;
+            dc.base = (uint16_t)map[dc.base];
+        }
+        newidx[d] = (int)m;
+        p->decls[m++] = dc;
+    }
+    /* the parameters' owners are declaration indices (PARAMs: kept) */
+    for (unsigned i = 0; i < p->nparams; i++)
+        if (p->params[i].decl >= 0 && (unsigned)p->params[i].decl < p->ndecls)
+            p->params[i].decl = (int16_t)newidx[p->params[i].decl];
+    free(newidx);
+    p->ndecls = m;
+    for (unsigned i = 0; i < p->ninsts; i++) {
+        struct us_inst *in = &p->insts[i];
+        if (in->dst.file == US_FILE_TEMP && in->dst.index < US_MAX_TEMPS)
+            in->dst.index = (uint16_t)map[in->dst.index];
+        for (unsigned k = 0; k < us_ops[in->op].nsrc; k++)
+            if (in->src[k].file == US_FILE_TEMP &&
+                in->src[k].index < US_MAX_TEMPS)
+                in->src[k].index = (uint16_t)map[in->src[k].index];
+    }
+    p->ntemps = n;
+}
+
 /* Build the preshader and rewrite the program; false (nothing changed)
  * when it would not pay or not fit. */
 static bool apply(struct hoist *x)
@@ -463,6 +524,7 @@ static bool apply(struct hoist *x)
     p->npre = n;
     p->npre_temps = nnew;
     order_inplace(p);
+    compact_temps(p);
     return true;
 }
 

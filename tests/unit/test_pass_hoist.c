@@ -12,11 +12,15 @@
 
 #include "check_main.h"
 
-#define VP(body) "!!ARBvp1.0\nOPTION USHADER_extensions;\n" \
-                 "TEMP R0, R1, R2, R3;\n" \
-                 "PARAM P[4] = { state.matrix.projection.transpose };\n" \
-                 "PARAM M[4] = { state.matrix.modelview.transpose };\n" \
-                 body "END\n"
+/* A vertex program with the TEMPs `temps` declares and two matrices;
+ * VP's have R0..R3 (the TEMPs nothing reads or writes after the pass are
+ * gone, the others keep their names). */
+#define VPT(temps, body) "!!ARBvp1.0\nOPTION USHADER_extensions;\n" \
+    temps \
+    "PARAM P[4] = { state.matrix.projection.transpose };\n" \
+    "PARAM M[4] = { state.matrix.modelview.transpose };\n" \
+    body "END\n"
+#define VP(body) VPT("TEMP R0, R1, R2, R3;\n", body)
 
 static void assemble(const char *text, struct us_program *p)
 {
@@ -59,7 +63,8 @@ START_TEST(matrix_product)
            "MAD R1, P[1], M[1].y, R1;\n"
            "MUL R2, R0, vertex.position.x;\n"
            "MAD result.position, R1, vertex.position.y, R2;\n"),
-        VP("PRESHADER;\n"
+        VPT("TEMP R2;\n",
+           "PRESHADER;\n"
            "MUL program.pre[0], P[0], M[0].x;\n"
            "MAD program.pre[1], P[1], M[0].y, program.pre[0];\n"
            "MUL program.pre[2], P[0], M[1].x;\n"
@@ -78,7 +83,8 @@ START_TEST(partial_writes_merge)
         VP("ADD R0.x, P[0], M[0];\n"
            "MUL R0.y, P[1], M[1];\n"
            "MUL result.position, R0.xyxy, vertex.position;\n"),
-        VP("PRESHADER;\n"
+        VPT("",
+           "PRESHADER;\n"
            "ADD program.pre[0].x, P[0], M[0];\n"
            "MOV program.pre[1], program.pre[0];\n"
            "MUL program.pre[1].y, P[1], M[1];\n"
@@ -96,7 +102,8 @@ START_TEST(pinned)
            "ADD R1.xy, R0, P[1];\n"
            "MOV R1.zw, vertex.position;\n"
            "MUL result.position, R1, R0;\n"),
-        VP("PRESHADER;\n"
+        VPT("TEMP R1;\n",
+           "PRESHADER;\n"
            "MUL program.pre[0], P[0], M[0].x;\n"
            "ENDPRESHADER;\n"
            "ADD R1.xy, program.pre[0], P[1];\n"
