@@ -104,6 +104,11 @@ struct asm_ctx {
      * instruction's, docs/COMPUTE.md). */
     bool int_literals;
     struct token mnemonic;      /* of the instruction being parsed        */
+    /* Inside the PRESHADER block (parse.c): its instructions' registers
+     * are program.pre[n] (operands.c), counted in prog.npre_temps. */
+    bool in_pre;
+    bool had_pre;                /* one block per program                 */
+    unsigned pre_first;          /* its first instruction in prog.insts   */
     bool joined;                /* the next instruction follows a "|"     */
 
     struct us_diag *diag;
@@ -236,6 +241,10 @@ US_MUST_CHECK bool parse_dst(struct asm_ctx *c, struct us_dst *dst);
 US_MUST_CHECK bool parse_addr_reg(struct asm_ctx *c, unsigned *index);
 /* The only address component, ".x". */
 US_MUST_CHECK bool parse_addr_x(struct asm_ctx *c);
+/* In a PRESHADER block: is the operand at the current token
+ * program.pre[n]?  Then *index = n (the tokens consumed). */
+US_MUST_CHECK bool parse_pre_reg(struct asm_ctx *c, bool *is_pre,
+                                 unsigned *index);
 /* srcReg without sign or suffix (SWZ's operand). */
 US_MUST_CHECK bool parse_src_reg(struct asm_ctx *c, struct us_src *src);
 /* A whole source operand: sign, register, swizzle (vector or scalar). */

@@ -394,12 +394,16 @@ static bool parse_const_vector(struct asm_ctx *c, float v[4])
 static bool parse_program_param(struct asm_ctx *c, enum param_ctx pc, int decl,
                                 unsigned *count)
 {
-    static const char *const kinds[] = { "env", "local", NULL };
+    static const char *const kinds[] = { "env", "local", "pre", NULL };
+    static const uint8_t kind_of[] = { US_PARAM_ENV, US_PARAM_LOCAL,
+                                       US_PARAM_PRE };
     int kind;
     if (!asm_next(c) || !dot_word(c, kinds, "program parameter kind", &kind))
         return false;
-    unsigned limit = kind == 0 ? US_MAX_ENV_PARAMS : US_MAX_LOCAL_PARAMS;
-    const char *what = kind == 0 ? "program.env" : "program.local";
+    unsigned limit = kind == 0 ? US_MAX_ENV_PARAMS
+                   : kind == 1 ? US_MAX_LOCAL_PARAMS : US_MAX_TEMPS;
+    const char *what = kind == 0 ? "program.env"
+                     : kind == 1 ? "program.local" : "program.pre";
     unsigned a, b;
     struct token at = c->tok;
     if (!asm_expect(c, '[') || !parse_index(c, limit, what, &a))
@@ -418,7 +422,7 @@ static bool parse_program_param(struct asm_ctx *c, enum param_ctx pc, int decl,
     if (!asm_expect(c, ']'))
         return false;
     for (unsigned i = a; i <= b; i++) {
-        struct us_param p = { .kind = kind == 0 ? US_PARAM_ENV : US_PARAM_LOCAL,
+        struct us_param p = { .kind = kind_of[kind],
                               .index = (uint16_t)i };
         if (!add_slot(c, &at, decl, p, count))
             return false;

@@ -226,6 +226,9 @@ static void put_binding(struct out *o, const struct us_param *p, bool ints)
     case US_PARAM_STATE:
         put_state(o, p->state);
         break;
+    case US_PARAM_PRE:
+        put(o, "program.pre[%u]", p->index);
+        break;
     default:
         put(o, "<invalid>");
         break;
@@ -243,7 +246,16 @@ struct dis {
     unsigned nprinted;          /* prog->decls printed so far            */
     bool ints;                  /* printing an integer instruction's
                                    sources                               */
+    bool in_pre;                /* printing the preshader: its TEMPs are
+                                   program.pre[n]                        */
 };
+
+/* Instruction j of the text: the preshader's, then the program's. */
+static const struct us_inst *seq_inst(const struct us_program *prog,
+                                      unsigned j)
+{
+    return j < prog->npre ? &prog->pre[j] : &prog->insts[j - prog->npre];
+}
 
 static const struct us_decl *find_in(const struct us_decl *d, unsigned n,
                                      enum us_decl_kind kind, unsigned base)
@@ -410,6 +422,10 @@ static void put_reg(struct out *o, const struct dis *x,
     const struct us_decl *d;
     switch (s->file) {
     case US_FILE_TEMP:
+        if (x->in_pre) {
+            put(o, "program.pre[%u]", s->index);
+            return;
+        }
         d = find_decl(x, US_DECL_TEMP, s->index);
         put(o, "%s", d ? d->name : "<invalid>");
         return;
@@ -505,6 +521,10 @@ static void put_dst(struct out *o, const struct dis *x,
     const struct us_decl *decl;
     switch (d->file) {
     case US_FILE_TEMP:
+        if (x->in_pre) {
+            put(o, "program.pre[%u]", d->index);
+            break;
+        }
         decl = find_decl(x, US_DECL_TEMP, d->index);
         put(o, "%s", decl ? decl->name : "<invalid>");
         break;
@@ -653,15 +673,16 @@ static void put_inst(struct out *o, struct dis *x, const struct us_inst *in)
 static uint32_t *inplace_limits(const struct dis *x)
 {
     const struct us_program *prog = x->prog;
-    uint32_t *first = malloc((prog->ninsts + 1) * sizeof *first);
+    unsigned n = prog->npre + prog->ninsts;
+    uint32_t *first = malloc((n + 1) * sizeof *first);
     uint8_t *seen = calloc(prog->nparams + 1, 1);
     if (!first || !seen) {
         free(first);
         free(seen);
         return NULL;
     }
-    for (unsigned i = 0; i < prog->ninsts; i++) {
-        const struct us_inst *in = &prog->insts[i];
+    for (unsigned i = 0; i < n; i++) {
+        const struct us_inst *in = seq_inst(prog, i);
         first[i] = UINT32_MAX;
         for (int k = 0; in->op < US_OP_COUNT && k < us_ops[in->op].nsrc; k++) {
             const struct us_src *s = &in->src[k];
@@ -675,8 +696,8 @@ static uint32_t *inplace_limits(const struct dis *x)
                 first[i] = s->index;
         }
     }
-    first[prog->ninsts] = UINT32_MAX;
-    for (unsigned i = prog->ninsts; i-- > 0;)
+    first[n] = UINT32_MAX;
+    for (unsigned i = n; i-- > 0;)
         if (first[i + 1] < first[i])
             first[i] = first[i + 1];
     free(seen);
@@ -716,13 +737,25 @@ static void put_program(struct dis *x, const uint32_t *limit)
             prog->insts[i].target <= prog->ninsts)
             target[prog->insts[i].target] = 1;
     unsigned d = 0;
-    for (unsigned i = 0; i <= prog->ninsts; i++) {
+    /* j: the text's instructions, the preshader's block first */
+    for (unsigned j = 0; j <= prog->npre + prog->ninsts; j++) {
         while (d < prog->ndecls &&
                (prog->decls[d].kind != US_DECL_PARAM ||
-                prog->decls[d].base < limit[i])) {
+                prog->decls[d].base < limit[j])) {
             put_decl(o, prog, &prog->decls[d]);
             x->nprinted = ++d;
         }
+        if (j < prog->npre) {
+            if (j == 0)
+                put(o, "PRESHADER;\n");
+            x->in_pre = true;
+            put_inst(o, x, &prog->pre[j]);
+            x->in_pre = false;
+            if (j + 1 == prog->npre)
+                put(o, "ENDPRESHADER;\n");
+            continue;
+        }
+        unsigned i = j - prog->npre;
         if (target[i]) {
             put_label(o, i);
             put(o, ":\n");

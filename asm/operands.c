@@ -59,13 +59,54 @@ bool parse_mask(struct asm_ctx *c, uint8_t *mask)
     return asm_next(c);
 }
 
+/* preReg ::= "program" "." "pre" "[" index "]", the preshader's
+ * registers (docs/GLSL.md "Preshader"); only inside its block, where
+ * program.env and program.local stay parameters. */
+bool parse_pre_reg(struct asm_ctx *c, bool *is_pre, unsigned *index)
+{
+    *is_pre = false;
+    if (!c->in_pre || !asm_is_word(&c->tok, "program"))
+        return true;
+    struct lex_cursor cur = c->cur;
+    struct token tok = c->tok;
+    struct token dot = asm_peek(c);
+    if (!asm_is_punct(&dot, '.'))
+        return true;
+    if (!asm_next(c) || !asm_next(c))
+        return false;
+    bool pre = asm_is_word(&c->tok, "pre");
+    if (!pre) {
+        c->cur = cur;
+        c->tok = tok;
+        return true;
+    }
+    if (!asm_next(c) ||
+        !parse_bracket_index(c, US_MAX_TEMPS, "program.pre", index))
+        return false;
+    *is_pre = true;
+    if (*index >= c->prog.npre_temps)
+        c->prog.npre_temps = *index + 1;
+    return true;
+}
+
 /* dstReg ::= temporaryReg | resultReg (a declared TEMP or OUTPUT, or an
- * implicit result.* binding) */
+ * implicit result.* binding); in a PRESHADER block preReg only */
 bool parse_dst(struct asm_ctx *c, struct us_dst *dst)
 {
     struct token at = c->tok;
     char buf[64];
     unsigned slot;
+    bool pre;
+    if (!parse_pre_reg(c, &pre, &slot))
+        return false;
+    if (pre) {
+        dst->file = US_FILE_TEMP;
+        dst->index = (uint16_t)slot;
+        return parse_mask(c, &dst->mask);
+    }
+    if (c->in_pre)
+        return asm_error(c, &at, "a preshader writes only program.pre[n], "
+                         "not %s", asm_describe(&at, buf, sizeof buf));
     if (asm_is_word(&at, "result")) {
         if (!parse_result_binding(c, &slot))
             return false;
@@ -183,6 +224,23 @@ bool parse_src_reg(struct asm_ctx *c, struct us_src *src)
     struct token at = c->tok;
     char buf[64];
     unsigned n, slot;
+    bool pre;
+    if (!parse_pre_reg(c, &pre, &slot))
+        return false;
+    if (pre) {
+        src->file = US_FILE_TEMP;
+        src->index = (uint16_t)slot;
+        return true;
+    }
+    if (c->in_pre && at.kind == TOK_IDENT &&
+        !asm_is_word(&at, "state") && !asm_is_word(&at, "program")) {
+        /* once per draw: no inputs, and registers only its own */
+        int d = asm_sym_find(c, at.text, at.len);
+        if (d < 0 || c->prog.decls[d].kind != US_DECL_PARAM)
+            return asm_error(c, &at, "a preshader reads only parameters and "
+                             "program.pre[n], not %s",
+                             asm_describe(&at, buf, sizeof buf));
+    }
     if (asm_is_word(&at, asm_is_vp(c) ? "vertex"
                          : asm_is_fp(c) ? "fragment" : "invocation")) {
         if (!parse_attrib_binding(c, &slot) || !asm_bind_input(c, &at, slot))

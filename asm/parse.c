@@ -5,6 +5,7 @@
  * ARB_vertex_program section 2.14.2, ARB_fragment_program section 3.11.2,
  * ARB_fragment_program_shadow, ARB_fragment_coord_conventions.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "asm/asm_internal.h"
@@ -417,6 +418,50 @@ static bool parse_instruction(struct asm_ctx *c)
     }
 }
 
+/* preshaderBlock ::= "PRESHADER" ";" instruction* "ENDPRESHADER", the
+ * per-draw prologue (docs/GLSL.md "Preshader"): its instructions go to
+ * prog.pre (declarations in it are the program's, as anywhere); they are straight-line float ALU work (us_op_preshader) on
+ * parameters and program.pre[n], without relative addressing. */
+static bool begin_pre(struct asm_ctx *c, unsigned *first)
+{
+    if (c->had_pre)
+        return asm_error(c, &c->tok, "a second PRESHADER block");
+    c->had_pre = c->in_pre = true;
+    *first = c->prog.ninsts;
+    return asm_next(c);
+}
+
+static bool end_pre(struct asm_ctx *c, unsigned first)
+{
+    struct us_program *p = &c->prog;
+    unsigned n = p->ninsts - first;
+    for (unsigned i = first; i < p->ninsts; i++) {
+        const struct us_inst *in = &p->insts[i];
+        bool rel = false;
+        for (unsigned k = 0; k < us_ops[in->op].nsrc; k++)
+            rel |= in->src[k].rel;
+        if (!us_op_preshader(in->op) || rel || in->joined) {
+            struct token at = c->tok;
+            at.line = in->line;
+            at.col = 1;
+            return asm_error(c, &at, "%s cannot be in a preshader: only float "
+                             "ALU instructions without relative addressing, "
+                             "elementary functions, textures or flow",
+                             us_ops[in->op].name);
+        }
+    }
+    if (n) {
+        p->pre = malloc(n * sizeof *p->pre);
+        if (!p->pre)
+            return asm_error(c, &c->tok, "out of memory");
+        memcpy(p->pre, p->insts + first, n * sizeof *p->pre);
+        p->npre = n;
+        p->ninsts = first;
+    }
+    c->in_pre = false;
+    return asm_next(c);
+}
+
 /* statement ::= ( instruction | namingStatement ) ";" */
 static bool parse_statement(struct asm_ctx *c)
 {
@@ -431,6 +476,11 @@ static bool parse_statement(struct asm_ctx *c)
         return asm_parse_label(c);   /* "name:" needs no ';' */
     if (c->joined)                   /* after "|", an instruction */
         ok = parse_instruction(c);
+    else if (asm_is_word(&t, "PRESHADER") && !c->in_pre &&
+             (c->prog.options & US_OPT_USHADER_EXTENSIONS))
+        ok = begin_pre(c, &c->pre_first);
+    else if (asm_is_word(&t, "ENDPRESHADER") && c->in_pre)
+        ok = end_pre(c, c->pre_first);
     else if (asm_is_word(&t, "TEMP"))
         ok = parse_var_list(c, US_DECL_TEMP);
     else if (asm_is_word(&t, "GROUP_SIZE") && asm_is_cp(c))
@@ -602,6 +652,8 @@ static bool parse_program(struct asm_ctx *c, int want)
     }
     if (c->joined)
         return asm_error(c, &c->tok, "expected an instruction after '|'");
+    if (c->in_pre)
+        return asm_error(c, &c->tok, "missing ENDPRESHADER");
     /* Text after END is ignored (2.14.2, 3.11.2). */
     return asm_resolve_labels(c) &&
            us_flow_build(&c->prog, &c->prog.flow, c->diag);

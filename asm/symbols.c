@@ -157,14 +157,18 @@ int asm_add_decl(struct asm_ctx *c, const struct token *name,
 }
 
 /* Equal in-place literals share a slot (checked before the limit, so a
- * program at the limit may repeat its constants). */
+ * program at the limit may repeat its constants), and so do in-place
+ * program.pre[n] (one register of the preshader, one slot). */
 static int find_literal(const struct us_program *p, const struct us_param *q)
 {
-    if (q->decl != -1 || q->kind != US_PARAM_CONST)
+    if (q->decl != -1 || (q->kind != US_PARAM_CONST &&
+                          q->kind != US_PARAM_PRE))
         return -1;
     for (unsigned i = 0; i < p->nparams; i++)
-        if (p->params[i].decl == -1 && p->params[i].kind == US_PARAM_CONST &&
-            !memcmp(p->params[i].value, q->value, sizeof q->value))
+        if (p->params[i].decl == -1 && p->params[i].kind == q->kind &&
+            (q->kind == US_PARAM_PRE
+                 ? p->params[i].index == q->index
+                 : !memcmp(p->params[i].value, q->value, sizeof q->value)))
             return (int)i;
     return -1;
 }

@@ -1,4 +1,5 @@
-/* ushader glsl [--stage vertex|fragment|compute] [--no-opt] [-o OUT] FILE
+/* ushader glsl [--stage vertex|fragment|compute] [--no-opt]
+ *              [--no-preshader] [-o OUT] FILE
  *
  * Compile a GLSL shader (legacy GLSL ES 1.00 / 1.10 / 1.20 through the
  * front step, docs/GLSL.md) and print its vec4 IR as ARB-style text
@@ -14,7 +15,7 @@
 
 static const char usage[] =
     "usage: ushader glsl [--stage vertex|fragment|compute] [--no-opt] "
-    "[-o OUT] FILE\n"
+    "[--no-preshader] [-o OUT] FILE\n"
     "  Compile a GLSL shader to the vec4 IR and print it as ARB-style text\n"
     "  with a closing comment giving its temporary registers.  Sources\n"
     "  of GLSL 1.20 or earlier go through the front step first\n"
@@ -23,6 +24,9 @@ static const char usage[] =
     "             extension: .vert/.vs vertex, .frag/.fs fragment,\n"
     "             .comp compute; .cl an OpenCL C kernel, docs/OPENCL.md)\n"
     "  --no-opt   skip spirv-opt\n"
+    "  --no-preshader  keep the work on uniforms alone in the per-thread\n"
+    "             code (default: a PRESHADER block computes it once per\n"
+    "             draw, glsl/pass_hoist.c)\n"
     "  -o OUT     write the text to OUT instead of stdout\n";
 
 /* A binary from `asm -o` (its magic, isa/scalar.h) holds a target's
@@ -81,7 +85,8 @@ int cmd_glsl(int argc, char **argv)
     us_glsl_options_init(&opt);
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "--stage", true, false, NULL },
-        { "--no-opt", false, false, NULL }, { "-o", true, false, NULL },
+        { "--no-opt", false, false, NULL },
+        { "--no-preshader", false, false, NULL }, { "-o", true, false, NULL },
         { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
@@ -112,6 +117,8 @@ int cmd_glsl(int argc, char **argv)
             }
         } else if (!strcmp(a, "--no-opt")) {
             opt.optimize = false;
+        } else if (!strcmp(a, "--no-preshader")) {
+            opt.preshader = false;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
         } else if (a[0] == '-' && a[1]) {

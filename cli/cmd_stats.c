@@ -4,7 +4,8 @@
  * compacted scalar instructions, instruction-memory bits per target
  * (isa/scalar.h documents each encoding) and the vector-width histogram
  * (us_inst_hist_width: the useful ops of each vec4 instruction, SPEC 3;
- * texture fetches left out).
+ * texture fetches left out); apart, the preshader's vec4 instructions,
+ * which run once per draw (us_resolve_params), not per thread.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,10 @@ static const char usage[] =
     "  Per file and in total: vec4_instructions, scalar_instructions\n"
     "  (uncompacted), compacted_instructions, instruction-memory bits per\n"
     "  target, and the vector-width histogram (share of 1-, 2-, 3- and\n"
-    "  4-component instructions); for the total also per vec4 opcode:\n"
+    "  4-component instructions), all of the per-thread code; apart\n"
+    "  preshader_instructions, the vec4 instructions a GLSL program's\n"
+    "  preshader runs once per draw (docs/GLSL.md \"Preshader\"); for the\n"
+    "  total also per vec4 opcode:\n"
     "    OP  N -> S  C (+D)   N vec4 instructions of opcode OP lower to S\n"
     "                         scalar instructions uncompacted and C after\n"
     "                         compaction (each lowered alone); D = C - N,\n"
@@ -31,6 +35,7 @@ static const char usage[] =
 static void add_stats(struct us_code_stats *sum, const struct us_code_stats *s)
 {
     sum->vec4_instructions += s->vec4_instructions;
+    sum->preshader_instructions += s->preshader_instructions;
     sum->scalar_instructions += s->scalar_instructions;
     sum->compacted_instructions += s->compacted_instructions;
     sum->vliw_bundles += s->vliw_bundles;
@@ -61,10 +66,12 @@ static void print_json(const char *name, const struct us_code_stats *s,
         cli_json_string(stdout, name);
         printf(", ");
     }
-    printf("\"vec4_instructions\": %u, \"scalar_instructions\": %u, "
+    printf("\"vec4_instructions\": %u, \"preshader_instructions\": %u, "
+           "\"scalar_instructions\": %u, "
            "\"compacted_instructions\": %u, \"vliw_bundles\": %u, "
            "\"vliw5_bundles\": %u, \"hetero_bundles\": %u, \"bits\": {",
-           s->vec4_instructions, s->scalar_instructions,
+           s->vec4_instructions, s->preshader_instructions,
+           s->scalar_instructions,
            s->compacted_instructions, s->vliw_bundles, s->vliw5_bundles,
            s->hetero_bundles);
     for (int t = 0; t < US_TARGET_COUNT; t++)
@@ -117,6 +124,9 @@ static void print_text(const char *name, const struct us_code_stats *s)
         printf(" %s %llu", us_target_name((enum us_target)t),
                (unsigned long long)s->bits[t]);
     printf("\n");
+    if (s->preshader_instructions)
+        printf("  preshader: vec4 %u, once per draw\n",
+               s->preshader_instructions);
 }
 
 /* Where compaction leaves more than one word per vec4 instruction. */

@@ -36,6 +36,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "glsl/cleanup.h"
+#include "glsl/passes.h"
 #include "glsl/spirv.h"
 
 /* TOOL_MEMORY: the address-space limit (RLIMIT_AS) of each tool.  The
@@ -56,6 +57,7 @@ void us_glsl_options_init(struct us_glsl_options *opt)
 {
     memset(opt, 0, sizeof *opt);
     opt->optimize = true;
+    opt->preshader = true;
 }
 
 static bool fail(struct us_diag *diag, unsigned line, const char *fmt,
@@ -95,8 +97,10 @@ bool us_spirv_translate(const uint32_t *words, size_t nwords,
     if (!ok)
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
     ok = ok && spv_parse(&s) && translate_function(&s) &&
-         bind_initialized_uniforms(&s) && finish_program(&s, out) &&
-         us_flow_build(out, &out->flow, diag);
+         bind_initialized_uniforms(&s) && finish_program(&s, out);
+    if (ok && !(flags & US_SPIRV_NO_PRESHADER))
+        us_passes_program(out);
+    ok = ok && us_flow_build(out, &out->flow, diag);
     /* Every failure names its reason; a path that forgot to is a bug,
      * but the user still gets a line that says where it happened. */
     if (!ok && !diag->msg[0])
@@ -751,7 +755,8 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     if (ok) {
         uint32_t flags = (us_glsl_float_integers(text, len)
                           ? US_SPIRV_FLOAT_INTEGERS : 0) |
-                         us_glsl_smooth_colors(text, len);
+                         us_glsl_smooth_colors(text, len) |
+                         (opt->preshader ? 0 : US_SPIRV_NO_PRESHADER);
         ok = us_spirv_translate(words, nwords, stage, flags, out, info, diag);
         char line[64];
         size_t n = strlen(diag->msg);

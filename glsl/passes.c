@@ -32,6 +32,11 @@ void us_passes_physical(struct spv *s)
     pass_vectorize(s);
 }
 
+void us_passes_program(struct us_program *p)
+{
+    pass_hoist(p);
+}
+
 bool pass_is_flow(unsigned op)
 {
     return us_ops[op].format == US_FMT_FLOW ||

@@ -30,6 +30,9 @@
  *     pass_selfmove   copies of components onto themselves go
  *     pass_vectorize  same-operation component chains become one
  *                     instruction
+ *   on the finished struct us_program (its parameters laid out):
+ *     pass_hoist      work on uniforms alone moves to the preshader, done
+ *                     once per draw (us_program.pre)
  * The passes work on struct spv (glsl/spirv.h): insts[0 .. ninsts), and
  * for the virtual ones nvregs and vreg_ssa.  A pass never fails: out of
  * memory, it leaves the code as it was (correct, only larger).
@@ -41,9 +44,10 @@
 
 #include "glsl/spirv.h"
 
-/* Before allocation; after allocation. */
+/* Before allocation; after allocation; on the finished program. */
 void us_passes_virtual(struct spv *s);
 void us_passes_physical(struct spv *s);
+void us_passes_program(struct us_program *p);
 
 /* The passes, each in its own file; true when the code changed. */
 bool pass_constfold(struct spv *s);
@@ -59,6 +63,7 @@ bool pass_coalesce(struct spv *s);
 bool pass_outputs(struct spv *s);
 bool pass_selfmove(struct spv *s);
 bool pass_vectorize(struct spv *s);
+bool pass_hoist(struct us_program *p);
 
 /* Shared by the passes (glsl/passes.c). */
 bool pass_is_flow(unsigned op);

@@ -93,6 +93,12 @@ struct us_opinfo {
 /* Indexed by enum us_opcode. */
 extern const struct us_opinfo us_ops[US_OP_COUNT];
 
+/* Whether a preshader (us_program.pre) may hold opcode `op`: the float
+ * ALU operations, which need no elementary function (us_resolve_params
+ * runs the preshader without a struct us_math), no texture, memory,
+ * quad or flow. */
+bool us_op_preshader(unsigned op);
+
 
 /* Opcode from a mnemonic with its modifiers but without _SAT ("ADD",
  * "ADD.S", "MUL.U.HI"; case-sensitive; a SIGNLESS opcode answers to both
@@ -294,6 +300,8 @@ enum us_param_kind {
     US_PARAM_ENV,        /* program.env[index]              */
     US_PARAM_LOCAL,      /* program.local[index]            */
     US_PARAM_STATE,      /* state.*                         */
+    US_PARAM_PRE,        /* program.pre[index]: the preshader's
+                            register `index` after it ran          */
 };
 
 /* One vec4 parameter slot.  A PARAM declaration owns a run of slots;
@@ -372,6 +380,17 @@ struct us_program {
     uint32_t interp_flat, interp_linear, interp_smooth;
     struct us_flow *flow;         /* derived by us_flow_build from insts;
                                      NULL: no flow control              */
+    /* The preshader (glsl/pass_hoist.c, docs/GLSL.md "Preshader"): work
+     * on uniforms alone, done once per draw instead of once per thread.
+     * Straight-line instructions (us_op_preshader) that read parameters
+     * and its own registers 0 .. npre_temps (spelled program.pre[n] in
+     * the text, a PRESHADER block), which us_resolve_params runs on the
+     * reference interpreter after the other parameters; parameters of
+     * kind US_PARAM_PRE take its registers' values.  The per-thread
+     * program is insts; npre 0: no preshader. */
+    struct us_inst *pre;
+    unsigned npre;
+    unsigned npre_temps;
 };
 
 /* Frees everything the program owns, flow included. */
@@ -454,7 +473,10 @@ void us_glstate_init(struct us_glstate *gl);
 void us_glstate_fetch(const struct us_glstate *gl, struct us_state_ref ref,
                       float out[4]);
 
-/* Fill params[0 .. prog->nparams) from the program's bindings. */
+/* Fill params[0 .. prog->nparams) from the program's bindings, then run
+ * the program's preshader (if any) for its US_PARAM_PRE slots: the one
+ * place a preshader runs, so every executor that binds parameters (draws,
+ * piglit, run, bench, compute) does it once per binding. */
 void us_resolve_params(const struct us_program *prog,
                        const struct us_glstate *gl, us_vec4 *params);
 
@@ -1001,6 +1023,8 @@ struct us_glsl_info {
 
 struct us_glsl_options {
     bool optimize;           /* run spirv-opt -O (default on)            */
+    bool preshader;          /* work on uniforms alone once per draw, in
+                                the program's preshader (default on)     */
     const char *glslang;     /* NULL: "glslangValidator" from PATH       */
     const char *spirv_opt;   /* NULL: "spirv-opt" from PATH              */
 };
@@ -1047,6 +1071,9 @@ enum {
      * us_program.interp_smooth bits, as SPIR-V has no Smooth decoration. */
     US_SPIRV_SMOOTH_COLOR0 = 1u << 1,
     US_SPIRV_SMOOTH_COLOR1 = 1u << 2,
+    /* Keep the work on uniforms alone in the per-thread program: no
+     * preshader (glsl/pass_hoist.c; `ushader glsl --no-preshader`). */
+    US_SPIRV_NO_PRESHADER = 1u << 3,
 };
 
 /* Translate the entry point of a SPIR-V module for `stage` (`flags`: the

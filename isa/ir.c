@@ -10,6 +10,7 @@ void us_program_free(struct us_program *prog)
     free(prog->insts);
     free(prog->params);
     free(prog->decls);
+    free(prog->pre);
     us_flow_free(prog->flow);
     memset(prog, 0, sizeof *prog);
 }
@@ -55,6 +56,7 @@ static bool param_equal(const struct us_param *a, const struct us_param *b)
         return !memcmp(a->value, b->value, sizeof a->value);
     case US_PARAM_ENV:
     case US_PARAM_LOCAL:
+    case US_PARAM_PRE:
         return a->index == b->index;
     default:
         return !memcmp(&a->state, &b->state, sizeof a->state);
@@ -75,11 +77,15 @@ bool us_program_equal(const struct us_program *a, const struct us_program *b)
         a->naddrs != b->naddrs || a->inputs_read != b->inputs_read ||
         a->outputs_written != b->outputs_written ||
         a->word_bits != b->word_bits || a->shared_bytes != b->shared_bytes ||
-        a->buffers_used != b->buffers_used ||
+        a->buffers_used != b->buffers_used || a->npre != b->npre ||
+        a->npre_temps != b->npre_temps ||
         memcmp(a->group_size, b->group_size, sizeof a->group_size))
         return false;
     for (unsigned i = 0; i < a->ninsts; i++)
         if (!inst_equal(&a->insts[i], &b->insts[i]))
+            return false;
+    for (unsigned i = 0; i < a->npre; i++)
+        if (!inst_equal(&a->pre[i], &b->pre[i]))
             return false;
     for (unsigned i = 0; i < a->nparams; i++)
         if (!param_equal(&a->params[i], &b->params[i]))

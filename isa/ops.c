@@ -64,3 +64,13 @@ int us_op_lookup(const char *name, size_t len)
     op = exact(other, len);
     return op >= 0 && (us_ops[op].flags & US_SIGNLESS) ? op : -1;
 }
+
+bool us_op_preshader(unsigned op)
+{
+    if (op >= US_OP_COUNT)
+        return false;
+    const struct us_opinfo *o = &us_ops[op];
+    return o->unit == US_UNIT_ALU &&
+           (o->format == US_FMT_VEC || o->format == US_FMT_SWZ) &&
+           !(o->flags & (US_I_SRC | US_I_DST | US_QUAD));
+}

@@ -873,7 +873,10 @@ bool us_rrun_same(const struct us_rcase *c, const struct us_rrun *want,
 /* ---- Instruction statistics (`ushader stats`) --------------------------- */
 
 struct us_code_stats {
-    unsigned vec4_instructions;
+    unsigned vec4_instructions;        /* per thread                        */
+    unsigned preshader_instructions;   /* us_program.pre: once per draw,
+                                          by us_resolve_params, in no
+                                          model's cycles                   */
     unsigned scalar_instructions;      /* uncompacted                       */
     unsigned compacted_instructions;
     unsigned vliw_bundles, vliw5_bundles, hetero_bundles;

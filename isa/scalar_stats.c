@@ -46,6 +46,7 @@ bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
 {
     memset(st, 0, sizeof *st);
     st->vec4_instructions = prog->ninsts;
+    st->preshader_instructions = prog->npre;
     for (unsigned i = 0; i < prog->ninsts; i++) {
         unsigned w = us_inst_hist_width(&prog->insts[i]);
         st->width_hist[w > 4 ? 4 : w]++;

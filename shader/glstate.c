@@ -322,6 +322,30 @@ void us_load_initial_locals(const struct us_program *prog,
     }
 }
 
+/* The preshader on the reference interpreter, one thread, then its
+ * registers into the US_PARAM_PRE slots.  It reads only the other slots
+ * (the assembler and glsl/pass_hoist.c see to it; a PRE slot reads 0
+ * meanwhile), and its opcodes need no elementary function, so exact math
+ * stands for whatever the per-thread program's math is. */
+static void run_preshader(const struct us_program *prog, us_vec4 *params)
+{
+    struct us_program pre = {
+        .stage = prog->stage, .options = prog->options, .insts = prog->pre,
+        .ninsts = prog->npre, .params = prog->params,
+        .nparams = prog->nparams, .ntemps = prog->npre_temps,
+    };
+    struct us_exec_env env = { .params = (const us_vec4 *)params,
+                               .math = &us_math_exact,
+                               .max_insts = prog->npre + 1 };
+    struct us_thread t;
+    us_thread_reset(&t);
+    us_interpret(&pre, &env, &t);
+    for (unsigned i = 0; i < prog->nparams; i++)
+        if (prog->params[i].kind == US_PARAM_PRE &&
+            prog->params[i].index < US_MAX_TEMPS)
+            copy4(params[i], t.temp[prog->params[i].index]);
+}
+
 void us_resolve_params(const struct us_program *prog,
                        const struct us_glstate *gl, us_vec4 *params)
 {
@@ -346,8 +370,10 @@ void us_resolve_params(const struct us_program *prog,
         case US_PARAM_STATE:
             us_glstate_fetch(gl, p->state, out);
             break;
-        default:
+        default:   /* US_PARAM_PRE: below */
             break;
         }
     }
+    if (prog->npre)
+        run_preshader(prog, params);
 }

@@ -206,6 +206,11 @@ void us_tcounts_report(const struct us_tcounts *c, const struct us_config *cfg,
                      "useful_ops / (alu_lanes * cycles)");
     us_stats_counter(st, "issued", "issue events (instructions or bundles)",
                      (double)c->issued);
+    if (prog && prog->npre)   /* docs/GLSL.md "Preshader" */
+        us_stats_counter(st, "preshader_instructions", "vec4 instructions "
+                         "the program's preshader ran once for the run's "
+                         "parameters (us_resolve_params, before the threads: "
+                         "in no cycle count)", (double)prog->npre);
     static const char *const stall_desc[US_STALL_COUNT] = {
         "processor-cycles waiting for a source register",
         "processor-cycles waiting for the SFU",

@@ -194,11 +194,13 @@ void us_bench_json(FILE *f, const struct us_bench *b)
         fprintf(f, ", \"description\": ");
         json_string(f, bp->desc);
         fprintf(f, ", \"threads\": %u, \"shaded\": %llu, \"window\": %u, "
-                "\"vec4_instructions\": %u, \"scalar_instructions\": %u, "
+                "\"vec4_instructions\": %u, \"preshader_instructions\": %u, "
+                "\"scalar_instructions\": %u, "
                 "\"compacted_instructions\": %u, \"sfu_instructions\": %u, "
                 "\"width\": {",
                 bp->n, (unsigned long long)bp->shaded, bp->window,
-                cs->vec4_instructions, cs->scalar_instructions,
+                cs->vec4_instructions, cs->preshader_instructions,
+                cs->scalar_instructions,
                 cs->compacted_instructions, bp->sfu_insts);
         /* the one histogram shape (docs/METRICS.md): shares by width */
         unsigned nw = cs->width_hist[1] + cs->width_hist[2] +

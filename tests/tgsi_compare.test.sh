@@ -6,7 +6,8 @@
 # fetches).  Mesa's counts are checked against a hand count of the TGSI
 # Mesa 22.3.6 (Debian 12) prints for them, and against an awk count of
 # the numbered lines of the log's last VERT/FRAG block, whatever the
-# version; our counts against the instructions `ushader glsl` prints; the
+# version; our counts against the instructions `ushader glsl` prints (the
+# per-thread ones, and apart the PRESHADER block's: ideas-paper has one); the
 # bench report has its Mesa rows with the TGSI files and none without.
 # Skipped (exit 0) without glmark2-data or piglit's shader_runner.
 set -u
@@ -74,13 +75,22 @@ for p in $PAIRS; do
         tool=$("$T" count "$G/$p.$st.tgsi" | sed 's/.*instructions=\([0-9]*\).*/\1/')
         [ "$awkn" = "$tool" ] && [ "$tool" -gt 0 ] ||
             fail "$p.$st: tgsi_count says $tool, the log's last $k block has $awkn"
-        ours=$("$U" glsl "$G/$p.$st" |
-            grep -Ev '^(TEMP|PARAM|OPTION|ATTRIB|OUTPUT|ADDRESS) ' | grep -c ';$')
+        # the per-thread instructions, and apart the preshader's block
+        "$U" glsl "$G/$p.$st" > "$tmp/ir"
+        ours=$(awk '/^PRESHADER;$/ { b = 1; next } /^ENDPRESHADER;$/ { b = 0; next }
+            !b && /;$/ && !/^(TEMP|PARAM|OPTION|ATTRIB|OUTPUT|ADDRESS) / { n++ }
+            END { print n + 0 }' "$tmp/ir")
+        pre=$(awk '/^PRESHADER;$/ { b = 1; next } /^ENDPRESHADER;$/ { b = 0; next }
+            b && /;$/ && !/^(TEMP|PARAM|ATTRIB|OUTPUT|ADDRESS|ALIAS) / { n++ }
+            END { print n + 0 }' "$tmp/ir")
         col=$([ $st = vert ] && echo 2 || echo 5)
         mcol=$((col + 1))
+        pcol=$([ $st = vert ] && echo 12 || echo 13)
         row=$(grep "^$p," "$tmp/out/table.csv")
         [ "$(echo "$row" | cut -d, -f$col)" = "$ours" ] ||
             fail "$p.$st: table says ours $(echo "$row" | cut -d, -f$col), ushader glsl $ours"
+        [ "$(echo "$row" | cut -d, -f$pcol)" = "$pre" ] ||
+            fail "$p.$st: table says preshader $(echo "$row" | cut -d, -f$pcol), ushader glsl $pre"
         [ "$(echo "$row" | cut -d, -f$mcol)" = "$tool" ] ||
             fail "$p.$st: table says Mesa $(echo "$row" | cut -d, -f$mcol), tgsi_count $tool"
     done

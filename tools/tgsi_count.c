@@ -14,7 +14,9 @@
  *       count for GEN/PAIR.vert and GEN/PAIR.frag (each compiled alone,
  *       as `ushader bench` does) against GEN/PAIR.vert.tgsi and
  *       GEN/PAIR.frag.tgsi: OUT/table.md and OUT/table.csv, with totals
- *       and medians over the pairs that have both, and a summary line
+ *       and medians over the pairs that have both, and a summary line;
+ *       ours is the per-thread program, its preshader (us_program.pre,
+ *       run once per draw) a column of its own, out of the ratio
  *
  * Exit 1 with "tgsi_count: FILE:LINE:COL: error: ..." on an error.
  */
@@ -122,13 +124,14 @@ static int cmd_count(int argc, char **argv)
 struct row {
     char name[MAX_NAME];
     unsigned ours[2], mesa[2];   /* [0] vertex, [1] fragment */
+    unsigned pre[2];             /* our preshader's: once per draw      */
     unsigned loops[2][2];        /* BGNLOOPs: [stage][0 ours, 1 Mesa's] */
     bool has_mesa;
 };
 
 /* Our instruction count for one shader, compiled as the bench does. */
-static bool ours(const char *path, unsigned *n, unsigned *loops,
-                 struct us_diag *d)
+static bool ours(const char *path, unsigned *n, unsigned *pre,
+                 unsigned *loops, struct us_diag *d)
 {
     char *text;
     size_t len;
@@ -140,6 +143,7 @@ static bool ours(const char *path, unsigned *n, unsigned *loops,
     free(text);
     if (ok) {
         *n = prog.ninsts;
+        *pre = prog.npre;
         *loops = 0;
         for (unsigned i = 0; i < prog.ninsts; i++)
             *loops += prog.insts[i].op == US_OP_BGNLOOP;
@@ -164,7 +168,7 @@ static double median(double *v, unsigned n)
 
 /* Totals and medians of stage s over the rows with Mesa's figures. */
 struct summary {
-    unsigned n, ours, mesa;
+    unsigned n, ours, pre, mesa;
     double med_ours, med_mesa, med_ratio;
 };
 
@@ -177,6 +181,7 @@ static void summarize(const struct row *r, unsigned n, int s,
         if (!r[i].has_mesa || r[i].mesa[s] == 0)
             continue;
         out->ours += r[i].ours[s];
+        out->pre += r[i].pre[s];
         out->mesa += r[i].mesa[s];
         a[out->n] = r[i].ours[s];
         b[out->n] = r[i].mesa[s];
@@ -194,26 +199,31 @@ static void write_tables(FILE *md, FILE *csv, const struct row *r,
     fprintf(md, "# Our vec4 code against Mesa's TGSI, glmark2 pairs\n\n"
             "Static instruction counts (bench/tgsi_compare.sh, "
             "tools/tgsi_count.c): ours is the vec4 IR of each shader "
-            "compiled alone, as `ushader bench` compiles it; Mesa's is "
+            "compiled alone, as `ushader bench` compiles it: its "
+            "per-thread instructions (pre: those of its preshader, "
+            "glsl/pass_hoist.c, run once per draw, not per vertex or "
+            "fragment, and not in the ratio); Mesa's is "
             "the TGSI softpipe printed for the linked pair (the last VERT "
             "and FRAG blocks of shader_runner's output), END, DCL, IMM "
             "and PROPERTY lines left out; flow instructions (IF, ELSE, "
             "ENDIF, BGNLOOP, ENDLOOP, BRK) count one each on both sides, "
             "a loop its body once.  Ratio: ours / Mesa's.  Totals and "
             "medians over the %u pairs with Mesa's TGSI.\n\n"
-            "| pair | vert ours | vert Mesa | vert ratio | frag ours | "
-            "frag Mesa | frag ratio |\n"
-            "|---|---:|---:|---:|---:|---:|---:|\n", sm[0].n);
+            "| pair | vert ours | vert pre | vert Mesa | vert ratio | "
+            "frag ours | frag pre | frag Mesa | frag ratio |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", sm[0].n);
     fprintf(csv, "pair,vert_ours,vert_mesa,vert_ratio,frag_ours,"
             "frag_mesa,frag_ratio,vert_loops_ours,vert_loops_mesa,"
-            "frag_loops_ours,frag_loops_mesa\n");
+            "frag_loops_ours,frag_loops_mesa,vert_pre,frag_pre\n");
     unsigned unlike = 0;
     for (unsigned i = 0; i < n; i++) {
         if (!r[i].has_mesa) {
-            fprintf(md, "| %s | %u | - | - | %u | - | - |\n", r[i].name,
-                    r[i].ours[0], r[i].ours[1]);
-            fprintf(csv, "%s,%u,,,%u,,,%u,,%u,\n", r[i].name, r[i].ours[0],
-                    r[i].ours[1], r[i].loops[0][0], r[i].loops[1][0]);
+            fprintf(md, "| %s | %u | %u | - | - | %u | %u | - | - |\n",
+                    r[i].name, r[i].ours[0], r[i].pre[0], r[i].ours[1],
+                    r[i].pre[1]);
+            fprintf(csv, "%s,%u,,,%u,,,%u,,%u,,%u,%u\n", r[i].name,
+                    r[i].ours[0], r[i].ours[1], r[i].loops[0][0],
+                    r[i].loops[1][0], r[i].pre[0], r[i].pre[1]);
             continue;
         }
         double q[2];
@@ -223,20 +233,23 @@ static void write_tables(FILE *md, FILE *csv, const struct row *r,
             mark[s] = r[i].loops[s][0] != r[i].loops[s][1] ? " (loops)" : "";
             unlike += *mark[s] != '\0';
         }
-        fprintf(md, "| %s | %u | %u | %.2f%s | %u | %u | %.2f%s |\n",
-                r[i].name, r[i].ours[0], r[i].mesa[0], q[0], mark[0],
-                r[i].ours[1], r[i].mesa[1], q[1], mark[1]);
-        fprintf(csv, "%s,%u,%u,%.4f,%u,%u,%.4f,%u,%u,%u,%u\n", r[i].name,
-                r[i].ours[0], r[i].mesa[0], q[0], r[i].ours[1],
+        fprintf(md, "| %s | %u | %u | %u | %.2f%s | %u | %u | %u | "
+                "%.2f%s |\n", r[i].name, r[i].ours[0], r[i].pre[0],
+                r[i].mesa[0], q[0], mark[0], r[i].ours[1], r[i].pre[1],
+                r[i].mesa[1], q[1], mark[1]);
+        fprintf(csv, "%s,%u,%u,%.4f,%u,%u,%.4f,%u,%u,%u,%u,%u,%u\n",
+                r[i].name, r[i].ours[0], r[i].mesa[0], q[0], r[i].ours[1],
                 r[i].mesa[1], q[1], r[i].loops[0][0], r[i].loops[0][1],
-                r[i].loops[1][0], r[i].loops[1][1]);
+                r[i].loops[1][0], r[i].loops[1][1], r[i].pre[0],
+                r[i].pre[1]);
     }
     double t[2];
     for (int s = 0; s < 2; s++)
         t[s] = sm[s].mesa ? (double)sm[s].ours / sm[s].mesa : 0;
-    fprintf(md, "| **total** | %u | %u | %.2f | %u | %u | %.2f |\n"
-            "| **median** | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |\n",
-            sm[0].ours, sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1],
+    fprintf(md, "| **total** | %u | %u | %u | %.2f | %u | %u | %u | %.2f |\n"
+            "| **median** | %.1f | | %.1f | %.2f | %.1f | | %.1f | %.2f |\n",
+            sm[0].ours, sm[0].pre, sm[0].mesa, t[0], sm[1].ours, sm[1].pre,
+            sm[1].mesa, t[1],
             sm[0].med_ours, sm[0].med_mesa, sm[0].med_ratio,
             sm[1].med_ours, sm[1].med_mesa, sm[1].med_ratio);
     fprintf(md, "\nThe median ratio is the median of the per-pair "
@@ -250,9 +263,10 @@ static void write_tables(FILE *md, FILE *csv, const struct row *r,
                 "the instructions executed (the glmark2 report's Mesa "
                 "section gives our executed count for them); table.csv has "
                 "the loops of each side.\n", unlike, unlike == 1 ? "" : "s");
-    fprintf(csv, "total,%u,%u,%.4f,%u,%u,%.4f,,,,\n", sm[0].ours,
-            sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1]);
-    fprintf(csv, "median,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,,,,\n", sm[0].med_ours,
+    fprintf(csv, "total,%u,%u,%.4f,%u,%u,%.4f,,,,,%u,%u\n", sm[0].ours,
+            sm[0].mesa, t[0], sm[1].ours, sm[1].mesa, t[1], sm[0].pre,
+            sm[1].pre);
+    fprintf(csv, "median,%.1f,%.1f,%.4f,%.1f,%.1f,%.4f,,,,,,\n", sm[0].med_ours,
             sm[0].med_mesa, sm[0].med_ratio, sm[1].med_ours,
             sm[1].med_mesa, sm[1].med_ratio);
 }
@@ -319,7 +333,8 @@ static int cmd_table(int argc, char **argv)
                 fprintf(stderr, "tgsi_count: %s: error: path too long\n", gen);
                 return 1;
             }
-            if (!ours(path, &r[i].ours[s], &r[i].loops[s][0], &d))
+            if (!ours(path, &r[i].ours[s], &r[i].pre[s], &r[i].loops[s][0],
+                      &d))
                 return error(path, &d);
             snprintf(tp, sizeof tp, "%s.tgsi", path);
             struct us_tgsi_stats st;
@@ -360,9 +375,10 @@ static int cmd_table(int argc, char **argv)
     if (rc)
         return rc;
     for (int s = 0; s < 2; s++)
-        printf("tgsi-compare: %s: ours %u, Mesa %u (%.2fx), median per pair "
-               "%.2fx over %u pairs\n", s ? "fragment" : "vertex",
-               sm[s].ours, sm[s].mesa,
+        printf("tgsi-compare: %s: ours %u (+ %u in preshaders, once per "
+               "draw), Mesa %u (%.2fx), median per pair %.2fx over %u "
+               "pairs\n", s ? "fragment" : "vertex", sm[s].ours, sm[s].pre,
+               sm[s].mesa,
                sm[s].mesa ? (double)sm[s].ours / sm[s].mesa : 0.0,
                sm[s].med_ratio, sm[s].n);
     printf("tgsi-compare: %s, %s\n", mdp, csvp);

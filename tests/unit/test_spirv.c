@@ -189,8 +189,10 @@ START_TEST(true_widths)
             "  vec2 q = p * d + v.zw;\n  float t = v.x * v.y;\n"
             "  color = vec4(c.x + q.y, c.y * t, c.z, q.x); }\n");
     unsigned scalars = 0;
-    for (unsigned i = 0; i < f.p.ninsts; i++) {
-        const struct us_inst *in = &f.p.insts[i];
+    /* the per-thread code and the preshader's (dot(a, b): uniforms) */
+    for (unsigned i = 0; i < f.p.ninsts + f.p.npre; i++) {
+        const struct us_inst *in = i < f.p.ninsts ? &f.p.insts[i]
+                                                  : &f.p.pre[i - f.p.ninsts];
         if (in->dst.file != US_FILE_TEMP)
             continue;
         unsigned w = (unsigned)__builtin_popcount(in->dst.mask);
