@@ -14,11 +14,25 @@ void us_passes_virtual(struct spv *s)
     if (pass_split_copies(s))
         pass_copyprop(s);
     pass_dce(s);
+    if (pass_ifconv(s)) {
+        pass_copyprop(s);
+        pass_dce(s);
+    }
     pass_vectorize(s);
     pass_cse(s);
     pass_dce(s);
     pass_coalesce(s);
     pass_outputs(s);
+}
+
+bool us_passes_narrowed(struct spv *s)
+{
+    bool changed = false;
+    for (unsigned round = 0; round < 8 && pass_pack(s); round++) {
+        pass_vectorize(s);
+        changed = true;
+    }
+    return changed;
 }
 
 void us_passes_physical(struct spv *s)

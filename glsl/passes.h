@@ -12,12 +12,17 @@
  *     pass_copyprop   readers of a copy read its source instead; copies
  *                     from several sources split, then propagated again
  *     pass_dce        instructions whose register nobody reads go
+ *     pass_ifconv     a small IF of pure float arms becomes both arms and
+ *                     a CMP per value (then pass_copyprop, pass_dce)
  *     pass_vectorize  (below) on the virtual registers and constants
  *     pass_cse        work done twice in straight-line code is done once
  *     pass_dce        again, for what pass_cse left unread
  *     pass_coalesce   the instruction computing a copied value writes
  *                     the copy's register
  *     pass_outputs    the instruction computing an output writes it
+ *   on virtual registers cut to their widths (spirv_width.c):
+ *     pass_pack       two same-operation values from the same sources
+ *                     share one register, and pass_vectorize joins them
  *   on TEMPs (after regalloc.c has placed them):
  *     pass_selfmove   copies of components onto themselves go
  *     pass_vectorize  same-operation component chains become one
@@ -33,8 +38,10 @@
 
 #include "glsl/spirv.h"
 
-/* Before allocation; after allocation. */
+/* Before allocation; after spirv_width.c's narrowing (true when the code
+ * changed: the widths are then computed again); after allocation. */
 void us_passes_virtual(struct spv *s);
+bool us_passes_narrowed(struct spv *s);
 void us_passes_physical(struct spv *s);
 
 /* The passes, each in its own file; true when the code changed. */
@@ -42,9 +49,11 @@ bool pass_constfold(struct spv *s);
 bool pass_copyprop(struct spv *s);
 bool pass_split_copies(struct spv *s);
 bool pass_dce(struct spv *s);
+bool pass_ifconv(struct spv *s);
 bool pass_cse(struct spv *s);
 bool pass_coalesce(struct spv *s);
 bool pass_outputs(struct spv *s);
+bool pass_pack(struct spv *s);
 bool pass_selfmove(struct spv *s);
 bool pass_vectorize(struct spv *s);
 
