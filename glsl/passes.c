@@ -18,6 +18,8 @@ void us_passes_virtual(struct spv *s)
         pass_copyprop(s);
         pass_dce(s);
     }
+    pass_constfold(s);   /* constants copy propagation brought */
+    pass_mad(s);
     pass_vectorize(s);
     pass_cse(s);
     pass_dce(s);
