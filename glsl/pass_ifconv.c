@@ -22,13 +22,15 @@
  *    takes it, -0.0 does not: shader/interp.c); CMP picks its second
  *    operand when the first is below 0.0.  The pass converts only an IF
  *    whose operand is a component that a float comparison (SGE SLT SEQ
- *    SNE SGT SLE) wrote, so it holds exactly 0.0 or 1.0: the IF is taken
+ *    SNE SGT SLE) wrote, or a MOV, CMP, MIN, MAX or MUL of such ones and
+ *    the constants 0.0 and 1.0 (GLSL's && and || on them): it holds
+ *    exactly 0.0 or 1.0 (+0.0, no negation on the way), the IF is taken
  *    iff the value is 1.0, iff CMP's -value (-1.0; -0.0 otherwise) is
  *    below 0.0.  A negation on the IF's operand changes neither.  Any
  *    other operand stays an IF (a NaN or -0.0 would need more than one
- *    CMP to reproduce).  The comparison is the one definition of an SSA
- *    value, or the last write of that component in the straight-line code
- *    before the IF; the arms do not write its register.
+ *    CMP to reproduce).  Each definition is the one of an SSA value, or
+ *    the last write of that component in the straight-line code before
+ *    its reader; the arms do not write the condition's register.
  *  - The arms.  Every instruction is a float ALU or SFU operation (no
  *    integer words, texture fetches, derivatives, KIL, memory, address
  *    register writes or flow) writing a TEMP: a pure function of its
@@ -67,7 +69,7 @@
 #include "glsl/passes.h"
 #include "isa/micro.h"
 
-enum { ARM_MAX = 8 };
+enum { ARM_MAX = 8, BOOL_DEPTH = 4 };
 
 /* One register an arm writes: its fresh twin and the components written. */
 struct rename {
@@ -126,26 +128,73 @@ static bool pure_float(const struct us_inst *in)
     return true;
 }
 
+/* Operand k of `in` at position q: a constant 0.0 or 1.0 of the
+ * translation, or (returned in *reg, *comp) a TEMP component. */
+static bool bool_operand(const struct spv *s, const struct us_inst *in,
+                         unsigned k, unsigned q, unsigned *reg,
+                         unsigned *comp, bool *is_const)
+{
+    const struct us_src *x = &in->src[k];
+    unsigned c = x->swz[q];
+    *is_const = false;
+    if (x->rel || c >= 4 || (x->negate >> q & 1))
+        return false;
+    if (x->file == US_FILE_PARAM && x->index >= CONST_BASE &&
+        (unsigned)(x->index - CONST_BASE) < s->nconsts) {
+        float v = s->consts[x->index - CONST_BASE].v[c];
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        *is_const = true;
+        return bits == 0 || bits == 0x3f800000u;
+    }
+    if (x->file != US_FILE_TEMP || x->index >= s->nvregs)
+        return false;
+    *reg = x->index;
+    *comp = c;
+    return true;
+}
+
 /* Whether component q of register v holds 0.0 or 1.0 at instruction i:
- * written last by a float comparison in the straight-line code before i,
- * or the one definition of an SSA value. */
+ * its definition -- the last write in the straight-line code before i,
+ * or the one definition of an SSA value -- is a float comparison, or a
+ * MOV, CMP, MIN, MAX or MUL of such values and the constants 0.0 and 1.0
+ * (CMP copies one of its last two operands; the minimum, maximum and
+ * product of two of 0.0, 1.0 are one of them), to a small depth. */
 static bool known_bool(const struct ic *c, unsigned i, unsigned v,
-                       unsigned q)
+                       unsigned q, unsigned depth)
 {
     const struct spv *s = c->s;
+    int d = -1;
     for (unsigned j = i; j-- > 0;) {
         const struct us_inst *in = &s->insts[j];
         if (pass_is_flow(in->op))
             break;
         if (pass_writes_temp(in) && in->dst.index == v &&
-            (in->dst.mask >> q & 1))
-            return float_compare(in->op);
+            (in->dst.mask >> q & 1)) {
+            d = (int)j;
+            break;
+        }
     }
-    if (!s->vreg_ssa[v] || c->ndefs[v] != 1 || c->def[v] < 0 ||
-        (unsigned)c->def[v] >= i)
+    if (d < 0 && s->vreg_ssa[v] && c->ndefs[v] == 1 && c->def[v] >= 0 &&
+        (unsigned)c->def[v] < i && (s->insts[c->def[v]].dst.mask >> q & 1))
+        d = c->def[v];
+    if (d < 0)
         return false;
-    const struct us_inst *d = &s->insts[c->def[v]];
-    return float_compare(d->op) && (d->dst.mask >> q & 1);
+    const struct us_inst *in = &s->insts[d];
+    if (float_compare(in->op))
+        return true;
+    if ((in->op != US_OP_CMP && in->op != US_OP_MIN && in->op != US_OP_MAX &&
+         in->op != US_OP_MUL && in->op != US_OP_MOV) || !depth)
+        return false;
+    for (unsigned k = in->op == US_OP_CMP; k < us_ops[in->op].nsrc; k++) {
+        unsigned reg, comp;
+        bool cst;
+        if (!bool_operand(s, in, k, q, &reg, &comp, &cst))
+            return false;
+        if (!cst && !known_bool(c, (unsigned)d, reg, comp, depth - 1))
+            return false;
+    }
+    return true;
 }
 
 static struct rename *find(struct arm *a, unsigned reg)
@@ -241,6 +290,33 @@ static int selects(const struct ic *c, unsigned reg, const struct rename *t,
     return n;
 }
 
+/* Whether register r, selected after the IF at i (ENDIF at f), is then
+ * an SSA value: the IF outside all flow, both arms write the same
+ * components once, nothing else writes r, nothing reads it before the
+ * selects.  Its one definition then is the CMP (the phi it was is gone),
+ * which the passes after may treat as any value built once. */
+static bool single_value(const struct ic *c, unsigned i, unsigned f,
+                         unsigned reg, const struct rename *t,
+                         const struct rename *e)
+{
+    const struct spv *s = c->s;
+    if (!t || !e || t->mask != e->mask || t->twice || e->twice)
+        return false;
+    unsigned writes = 0, depth = 0;
+    for (unsigned j = 0; j <= f; j++) {
+        const struct us_inst *in = &s->insts[j];
+        enum us_flow_kind k = us_op_flow_kind(in->op);
+        if (j < i && (k == US_FLOW_IF || k == US_FLOW_LOOP))
+            depth++;
+        if (j < i && (k == US_FLOW_ENDIF || k == US_FLOW_ENDLOOP))
+            depth--;
+        writes += pass_writes_temp(in) && in->dst.index == reg;
+    }
+    /* every write of r is in the arms, every read after the ENDIF */
+    return depth == 0 && writes == c->ndefs[reg] &&
+           reads_in(s, 0, f + 1, reg) == 0;
+}
+
 static bool grow_vregs(struct spv *s, unsigned n)
 {
     if (s->nvregs + n <= s->cap_vregs)
@@ -282,7 +358,8 @@ static bool convert(struct ic *c, unsigned i)
     struct spv *s = c->s;
     const struct us_src *x = &s->insts[i].src[0];
     if (x->file != US_FILE_TEMP || x->rel || x->swz[0] >= 4 ||
-        x->index >= s->nvregs || !known_bool(c, i, x->index, x->swz[0]))
+        x->index >= s->nvregs ||
+        !known_bool(c, i, x->index, x->swz[0], BOOL_DEPTH))
         return false;
     /* The arms: no flow inside. */
     unsigned e = i + 1, f;
@@ -314,7 +391,7 @@ static bool convert(struct ic *c, unsigned i)
         cond.swz[p] = x->swz[0];
     cond.negate = 0xf;
     struct us_inst sel[3];
-    unsigned nsel = 0, nflow = f == e ? 2 : 3;
+    unsigned nsel = 0, nflow = f == e ? 2 : 3, ssa_regs[3], nssa = 0;
     /* Registers written in either arm, read outside both. */
     for (unsigned a = 0; ok && a < 2; a++) {
         const struct arm *arm = a ? el : t, *other = a ? t : el;
@@ -334,6 +411,8 @@ static bool convert(struct ic *c, unsigned i)
             ok = n >= 0 && nsel + (unsigned)n <= nflow;
             for (int q = 0; ok && q < n; q++)
                 sel[nsel++] = g[q];
+            if (ok && nssa < 3 && single_value(c, i, f, reg, tr, er))
+                ssa_regs[nssa++] = reg;
         }
     }
     ok = ok && grow_vregs(s, next - s->nvregs);
@@ -343,6 +422,8 @@ static bool convert(struct ic *c, unsigned i)
             for (unsigned k = 0; k < arm->nr; k++)
                 s->vreg_ssa[arm->r[k].fresh] = !arm->r[k].twice;
         }
+        for (unsigned k = 0; k < nssa; k++)
+            s->vreg_ssa[ssa_regs[k]] = 1;
         s->nvregs = next;
         /* [i, f] becomes the arms and the selects: never longer. */
         unsigned len = t->n + el->n + nsel, tail = s->ninsts - (f + 1);

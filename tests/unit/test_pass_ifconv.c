@@ -202,6 +202,51 @@ START_TEST(left_alone)
 }
 END_TEST
 
+/* && and || of comparisons (CMP, MUL, MIN, MAX of 0.0 / 1.0 values and
+ * copies of them) are booleans too; a -1.0 or a 0.5 is not.  A phi both
+ * arms write, outside flow, becomes an SSA value. */
+START_TEST(combined_conditions)
+{
+    struct us_program p;
+    struct spv s;
+    static const struct { const char *cond; bool converts; } cases[] = {
+        { "CMP R2.x, -R0.x, R1.x, R0.x;\n", true },
+        { "MUL R2.x, R0.x, R1.x;\nMOV R2.y, R2.x;\n"
+          "MAX R2.x, R2.y, R1.x;\n", true },
+        { "MIN R2.x, R0.x, -R1.x;\n", false },
+        { "MUL R2.x, R0.x, vertex.color.x;\n", false },
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 VP(T8, "SGE R0.x, vertex.position.x, vertex.position.y;\n"
+                        "SLT R1.x, vertex.position.z, vertex.position.y;\n"
+                        "%s"
+                        "IF R2.x;\nMOV R3, vertex.color;\nELSE;\n"
+                        "MOV R3, vertex.normal;\nENDIF;\n"
+                        "MOV result.position, R3;\n"), cases[k].cond);
+        ir_of(text, 0, &p, &s);
+        s.nvregs = 4;
+        ck_assert_int_eq(pass_ifconv(&s), cases[k].converts);
+        /* R3 is the select's alone now */
+        ck_assert_int_eq(s.vreg_ssa[3], cases[k].converts);
+        back_to(&p, &s);
+        us_program_free(&p);
+    }
+    /* read before the IF (a loop's value): R3 stays a variable */
+    ir_of(VP(T8, "SGE R0.x, vertex.position.x, vertex.position.y;\n"
+                 "MOV result.color, R3;\n"
+                 "IF R0.x;\nMOV R3, vertex.color;\nELSE;\n"
+                 "MOV R3, vertex.normal;\nENDIF;\n"
+                 "MOV result.position, R3;\n"), 0, &p, &s);
+    s.nvregs = 4;
+    ck_assert(pass_ifconv(&s));
+    ck_assert(!s.vreg_ssa[3]);
+    back_to(&p, &s);
+    us_program_free(&p);
+}
+END_TEST
+
 /* Run a program on one thread with the given vertex.position. */
 static void run_vp(const struct us_program *p, const float pos[4],
                    float out[4])
@@ -278,15 +323,17 @@ static bool pure(const struct us_inst *in)
 }
 
 /* IFs on comparisons: before most IFs (not a loop's own BRK test) a
- * random float comparison into TEMP 12's random component, which the IF
- * reads (negated or not); inside arms most impure instructions become an
+ * random float comparison into TEMP 12's random component, sometimes
+ * combined with a second one (TEMP 13) by MUL, MIN, MAX or CMP (now and
+ * then negated: -1.0 is no boolean), which the IF reads (negated or
+ * not); inside arms most impure instructions become an
  * ADD of their first operand into a TEMP, so that many IFs qualify. */
 static void with_bool_ifs(struct us_rng *r, struct us_program *p)
 {
     static const uint8_t cmps[] = { US_OP_SGE, US_OP_SLT, US_OP_SEQ,
                                     US_OP_SNE, US_OP_SGT, US_OP_SLE };
     enum { BOOL_TEMP = 12 };
-    struct us_inst *out = calloc(2 * p->ninsts + 1, sizeof *out);
+    struct us_inst *out = calloc(4 * p->ninsts + 1, sizeof *out);
     ck_assert_ptr_nonnull(out);
     unsigned n = 0, depth = 0;
     for (unsigned i = 0; i < p->ninsts; i++) {
@@ -310,6 +357,29 @@ static void with_bool_ifs(struct us_rng *r, struct us_program *p)
                 c.src[1].swz[p2] = (uint8_t)us_rng_below(r, 4);
             c.line = in.line;
             out[n++] = c;
+            if (us_rng_below(r, 3) == 0) {
+                /* && / || of two comparisons: MUL MIN MAX or a CMP */
+                static const uint8_t ands[] = { US_OP_MUL, US_OP_MIN,
+                                                US_OP_MAX, US_OP_CMP };
+                struct us_inst b = c, j;
+                b.op = cmps[us_rng_below(r, 6)];
+                b.dst.index = BOOL_TEMP + 1;
+                b.src[1].index = (uint16_t)us_rng_below(r, 16);
+                out[n++] = b;
+                memset(&j, 0, sizeof j);
+                j.op = ands[us_rng_below(r, 4)];
+                j.dst = c.dst;
+                for (unsigned k2 = 0; k2 < 3; k2++) {
+                    j.src[k2] = (struct us_src){ .file = US_FILE_TEMP,
+                        .index = (uint16_t)(BOOL_TEMP + (k2 + us_rng_below(r, 2)) % 2) };
+                    for (unsigned p2 = 0; p2 < 4; p2++)
+                        j.src[k2].swz[p2] = (uint8_t)q;
+                }
+                if (j.op == US_OP_CMP || us_rng_below(r, 3) == 0)
+                    j.src[0].negate = 0xf;   /* CMP's condition; a -1.0 */
+                j.line = in.line;
+                out[n++] = j;
+            }
             in.src[0] = (struct us_src){ .file = US_FILE_TEMP,
                                          .index = BOOL_TEMP,
                                          .negate = us_rng_below(r, 2) ? 0xf : 0 };
@@ -345,8 +415,8 @@ static void with_bool_ifs(struct us_rng *r, struct us_program *p)
     free(p->insts);
     p->insts = out;
     p->ninsts = n;
-    if (p->ntemps <= BOOL_TEMP)
-        p->ntemps = BOOL_TEMP + 1;
+    if (p->ntemps <= BOOL_TEMP + 1)
+        p->ntemps = BOOL_TEMP + 2;
     us_flow_free(p->flow);
     p->flow = NULL;
     struct us_diag d;
@@ -456,6 +526,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, ssa_condition_and_nesting);
     tcase_add_test(t, left_alone);
     tcase_add_test(t, nan_conditions);
+    tcase_add_test(t, combined_conditions);
     tcase_add_loop_test(t, random_programs_keep_outputs, 0, 2);
     suite_add_tcase(s, t);
     return s;
