@@ -415,7 +415,8 @@ static bool convert(struct ic *c, unsigned i)
                 ssa_regs[nssa++] = reg;
         }
     }
-    ok = ok && grow_vregs(s, next - s->nvregs);
+    /* operands name registers in 16 bits */
+    ok = ok && next <= UINT16_MAX && grow_vregs(s, next - s->nvregs);
     if (ok) {
         for (unsigned a = 0; a < 2; a++) {
             const struct arm *arm = a ? el : t;
