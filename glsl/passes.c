@@ -18,7 +18,12 @@ void us_passes_virtual(struct spv *s)
         pass_copyprop(s);
         pass_dce(s);
     }
-    pass_constfold(s);   /* constants copy propagation brought */
+    if (pass_constprop(s))
+        pass_copyprop(s);
+    if (pass_constfold(s)) {   /* constants copy propagation brought */
+        pass_copyprop(s);
+        pass_dce(s);
+    }
     pass_mad(s);
     pass_vectorize(s);
     pass_cse(s);

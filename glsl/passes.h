@@ -14,6 +14,8 @@
  *     pass_dce        instructions whose register nobody reads go
  *     pass_ifconv     a small IF of pure float arms becomes both arms and
  *                     a CMP per value (then pass_copyprop, pass_dce)
+ *     pass_constprop  constants copied into a variable are read directly
+ *                     in the straight-line code after (then pass_copyprop)
  *     pass_constfold  again, for the constants copy propagation brought
  *     pass_mad        a product read once by an ADD becomes its MAD
  *     pass_vectorize  (below) on the virtual registers and constants
@@ -53,6 +55,7 @@ bool pass_split_copies(struct spv *s);
 bool pass_dce(struct spv *s);
 bool pass_ifconv(struct spv *s);
 bool pass_mad(struct spv *s);
+bool pass_constprop(struct spv *s);
 bool pass_cse(struct spv *s);
 bool pass_coalesce(struct spv *s);
 bool pass_outputs(struct spv *s);
