@@ -25,6 +25,7 @@ struct co {
     unsigned *uses, *ndefs;
     int *def;          /* per vreg: its last defining instruction */
     bool *target;
+    const bool *dead;  /* copies coalesced already */
 };
 
 /* Which component of D's result the copy puts in each of its components
@@ -90,7 +91,8 @@ static bool coalesce(struct co *c, unsigned i)
         return false;
     unsigned di = (unsigned)c->def[a->index];
     struct us_inst *d = &s->insts[di];
-    if (has_side_effect(d->op) || d->dst.index != a->index ||
+    /* a copy of a copy: the first one's gone into its own definition */
+    if (c->dead[di] || has_side_effect(d->op) || d->dst.index != a->index ||
         (m->op == US_OP_MOV && (us_ops[d->op].flags & US_I_DST)))
         return false;
     for (unsigned j = di + 1; j <= i; j++)
@@ -117,6 +119,8 @@ static bool coalesce(struct co *c, unsigned i)
         }
     }
     d->dst = m->dst;
+    if (m->dst.file == US_FILE_TEMP && m->dst.index < s->nvregs)
+        c->def[m->dst.index] = (int)di;   /* a copy of the copy may follow */
     return true;
 }
 
@@ -132,6 +136,7 @@ bool pass_coalesce(struct spv *s)
     if (!c.uses || !c.ndefs || !c.def || !c.target || !dead)
         goto out;
     pass_branch_targets(s, c.target);
+    c.dead = dead;
     for (unsigned v = 0; v < s->nvregs; v++)
         c.def[v] = -1;
     for (unsigned i = 0; i < s->ninsts; i++) {

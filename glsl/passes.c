@@ -18,12 +18,32 @@ void us_passes_virtual(struct spv *s)
     if (pass_localprop(s))
         pass_deadstore(s);
     pass_dce(s);
+    if (pass_ifconv(s)) {
+        pass_copyprop(s);
+        pass_dce(s);
+    }
+    if (pass_constprop(s))
+        pass_copyprop(s);
+    if (pass_constfold(s)) {   /* constants copy propagation brought */
+        pass_copyprop(s);
+        pass_dce(s);
+    }
     pass_vectorize(s);
     pass_cse(s);
     pass_dce(s);
     pass_madfuse(s);
     pass_coalesce(s);
     pass_outputs(s);
+}
+
+bool us_passes_narrowed(struct spv *s)
+{
+    bool changed = false;
+    for (unsigned round = 0; round < 8 && pass_pack(s); round++) {
+        pass_vectorize(s);
+        changed = true;
+    }
+    return changed;
 }
 
 void us_passes_physical(struct spv *s)

@@ -19,6 +19,11 @@
  *     pass_deadstore  then writes of components nobody reads before they
  *                     are written again (straight-line code)
  *     pass_dce        instructions whose register nobody reads go
+ *     pass_ifconv     a small IF of pure float arms becomes both arms and
+ *                     a CMP per value (then pass_copyprop, pass_dce)
+ *     pass_constprop  constants copied into a variable are read directly
+ *                     in the straight-line code after (then pass_copyprop)
+ *     pass_constfold  again, for the constants copy propagation brought
  *     pass_vectorize  (below) on the virtual registers and constants
  *     pass_cse        work done twice in straight-line code is done once
  *     pass_dce        again, for what pass_cse left unread
@@ -26,6 +31,9 @@
  *     pass_coalesce   the instruction computing a copied value writes
  *                     the copy's register
  *     pass_outputs    the instruction computing an output writes it
+ *   on virtual registers cut to their widths (spirv_width.c):
+ *     pass_pack       two same-operation values from the same sources
+ *                     share one register, and pass_vectorize joins them
  *   on TEMPs (after regalloc.c has placed them):
  *     pass_selfmove   copies of components onto themselves go
  *     pass_vectorize  same-operation component chains become one
@@ -44,8 +52,11 @@
 
 #include "glsl/spirv.h"
 
-/* Before allocation; after allocation; on the finished program. */
+/* Before allocation; after spirv_width.c's narrowing (true when the code
+ * changed: the widths are then computed again); after allocation; on the
+ * finished program. */
 void us_passes_virtual(struct spv *s);
+bool us_passes_narrowed(struct spv *s);
 void us_passes_physical(struct spv *s);
 void us_passes_program(struct us_program *p);
 
@@ -57,10 +68,13 @@ bool pass_split_copies(struct spv *s);
 bool pass_localprop(struct spv *s);
 bool pass_deadstore(struct spv *s);
 bool pass_dce(struct spv *s);
+bool pass_ifconv(struct spv *s);
+bool pass_constprop(struct spv *s);
 bool pass_cse(struct spv *s);
 bool pass_madfuse(struct spv *s);
 bool pass_coalesce(struct spv *s);
 bool pass_outputs(struct spv *s);
+bool pass_pack(struct spv *s);
 bool pass_selfmove(struct spv *s);
 bool pass_vectorize(struct spv *s);
 bool pass_hoist(struct us_program *p);

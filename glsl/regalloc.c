@@ -359,6 +359,7 @@ bool finish_program(struct spv *s, struct us_program *out)
         return spv_fail(s, "out of memory");
     }
     if (!narrow_widths(s, demanded) ||
+        (us_passes_narrowed(s) && !narrow_widths(s, demanded)) ||
         !allocate(s, demanded, map, &ntemps)) {
         free(map);
         free(demanded);

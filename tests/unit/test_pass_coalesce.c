@@ -42,6 +42,20 @@ START_TEST(into_the_copy)
 }
 END_TEST
 
+/* A copy of a copy (pass_constfold can leave one): the value goes into
+ * the last register, once. */
+START_TEST(copy_of_a_copy)
+{
+    ck_assert(expect_pass(pass_coalesce,
+        VP("ADD R1, vertex.position, vertex.color;\n"
+           "MOV R2, R1;\n"
+           "MOV R0, R2;\n"
+           "MOV result.position, R0;\n"), 0x6,
+        VP("ADD R0, vertex.position, vertex.color;\n"
+           "MOV result.position, R0;\n")));
+}
+END_TEST
+
 START_TEST(left_alone)
 {
     /* read twice; R0 read between; the copy negates; a lookup's
@@ -96,6 +110,7 @@ static Suite *make_suite(void)
     TCase *t = tcase_create("coalesce");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, into_the_copy);
+    tcase_add_test(t, copy_of_a_copy);
     tcase_add_test(t, left_alone);
     tcase_add_loop_test(t, random_programs_keep_outputs, 0, 2);
     suite_add_tcase(s, t);

@@ -1,6 +1,8 @@
 /*
  * pass_constfold (glsl/pass_constfold.c): a product with the
- * translation's constant 1 is its other factor; nothing else folds.
+ * translation's constant 1 is its other factor; a sum with -0.0 (or a
+ * difference with +0.0) its other operand, a sum with +0.0 too when that
+ * cannot be -0.0; nothing else folds.
  */
 #include "pass_util.h"
 
@@ -56,7 +58,8 @@ START_TEST(times_one)
     ck_assert(!memcmp(&code[1].src[1], &in, sizeof in));
     ck_assert_uint_eq(code[2].op, US_OP_MUL);
     ck_assert_uint_eq(code[3].op, US_OP_MUL);
-    ck_assert_uint_eq(code[4].op, US_OP_ADD);
+    ck_assert_uint_eq(code[4].op, US_OP_MOV);   /* a + -0.0 is a */
+    ck_assert(!memcmp(&code[4].src[0], &in, sizeof in));
     ck_assert(!pass_constfold(&s));
 }
 END_TEST
@@ -123,6 +126,66 @@ START_TEST(one_where_read)
 }
 END_TEST
 
+static struct us_src temp(unsigned v)
+{
+    return (struct us_src){ .file = US_FILE_TEMP, .index = (uint16_t)v,
+                            .swz = { 0, 1, 2, 3 } };
+}
+
+static struct us_inst def(enum us_opcode op, unsigned v, struct us_src a,
+                          struct us_src b, struct us_src c)
+{
+    struct us_inst in = inst(op, a, b, c);
+    in.dst.index = (uint16_t)v;
+    return in;
+}
+
+/* x + (+0.0) is x unless x is -0.0: folded when its definition cannot
+ * give -0.0 (a comparison, a MAD with a non-zero addend), not for a
+ * product or an input; x - (+0.0) always. */
+START_TEST(plus_zero)
+{
+    struct constant k[2] = { { { 0, 0, 0, 0 } }, { { 0.5f, 1, 2, -3 } } };
+    const struct us_src in = { .file = US_FILE_INPUT, .index = 1,
+                               .swz = { 0, 1, 2, 3 } };
+    const struct us_src none = { 0 };
+    struct us_src negzero = konst(0, 0);
+    negzero.negate = 0xf;   /* -(+0.0): a -0.0 addend, which MAD passes on */
+    struct us_inst code[] = {
+        def(US_OP_SGE, 1, in, in, none),
+        def(US_OP_ADD, 2, temp(1), konst(0, 0), none),        /* 1: MOV */
+        def(US_OP_MUL, 3, in, in, none),
+        def(US_OP_ADD, 4, temp(3), konst(0, 1), none),        /* 3: stays */
+        def(US_OP_MAD, 5, in, in, konst(1, 0)),
+        def(US_OP_ADD, 6, konst(0, 2), temp(5), none),        /* 5: MOV */
+        def(US_OP_ADD, 7, in, konst(0, 0), none),             /* 6: stays */
+        def(US_OP_SUB, 8, in, konst(0, 0), none),             /* 7: MOV */
+        def(US_OP_MAD, 9, in, in, negzero),
+        def(US_OP_ADD, 10, temp(9), konst(0, 0), none),       /* 9: stays */
+    };
+    uint8_t ssa[11];
+    memset(ssa, 1, sizeof ssa);
+    struct spv s;
+    memset(&s, 0, sizeof s);
+    s.insts = code;
+    s.ninsts = sizeof code / sizeof *code;
+    s.consts = k;
+    s.nconsts = 2;
+    s.nvregs = 11;
+    s.vreg_ssa = ssa;
+    ck_assert(pass_constfold(&s));
+    static const uint8_t want[] = { US_OP_SGE, US_OP_MOV, US_OP_MUL,
+                                    US_OP_ADD, US_OP_MAD, US_OP_MOV,
+                                    US_OP_ADD, US_OP_MOV, US_OP_MAD,
+                                    US_OP_ADD };
+    for (unsigned i = 0; i < s.ninsts; i++)
+        ck_assert_uint_eq(code[i].op, want[i]);
+    ck_assert_uint_eq(code[1].src[0].index, 1);
+    ck_assert_uint_eq(code[5].src[0].index, 5);
+    ck_assert(!memcmp(&code[7].src[0], &in, sizeof in));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pass_constfold");
@@ -130,6 +193,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, times_one);
     tcase_add_test(t, partly_one);
     tcase_add_test(t, one_where_read);
+    tcase_add_test(t, plus_zero);
     suite_add_tcase(s, t);
     return s;
 }
