@@ -403,7 +403,7 @@ static const struct {
 } input_arrays[] = {
     { US_STAGE_VERTEX, "vertex.attrib", 16 },
     { US_STAGE_VERTEX, "vertex.texcoord", US_MAX_TEX_COORDS },
-    { US_STAGE_FRAGMENT, "fragment.texcoord", US_MAX_TEX_COORDS },
+    { US_STAGE_FRAGMENT, "fragment.texcoord", US_MAX_VARYINGS },
 };
 
 bool run_resolve_input(const struct setting *s, enum us_stage stage,
@@ -491,7 +491,7 @@ json_t *run_json_doc(const struct run_args *a, const struct us_config *cfg)
 }
 
 json_t *run_json_thread(const struct us_program *prog,
-                        const struct us_thread *t, uint32_t written)
+                        const struct us_thread *t, uint64_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -543,7 +543,7 @@ bool run_json_print(json_t *doc)
 }
 
 static void print_results(const struct us_program *prog,
-                          const struct us_thread *t, uint32_t written)
+                          const struct us_thread *t, uint64_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -603,7 +603,8 @@ static int run(const struct run_args *a)
     if (rc)
         return rc;
     struct us_program prog;
-    if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
+    if (!cli_load_program_slots(a->file, US_STAGE_ANY,
+                                (unsigned)cfg.v[US_KNOB_varying_slots], &prog))
         return 1;
     rc = 2;
     us_vec4 *params = NULL;
@@ -652,13 +653,13 @@ static int run(const struct run_args *a)
         rc = 1;
         goto out;
     }
-    uint32_t written = prog.outputs_written;
+    uint64_t written = prog.outputs_written;
     /* OpenGL's initial matrices: a scene's are not kept with its inputs */
     if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         us_position_invariant(gl, t->input[US_VIN_POSITION],
                               t->output[US_VOUT_POSITION]);
-        written |= 1u << US_VOUT_POSITION;
+        written |= 1ull << US_VOUT_POSITION;
     }
     if (a->json) {
         json_t *doc = run_json_doc(a, &cfg), *outs = json_array();

@@ -73,7 +73,7 @@ struct json_t *run_json_doc(const struct run_args *a,
  * number is null there and named in "nonfinite": {"BINDING[C]": "inf" |
  * "-inf" | "nan"} (docs/METRICS.md). */
 struct json_t *run_json_thread(const struct us_program *prog,
-                               const struct us_thread *t, uint32_t written);
+                               const struct us_thread *t, uint64_t written);
 /* Print a document and free it: false (with an error) when out of
  * memory. */
 US_MUST_CHECK bool run_json_print(struct json_t *doc);

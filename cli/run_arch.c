@@ -92,7 +92,7 @@ static bool outputs_equal(const struct us_program *prog,
 }
 
 static void print_thread_outputs(const struct us_program *prog,
-                                 const struct us_thread *t, uint32_t written)
+                                 const struct us_thread *t, uint64_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -119,7 +119,7 @@ static bool print_json(const struct run_args *a, const struct us_config *cfg,
                        const struct us_program *prog,
                        const struct us_stats *st, unsigned ran, bool one,
                        const struct us_thread *ref, unsigned n,
-                       uint32_t written)
+                       uint64_t written)
 {
     json_t *doc = run_json_doc(a, cfg), *outs = json_array();
     json_t *models = one ? NULL : json_array();
@@ -233,7 +233,9 @@ int run_arch(const struct run_args *a)
             return 2;
         }
     struct us_program prog;
-    if (!cli_load_program(a->file, US_STAGE_ANY, &prog)) {
+    if (!cli_load_program_slots(a->file, US_STAGE_ANY,
+                                (unsigned)cfg.v[US_KNOB_varying_slots],
+                                &prog)) {
         free(rows);
         return 1;
     }
@@ -399,13 +401,13 @@ int run_arch(const struct run_args *a)
         if (!ok)
             goto out;
     }
-    uint32_t written = prog.outputs_written;
+    uint64_t written = prog.outputs_written;
     if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         for (unsigned i = 0; i < n; i++)
             us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
                                   ref[i].output[US_VOUT_POSITION]);
-        written |= 1u << US_VOUT_POSITION;
+        written |= 1ull << US_VOUT_POSITION;
     }
     if (a->json) {
         if (!print_json(a, &cfg, &prog, st, ran, one && !a->npresets, ref, n,

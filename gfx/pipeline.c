@@ -67,8 +67,8 @@ struct draw_ctx {
     struct us_thread *threads;    /* 4 per quad                       */
     struct quad_info *quads;
     unsigned nquads;
-    uint32_t fin_mask;            /* fragment inputs to interpolate   */
-    uint32_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
+    uint64_t fin_mask;            /* fragment inputs to interpolate   */
+    uint64_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
     bool fog;
 };
 
@@ -205,7 +205,7 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
 
     /* fragment.facing: the primitive's orientation as culling sees it
      * (GL 2.1 §2.14.1, counter-clockwise in window space is front) */
-    if (c->fin_mask & (1u << US_FIN_FACING)) {
+    if (c->fin_mask & (1ull << US_FIN_FACING)) {
         th->input[US_FIN_FACING][0] = t->s.back ? 0.0f : 1.0f;
         th->input[US_FIN_FACING][1] = th->input[US_FIN_FACING][2] = 0.0f;
         th->input[US_FIN_FACING][3] = 1.0f;
@@ -213,10 +213,10 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
 
     bool back = t->s.back && c->d->state->two_side;
     /* the interpolated inputs' bits, lowest first */
-    uint32_t left = c->fin_mask & (((1u << US_FIN_FACING) - 1) &
-                                   ~((1u << US_FIN_COLOR0) - 1));
+    uint64_t left = c->fin_mask & (((1ull << US_FIN_FACING) - 1) &
+                                   ~((1ull << US_FIN_COLOR0) - 1));
     for (; left; left &= left - 1) {
-        unsigned in = (unsigned)__builtin_ctz(left);
+        unsigned in = (unsigned)__builtin_ctzll(left);
         unsigned src;
         if (in == US_FIN_COLOR0)
             src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
@@ -388,8 +388,8 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
                 memcpy(o->pos, t->output[US_VOUT_POSITION], sizeof o->pos);
             memcpy(o->vary, t->output, sizeof o->vary);
             if (d->state->clip_planes &&
-                !(d->vp->outputs_written & (1u << US_VOUT_CLIPDIST0 |
-                                            1u << US_VOUT_CLIPDIST1)))
+                !(d->vp->outputs_written & (1ull << US_VOUT_CLIPDIST0 |
+                                            1ull << US_VOUT_CLIPDIST1)))
                 clip_distances(d, t, o);
             /* ARB_vertex_program §2.14.4.5: colour results are clamped to
              * [0, 1] before interpolation. */
@@ -406,20 +406,20 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
 
 /* The vertex program outputs that fragment inputs `fin` (bits of enum
  * us_fin) read. */
-static uint32_t vout_mask(uint32_t fin)
+static uint64_t vout_mask(uint64_t fin)
 {
-    uint32_t m = 0;
+    uint64_t m = 0;
     for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++) {
         if (!(fin >> in & 1))
             continue;
         if (in == US_FIN_COLOR0)
-            m |= 1u << US_VOUT_COLOR0 | 1u << US_VOUT_BCOLOR0;
+            m |= 1ull << US_VOUT_COLOR0 | 1ull << US_VOUT_BCOLOR0;
         else if (in == US_FIN_COLOR1)
-            m |= 1u << US_VOUT_COLOR1 | 1u << US_VOUT_BCOLOR1;
+            m |= 1ull << US_VOUT_COLOR1 | 1ull << US_VOUT_BCOLOR1;
         else if (in == US_FIN_FOGCOORD)
-            m |= 1u << US_VOUT_FOGCOORD;
+            m |= 1ull << US_VOUT_FOGCOORD;
         else
-            m |= 1u << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
+            m |= 1ull << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
     }
     return m;
 }
@@ -439,6 +439,9 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
 {
     if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
         return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
+    if (!us_check_varying_slots(d->vp, d->backend->varying_slots, diag) ||
+        !us_check_varying_slots(d->fp, d->backend->varying_slots, diag))
+        return false;
     const struct gfx_mesh *m = d->mesh;
     size_t bytes = gfx_draw_bytes(d);
     char what[80];
@@ -474,10 +477,10 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
                                   US_OPT_FOG_LINEAR)) != 0,
     };
     if (c.fog)
-        c.fin_mask |= 1u << US_FIN_FOGCOORD;
+        c.fin_mask |= 1ull << US_FIN_FOGCOORD;
     /* interpolation: the program's qualifiers; the colours without one
      * follow the shade model (GL 3.0 §2.19.7) */
-    uint32_t colors = 1u << US_FIN_COLOR0 | 1u << US_FIN_COLOR1;
+    uint64_t colors = 1ull << US_FIN_COLOR0 | 1ull << US_FIN_COLOR1;
     const struct us_program *fp = d->fp;
     c.fin_flat = fp->interp_flat & c.fin_mask;
     c.fin_linear = fp->interp_linear & c.fin_mask & ~c.fin_flat;
