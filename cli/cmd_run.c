@@ -407,14 +407,18 @@ static const struct {
 };
 
 bool run_resolve_input(const struct setting *s, enum us_stage stage,
-                       unsigned *slot)
+                       unsigned varying_slots, unsigned *slot)
 {
     const char *name = s->arg;
     size_t len = s->name_len;
     unsigned n = stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
+    unsigned vary = varying_slots ? varying_slots : US_VARYING_SLOTS_DEFAULT;
     for (unsigned i = 0; i < n; i++) {
         const char *canon = us_input_name(stage, i);
-        if (canon && name_is(name, len, canon)) {
+        bool beyond = stage == US_STAGE_FRAGMENT &&
+                      i >= US_FIN_TEXCOORD0 + vary &&
+                      i < US_FIN_TEXCOORD0 + US_MAX_VARYINGS;
+        if (canon && !beyond && name_is(name, len, canon)) {
             *slot = i;
             return true;
         }
@@ -433,8 +437,10 @@ bool run_resolve_input(const struct setting *s, enum us_stage stage,
         if (input_arrays[i].stage == stage && len > blen &&
             !memcmp(name, input_arrays[i].name, blen) &&
             parse_index(name + blen, len - blen, &index)) {
+            unsigned count = input_arrays[i].count == US_MAX_VARYINGS
+                             ? vary : input_arrays[i].count;
             cli_error(NULL, 0, 0, "run: --attrib '%.*s': index out of range "
-                      "(0..%u)", (int)len, name, input_arrays[i].count - 1);
+                      "(0..%u)", (int)len, name, count - 1);
             return false;
         }
     }
@@ -630,7 +636,8 @@ static int run(const struct run_args *a)
         memcpy(t->input, e->inputs[0], sizeof t->input);
     for (unsigned i = 0; i < a->nattribs; i++) {
         unsigned slot;
-        if (!run_resolve_input(&a->attribs[i], prog.stage, &slot))
+        if (!run_resolve_input(&a->attribs[i], prog.stage,
+                               (unsigned)cfg.v[US_KNOB_varying_slots], &slot))
             goto out;
         memcpy(t->input[slot], a->attribs[i].value, sizeof t->input[slot]);
     }

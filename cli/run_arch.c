@@ -58,7 +58,7 @@ static bool split_lines(char *text, struct gfx_budget *mem, char ***lines,
 
 /* Apply one --inputs line (BINDING=x,y,z,w words) to a thread. */
 static bool apply_line(const char *line, enum us_stage stage,
-                       struct us_thread *t)
+                       unsigned varying_slots, struct us_thread *t)
 {
     char *buf = strdup(line);   /* strtok_r writes; a line of any length */
     if (!buf) {
@@ -71,7 +71,7 @@ static bool apply_line(const char *line, enum us_stage stage,
         struct setting st;
         unsigned count = 0, slot;
         if (!run_add_setting("--inputs", w, &st, &count) ||
-            !run_resolve_input(&st, stage, &slot)) {
+            !run_resolve_input(&st, stage, varying_slots, &slot)) {
             free(buf);
             return false;
         }
@@ -318,7 +318,8 @@ int run_arch(const struct run_args *a)
         if (e->ninputs) {
             memcpy(t->input, e->inputs[i], sizeof t->input);
         } else if (lines) {
-            if (!apply_line(lines[i % nlines], prog.stage, t))
+            if (!apply_line(lines[i % nlines], prog.stage,
+                            (unsigned)cfg.v[US_KNOB_varying_slots], t))
                 goto out;
         } else {
             for (unsigned s = 0; s < nin; s++)
@@ -328,7 +329,9 @@ int run_arch(const struct run_args *a)
         }
         for (unsigned j = 0; j < a->nattribs; j++) {
             unsigned slot;
-            if (!run_resolve_input(&a->attribs[j], prog.stage, &slot))
+            if (!run_resolve_input(&a->attribs[j], prog.stage,
+                                   (unsigned)cfg.v[US_KNOB_varying_slots],
+                                   &slot))
                 goto out;
             memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
         }

@@ -1308,7 +1308,10 @@ static bool front_checked(const char *text, size_t len, enum us_stage stage,
         return front_pass(text, len, stage, link, out, out_len, diag);
     /* Alone: a first pass finds the varyings, which then take slots in
      * name order, so two stages compiled apart agree when they declare
-     * the same varyings (as a scene's program files do). */
+     * the same varyings (as a scene's program files do).  They go down
+     * from slot 7 as they always did, or from the lowest top that holds
+     * them all when they need more than 8 (the first pass has checked
+     * that `slots` do), so a shader's slots do not depend on the knob. */
     struct us_glsl_link own;
     us_glsl_link_init(&own);
     us_glsl_link_slots(&own, slots);
@@ -1316,7 +1319,11 @@ static bool front_checked(const char *text, size_t len, enum us_stage stage,
         return false;
     free(*out);
     qsort(own.varying, own.nvaryings, sizeof *own.varying, by_name);
-    own.floor = own.slots;
+    unsigned need = own.texcoords;
+    for (unsigned i = 0; i < own.nvaryings; i++)
+        need += own.varying[i].count;
+    own.floor = need > US_VARYING_SLOTS_DEFAULT ? need
+                                                : US_VARYING_SLOTS_DEFAULT;
     for (unsigned i = 0; i < own.nvaryings; i++) {
         own.floor -= own.varying[i].count;
         own.varying[i].first = (uint8_t)own.floor;

@@ -198,10 +198,10 @@ bool us_check_varying_slots(const struct us_program *prog, unsigned slots,
         return true;
     memset(diag, 0, sizeof *diag);
     bool vp = prog->stage == US_STAGE_VERTEX;
-    snprintf(diag->msg, sizeof diag->msg, "%s %s: %u vec4 varying slots, "
-             "more than varying_slots=%u (default %d, GLES 2.0's "
-             "GL_MAX_VARYING_VECTORS; --set varying_slots=N up to %d)",
-             vp ? "writes" : "reads",
+    snprintf(diag->msg, sizeof diag->msg, "the %s program %s %s: %u vec4 "
+             "varying slots, more than varying_slots=%u (default %d, GLES "
+             "2.0's GL_MAX_VARYING_VECTORS; --set varying_slots=N up to %d)",
+             vp ? "vertex" : "fragment", vp ? "writes" : "reads",
              vp ? us_output_name(prog->stage, US_VOUT_TEXCOORD0 + n - 1)
                 : us_input_name(prog->stage, US_FIN_TEXCOORD0 + n - 1),
              n, slots, US_VARYING_SLOTS_DEFAULT, US_MAX_VARYINGS);

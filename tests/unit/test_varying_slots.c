@@ -164,6 +164,19 @@ START_TEST(link_table_size)
                   strstr(out, "layout(location=0) out mat4 m[3];"), "%s",
                   out);
     free(out);
+    /* alone, the slots do not depend on the knob: the lowest top that
+     * holds them, at least 8 */
+    ck_assert(us_glsl_front_alone(vs13, strlen(vs13), US_STAGE_VERTEX, 32,
+                                  &out, &len, &d));
+    ck_assert(strstr(out, "layout(location=12) out vec4 color;"));
+    free(out);
+    static const char two[] = "varying vec4 b;\nvarying vec2 a;\n"
+                              "void main() { gl_Position = gl_Vertex; }\n";
+    ck_assert(us_glsl_front_alone(two, strlen(two), US_STAGE_VERTEX, 32,
+                                  &out, &len, &d));
+    ck_assert_msg(strstr(out, "layout(location=7) out vec2 a;") &&
+                  strstr(out, "layout(location=6) out vec4 b;"), "%s", out);
+    free(out);
 }
 END_TEST
 
