@@ -110,7 +110,7 @@ bool asm_bind_input(struct asm_ctx *c, const struct token *at, unsigned slot)
 {
     if (asm_is_vp(c)) {
         for (unsigned other = 0; other < US_VIN_COUNT; other++) {
-            if (!(c->bound_inputs & (1u << other)))
+            if (!(c->bound_inputs & (1ull << other)))
                 continue;
             int g = slot < ASM_MAX_VERTEX_ATTRIBS ? (int)slot : generic_alias(slot);
             int h = other < ASM_MAX_VERTEX_ATTRIBS ? (int)other : generic_alias(other);
@@ -121,7 +121,7 @@ bool asm_bind_input(struct asm_ctx *c, const struct token *at, unsigned slot)
                                  us_input_name(c->stage, slot));
         }
     }
-    c->bound_inputs |= 1u << slot;
+    c->bound_inputs |= 1ull << slot;
     return true;
 }
 
