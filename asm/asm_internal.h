@@ -86,7 +86,7 @@ struct asm_ctx {
     unsigned max_insts, max_temps, max_params;
     int last_param;             /* slot asm_add_param gave last        */
 
-    uint32_t bound_inputs;                 /* vertex inputs bound anywhere */
+    uint64_t bound_inputs;                 /* inputs bound anywhere (bit per slot) */
     uint8_t tex_target[US_MAX_TEX_UNITS];  /* 0 = unused, else target + 1  */
 
     /* PARAM arrays accessed with relative addressing (decl indices). */

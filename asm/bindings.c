@@ -78,6 +78,17 @@ static bool opt_color_type(struct asm_ctx *c, bool *secondary)
     return ok;
 }
 
+/* The set of a varying, fragment.texcoord[n] or result.texcoord[n]:
+ * ARB's n < MAX_TEXTURE_COORDS (8), or under OPTION USHADER_extensions
+ * n < US_MAX_VARYINGS (how many a run or draw may use is knob
+ * varying_slots: us_check_varying_slots). */
+static bool opt_varying(struct asm_ctx *c, unsigned *n)
+{
+    bool ext = c->prog.options & US_OPT_USHADER_EXTENSIONS;
+    return opt_index(c, ext ? US_MAX_VARYINGS : US_MAX_TEX_COORDS,
+                     "texture coordinate set", n);
+}
+
 /* Generic attribute that a conventional vertex input aliases, or -1. */
 static int generic_alias(unsigned slot)
 {
@@ -99,7 +110,7 @@ bool asm_bind_input(struct asm_ctx *c, const struct token *at, unsigned slot)
 {
     if (asm_is_vp(c)) {
         for (unsigned other = 0; other < US_VIN_COUNT; other++) {
-            if (!(c->bound_inputs & (1u << other)))
+            if (!(c->bound_inputs & (1ull << other)))
                 continue;
             int g = slot < ASM_MAX_VERTEX_ATTRIBS ? (int)slot : generic_alias(slot);
             int h = other < ASM_MAX_VERTEX_ATTRIBS ? (int)other : generic_alias(other);
@@ -110,7 +121,7 @@ bool asm_bind_input(struct asm_ctx *c, const struct token *at, unsigned slot)
                                  us_input_name(c->stage, slot));
         }
     }
-    c->bound_inputs |= 1u << slot;
+    c->bound_inputs |= 1ull << slot;
     return true;
 }
 
@@ -208,7 +219,7 @@ static bool parse_fragment_attrib(struct asm_ctx *c, unsigned *slot)
         *slot = secondary ? US_FIN_COLOR1 : US_FIN_COLOR0;
         return true;
     case 1:
-        if (!opt_index(c, US_MAX_TEX_COORDS, "texture coordinate set", &n))
+        if (!opt_varying(c, &n))
             return false;
         *slot = US_FIN_TEXCOORD0 + n;
         return true;
@@ -301,7 +312,7 @@ bool parse_result_binding(struct asm_ctx *c, unsigned *slot)
         *slot = US_VOUT_POINTSIZE;
         return true;
     case 4:
-        if (!opt_index(c, US_MAX_TEX_COORDS, "texture coordinate set", &n))
+        if (!opt_varying(c, &n))
             return false;
         *slot = US_VOUT_TEXCOORD0 + n;
         return true;

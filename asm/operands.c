@@ -130,7 +130,7 @@ bool parse_dst(struct asm_ctx *c, struct us_dst *dst)
             return false;
     }
     if (dst->file == US_FILE_OUTPUT)
-        c->prog.outputs_written |= 1u << dst->index;
+        c->prog.outputs_written |= 1ull << dst->index;
     return parse_mask(c, &dst->mask);
 }
 
@@ -247,7 +247,7 @@ bool parse_src_reg(struct asm_ctx *c, struct us_src *src)
             return false;
         src->file = US_FILE_INPUT;
         src->index = (uint16_t)slot;
-        c->prog.inputs_read |= 1u << slot;
+        c->prog.inputs_read |= 1ull << slot;
         return true;
     }
     if (asm_is_word(&at, "result"))
@@ -276,7 +276,7 @@ bool parse_src_reg(struct asm_ctx *c, struct us_src *src)
     case US_DECL_ATTRIB:
         src->file = US_FILE_INPUT;
         src->index = decl->base;
-        c->prog.inputs_read |= 1u << decl->base;
+        c->prog.inputs_read |= 1ull << decl->base;
         return true;
     case US_DECL_PARAM:
         src->file = US_FILE_PARAM;

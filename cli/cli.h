@@ -96,6 +96,11 @@ US_MUST_CHECK bool cli_assemble_file(const char *path, int stage,
  * reporting errors as file:line:col. */
 US_MUST_CHECK bool cli_load_program(const char *path, int stage,
                                     struct us_program *prog);
+/* The same with `varying_slots` vec4 varyings (knob varying_slots; 0: 8):
+ * a program that needs more is an error. */
+US_MUST_CHECK bool cli_load_program_slots(const char *path, int stage,
+                                          unsigned varying_slots,
+                                          struct us_program *prog);
 
 /* The --isa forms of asm, dis and compute (cli/seed_isa.c): the seeds'
  * own assembly languages (docs/seeds/). */

@@ -12,10 +12,11 @@
 
 #include "cli/cli.h"
 #include "isa/scalar.h"
+#include "shader/core.h"
 
 static const char usage[] =
     "usage: ushader glsl [--stage vertex|fragment|compute] [--no-opt] "
-    "[--no-preshader] [-o OUT] FILE\n"
+    "[--no-preshader] [--set varying_slots=N] [-o OUT] FILE\n"
     "  Compile a GLSL shader to the vec4 IR and print it as ARB-style text\n"
     "  with a closing comment giving its temporary registers.  Sources\n"
     "  of GLSL 1.20 or earlier go through the front step first\n"
@@ -27,6 +28,8 @@ static const char usage[] =
     "  --no-preshader  keep the work on uniforms alone in the per-thread\n"
     "             code (default: a PRESHADER block computes it once per\n"
     "             draw, glsl/pass_hoist.c)\n"
+    "  --set varying_slots=N  vec4 varyings the shader may use, 8..32\n"
+    "             (default 8, GLES 2.0's minimum; ushader config --list)\n"
     "  -o OUT     write the text to OUT instead of stdout\n";
 
 /* A binary from `asm -o` (its magic, isa/scalar.h) holds a target's
@@ -66,6 +69,11 @@ static bool load(const char *path, int stage,
         return false;
     }
     bool ok = us_program_from_text(path, text, len, stage, opt, prog, &d);
+    if (ok && !us_check_varying_slots(prog, opt ? opt->varying_slots : 0,
+                                      &d)) {
+        us_program_free(prog);
+        ok = false;
+    }
     if (!ok)
         cli_error(path, d.line, d.col, "%s", d.msg);
     free(text);
@@ -75,6 +83,15 @@ static bool load(const char *path, int stage,
 bool cli_load_program(const char *path, int stage, struct us_program *prog)
 {
     return load(path, stage, NULL, prog);
+}
+
+bool cli_load_program_slots(const char *path, int stage,
+                            unsigned varying_slots, struct us_program *prog)
+{
+    struct us_glsl_options opt;
+    us_glsl_options_init(&opt);
+    opt.varying_slots = varying_slots;
+    return load(path, stage, &opt, prog);
 }
 
 int cmd_glsl(int argc, char **argv)
@@ -87,7 +104,7 @@ int cmd_glsl(int argc, char **argv)
         { "--help", false, false, NULL }, { "--stage", true, false, NULL },
         { "--no-opt", false, false, NULL },
         { "--no-preshader", false, false, NULL }, { "-o", true, false, NULL },
-        { NULL, false, false, NULL },
+        { "--set", true, true, NULL }, { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) {
@@ -119,6 +136,22 @@ int cmd_glsl(int argc, char **argv)
             opt.optimize = false;
         } else if (!strcmp(a, "--no-preshader")) {
             opt.preshader = false;
+        } else if (!strcmp(a, "--set") && i + 1 < argc) {
+            /* the one knob a compile reads */
+            struct us_config cfg;
+            struct us_diag d = { 0 };
+            us_config_default(&cfg);
+            const char *kv = argv[++i];
+            if (strncmp(kv, "varying_slots=", 14)) {
+                cli_error(NULL, 0, 0, "glsl: --set takes varying_slots=N, "
+                          "the one knob a compile reads, not '%s'", kv);
+                return 2;
+            }
+            if (!us_config_set(&cfg, kv, &d)) {
+                cli_error(NULL, 0, 0, "glsl: --set %s: %s", kv, d.msg);
+                return 2;
+            }
+            opt.varying_slots = (unsigned)cfg.v[US_KNOB_varying_slots];
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
         } else if (a[0] == '-' && a[1]) {

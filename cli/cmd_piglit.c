@@ -59,7 +59,10 @@ static const char usage[] =
     "  --set KEY=V   a knob of the model's configuration (ushader config\n"
     "                --list; sfu.KEY for the SFU); GL's workgroups of 1024\n"
     "                invocations need threads_per_proc x processors slots;\n"
-    "                max_instructions applies to every --arch\n"
+    "                max_instructions applies to every --arch; varying_slots\n"
+    "                is 32 here (Mesa llvmpipe's GL_MAX_VARYING_VECTORS, so\n"
+    "                piglit's tests of more than 8 varyings run), not the\n"
+    "                default 8 (GLES 2.0's minimum) every other command has\n"
     "  --jobs N      files run on N host threads, 1..256 (default: the\n"
     "                online CPUs); the output is the same for any N\n"
     "  --results F   also write the results as JSON (docs/METRICS.md,\n"
@@ -324,7 +327,9 @@ static void run_file(const struct piglit_run *pr, struct job *j)
     struct shtest t;
     struct us_diag diag = { 0 };
     struct shtest_result r;
-    if (!shtest_parse(&t, text, len, &diag) ||
+    if (!shtest_parse_slots(&t, text, len,
+                            (unsigned)pr->cfg->v[US_KNOB_varying_slots],
+                            &diag) ||
         !shtest_run(&t, &env, &r, &diag)) {
         cli_error_to(err, path, diag.line, diag.col, "%s", diag.msg);
         fprintf(out, "FAIL %s:%u:%u: error: %s\n", path, diag.line, diag.col,
@@ -532,6 +537,9 @@ int cmd_piglit(int argc, char **argv)
     unsigned jobs = cli_default_jobs();
     struct us_config cfg;
     us_config_default(&cfg);
+    /* piglit's tests are written for a GL implementation's limits: Mesa
+     * llvmpipe's 32 varying vectors, not GLES 2.0's minimum of 8 */
+    cfg.v[US_KNOB_varying_slots] = US_MAX_VARYINGS;
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "--arch", true, false, NULL },
         { "--config", true, false, NULL }, { "--set", true, true, NULL },
@@ -653,6 +661,7 @@ int cmd_piglit(int argc, char **argv)
     /* the instruction budget of the configuration, for every --arch */
     struct gfx_shader_backend functional = gfx_backend_functional;
     functional.max_insts = (uint32_t)cfg.v[US_KNOB_max_instructions];
+    functional.varying_slots = (unsigned)cfg.v[US_KNOB_varying_slots];
     struct shtest_env env = { .math = &math, .backend = &functional };
     /* functional: one block with no model */
     unsigned blocks = nmodels ? nmodels : 1;

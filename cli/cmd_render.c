@@ -146,6 +146,7 @@ static uint8_t *render_on(const struct render_job *j,
     /* the instruction budget of the configuration, for every --arch */
     struct gfx_shader_backend functional = gfx_backend_functional;
     functional.max_insts = (uint32_t)j->cfg->v[US_KNOB_max_instructions];
+    functional.varying_slots = (unsigned)j->cfg->v[US_KNOB_varying_slots];
     struct gfx_framebuffer fb;
     struct us_diag diag = { 0 };
     bool ok = gfx_scene_render(j->scene, j->w, j->h, j->math,

@@ -403,18 +403,22 @@ static const struct {
 } input_arrays[] = {
     { US_STAGE_VERTEX, "vertex.attrib", 16 },
     { US_STAGE_VERTEX, "vertex.texcoord", US_MAX_TEX_COORDS },
-    { US_STAGE_FRAGMENT, "fragment.texcoord", US_MAX_TEX_COORDS },
+    { US_STAGE_FRAGMENT, "fragment.texcoord", US_MAX_VARYINGS },
 };
 
 bool run_resolve_input(const struct setting *s, enum us_stage stage,
-                       unsigned *slot)
+                       unsigned varying_slots, unsigned *slot)
 {
     const char *name = s->arg;
     size_t len = s->name_len;
     unsigned n = stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
+    unsigned vary = varying_slots ? varying_slots : US_VARYING_SLOTS_DEFAULT;
     for (unsigned i = 0; i < n; i++) {
         const char *canon = us_input_name(stage, i);
-        if (canon && name_is(name, len, canon)) {
+        bool beyond = stage == US_STAGE_FRAGMENT &&
+                      i >= US_FIN_TEXCOORD0 + vary &&
+                      i < US_FIN_TEXCOORD0 + US_MAX_VARYINGS;
+        if (canon && !beyond && name_is(name, len, canon)) {
             *slot = i;
             return true;
         }
@@ -433,8 +437,10 @@ bool run_resolve_input(const struct setting *s, enum us_stage stage,
         if (input_arrays[i].stage == stage && len > blen &&
             !memcmp(name, input_arrays[i].name, blen) &&
             parse_index(name + blen, len - blen, &index)) {
+            unsigned count = input_arrays[i].count == US_MAX_VARYINGS
+                             ? vary : input_arrays[i].count;
             cli_error(NULL, 0, 0, "run: --attrib '%.*s': index out of range "
-                      "(0..%u)", (int)len, name, input_arrays[i].count - 1);
+                      "(0..%u)", (int)len, name, count - 1);
             return false;
         }
     }
@@ -491,7 +497,7 @@ json_t *run_json_doc(const struct run_args *a, const struct us_config *cfg)
 }
 
 json_t *run_json_thread(const struct us_program *prog,
-                        const struct us_thread *t, uint32_t written)
+                        const struct us_thread *t, uint64_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -543,7 +549,7 @@ bool run_json_print(json_t *doc)
 }
 
 static void print_results(const struct us_program *prog,
-                          const struct us_thread *t, uint32_t written)
+                          const struct us_thread *t, uint64_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -603,7 +609,8 @@ static int run(const struct run_args *a)
     if (rc)
         return rc;
     struct us_program prog;
-    if (!cli_load_program(a->file, US_STAGE_ANY, &prog))
+    if (!cli_load_program_slots(a->file, US_STAGE_ANY,
+                                (unsigned)cfg.v[US_KNOB_varying_slots], &prog))
         return 1;
     rc = 2;
     us_vec4 *params = NULL;
@@ -629,7 +636,8 @@ static int run(const struct run_args *a)
         memcpy(t->input, e->inputs[0], sizeof t->input);
     for (unsigned i = 0; i < a->nattribs; i++) {
         unsigned slot;
-        if (!run_resolve_input(&a->attribs[i], prog.stage, &slot))
+        if (!run_resolve_input(&a->attribs[i], prog.stage,
+                               (unsigned)cfg.v[US_KNOB_varying_slots], &slot))
             goto out;
         memcpy(t->input[slot], a->attribs[i].value, sizeof t->input[slot]);
     }
@@ -652,13 +660,13 @@ static int run(const struct run_args *a)
         rc = 1;
         goto out;
     }
-    uint32_t written = prog.outputs_written;
+    uint64_t written = prog.outputs_written;
     /* OpenGL's initial matrices: a scene's are not kept with its inputs */
     if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         us_position_invariant(gl, t->input[US_VIN_POSITION],
                               t->output[US_VOUT_POSITION]);
-        written |= 1u << US_VOUT_POSITION;
+        written |= 1ull << US_VOUT_POSITION;
     }
     if (a->json) {
         json_t *doc = run_json_doc(a, &cfg), *outs = json_array();

@@ -56,9 +56,11 @@ US_MUST_CHECK bool run_add_setting(const char *opt, const char *arg,
 /* --param NAME: program.env[N] / program.local[N] of the stage, in gl. */
 US_MUST_CHECK bool run_apply_param(const struct setting *s,
                                    enum us_stage stage, struct us_glstate *gl);
-/* An input binding's slot (short forms as the ARB grammars take them). */
+/* An input binding's slot (short forms as the ARB grammars take them);
+ * fragment.texcoord[n] for n < varying_slots (the knob; 0: 8). */
 US_MUST_CHECK bool run_resolve_input(const struct setting *s,
-                                     enum us_stage stage, unsigned *slot);
+                                     enum us_stage stage,
+                                     unsigned varying_slots, unsigned *slot);
 /* %.9g (exact for binary32); infinities and NaN as inf, -inf, nan. */
 void run_print_number(float v);
 
@@ -73,7 +75,7 @@ struct json_t *run_json_doc(const struct run_args *a,
  * number is null there and named in "nonfinite": {"BINDING[C]": "inf" |
  * "-inf" | "nan"} (docs/METRICS.md). */
 struct json_t *run_json_thread(const struct us_program *prog,
-                               const struct us_thread *t, uint32_t written);
+                               const struct us_thread *t, uint64_t written);
 /* Print a document and free it: false (with an error) when out of
  * memory. */
 US_MUST_CHECK bool run_json_print(struct json_t *doc);

@@ -58,7 +58,7 @@ static bool split_lines(char *text, struct gfx_budget *mem, char ***lines,
 
 /* Apply one --inputs line (BINDING=x,y,z,w words) to a thread. */
 static bool apply_line(const char *line, enum us_stage stage,
-                       struct us_thread *t)
+                       unsigned varying_slots, struct us_thread *t)
 {
     char *buf = strdup(line);   /* strtok_r writes; a line of any length */
     if (!buf) {
@@ -71,7 +71,7 @@ static bool apply_line(const char *line, enum us_stage stage,
         struct setting st;
         unsigned count = 0, slot;
         if (!run_add_setting("--inputs", w, &st, &count) ||
-            !run_resolve_input(&st, stage, &slot)) {
+            !run_resolve_input(&st, stage, varying_slots, &slot)) {
             free(buf);
             return false;
         }
@@ -92,7 +92,7 @@ static bool outputs_equal(const struct us_program *prog,
 }
 
 static void print_thread_outputs(const struct us_program *prog,
-                                 const struct us_thread *t, uint32_t written)
+                                 const struct us_thread *t, uint64_t written)
 {
     unsigned n = prog->stage == US_STAGE_VERTEX ? US_VOUT_COUNT
                                                 : US_FOUT_COUNT;
@@ -119,7 +119,7 @@ static bool print_json(const struct run_args *a, const struct us_config *cfg,
                        const struct us_program *prog,
                        const struct us_stats *st, unsigned ran, bool one,
                        const struct us_thread *ref, unsigned n,
-                       uint32_t written)
+                       uint64_t written)
 {
     json_t *doc = run_json_doc(a, cfg), *outs = json_array();
     json_t *models = one ? NULL : json_array();
@@ -233,7 +233,9 @@ int run_arch(const struct run_args *a)
             return 2;
         }
     struct us_program prog;
-    if (!cli_load_program(a->file, US_STAGE_ANY, &prog)) {
+    if (!cli_load_program_slots(a->file, US_STAGE_ANY,
+                                (unsigned)cfg.v[US_KNOB_varying_slots],
+                                &prog)) {
         free(rows);
         return 1;
     }
@@ -316,7 +318,8 @@ int run_arch(const struct run_args *a)
         if (e->ninputs) {
             memcpy(t->input, e->inputs[i], sizeof t->input);
         } else if (lines) {
-            if (!apply_line(lines[i % nlines], prog.stage, t))
+            if (!apply_line(lines[i % nlines], prog.stage,
+                            (unsigned)cfg.v[US_KNOB_varying_slots], t))
                 goto out;
         } else {
             for (unsigned s = 0; s < nin; s++)
@@ -326,7 +329,9 @@ int run_arch(const struct run_args *a)
         }
         for (unsigned j = 0; j < a->nattribs; j++) {
             unsigned slot;
-            if (!run_resolve_input(&a->attribs[j], prog.stage, &slot))
+            if (!run_resolve_input(&a->attribs[j], prog.stage,
+                                   (unsigned)cfg.v[US_KNOB_varying_slots],
+                                   &slot))
                 goto out;
             memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
         }
@@ -399,13 +404,13 @@ int run_arch(const struct run_args *a)
         if (!ok)
             goto out;
     }
-    uint32_t written = prog.outputs_written;
+    uint64_t written = prog.outputs_written;
     if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
         for (unsigned i = 0; i < n; i++)
             us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
                                   ref[i].output[US_VOUT_POSITION]);
-        written |= 1u << US_VOUT_POSITION;
+        written |= 1ull << US_VOUT_POSITION;
     }
     if (a->json) {
         if (!print_json(a, &cfg, &prog, st, ran, one && !a->npresets, ref, n,

@@ -145,6 +145,7 @@ void gfx_core_backend_init(struct gfx_core_backend *b,
     b->be.ctx = b;
     b->be.shade = core_shade;
     b->be.max_insts = (uint32_t)cfg->v[US_KNOB_max_instructions];
+    b->be.varying_slots = (unsigned)cfg->v[US_KNOB_varying_slots];
 }
 
 json_t *gfx_core_backend_json(const struct gfx_core_backend *b)

@@ -60,6 +60,7 @@ void gfx_capture_init(struct gfx_capture *c,
     c->be.name = "capture";
     c->be.ctx = c;
     c->be.shade = capture_shade;
+    c->be.varying_slots = inner->varying_slots;
     c->inner = inner;
     c->match = match;
     c->cap = cap;

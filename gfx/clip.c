@@ -61,24 +61,25 @@ static void lerp_vert(struct gfx_cvert *o, const struct gfx_cvert *in,
     for (int c = 0; c < 4; c++)
         o->pos[c] = in->pos[c] + t * (out->pos[c] - in->pos[c]);
     float tl = spec->linear_mask ? window_t(in, out, o->pos, t) : t;
-    for (unsigned s = 0; s < GFX_NVARY; s++)
-        if (spec->vary_mask >> s & 1) {
-            float ts = spec->linear_mask >> s & 1 ? tl : t;
-            for (int c = 0; c < 4; c++)
-                o->vary[s][c] = in->vary[s][c] + ts * (out->vary[s][c] - in->vary[s][c]);
-        }
+    for (uint64_t m = spec->vary_mask; m; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(m);
+        float ts = spec->linear_mask >> s & 1 ? tl : t;
+        for (int c = 0; c < 4; c++)
+            o->vary[s][c] = in->vary[s][c] + ts * (out->vary[s][c] - in->vary[s][c]);
+    }
 }
 
 static void copy_vert(struct gfx_cvert *o, const struct gfx_cvert *v,
-                      uint32_t mask)
+                      uint64_t mask)
 {
     memcpy(o->pos, v->pos, sizeof o->pos);
-    for (unsigned s = 0; s < GFX_NVARY; s++)
-        if (mask >> s & 1)
-            memcpy(o->vary[s], v->vary[s], sizeof o->vary[s]);
+    for (; mask; mask &= mask - 1) {
+        unsigned s = (unsigned)__builtin_ctzll(mask);
+        memcpy(o->vary[s], v->vary[s], sizeof o->vary[s]);
+    }
 }
 
-unsigned gfx_clip_triangle(const struct gfx_cvert *in[3], uint32_t vary_mask,
+unsigned gfx_clip_triangle(const struct gfx_cvert *in[3], uint64_t vary_mask,
                            struct gfx_cvert *out)
 {
     struct gfx_clip_spec spec = { .vary_mask = vary_mask };
@@ -93,10 +94,10 @@ unsigned gfx_clip_polygon(const struct gfx_cvert *in[3],
     unsigned nplanes = NFIXED;
     if (spec.planes) {
         /* the distances travel with the vertices */
-        spec.vary_mask |= 1u << US_VOUT_CLIPDIST0 | 1u << US_VOUT_CLIPDIST1;
+        spec.vary_mask |= 1ull << US_VOUT_CLIPDIST0 | 1ull << US_VOUT_CLIPDIST1;
         nplanes = NPLANES;
     }
-    uint32_t mask = spec.vary_mask;
+    uint64_t mask = spec.vary_mask;
     /* Trivial accept: the common case copies nothing but the inputs. */
     unsigned outcode_or = 0;
     for (unsigned p = 0; p < nplanes; p++) {

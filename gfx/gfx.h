@@ -329,6 +329,8 @@ struct gfx_shader_backend {
                   unsigned n, bool quads);
     uint32_t max_insts;  /* every thread's instruction budget, 0: default;
                             a thread over it fails the draw             */
+    unsigned varying_slots;  /* knob varying_slots: a draw whose programs
+                                use more fails; 0: the default (8)      */
 };
 
 /* The reference interpreter. */
@@ -349,12 +351,12 @@ enum { GFX_CLIP_MAX_VERTS = 3 + 7 + US_MAX_CLIP_DISTANCES };
  * receives a convex polygon of up to GFX_CLIP_MAX_VERTS vertices.  Returns
  * the vertex count (0 when nothing is left).  Only the varyings whose bit
  * is set in `vary_mask` are interpolated. */
-unsigned gfx_clip_triangle(const struct gfx_cvert *in[3], uint32_t vary_mask,
+unsigned gfx_clip_triangle(const struct gfx_cvert *in[3], uint64_t vary_mask,
                            struct gfx_cvert *out);
 /* What gfx_clip_polygon interpolates and clips against. */
 struct gfx_clip_spec {
-    uint32_t vary_mask;        /* varyings carried (bit per enum us_vout) */
-    uint32_t linear_mask;      /* of them, the noperspective ones: linear
+    uint64_t vary_mask;        /* varyings carried (bit per enum us_vout) */
+    uint64_t linear_mask;      /* of them, the noperspective ones: linear
                                   in window space across a new vertex    */
     uint8_t planes;            /* user clip planes: bit i clips where
                                   clip distance i < 0                    */

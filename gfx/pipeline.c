@@ -11,6 +11,7 @@
  * order and the image does not depend on the backend.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,8 @@ struct draw_ctx {
     struct us_thread *threads;    /* 4 per quad                       */
     struct quad_info *quads;
     unsigned nquads;
-    uint32_t fin_mask;            /* fragment inputs to interpolate   */
-    uint32_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
+    uint64_t fin_mask;            /* fragment inputs to interpolate   */
+    uint64_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
     bool fog;
 };
 
@@ -205,7 +206,7 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
 
     /* fragment.facing: the primitive's orientation as culling sees it
      * (GL 2.1 §2.14.1, counter-clockwise in window space is front) */
-    if (c->fin_mask & (1u << US_FIN_FACING)) {
+    if (c->fin_mask & (1ull << US_FIN_FACING)) {
         th->input[US_FIN_FACING][0] = t->s.back ? 0.0f : 1.0f;
         th->input[US_FIN_FACING][1] = th->input[US_FIN_FACING][2] = 0.0f;
         th->input[US_FIN_FACING][3] = 1.0f;
@@ -213,10 +214,10 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
 
     bool back = t->s.back && c->d->state->two_side;
     /* the interpolated inputs' bits, lowest first */
-    uint32_t left = c->fin_mask & (((1u << US_FIN_FACING) - 1) &
-                                   ~((1u << US_FIN_COLOR0) - 1));
+    uint64_t left = c->fin_mask & (((1ull << US_FIN_FACING) - 1) &
+                                   ~((1ull << US_FIN_COLOR0) - 1));
     for (; left; left &= left - 1) {
-        unsigned in = (unsigned)__builtin_ctz(left);
+        unsigned in = (unsigned)__builtin_ctzll(left);
         unsigned src;
         if (in == US_FIN_COLOR0)
             src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
@@ -362,7 +363,8 @@ static bool finite4(const float *p)
 /* Vertex stage: every mesh vertex once, VERTEX_BATCH at a time; false
  * when a vertex went over the instruction budget. */
 static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
-                           struct us_thread *threads, struct gfx_cvert *out,
+                           struct us_thread *threads, char *out,
+                           unsigned nvary, size_t stride,
                            struct gfx_stats *stats, struct us_diag *diag)
 {
     const struct gfx_mesh *m = d->mesh;
@@ -381,15 +383,16 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
             return false;
         for (unsigned i = 0; i < n; i++) {
             const struct us_thread *t = &threads[i];
-            struct gfx_cvert *o = &out[base + i];
+            struct gfx_cvert *o =
+                (struct gfx_cvert *)(out + (base + i) * stride);
             if (d->vp->options & US_OPT_POSITION_INVARIANT)
                 us_position_invariant(d->gl, t->input[US_VIN_POSITION], o->pos);
             else
                 memcpy(o->pos, t->output[US_VOUT_POSITION], sizeof o->pos);
-            memcpy(o->vary, t->output, sizeof o->vary);
+            memcpy(o->vary, t->output, nvary * sizeof o->vary[0]);
             if (d->state->clip_planes &&
-                !(d->vp->outputs_written & (1u << US_VOUT_CLIPDIST0 |
-                                            1u << US_VOUT_CLIPDIST1)))
+                !(d->vp->outputs_written & (1ull << US_VOUT_CLIPDIST0 |
+                                            1ull << US_VOUT_CLIPDIST1)))
                 clip_distances(d, t, o);
             /* ARB_vertex_program §2.14.4.5: colour results are clamped to
              * [0, 1] before interpolation. */
@@ -406,22 +409,51 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
 
 /* The vertex program outputs that fragment inputs `fin` (bits of enum
  * us_fin) read. */
-static uint32_t vout_mask(uint32_t fin)
+static uint64_t vout_mask(uint64_t fin)
 {
-    uint32_t m = 0;
+    uint64_t m = 0;
     for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++) {
         if (!(fin >> in & 1))
             continue;
         if (in == US_FIN_COLOR0)
-            m |= 1u << US_VOUT_COLOR0 | 1u << US_VOUT_BCOLOR0;
+            m |= 1ull << US_VOUT_COLOR0 | 1ull << US_VOUT_BCOLOR0;
         else if (in == US_FIN_COLOR1)
-            m |= 1u << US_VOUT_COLOR1 | 1u << US_VOUT_BCOLOR1;
+            m |= 1ull << US_VOUT_COLOR1 | 1ull << US_VOUT_BCOLOR1;
         else if (in == US_FIN_FOGCOORD)
-            m |= 1u << US_VOUT_FOGCOORD;
+            m |= 1ull << US_VOUT_FOGCOORD;
         else
-            m |= 1u << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
+            m |= 1ull << (US_VOUT_TEXCOORD0 + in - US_FIN_TEXCOORD0);
     }
     return m;
+}
+
+/* The fragment inputs a draw interpolates: the program's, and the fog
+ * coordinate when the program asks for fog. */
+static uint64_t draw_fin_mask(const struct gfx_draw *d)
+{
+    uint64_t m = d->fp->inputs_read;
+    if (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 | US_OPT_FOG_LINEAR))
+        m |= 1ull << US_FIN_FOGCOORD;
+    return m;
+}
+
+/* The vertex results a draw keeps per vertex, vary[0 .. n): every one up
+ * to the highest varying the fragment program reads (and the clip
+ * distances with user clip planes), at least position and colours.  A
+ * vertex record is then offsetof(vary) + n vec4s long, so a draw of a
+ * few varyings keeps what it kept before the slots grew to 32. */
+static unsigned draw_nvary(const struct gfx_draw *d)
+{
+    uint64_t m = vout_mask(draw_fin_mask(d));
+    if (d->state->clip_planes)
+        m |= 1ull << US_VOUT_CLIPDIST0 | 1ull << US_VOUT_CLIPDIST1;
+    unsigned n = m ? 64u - (unsigned)__builtin_clzll(m) : 0;
+    return n > US_VOUT_TEXCOORD0 ? n : US_VOUT_TEXCOORD0;
+}
+
+static size_t draw_stride(unsigned nvary)
+{
+    return offsetof(struct gfx_cvert, vary) + nvary * sizeof(us_vec4);
 }
 
 enum { NTHREADS = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH };
@@ -429,7 +461,7 @@ enum { NTHREADS = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH 
 size_t gfx_draw_bytes(const struct gfx_draw *d)
 {
     return (d->vp->nparams + 1 + d->fp->nparams + 1) * sizeof(us_vec4) +
-           ((size_t)d->mesh->nverts + 1) * sizeof(struct gfx_cvert) +
+           ((size_t)d->mesh->nverts + 1) * draw_stride(draw_nvary(d)) +
            NTHREADS * sizeof(struct us_thread) +
            QUAD_BATCH * sizeof(struct quad_info);
 }
@@ -439,6 +471,9 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
 {
     if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
         return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
+    if (!us_check_varying_slots(d->vp, d->backend->varying_slots, diag) ||
+        !us_check_varying_slots(d->fp, d->backend->varying_slots, diag))
+        return false;
     const struct gfx_mesh *m = d->mesh;
     size_t bytes = gfx_draw_bytes(d);
     char what[80];
@@ -447,7 +482,9 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         return false;
     us_vec4 *vparams = malloc((d->vp->nparams + 1) * sizeof *vparams);
     us_vec4 *fparams = malloc((d->fp->nparams + 1) * sizeof *fparams);
-    struct gfx_cvert *cv = malloc(((size_t)m->nverts + 1) * sizeof *cv);
+    unsigned nvary = draw_nvary(d);
+    size_t stride = draw_stride(nvary);
+    char *cv = malloc(((size_t)m->nverts + 1) * stride);
     struct us_thread *threads = malloc(NTHREADS * sizeof *threads);
     struct quad_info *quads = malloc(QUAD_BATCH * sizeof *quads);
     bool ok = vparams && fparams && cv && threads && quads;
@@ -457,7 +494,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     }
     us_resolve_params(d->vp, d->gl, vparams);
     us_resolve_params(d->fp, d->gl, fparams);
-    ok = shade_vertices(d, vparams, threads, cv, stats, diag);
+    ok = shade_vertices(d, vparams, threads, cv, nvary, stride, stats, diag);
     if (!ok)
         goto out;
 
@@ -469,15 +506,13 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         .fenv = { .params = fparams, .math = d->math, .sample = gfx_sample,
                   .sample_quad = gfx_sample_quad, .sample_ctx = &sampler,
                   .max_insts = d->backend->max_insts, .mem = d->mem },
-        .fin_mask = d->fp->inputs_read,
+        .fin_mask = draw_fin_mask(d),
         .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
                                   US_OPT_FOG_LINEAR)) != 0,
     };
-    if (c.fog)
-        c.fin_mask |= 1u << US_FIN_FOGCOORD;
     /* interpolation: the program's qualifiers; the colours without one
      * follow the shade model (GL 3.0 §2.19.7) */
-    uint32_t colors = 1u << US_FIN_COLOR0 | 1u << US_FIN_COLOR1;
+    uint64_t colors = 1ull << US_FIN_COLOR0 | 1ull << US_FIN_COLOR1;
     const struct us_program *fp = d->fp;
     c.fin_flat = fp->interp_flat & c.fin_mask;
     c.fin_linear = fp->interp_linear & c.fin_mask & ~c.fin_flat;
@@ -491,7 +526,11 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     };
     for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
         const uint32_t *ix = m->idx + 3 * tix;
-        const struct gfx_cvert *in[3] = { &cv[ix[0]], &cv[ix[1]], &cv[ix[2]] };
+        const struct gfx_cvert *in[3] = {
+            (const struct gfx_cvert *)(cv + ix[0] * stride),
+            (const struct gfx_cvert *)(cv + ix[1] * stride),
+            (const struct gfx_cvert *)(cv + ix[2] * stride),
+        };
         stats->triangles++;
         if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
             continue;

@@ -290,8 +290,13 @@ static bool load_program(struct parser *p, struct us_program *prog,
     if (!ok) {
         perr_from(p, at, path);
     } else {
-        /* an ARB program, or a GLSL shader staged by its extension */
-        ok = us_program_from_text(path, text, len, US_STAGE_ANY, NULL, prog,
+        /* an ARB program, or a GLSL shader staged by its extension; its
+         * varyings take the slots they need (knob varying_slots is the
+         * draw's to check: gfx_draw_mesh) */
+        struct us_glsl_options opt;
+        us_glsl_options_init(&opt);
+        opt.varying_slots = US_MAX_VARYINGS;
+        ok = us_program_from_text(path, text, len, US_STAGE_ANY, &opt, prog,
                                   p->diag);
         free(text);
         gfx_budget_give(&p->s->budget, len + 1);

@@ -85,8 +85,8 @@ bool us_spirv_translate(const uint32_t *words, size_t nwords,
                      .float_ints = flags & US_SPIRV_FLOAT_INTEGERS };
     if (stage == US_STAGE_FRAGMENT)
         s.interp_smooth =
-            (flags & US_SPIRV_SMOOTH_COLOR0 ? 1u << US_FIN_COLOR0 : 0) |
-            (flags & US_SPIRV_SMOOTH_COLOR1 ? 1u << US_FIN_COLOR1 : 0);
+            (flags & US_SPIRV_SMOOTH_COLOR0 ? 1ull << US_FIN_COLOR0 : 0) |
+            (flags & US_SPIRV_SMOOTH_COLOR1 ? 1ull << US_FIN_COLOR1 : 0);
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
         s.size_local[b] = s.size_param[b] = -1;
     s.params = calloc(US_MAX_PARAMS, sizeof *s.params);
@@ -391,7 +391,8 @@ static bool needs_430(const char *text, size_t len, enum us_stage stage)
  * here, alone (a program pair links its interface through us_glsl_front
  * first and passes the rewritten text).  *owned is the rewrite, if any. */
 static bool source_for_glslang(const char *text, size_t len,
-                               enum us_stage stage, const char **src,
+                               enum us_stage stage, unsigned slots,
+                               const char **src,
                                size_t *src_len, char **owned,
                                struct us_diag *diag)
 {
@@ -399,7 +400,8 @@ static bool source_for_glslang(const char *text, size_t len,
     *src = text;
     *src_len = len;
     if (us_glsl_is_legacy(text, len)) {
-        if (!us_glsl_front(text, len, stage, NULL, owned, src_len, diag))
+        if (!us_glsl_front_alone(text, len, stage, slots, owned, src_len,
+                                 diag))
             return false;
         *src = *owned;
         return true;
@@ -662,7 +664,8 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
     memset(diag, 0, sizeof *diag);
     const char *path = path_for_messages ? path_for_messages : "<source>";
     char *rewritten;
-    if (!source_for_glslang(text, len, stage, &text, &len, &rewritten, diag)) {
+    if (!source_for_glslang(text, len, stage, opt->varying_slots, &text,
+                            &len, &rewritten, diag)) {
         char msg[sizeof diag->msg];
         snprintf(msg, sizeof msg, "%s", diag->msg);
         snprintf(diag->msg, sizeof diag->msg, "%.100s:%u: %.140s", path,
@@ -758,6 +761,10 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
                          us_glsl_smooth_colors(text, len) |
                          (opt->preshader ? 0 : US_SPIRV_NO_PRESHADER);
         ok = us_spirv_translate(words, nwords, stage, flags, out, info, diag);
+        if (ok && !us_check_varying_slots(out, opt->varying_slots, diag)) {
+            us_program_free(out);
+            ok = false;
+        }
         char line[64];
         size_t n = strlen(diag->msg);
         if (!ok && diag->line &&

@@ -248,7 +248,14 @@ static void newlines(struct buf *b, unsigned k)
 void us_glsl_link_init(struct us_glsl_link *link)
 {
     memset(link, 0, sizeof *link);
-    link->floor = US_GLSL_VARYING_SLOTS;
+    us_glsl_link_slots(link, US_VARYING_SLOTS_DEFAULT);
+}
+
+void us_glsl_link_slots(struct us_glsl_link *link, unsigned slots)
+{
+    if (!slots || slots > US_GLSL_VARYING_SLOTS)
+        slots = US_VARYING_SLOTS_DEFAULT;
+    link->slots = link->floor = slots;
 }
 
 static const struct us_glsl_slot *find_slot(const struct us_glsl_slot *v,
@@ -387,14 +394,15 @@ static bool builtin(struct front *f, const struct tok *t)
             return true;
         }
         f->c = save;
-        unsigned need = idx >= 0 && idx < US_GLSL_VARYING_SLOTS
-                        ? (unsigned)idx + 1 : US_GLSL_VARYING_SLOTS;
+        unsigned need = idx >= 0 && idx < US_MAX_TEX_COORDS
+                        ? (unsigned)idx + 1 : US_MAX_TEX_COORDS;
         if (need > f->link->texcoords)
             f->link->texcoords = need;
         if (f->link->floor < f->link->texcoords)
             return fail(f, t, "gl_TexCoord[%u] overlaps the user varyings: "
-                        "together they need more than %d vec4 slots",
-                        need - 1, US_GLSL_VARYING_SLOTS);
+                        "together they need more than the %u vec4 varying "
+                        "slots (knob varying_slots)", need - 1,
+                        f->link->slots);
     }
 
     char us[US_MAX_NAME + 3];
@@ -530,9 +538,9 @@ static bool take_varying(struct front *f, const struct tok *at,
     if (slots > l->floor || l->floor - slots < l->texcoords ||
         l->nvaryings == US_GLSL_VARYING_SLOTS)
         return fail(f, at, "varying '%s' does not fit: the varyings%s need "
-                    "more than %d vec4 slots", name,
-                    l->texcoords ? " and gl_TexCoord[]" : "",
-                    US_GLSL_VARYING_SLOTS);
+                    "more than the %u vec4 varying slots (knob "
+                    "varying_slots)", name,
+                    l->texcoords ? " and gl_TexCoord[]" : "", l->slots);
     l->floor -= slots;
     struct us_glsl_slot *n = &l->varying[l->nvaryings++];
     snprintf(n->name, sizeof n->name, "%s", name);
@@ -599,11 +607,11 @@ static bool array_size(struct front *f, const struct tok *tk, unsigned nt,
     char *e = NULL;
     long v = *i + 2 < nt && tk[*i + 1].kind == T_NUMBER
              ? strtol(f->s + tk[*i + 1].at, &e, 0) : -1;
-    if (v <= 0 || v > US_GLSL_VARYING_SLOTS ||
+    if (v <= 0 || v > (long)f->link->slots ||
         e != f->s + tk[*i + 1].at + tk[*i + 1].len ||
         !is_punct(f, &tk[*i + 2], ']'))
         return fail(f, &tk[*i], "expected '[' SIZE ']' with a literal size "
-                    "of 1..%d", US_GLSL_VARYING_SLOTS);
+                    "of 1..%u (knob varying_slots)", f->link->slots);
     *count = (unsigned)v;
     *i += 3;
     return true;
@@ -754,7 +762,7 @@ static bool declaration(struct front *f, const struct tok *first,
                 return fail(f, id, "cannot redeclare '%s'", name);
             const struct us_glsl_builtin *b =
                 us_glsl_builtin_lookup("us_gl_TexCoord", f->stage);
-            unsigned need = count ? count : US_GLSL_VARYING_SLOTS;
+            unsigned need = count ? count : US_MAX_TEX_COORDS;
             if (need > f->link->texcoords)
                 f->link->texcoords = need;
             if (!b || f->link->floor < f->link->texcoords)
@@ -1259,9 +1267,30 @@ static int by_name(const void *a, const void *b)
                   ((const struct us_glsl_slot *)b)->name);
 }
 
+static bool front_checked(const char *text, size_t len, enum us_stage stage,
+                          struct us_glsl_link *link, unsigned slots,
+                          char **out, size_t *out_len, struct us_diag *diag);
+
 bool us_glsl_front(const char *text, size_t len, enum us_stage stage,
                    struct us_glsl_link *link, char **out, size_t *out_len,
                    struct us_diag *diag)
+{
+    if (!link)
+        return us_glsl_front_alone(text, len, stage, 0, out, out_len, diag);
+    return front_checked(text, len, stage, link, 0, out, out_len, diag);
+}
+
+bool us_glsl_front_alone(const char *text, size_t len, enum us_stage stage,
+                         unsigned slots, char **out, size_t *out_len,
+                         struct us_diag *diag)
+{
+    return front_checked(text, len, stage, NULL, slots, out, out_len, diag);
+}
+
+/* us_glsl_front; `slots` is the table's size when link is NULL. */
+static bool front_checked(const char *text, size_t len, enum us_stage stage,
+                          struct us_glsl_link *link, unsigned slots,
+                          char **out, size_t *out_len, struct us_diag *diag)
 {
     *out = NULL;
     *out_len = 0;
@@ -1279,14 +1308,22 @@ bool us_glsl_front(const char *text, size_t len, enum us_stage stage,
         return front_pass(text, len, stage, link, out, out_len, diag);
     /* Alone: a first pass finds the varyings, which then take slots in
      * name order, so two stages compiled apart agree when they declare
-     * the same varyings (as a scene's program files do). */
+     * the same varyings (as a scene's program files do).  They go down
+     * from slot 7 as they always did, or from the lowest top that holds
+     * them all when they need more than 8 (the first pass has checked
+     * that `slots` do), so a shader's slots do not depend on the knob. */
     struct us_glsl_link own;
     us_glsl_link_init(&own);
+    us_glsl_link_slots(&own, slots);
     if (!front_pass(text, len, stage, &own, out, out_len, diag))
         return false;
     free(*out);
     qsort(own.varying, own.nvaryings, sizeof *own.varying, by_name);
-    own.floor = US_GLSL_VARYING_SLOTS;
+    unsigned need = own.texcoords;
+    for (unsigned i = 0; i < own.nvaryings; i++)
+        need += own.varying[i].count;
+    own.floor = need > US_VARYING_SLOTS_DEFAULT ? need
+                                                : US_VARYING_SLOTS_DEFAULT;
     for (unsigned i = 0; i < own.nvaryings; i++) {
         own.floor -= own.varying[i].count;
         own.varying[i].first = (uint8_t)own.floor;

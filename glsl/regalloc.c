@@ -377,16 +377,16 @@ bool finish_program(struct spv *s, struct us_program *out)
         ok = add_param(s, &params, &nparams, &s->params[i]);
     for (unsigned i = 0; ok && i < s->nconsts; i++)
         const_slot[i] = -1;
-    uint32_t inputs = 0, outputs = 0;
+    uint64_t inputs = 0, outputs = 0;
     for (unsigned i = 0; ok && i < s->ninsts; i++) {
         struct us_inst *in = &s->insts[i];
         place_inst(map, in);
         if (in->dst.file == US_FILE_OUTPUT)
-            outputs |= 1u << in->dst.index;
+            outputs |= 1ull << in->dst.index;
         for (int k = 0; k < us_ops[in->op].nsrc; k++) {
             struct us_src *x = &in->src[k];
             if (x->file == US_FILE_INPUT)
-                inputs |= 1u << x->index;
+                inputs |= 1ull << x->index;
             if (x->file != US_FILE_PARAM || x->rel || x->index < CONST_BASE)
                 continue;
             unsigned c = x->index - CONST_BASE;

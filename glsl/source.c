@@ -111,8 +111,8 @@ bool us_program_from_text(const char *path, const char *text, size_t len,
     char *rew = NULL;
     size_t rlen;
     if (us_glsl_is_legacy(text, len)) {
-        if (!us_glsl_front(text, len, (enum us_stage)stage, NULL, &rew,
-                           &rlen, diag))
+        if (!us_glsl_front_alone(text, len, (enum us_stage)stage,
+                                 opt->varying_slots, &rew, &rlen, diag))
             return false;
         text = rew;
         len = rlen;

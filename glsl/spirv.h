@@ -179,7 +179,7 @@ struct spv {
     uint16_t group_size[3];  /* LocalSize                                  */
     uint32_t shared_bytes;   /* shared variables laid out so far           */
     uint32_t buffers_used;
-    uint32_t interp_flat, interp_linear, interp_smooth;  /* us_program's */
+    uint64_t interp_flat, interp_linear, interp_smooth;  /* us_program's */
     int16_t size_local[US_MAX_BUFFERS];  /* program.local of a binding's
                                             byte size (.length()), -1      */
     int16_t size_param[US_MAX_BUFFERS];  /* its parameter slot            */

@@ -87,11 +87,11 @@ static bool io_slot(struct spv *s, uint32_t var, uint32_t k,
         *index = US_VIN_ATTRIB0 + loc;
         return true;
     }
-    if (s->stage == US_STAGE_VERTEX && !in && loc < US_MAX_TEX_COORDS) {
+    if (s->stage == US_STAGE_VERTEX && !in && loc < US_MAX_VARYINGS) {
         *index = US_VOUT_TEXCOORD0 + loc;
         return true;
     }
-    if (s->stage == US_STAGE_FRAGMENT && in && loc < US_MAX_TEX_COORDS) {
+    if (s->stage == US_STAGE_FRAGMENT && in && loc < US_MAX_VARYINGS) {
         *index = US_FIN_TEXCOORD0 + loc;
         return true;
     }
@@ -680,9 +680,9 @@ static bool var_slot(struct spv *s, struct sid *v, uint32_t slot,
         unsigned index, comp;
         if (!io_slot(s, (uint32_t)(v - s->ids), slot, &index, &comp))
             return false;
-        if (s->stage == US_STAGE_FRAGMENT && index < 32) {
-            s->interp_flat |= (uint32_t)v->flat << index;
-            s->interp_linear |= (uint32_t)v->noperspective << index;
+        if (s->stage == US_STAGE_FRAGMENT && index < 64) {
+            s->interp_flat |= (uint64_t)v->flat << index;
+            s->interp_linear |= (uint64_t)v->noperspective << index;
         }
         *out = (struct us_src){ .file = US_FILE_INPUT,
                                 .index = (uint16_t)index,

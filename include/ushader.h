@@ -41,7 +41,18 @@ enum {
     US_MAX_ADDRESS = 1,          /* ARB_vertex_program: A0 only            */
     US_MAX_REL_OFFSET = 1023,    /* |A0.x + offset| constant: see asm/     */
     US_MAX_TEX_UNITS = 16,       /* texture image units                    */
-    US_MAX_TEX_COORDS = 8,       /* texture coordinate sets                */
+    US_MAX_TEX_COORDS = 8,       /* texture coordinate sets: vertex.texcoord,
+                                    state.matrix.texture, state.texgen   */
+    /* vec4 varyings between the stages, result.texcoord[0..31] of a vertex
+     * program and fragment.texcoord[0..31] of a fragment program: the
+     * storage, sized for Mesa llvmpipe's GL_MAX_VARYING_VECTORS (32, 128
+     * GL_MAX_VARYING_COMPONENTS), the GL limit piglit runs are compared
+     * with.  How many a program may use is knob varying_slots (default
+     * US_VARYING_SLOTS_DEFAULT, shader/knobs.def). */
+    US_MAX_VARYINGS = 32,
+    /* GLES 2.0's minimum GL_MAX_VARYING_VECTORS (OpenGL ES 2.0.25 6.2, the
+     * table of implementation-dependent values): the slots every reported figure is measured with */
+    US_VARYING_SLOTS_DEFAULT = 8,
     US_MAX_LIGHTS = 8,
     US_MAX_CLIP_PLANES = 6,
     US_MAX_CLIP_DISTANCES = 8,   /* gl_MaxClipDistances                    */
@@ -108,6 +119,8 @@ int us_op_lookup(const char *name, size_t len);
 /* ---------------------------------------------------------------------- */
 /* The vec4 IR.                                                           */
 
+struct us_diag;
+
 enum us_stage { US_STAGE_VERTEX, US_STAGE_FRAGMENT, US_STAGE_COMPUTE,
                 US_STAGE_COUNT };
 
@@ -143,11 +156,11 @@ enum us_fin {
     US_FIN_COLOR0,
     US_FIN_COLOR1,
     US_FIN_FOGCOORD,
-    US_FIN_TEXCOORD0,
+    US_FIN_TEXCOORD0,     /* fragment.texcoord[0..US_MAX_VARYINGS-1] */
     /* fragment.facing (OPTION USHADER_extensions): x = 1.0 on a front-
      * facing primitive, 0.0 on a back-facing one (GLSL gl_FrontFacing);
      * y = z = 0, w = 1 */
-    US_FIN_FACING = US_FIN_TEXCOORD0 + US_MAX_TEX_COORDS,
+    US_FIN_FACING = US_FIN_TEXCOORD0 + US_MAX_VARYINGS,
     US_FIN_COUNT,
 };
 
@@ -171,11 +184,11 @@ enum us_vout {
     US_VOUT_BCOLOR1,      /* result.color.back.secondary                 */
     US_VOUT_FOGCOORD,
     US_VOUT_POINTSIZE,
-    US_VOUT_TEXCOORD0,
+    US_VOUT_TEXCOORD0,    /* result.texcoord[0..US_MAX_VARYINGS-1]        */
     /* The varyings end here (US_VOUT_VARYINGS); then what only the
      * clipper reads (OPTION USHADER_extensions): GLSL's gl_ClipDistance[0..3]
      * and [4..7] (x..w), and gl_ClipVertex (eye space) */
-    US_VOUT_VARYINGS = US_VOUT_TEXCOORD0 + US_MAX_TEX_COORDS,
+    US_VOUT_VARYINGS = US_VOUT_TEXCOORD0 + US_MAX_VARYINGS,
     US_VOUT_CLIPDIST0 = US_VOUT_VARYINGS,  /* result.clipdistance[0] */
     US_VOUT_CLIPDIST1,                     /* result.clipdistance[1] */
     US_VOUT_CLIPVERTEX,                    /* result.clipvertex      */
@@ -184,7 +197,9 @@ enum us_vout {
 
 enum us_fout { US_FOUT_COLOR, US_FOUT_DEPTH, US_FOUT_COUNT };
 
-enum { US_MAX_INPUTS = US_VIN_COUNT, US_MAX_OUTPUTS = US_VOUT_COUNT };
+enum { US_MAX_INPUTS = (int)US_VIN_COUNT > (int)US_FIN_COUNT
+                           ? (int)US_VIN_COUNT : (int)US_FIN_COUNT,
+       US_MAX_OUTPUTS = US_VOUT_COUNT };
 
 /* Swizzle selectors; ZERO and ONE only appear through SWZ. */
 enum us_swz { US_SWZ_X, US_SWZ_Y, US_SWZ_Z, US_SWZ_W, US_SWZ_ZERO,
@@ -360,8 +375,8 @@ struct us_program {
     unsigned ndecls;
     unsigned ntemps;              /* TEMP registers declared             */
     unsigned naddrs;              /* ADDRESS registers declared          */
-    uint32_t inputs_read;         /* bit per enum us_vin / us_fin / us_cin */
-    uint32_t outputs_written;     /* bit per enum us_vout / us_fout      */
+    uint64_t inputs_read;         /* bit per enum us_vin / us_fin / us_cin */
+    uint64_t outputs_written;     /* bit per enum us_vout / us_fout      */
     uint8_t word_bits;            /* integer machine word: 16 or 8 bits
                                      (OPTION USHADER_word16 / word8), 0
                                      for 32                             */
@@ -377,7 +392,7 @@ struct us_program {
      * correct, and the colours follow the shade model.  Not part of the
      * program text nor of us_program_equal (ARB programs have no
      * qualifiers). */
-    uint32_t interp_flat, interp_linear, interp_smooth;
+    uint64_t interp_flat, interp_linear, interp_smooth;
     struct us_flow *flow;         /* derived by us_flow_build from insts;
                                      NULL: no flow control              */
     /* The preshader (glsl/pass_hoist.c, docs/GLSL.md "Preshader"): work
@@ -399,6 +414,16 @@ void us_program_free(struct us_program *prog);
 /* Same program: instructions, parameters, declarations and options;
  * source line numbers (and the derived flow links) are ignored. */
 bool us_program_equal(const struct us_program *a, const struct us_program *b);
+
+/* The varying slots a program uses: 1 + the highest result.texcoord[n]
+ * a vertex program writes or fragment.texcoord[n] a fragment program
+ * reads (0: none; compute programs have none). */
+unsigned us_program_varying_slots(const struct us_program *prog);
+/* False with the error when the program uses more than `slots` varying
+ * slots (knob varying_slots; 0: US_VARYING_SLOTS_DEFAULT). */
+US_MUST_CHECK bool us_check_varying_slots(const struct us_program *prog,
+                                          unsigned slots,
+                                          struct us_diag *diag);
 
 /* Canonical binding names: "vertex.texcoord[3]", "result.color", ... */
 const char *us_input_name(enum us_stage stage, unsigned slot);
@@ -1027,6 +1052,9 @@ struct us_glsl_options {
                                 the program's preshader (default on)     */
     const char *glslang;     /* NULL: "glslangValidator" from PATH       */
     const char *spirv_opt;   /* NULL: "spirv-opt" from PATH              */
+    unsigned varying_slots;  /* knob varying_slots: the vec4 varyings a
+                                legacy shader compiled alone may use (its
+                                front step's link table); 0: 8         */
 };
 
 /* Defaults: optimize on, tools from PATH. */
@@ -1091,7 +1119,8 @@ US_MUST_CHECK bool us_spirv_translate(const uint32_t *words, size_t nwords,
 /* line for line.                                                          */
 
 enum {
-    US_GLSL_VARYING_SLOTS = 8,   /* vec4 varyings: texcoord[0..7]          */
+    US_GLSL_VARYING_SLOTS = US_MAX_VARYINGS,  /* vec4 varyings: the storage,
+                                    texcoord[0..31]; a link uses `slots` */
     US_GLSL_ATTRIB_SLOTS = 16,   /* generic vertex attributes              */
 };
 
@@ -1114,14 +1143,19 @@ struct us_glsl_slot {
 struct us_glsl_link {
     struct us_glsl_slot varying[US_GLSL_VARYING_SLOTS];
     unsigned nvaryings;
-    unsigned floor;              /* lowest varying slot taken; 8 = none   */
+    unsigned slots;              /* varying slots there are: knob
+                                    varying_slots (us_glsl_link_init: 8) */
+    unsigned floor;              /* lowest varying slot taken; slots = none */
     unsigned texcoords;          /* gl_TexCoord[0 .. texcoords) used      */
     struct us_glsl_slot attrib[US_GLSL_ATTRIB_SLOTS];
     unsigned nattribs;
     uint32_t attribs_taken;      /* generic attributes assigned or aliased */
 };
 
+/* An empty table of US_VARYING_SLOTS_DEFAULT slots; a caller raising
+ * knob varying_slots sets `slots` and `floor` to it (us_glsl_link_slots). */
 void us_glsl_link_init(struct us_glsl_link *link);
+void us_glsl_link_slots(struct us_glsl_link *link, unsigned slots);
 
 /* The slot record of a varying / attribute `name`, or NULL. */
 const struct us_glsl_slot *us_glsl_link_varying(const struct us_glsl_link *l,
@@ -1153,6 +1187,12 @@ US_MUST_CHECK bool us_glsl_front(const char *text, size_t len,
                                  enum us_stage stage,
                                  struct us_glsl_link *link, char **out,
                                  size_t *out_len, struct us_diag *diag);
+/* us_glsl_front of a shader alone (link NULL) with `slots` varying slots
+ * (knob varying_slots; 0: US_VARYING_SLOTS_DEFAULT). */
+US_MUST_CHECK bool us_glsl_front_alone(const char *text, size_t len,
+                                       enum us_stage stage, unsigned slots,
+                                       char **out, size_t *out_len,
+                                       struct us_diag *diag);
 
 /* Programs of either language (glsl/source.c): ARB text starts with
  * "!!ARB" (a compute program "!!USHADER"); anything else is GLSL. */

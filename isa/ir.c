@@ -119,9 +119,21 @@ static const char *const fin_names[US_FIN_COUNT] = {
     [US_FIN_COLOR0] = "fragment.color.primary",
     [US_FIN_COLOR1] = "fragment.color.secondary",
     [US_FIN_FOGCOORD] = "fragment.fogcoord",
-    [US_FIN_TEXCOORD0] = "fragment.texcoord[0]", "fragment.texcoord[1]",
-    "fragment.texcoord[2]", "fragment.texcoord[3]", "fragment.texcoord[4]",
-    "fragment.texcoord[5]", "fragment.texcoord[6]", "fragment.texcoord[7]",
+    [US_FIN_TEXCOORD0] =
+    "fragment.texcoord[0]", "fragment.texcoord[1]", "fragment.texcoord[2]",
+    "fragment.texcoord[3]", "fragment.texcoord[4]", "fragment.texcoord[5]",
+    "fragment.texcoord[6]", "fragment.texcoord[7]", "fragment.texcoord[8]",
+    "fragment.texcoord[9]", "fragment.texcoord[10]", "fragment.texcoord[11]",
+    "fragment.texcoord[12]", "fragment.texcoord[13]",
+    "fragment.texcoord[14]", "fragment.texcoord[15]",
+    "fragment.texcoord[16]", "fragment.texcoord[17]",
+    "fragment.texcoord[18]", "fragment.texcoord[19]",
+    "fragment.texcoord[20]", "fragment.texcoord[21]",
+    "fragment.texcoord[22]", "fragment.texcoord[23]",
+    "fragment.texcoord[24]", "fragment.texcoord[25]",
+    "fragment.texcoord[26]", "fragment.texcoord[27]",
+    "fragment.texcoord[28]", "fragment.texcoord[29]",
+    "fragment.texcoord[30]", "fragment.texcoord[31]",
     [US_FIN_FACING] = "fragment.facing",
 };
 
@@ -133,13 +145,24 @@ static const char *const vout_names[US_VOUT_COUNT] = {
     [US_VOUT_BCOLOR1] = "result.color.back.secondary",
     [US_VOUT_FOGCOORD] = "result.fogcoord",
     [US_VOUT_POINTSIZE] = "result.pointsize",
-    [US_VOUT_TEXCOORD0] = "result.texcoord[0]", "result.texcoord[1]",
-    "result.texcoord[2]", "result.texcoord[3]", "result.texcoord[4]",
-    "result.texcoord[5]", "result.texcoord[6]", "result.texcoord[7]",
+    [US_VOUT_TEXCOORD0] =
+    "result.texcoord[0]", "result.texcoord[1]", "result.texcoord[2]",
+    "result.texcoord[3]", "result.texcoord[4]", "result.texcoord[5]",
+    "result.texcoord[6]", "result.texcoord[7]", "result.texcoord[8]",
+    "result.texcoord[9]", "result.texcoord[10]", "result.texcoord[11]",
+    "result.texcoord[12]", "result.texcoord[13]", "result.texcoord[14]",
+    "result.texcoord[15]", "result.texcoord[16]", "result.texcoord[17]",
+    "result.texcoord[18]", "result.texcoord[19]", "result.texcoord[20]",
+    "result.texcoord[21]", "result.texcoord[22]", "result.texcoord[23]",
+    "result.texcoord[24]", "result.texcoord[25]", "result.texcoord[26]",
+    "result.texcoord[27]", "result.texcoord[28]", "result.texcoord[29]",
+    "result.texcoord[30]", "result.texcoord[31]",
     [US_VOUT_CLIPDIST0] = "result.clipdistance[0]",
     [US_VOUT_CLIPDIST1] = "result.clipdistance[1]",
     [US_VOUT_CLIPVERTEX] = "result.clipvertex",
 };
+
+_Static_assert(US_MAX_VARYINGS == 32, "a name per varying slot");
 
 static const char *const fout_names[US_FOUT_COUNT] = {
     [US_FOUT_COLOR] = "result.color",
@@ -150,6 +173,46 @@ static const char *const cin_names[US_CIN_COUNT] = {
     "invocation.globalid", "invocation.localid", "invocation.groupid",
     "invocation.groupcount", "invocation.groupsize", "invocation.localindex",
 };
+
+unsigned us_program_varying_slots(const struct us_program *prog)
+{
+    uint64_t m;
+    unsigned first;
+    if (prog->stage == US_STAGE_VERTEX) {
+        m = prog->outputs_written;
+        first = US_VOUT_TEXCOORD0;
+    } else if (prog->stage == US_STAGE_FRAGMENT) {
+        m = prog->inputs_read;
+        first = US_FIN_TEXCOORD0;
+    } else {
+        return 0;
+    }
+    m = m >> first & ((UINT64_C(1) << US_MAX_VARYINGS) - 1);
+    unsigned n = 0;
+    for (; m; m >>= 1)
+        n++;
+    return n;
+}
+
+bool us_check_varying_slots(const struct us_program *prog, unsigned slots,
+                            struct us_diag *diag)
+{
+    if (!slots)
+        slots = US_VARYING_SLOTS_DEFAULT;
+    unsigned n = us_program_varying_slots(prog);
+    if (n <= slots)
+        return true;
+    memset(diag, 0, sizeof *diag);
+    bool vp = prog->stage == US_STAGE_VERTEX;
+    snprintf(diag->msg, sizeof diag->msg, "the %s program %s %s: %u vec4 "
+             "varying slots, more than varying_slots=%u (default %d, GLES "
+             "2.0's GL_MAX_VARYING_VECTORS; --set varying_slots=N up to %d)",
+             vp ? "vertex" : "fragment", vp ? "writes" : "reads",
+             vp ? us_output_name(prog->stage, US_VOUT_TEXCOORD0 + n - 1)
+                : us_input_name(prog->stage, US_FIN_TEXCOORD0 + n - 1),
+             n, slots, US_VARYING_SLOTS_DEFAULT, US_MAX_VARYINGS);
+    return false;
+}
 
 const char *us_input_name(enum us_stage stage, unsigned slot)
 {

@@ -334,8 +334,9 @@ static void rand_dst(struct cg *g, struct us_inst *in)
     enum us_stage st = g->p->stage;
     if (st != US_STAGE_COMPUTE && rnd(g, 6) == 0) {
         in->dst.file = US_FILE_OUTPUT;
-        in->dst.index = (uint16_t)rnd(g, st == US_STAGE_VERTEX ? US_VOUT_VARYINGS
-                                                              : US_FOUT_COUNT);
+        in->dst.index = (uint16_t)rnd(g, st == US_STAGE_VERTEX
+                                             ? US_RAND_VOUT_VARYINGS
+                                             : US_FOUT_COUNT);
     } else {
         in->dst.file = US_FILE_TEMP;
         in->dst.index = (uint16_t)rnd(g, RC_DATA);
@@ -966,7 +967,7 @@ static bool finish(struct cg *g)
             in->target = (uint16_t)(in->target == RC_END ? p->ninsts
                                                          : g->labels[in->target]);
         if (in->dst.file == US_FILE_OUTPUT)
-            p->outputs_written |= 1u << in->dst.index;
+            p->outputs_written |= 1ull << in->dst.index;
         enum us_op_format f = us_ops[in->op].format;
         if ((f == US_FMT_LOAD || f == US_FMT_STORE || f == US_FMT_ATOM) &&
             in->op != US_OP_LDS && in->op != US_OP_STS && in->op != US_OP_ATOMS)
@@ -974,7 +975,7 @@ static bool finish(struct cg *g)
         unsigned order[3], k = text_order(in, order);
         for (unsigned j = 0; j < k; j++)
             if (in->src[order[j]].file == US_FILE_INPUT)
-                p->inputs_read |= 1u << in->src[order[j]].index;
+                p->inputs_read |= 1ull << in->src[order[j]].index;
     }
     /* source instructions of several IR ones ("|" groups): never after
      * flow control or a barrier, never at a BRA target */
@@ -1023,10 +1024,13 @@ static bool gen_program(struct us_rng *r, const struct us_rlayout *L,
     if (stage != US_STAGE_COMPUTE) {
         /* vertex: generic attributes only (a program may not bind one and
          * the conventional attribute it aliases) */
-        unsigned nin = stage == US_STAGE_VERTEX ? US_VIN_POSITION : US_FIN_COUNT;
+        bool vp = stage == US_STAGE_VERTEX;
+        unsigned nin = vp ? US_VIN_POSITION : US_RAND_FIN_COUNT;
         g.inputs[0] = L->id_input;
-        for (unsigned i = 1; i < 4; i++)
-            g.inputs[i] = (uint8_t)rnd(&g, nin);
+        for (unsigned i = 1; i < 4; i++) {
+            unsigned k = rnd(&g, nin);
+            g.inputs[i] = (uint8_t)(vp ? k : us_rand_fin(k));
+        }
     }
     if (g.arl)   /* the relatively read array: slots 0..7 */
         for (unsigned i = 0; i < RC_ARRAY; i++) {
@@ -1135,8 +1139,10 @@ bool us_random_case(struct us_rng *r, enum us_stage stage, unsigned size,
     L->area[1] = group * RC_SLOT;
     L->ctr_area[0] = 2 * group * RC_SLOT;
     L->ctr_area[1] = L->ctr_area[0] + 4 * RC_KINDS * RC_SCTRS;
-    L->id_input = (uint8_t)us_rng_below(r, stage == US_STAGE_VERTEX
-                                               ? US_VIN_POSITION : US_FIN_COUNT);
+    unsigned id_k = us_rng_below(r, stage == US_STAGE_VERTEX
+                                        ? US_VIN_POSITION : US_RAND_FIN_COUNT);
+    L->id_input = (uint8_t)(stage == US_STAGE_VERTEX ? id_k
+                                                     : us_rand_fin(id_k));
 
     p->stage = stage;
     p->options = US_OPT_USHADER_EXTENSIONS |

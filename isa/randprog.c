@@ -61,9 +61,11 @@ void us_random_thread(struct us_rng *r, struct us_thread *t)
     for (unsigned i = 0; i < 8; i++)
         for (unsigned c = 0; c < 4; c++)
             t->temp[i][c] = us_random_float(r);
-    for (unsigned i = 0; i < US_MAX_INPUTS; i++)
+    for (unsigned i = 0; i < US_RAND_THREAD_INPUTS; i++)
         for (unsigned c = 0; c < 4; c++)
             t->input[i][c] = us_random_float(r);
+    memcpy(t->input[US_FIN_FACING], t->input[US_RAND_FIN_COUNT - 1],
+           sizeof t->input[0]);
 }
 
 enum {
@@ -111,7 +113,7 @@ static void random_src(struct gen *g, struct us_src *s, const struct us_inst *in
     } else if (k < 8) {
         s->file = US_FILE_INPUT;
         s->index = g->inputs[us_rng_below(g->r, RP_INPUTS)];
-        g->p->inputs_read |= 1u << s->index;
+        g->p->inputs_read |= 1ull << s->index;
     } else {
         s->file = US_FILE_PARAM;
         s->index = (uint16_t)us_rng_below(g->r, RP_CONSTS);
@@ -152,10 +154,11 @@ static void random_inst(struct gen *g, struct us_inst *in)
         in->dst.mask = 1;
     } else {
         if (us_rng_below(g->r, 6) == 0) {
-            unsigned nout = g->stage == US_STAGE_VERTEX ? US_VOUT_VARYINGS : US_FOUT_COUNT;
+            unsigned nout = g->stage == US_STAGE_VERTEX ? US_RAND_VOUT_VARYINGS
+                                                    : US_FOUT_COUNT;
             in->dst.file = US_FILE_OUTPUT;
             in->dst.index = (uint16_t)us_rng_below(g->r, nout);
-            g->p->outputs_written |= 1u << in->dst.index;
+            g->p->outputs_written |= 1ull << in->dst.index;
         } else {
             in->dst.file = US_FILE_TEMP;
             in->dst.index = (uint16_t)us_rng_below(g->r, RP_TEMPS);
@@ -201,9 +204,12 @@ bool us_random_program(struct us_rng *r, enum us_stage stage, unsigned ninsts,
             p->value[c] = i == 0 ? (float)((int)c * 2 - 3) + 0.5f : us_random_float(r);
     }
     struct gen g = { r, stage, out, { 0 } };
-    unsigned nin = stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
-    for (unsigned i = 0; i < RP_INPUTS; i++)
-        g.inputs[i] = (uint8_t)us_rng_below(r, nin);
+    bool vp = stage == US_STAGE_VERTEX;
+    unsigned nin = vp ? US_VIN_COUNT : US_RAND_FIN_COUNT;
+    for (unsigned i = 0; i < RP_INPUTS; i++) {
+        unsigned k = us_rng_below(r, nin);
+        g.inputs[i] = (uint8_t)(vp ? k : us_rand_fin(k));
+    }
     for (unsigned i = 0; i < ninsts; i++) {
         random_inst(&g, &out->insts[i]);
         out->ninsts++;
@@ -363,9 +369,12 @@ bool us_random_flow_program(struct us_rng *r, enum us_stage stage,
             p->value[c] = i == 0 ? (float)((int)c * 2 - 3) + 0.5f : us_random_float(r);
     }
     struct fgen f = { { r, stage, out, { 0 } }, cap, ninsts ? ninsts : 1, 0 };
-    unsigned nin = stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
-    for (unsigned i = 0; i < RP_INPUTS; i++)
-        f.g.inputs[i] = (uint8_t)us_rng_below(r, nin);
+    bool vp = stage == US_STAGE_VERTEX;
+    unsigned nin = vp ? US_VIN_COUNT : US_RAND_FIN_COUNT;
+    for (unsigned i = 0; i < RP_INPUTS; i++) {
+        unsigned k = us_rng_below(r, nin);
+        f.g.inputs[i] = (uint8_t)(vp ? k : us_rand_fin(k));
+    }
     while (f.budget && out->ninsts + 64 < cap)
         fbody(&f, 0, false);
     struct us_diag d;

@@ -787,7 +787,23 @@ US_MUST_CHECK bool us_random_flow_program(struct us_rng *r,
                                           unsigned ninsts,
                                           struct us_program *out);
 
-/* Random register contents with special values (+-0, +-inf, NaN, tiny). */
+/* The generators draw inputs and outputs among the slots there were
+ * before the varyings grew from 8 to US_MAX_VARYINGS, so every seed still
+ * gives the programs and threads it gave: fragment inputs below
+ * US_RAND_FIN_COUNT (the last one, the old fragment.facing slot, mapped
+ * by us_rand_fin), vertex outputs below US_RAND_VOUT_VARYINGS. */
+enum {
+    US_RAND_FIN_COUNT = US_FIN_TEXCOORD0 + US_MAX_TEX_COORDS + 1,
+    US_RAND_VOUT_VARYINGS = US_VOUT_TEXCOORD0 + US_MAX_TEX_COORDS,
+    US_RAND_THREAD_INPUTS = US_VIN_COUNT,
+};
+static inline unsigned us_rand_fin(unsigned k)
+{
+    return k == US_RAND_FIN_COUNT - 1 ? (unsigned)US_FIN_FACING : k;
+}
+
+/* Random register contents with special values (+-0, +-inf, NaN, tiny);
+ * fragment.facing gets the value of the slot it had before. */
 void us_random_thread(struct us_rng *r, struct us_thread *t);
 float us_random_float(struct us_rng *r);
 

@@ -187,6 +187,11 @@ struct shtest {
  */
 US_MUST_CHECK bool shtest_parse(struct shtest *t, const char *text,
                                 size_t len, struct us_diag *diag);
+/* The same for a run with `varying_slots` vec4 varyings (knob
+ * varying_slots; 0: 8): the GL_MAX_VARYING_* limits [require] sees. */
+US_MUST_CHECK bool shtest_parse_slots(struct shtest *t, const char *text,
+                                      size_t len, unsigned varying_slots,
+                                      struct us_diag *diag);
 void shtest_free(struct shtest *t);
 
 /* ---------------------------------------------------------------------- */

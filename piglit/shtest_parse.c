@@ -66,12 +66,14 @@
  * for it, or fails with the translator's reason. */
 enum { MODEL_GL_VERSION = 43, MODEL_GLSL_VERSION = 430 };
 
-/* GL_MAX_* limits a [require] section may test: 8 vec4 varyings
- * (texcoord[0..7]), 1024 program.local vec4s for uniforms, the compute
- * limits of include/ushader.h. */
+/* GL_MAX_* limits a [require] section may test: the vec4 varyings
+ * (4 components each, knob varying_slots: VARYING_LIMIT stands for it),
+ * 1024 program.local vec4s for uniforms, the compute limits of
+ * include/ushader.h. */
+enum { VARYING_LIMIT = -2 };
 static const struct { const char *name; long value; } limits[] = {
-    { "GL_MAX_VARYING_COMPONENTS", 4 * US_MAX_TEX_COORDS },
-    { "GL_MAX_VARYING_FLOATS", 4 * US_MAX_TEX_COORDS },
+    { "GL_MAX_VARYING_COMPONENTS", VARYING_LIMIT },
+    { "GL_MAX_VARYING_FLOATS", VARYING_LIMIT },
     { "GL_MAX_VERTEX_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
     { "GL_MAX_FRAGMENT_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
     { "GL_MAX_COMPUTE_UNIFORM_COMPONENTS", 4 * US_MAX_LOCAL_PARAMS },
@@ -123,6 +125,7 @@ struct parser {
     size_t line_at;            /* offset of buf's line in the file       */
     unsigned line;
     bool have_require;
+    unsigned varying_slots;    /* knob varying_slots                     */
     struct shtest_source *open_src;  /* the program section being read   */
     bool vdata_header;         /* [vertex data]'s column line was read   */
     size_t vdata_cap;          /* floats allocated in vdata.values       */
@@ -1222,7 +1225,8 @@ static bool parse_limit(struct parser *p)
     for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
         if (strlen(limits[i].name) == e - at &&
             !strncmp(p->buf + at, limits[i].name, e - at))
-            have = limits[i].value;
+            have = limits[i].value == VARYING_LIMIT
+                   ? 4 * (long)p->varying_slots : limits[i].value;
     p->pos = e;
     ws(p);
     const char *s = p->buf + p->pos;
@@ -1493,6 +1497,12 @@ void shtest_free(struct shtest *t)
 bool shtest_parse(struct shtest *t, const char *text, size_t len,
                   struct us_diag *diag)
 {
+    return shtest_parse_slots(t, text, len, 0, diag);
+}
+
+bool shtest_parse_slots(struct shtest *t, const char *text, size_t len,
+                        unsigned varying_slots, struct us_diag *diag)
+{
     memset(t, 0, sizeof *t);
     t->width = t->height = SHTEST_DEFAULT_SIZE;
     t->text = text;
@@ -1506,6 +1516,8 @@ bool shtest_parse(struct shtest *t, const char *text, size_t len,
     p->len = len;
     p->t = t;
     p->diag = diag;
+    p->varying_slots = varying_slots && varying_slots <= US_MAX_VARYINGS
+                       ? varying_slots : US_VARYING_SLOTS_DEFAULT;
     enum section sec = SEC_NONE;
     bool ok = true;
     size_t at = 0;

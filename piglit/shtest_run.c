@@ -426,6 +426,7 @@ static bool compile_glsl(struct runner *R, enum us_stage st, const char *text,
         return fail_at(R, d.line, d.col, "%s: %s", what, d.msg);
     struct us_glsl_options opt;
     us_glsl_options_init(&opt);
+    opt.varying_slots = R->env->backend->varying_slots;
     bool ok = us_glsl_compile(what, rew ? rew : text, rlen, st, &opt, prog,
                               &R->info[st], &d);
     free(rew);
@@ -509,6 +510,7 @@ static bool compile_programs(struct runner *R,
 {
     const struct shtest *t = R->t;
     us_glsl_link_init(&R->link);
+    us_glsl_link_slots(&R->link, R->env->backend->varying_slots);
     bool ok;
     if (t->nsh[US_STAGE_COMPUTE]) {
         R->have_cp = true;

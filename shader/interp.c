@@ -46,7 +46,8 @@ static const float zero4[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
 #define V0001 { 0.0f, 0.0f, 0.0f, 1.0f }
 #define V0001x4 V0001, V0001, V0001, V0001
 static const us_vec4 input_init[] = { V0001x4, V0001x4, V0001x4, V0001x4,
-                                      V0001x4, V0001x4, V0001x4, V0001x4 };
+                                      V0001x4, V0001x4, V0001x4, V0001x4,
+                                      V0001x4, V0001x4 };
 _Static_assert(sizeof input_init >= sizeof ((struct us_thread *)0)->input,
                "input_init covers every input");
 

@@ -204,8 +204,9 @@ static bool capture(struct us_bench *b, const char *list,
     unsigned w, h;
     gfx_scene_size(bp->scn, &w, &h);
     struct gfx_capture cap;
-    gfx_capture_init(&cap, &gfx_backend_functional, &bp->prog,
-                     US_BENCH_CAPTURE);
+    struct gfx_shader_backend functional = gfx_backend_functional;
+    functional.varying_slots = (unsigned)b->base.v[US_KNOB_varying_slots];
+    gfx_capture_init(&cap, &functional, &bp->prog, US_BENCH_CAPTURE);
     struct gfx_framebuffer fb = { 0 };
     struct gfx_stats gs;
     bool ok = gfx_scene_render(bp->scn, w, h, &b->math, &cap.be, &fb, &gs,
@@ -317,9 +318,14 @@ static bool load_program(struct us_bench *b, const char *list,
     size_t len;
     if (!read_in(b, bp->path, MAX_PROGRAM_BYTES, &text, &len, diag))
         return false;
-    /* an ARB program, or a GLSL shader staged by its extension */
-    bool ok = us_program_from_text(bp->path, text, len, US_STAGE_ANY, NULL,
-                                   &bp->prog, diag);
+    /* an ARB program, or a GLSL shader staged by its extension, in the
+     * varying slots of the base configuration */
+    struct us_glsl_options opt;
+    us_glsl_options_init(&opt);
+    opt.varying_slots = (unsigned)b->base.v[US_KNOB_varying_slots];
+    bool ok = us_program_from_text(bp->path, text, len, US_STAGE_ANY, &opt,
+                                   &bp->prog, diag) &&
+              us_check_varying_slots(&bp->prog, opt.varying_slots, diag);
     if (ok)
         describe(text, bp->desc, sizeof bp->desc);
     free(text);

@@ -856,7 +856,11 @@ static void base_config(FILE *f, const struct us_bench *b)
             fprintf(f, "%d`", b->base.v[k]);
         }
     }
-    fprintf(f, ".\n\n");
+    int slots = b->base.v[US_KNOB_varying_slots];
+    fprintf(f, ".  The programs pass at most %d vec4 varyings between the "
+            "stages (varying_slots=%d: %s GLES 2.0's minimum "
+            "GL_MAX_VARYING_VECTORS, 8).\n\n", slots, slots,
+            slots == US_VARYING_SLOTS_DEFAULT ? "the default," : "raised from");
 }
 
 void us_bench_report(FILE *f, const struct us_bench *b, bool plots,

@@ -529,7 +529,11 @@ void us_bench_report_glmark2(FILE *f, const struct us_bench *b)
             "GLSL ES -> SPIR-V -> vec4 IR, and fed by the scenes "
             "bench/glmark2/*.scn (docs/GLMARK2.md lists the pairs and "
             "their status).  A shader shared by several pairs is counted "
-            "once.\n\n", n, nv, n - nv);
+            "once.  Every pair fits in the %d vec4 varying slots of knob "
+            "varying_slots (%s GLES 2.0's minimum GL_MAX_VARYING_VECTORS, "
+            "8).\n\n", n, nv, n - nv, b->base.v[US_KNOB_varying_slots],
+            b->base.v[US_KNOB_varying_slots] == US_VARYING_SLOTS_DEFAULT
+                ? "the default," : "raised from");
 
     fprintf(f, "### Vector width\n\nShare of ALU vec4 instructions "
             "(texture fetches left out) by the useful ops they ask for, "

@@ -401,7 +401,7 @@ START_TEST(fragment_bindings)
                "ATTRIB f = fragment.facing;\nMOV result.color, f.x;\nEND\n");
     ck_assert_int_eq(p.insts[0].src[0].file, US_FILE_INPUT);
     ck_assert_int_eq(p.insts[0].src[0].index, US_FIN_FACING);
-    ck_assert_uint_eq(p.inputs_read, 1u << US_FIN_FACING);
+    ck_assert_uint_eq(p.inputs_read, 1ull << US_FIN_FACING);
     ck_assert_str_eq(us_input_name(US_STAGE_FRAGMENT, US_FIN_FACING),
                      "fragment.facing");
     us_program_free(&p);

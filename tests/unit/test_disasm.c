@@ -111,10 +111,10 @@ static struct us_inst *inst(struct builder *b, enum us_opcode op,
     *in = (struct us_inst){ .op = (uint8_t)op, .dst = dst,
                             .src = { s0, s1, s2 } };
     if (dst.file == US_FILE_OUTPUT)
-        b->p.outputs_written |= 1u << dst.index;
+        b->p.outputs_written |= 1ull << dst.index;
     for (int i = 0; i < us_ops[op].nsrc; i++)
         if (in->src[i].file == US_FILE_INPUT)
-            b->p.inputs_read |= 1u << in->src[i].index;
+            b->p.inputs_read |= 1ull << in->src[i].index;
     return in;
 }
 

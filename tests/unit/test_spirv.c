@@ -1223,7 +1223,7 @@ START_TEST(core_builtins)
     compile(&f, US_STAGE_FRAGMENT,
             "#version 330\nout vec4 c;\nvoid main() {\n"
             "  c = gl_FrontFacing ? vec4(0.25) : vec4(0.75); }\n");
-    ck_assert(f.p.inputs_read & (1u << US_FIN_FACING));
+    ck_assert(f.p.inputs_read & (1ull << US_FIN_FACING));
     input(&f, US_FIN_FACING, 1, 0, 0, 1);
     run(&f);
     NEAR(f.t.output[US_FOUT_COLOR][0], 0.25f, 0);
