@@ -16,6 +16,24 @@
 #include "glsl/passes.h"
 #include "isa/scalar.h"
 
+/* The translation's IR of `p`: its instructions copied, TEMP v an SSA
+ * value where ssa[v] (ssa may be NULL). */
+static inline void spv_of(const struct us_program *p, const uint8_t *ssa,
+                          struct spv *s)
+{
+    memset(s, 0, sizeof *s);
+    s->stage = p->stage;
+    s->insts = malloc((p->ninsts + 1) * sizeof *s->insts);
+    ck_assert_ptr_nonnull(s->insts);
+    memcpy(s->insts, p->insts, p->ninsts * sizeof *s->insts);
+    s->ninsts = s->cap_insts = p->ninsts;
+    s->nvregs = p->ntemps;
+    s->vreg_ssa = calloc(s->nvregs + 1, 1);
+    ck_assert_ptr_nonnull(s->vreg_ssa);
+    if (ssa)
+        memcpy(s->vreg_ssa, ssa, s->nvregs);
+}
+
 /* The program of `text` as the translation's IR; ssa: bit v marks TEMP v
  * an SSA value. */
 static inline void ir_of(const char *text, unsigned ssa, struct us_program *p,
@@ -26,15 +44,7 @@ static inline void ir_of(const char *text, unsigned ssa, struct us_program *p,
     if (!us_assemble(text, strlen(text), US_STAGE_ANY, p, &d))
         ck_abort_msg("does not assemble: %u:%u: %s\n%s", d.line, d.col,
                      d.msg, text);
-    memset(s, 0, sizeof *s);
-    s->stage = p->stage;
-    s->insts = malloc((p->ninsts + 1) * sizeof *s->insts);
-    ck_assert_ptr_nonnull(s->insts);
-    memcpy(s->insts, p->insts, p->ninsts * sizeof *s->insts);
-    s->ninsts = s->cap_insts = p->ninsts;
-    s->nvregs = p->ntemps;
-    s->vreg_ssa = calloc(s->nvregs + 1, 1);
-    ck_assert_ptr_nonnull(s->vreg_ssa);
+    spv_of(p, NULL, s);
     for (unsigned v = 0; v < s->nvregs && v < 32; v++)
         s->vreg_ssa[v] = ssa >> v & 1;
 }
@@ -196,17 +206,102 @@ static inline void with_splits(struct us_rng *r, struct us_program *p)
         ck_abort_msg("flow: %s", d.msg);
 }
 
-/* Runs `passes` on random programs (with structured flow when `flow`);
- * with `all_regs` every register must keep its bits, else the outputs
- * and KIL.  Half the programs get copies (with_copies), half are split
- * (with_splits).  Returns how many programs the passes changed; fails the test
- * on the first that computes differently. */
+/* `p` with the passes' instructions and registers (its params and decls),
+ * its flow rebuilt; s's instructions move to it, the rest is freed. */
+static inline void program_of(const struct us_program *p, struct spv *s,
+                              struct us_program *o)
+{
+    ck_assert_uint_le(s->nvregs, US_MAX_TEMPS);
+    *o = *p;
+    o->insts = s->insts;
+    o->ninsts = s->ninsts;
+    if (s->nvregs > o->ntemps)
+        o->ntemps = s->nvregs;
+    o->flow = NULL;
+    s->insts = NULL;
+    free(s->vreg_ssa);
+    free(s->consts);
+    s->vreg_ssa = NULL;
+    s->consts = NULL;
+    struct us_diag d;
+    ck_assert(us_flow_build(o, &o->flow, &d));
+}
+
+/* What program_of made (p's params and decls stay p's). */
+static inline void program_of_free(struct us_program *o)
+{
+    free(o->insts);
+    us_flow_free(o->flow);
+}
+
+/* p's parameter values: the constants', random ones for the rest. */
+static inline us_vec4 *random_params(struct us_rng *r,
+                                     const struct us_program *p)
+{
+    us_vec4 *v = calloc(p->nparams + 1, sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    for (unsigned i = 0; i < p->nparams; i++)
+        for (unsigned c = 0; c < 4; c++)
+            v[i][c] = p->params[i].kind == US_PARAM_CONST
+                          ? p->params[i].value[c] : us_random_float(r);
+    return v;
+}
+
+/* Runs `a` and `b` on the same four random threads: the outputs and KIL
+ * (with `all_regs` every register too) must keep their bits, else the
+ * test fails naming program k, `what` and both texts.  A thread over the
+ * budget (a loop made endless) is not compared. */
+static inline void expect_same_runs(struct us_rng *r,
+                                    const struct us_program *a,
+                                    const struct us_program *b,
+                                    const us_vec4 *params, bool all_regs,
+                                    unsigned k, const char *what)
+{
+    struct us_exec_env env = { .params = params, .math = &us_math_exact,
+                               .sample = pass_sample, .max_insts = 20000 };
+    static struct us_thread t0, ta, tb;
+    for (unsigned t = 0; t < 4; t++) {
+        us_random_thread(r, &t0);
+        ta = t0;
+        tb = t0;
+        us_interpret(a, &env, &ta);
+        us_interpret(b, &env, &tb);
+        if (ta.overrun || tb.overrun)
+            continue;
+        bool same = same_bits(ta.output, tb.output, US_MAX_OUTPUTS) &&
+                    ta.killed == tb.killed;
+        if (all_regs)
+            same = same && same_bits(ta.temp, tb.temp, US_MAX_TEMPS) &&
+                   !memcmp(ta.addr, tb.addr, sizeof ta.addr);
+        if (same)
+            continue;
+        for (unsigned i = 0; i < US_MAX_OUTPUTS; i++)
+            if (!same_bits(&ta.output[i], &tb.output[i], 1))
+                fprintf(stderr, "output %u: %g %g %g %g / %g %g %g %g\n", i,
+                        ta.output[i][0], ta.output[i][1], ta.output[i][2], ta.output[i][3],
+                        tb.output[i][0], tb.output[i][1], tb.output[i][2], tb.output[i][3]);
+        for (unsigned i = 0; all_regs && i < US_MAX_TEMPS; i++)
+            if (!same_bits(&ta.temp[i], &tb.temp[i], 1))
+                fprintf(stderr, "temp %u: %g %g %g %g / %g %g %g %g\n", i,
+                        ta.temp[i][0], ta.temp[i][1], ta.temp[i][2], ta.temp[i][3],
+                        tb.temp[i][0], tb.temp[i][1], tb.temp[i][2], tb.temp[i][3]);
+        char *before = us_disassemble(a), *after = us_disassemble(b);
+        ck_abort_msg("program %u computes differently after %s:\n%s\n"
+                     "became\n%s", k, what, before, after);
+    }
+}
+
+/* Rewrites a random program before the passes: the pattern a pass is
+ * for, placed in the random code (its fresh registers marked in ssa). */
 typedef void (*pass_prep_fn)(struct us_rng *r, struct us_program *p,
                              uint8_t *ssa);
 
-/* As random_property, with `prep` (may be NULL) rewriting each program
- * after with_copies / with_splits: the pattern a pass is for, placed in
- * the random code (its fresh registers marked in ssa). */
+/* Runs `passes` on random programs (with structured flow when `flow`);
+ * with `all_regs` every register must keep its bits, else the outputs
+ * and KIL.  Half the programs get copies (with_copies), half are split
+ * (with_splits), then `prep` (may be NULL) rewrites each.  Returns how
+ * many programs the passes changed; fails the test on the first that
+ * computes differently. */
 static inline unsigned random_property_prep(void (*passes)(struct spv *),
                                             bool flow, bool all_regs,
                                             uint64_t seed, unsigned n,
@@ -216,7 +311,7 @@ static inline unsigned random_property_prep(void (*passes)(struct spv *),
     unsigned changed = 0;
     for (unsigned k = 0; k < n; k++) {
         enum us_stage stage = k & 1 ? US_STAGE_FRAGMENT : US_STAGE_VERTEX;
-        struct us_program p;
+        struct us_program p, o;
         unsigned len = 4 + us_rng_below(&r, 24);
         ck_assert(flow ? us_random_flow_program(&r, stage, len, &p)
                        : us_random_program(&r, stage, len, &p));
@@ -228,76 +323,15 @@ static inline unsigned random_property_prep(void (*passes)(struct spv *),
         if (prep)
             prep(&r, &p, ssa);
         struct spv s;
-        memset(&s, 0, sizeof s);
-        s.stage = p.stage;
-        s.insts = malloc((p.ninsts + 1) * sizeof *s.insts);
-        ck_assert_ptr_nonnull(s.insts);
-        memcpy(s.insts, p.insts, p.ninsts * sizeof *s.insts);
-        s.ninsts = s.cap_insts = p.ninsts;
-        s.nvregs = p.ntemps;
-        s.vreg_ssa = calloc(s.nvregs + 1, 1);
-        ck_assert_ptr_nonnull(s.vreg_ssa);
-        memcpy(s.vreg_ssa, ssa, s.nvregs);
+        spv_of(&p, ssa, &s);
         passes(&s);
-        /* o: p with the passes' instructions (its params and decls). */
-        struct us_program o = p;
-        o.insts = s.insts;
-        o.ninsts = s.ninsts;
-        o.flow = NULL;
-        free(s.vreg_ssa);
-        free(s.consts);
-        struct us_diag d;
-        ck_assert(us_flow_build(&o, &o.flow, &d));
-        char *before = us_disassemble(&p), *after = us_disassemble(&o);
-        ck_assert_ptr_nonnull(before);
-        ck_assert_ptr_nonnull(after);
+        program_of(&p, &s, &o);
         changed += p.ninsts != o.ninsts ||
                    memcmp(p.insts, o.insts, p.ninsts * sizeof *o.insts) != 0;
-        us_vec4 *params = calloc(p.nparams + 1, sizeof *params);
-        ck_assert_ptr_nonnull(params);
-        for (unsigned i = 0; i < p.nparams; i++)
-            for (unsigned c = 0; c < 4; c++)
-                params[i][c] = p.params[i].kind == US_PARAM_CONST
-                                   ? p.params[i].value[c] : us_random_float(&r);
-        struct us_exec_env env = { .params = (const us_vec4 *)params,
-                                   .math = &us_math_exact,
-                                   .sample = pass_sample,
-                                   .max_insts = 20000 };
-        static struct us_thread t0, ta, tb;
-        for (unsigned t = 0; t < 4; t++) {
-            us_random_thread(&r, &t0);
-            ta = t0;
-            tb = t0;
-            us_interpret(&p, &env, &ta);
-            us_interpret(&o, &env, &tb);
-            if (ta.overrun || tb.overrun)
-                continue;   /* with_copies made a loop endless */
-            bool same = same_bits(ta.output, tb.output, US_MAX_OUTPUTS) &&
-                        ta.killed == tb.killed;
-            if (all_regs)
-                same = same && same_bits(ta.temp, tb.temp, US_MAX_TEMPS) &&
-                       !memcmp(ta.addr, tb.addr, sizeof ta.addr);
-            if (!same) {
-                for (unsigned i = 0; i < US_MAX_OUTPUTS; i++)
-                    if (!same_bits(&ta.output[i], &tb.output[i], 1))
-                        fprintf(stderr, "output %u: %g %g %g %g / %g %g %g %g\n", i,
-                                ta.output[i][0], ta.output[i][1], ta.output[i][2], ta.output[i][3],
-                                tb.output[i][0], tb.output[i][1], tb.output[i][2], tb.output[i][3]);
-                for (unsigned i = 0; i < US_MAX_TEMPS; i++)
-                    if (!same_bits(&ta.temp[i], &tb.temp[i], 1))
-                        fprintf(stderr, "temp %u: %g %g %g %g / %g %g %g %g\n", i,
-                                ta.temp[i][0], ta.temp[i][1], ta.temp[i][2], ta.temp[i][3],
-                                tb.temp[i][0], tb.temp[i][1], tb.temp[i][2], tb.temp[i][3]);
-            }
-            if (!same)
-                ck_abort_msg("program %u computes differently after the "
-                             "passes:\n%s\nbecame\n%s", k, before, after);
-        }
+        us_vec4 *params = random_params(&r, &p);
+        expect_same_runs(&r, &p, &o, params, all_regs, k, "the passes");
         free(params);
-        free(before);
-        free(after);
-        free(o.insts);
-        us_flow_free(o.flow);
+        program_of_free(&o);
         us_program_free(&p);
     }
     return changed;

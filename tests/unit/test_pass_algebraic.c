@@ -196,54 +196,20 @@ START_TEST(random_programs_keep_bits)
             }
         }
         struct spv s;
-        memset(&s, 0, sizeof s);
-        s.stage = p.stage;
-        s.insts = malloc((p.ninsts + 1) * sizeof *s.insts);
-        ck_assert_ptr_nonnull(s.insts);
-        memcpy(s.insts, p.insts, p.ninsts * sizeof *s.insts);
-        s.ninsts = s.cap_insts = p.ninsts;
-        s.nvregs = p.ntemps;
-        s.vreg_ssa = calloc(s.nvregs + 1, 1);
-        ck_assert_ptr_nonnull(s.vreg_ssa);
+        spv_of(&p, NULL, &s);
         to_consts(&p, &s);
         changed += pass_algebraic(&s);
         struct us_program o;
         from_consts(&p, &s, &o);
-        char *before = us_disassemble(&p), *after = us_disassemble(&o);
-        ck_assert_ptr_nonnull(before);
-        ck_assert_ptr_nonnull(after);
-        us_vec4 *va = calloc(o.nparams + 1, sizeof *va);
-        ck_assert_ptr_nonnull(va);
-        for (unsigned i = 0; i < o.nparams; i++)
-            for (unsigned c = 0; c < 4; c++)
-                va[i][c] = o.params[i].kind == US_PARAM_CONST
-                               ? o.params[i].value[c] : us_random_float(&r);
-        struct us_exec_env env = { .params = (const us_vec4 *)va,
-                                   .math = &us_math_exact,
-                                   .sample = pass_sample,
-                                   .max_insts = 20000 };
-        static struct us_thread t0, ta, tb;
-        for (unsigned t = 0; t < 4; t++) {
-            us_random_thread(&r, &t0);
-            ta = t0;
-            tb = t0;
-            us_interpret(&p, &env, &ta);
-            us_interpret(&o, &env, &tb);
-            /* TEMPs may differ in components nobody reads */
-            if (!same_bits(ta.output, tb.output, US_MAX_OUTPUTS) ||
-                ta.killed != tb.killed)
-                ck_abort_msg("program %u computes differently after the "
-                             "pass:\n%s\nbecame\n%s", k, before, after);
-        }
+        us_vec4 *va = random_params(&r, &o);
+        /* TEMPs may differ in components nobody reads */
+        expect_same_runs(&r, &p, &o, va, false, k, "pass_algebraic");
         free(va);
-        free(before);
-        free(after);
         free(s.insts);
         free(s.vreg_ssa);
         free(s.consts);
-        free(o.insts);
         free(o.params);
-        us_flow_free(o.flow);
+        program_of_free(&o);
         us_program_free(&p);
     }
     printf("algebraic: %u of %u random programs changed\n", changed, n);

@@ -114,12 +114,7 @@ START_TEST(random_programs_keep_registers)
         for (unsigned i = 0; i < p.nparams; i++)
             memcpy(consts[i].v, p.params[i].value, sizeof consts[i].v);
         struct spv s;
-        memset(&s, 0, sizeof s);
-        s.insts = malloc((p.ninsts + 1) * sizeof *s.insts);
-        ck_assert_ptr_nonnull(s.insts);
-        memcpy(s.insts, p.insts, p.ninsts * sizeof *s.insts);
-        s.ninsts = p.ninsts;
-        s.nvregs = p.ntemps;
+        spv_of(&p, NULL, &s);
         s.consts = consts;
         s.nconsts = p.nparams;
         for (unsigned i = 0; i < s.ninsts; i++)
@@ -133,38 +128,16 @@ START_TEST(random_programs_keep_registers)
                 if (s.insts[i].src[q].file == US_FILE_PARAM &&
                     s.insts[i].src[q].index >= CONST_BASE)
                     s.insts[i].src[q].index -= CONST_BASE;
-        struct us_program o = p;
-        o.insts = s.insts;
-        o.flow = NULL;
-        ck_assert(us_flow_build(&o, &o.flow, &d));
+        struct us_program o;
+        program_of(&p, &s, &o);   /* frees consts */
+        /* the values the pass read as constants */
         us_vec4 *params = calloc(p.nparams + 1, sizeof *params);
         ck_assert_ptr_nonnull(params);
         for (unsigned i = 0; i < p.nparams; i++)
             memcpy(params[i], p.params[i].value, sizeof params[i]);
-        struct us_exec_env env = { .params = (const us_vec4 *)params,
-                                   .math = &us_math_exact,
-                                   .sample = pass_sample,
-                                   .max_insts = 20000 };
-        static struct us_thread t0, ta, tb;
-        for (unsigned t = 0; t < 4; t++) {
-            us_random_thread(&r, &t0);
-            ta = t0;
-            tb = t0;
-            us_interpret(&p, &env, &ta);
-            us_interpret(&o, &env, &tb);
-            if (!same_bits(ta.output, tb.output, US_MAX_OUTPUTS) ||
-                !same_bits(ta.temp, tb.temp, US_MAX_TEMPS) ||
-                ta.killed != tb.killed) {
-                char *before = us_disassemble(&p), *after = us_disassemble(&o);
-                ck_abort_msg("program %u computes differently after "
-                             "pass_constprop:\n%s\nbecame\n%s", k, before,
-                             after);
-            }
-        }
+        expect_same_runs(&r, &p, &o, params, true, k, "pass_constprop");
         free(params);
-        free(consts);
-        free(o.insts);
-        us_flow_free(o.flow);
+        program_of_free(&o);
         us_program_free(&p);
     }
     printf("constprop: %u of 400 random programs changed\n", changed);

@@ -448,61 +448,20 @@ static unsigned ifconv_property(void (*passes)(struct spv *), uint64_t seed,
     unsigned changed = 0;
     for (unsigned k = 0; k < n; k++) {
         enum us_stage stage = k & 1 ? US_STAGE_FRAGMENT : US_STAGE_VERTEX;
-        struct us_program p;
+        struct us_program p, o;
         ck_assert(us_random_flow_program(&r, stage, 4 + us_rng_below(&r, 24),
                                          &p));
         with_bool_ifs(&r, &p);
         struct spv s;
-        memset(&s, 0, sizeof s);
-        s.stage = p.stage;
-        s.insts = malloc((p.ninsts + 1) * sizeof *s.insts);
-        ck_assert_ptr_nonnull(s.insts);
-        memcpy(s.insts, p.insts, p.ninsts * sizeof *s.insts);
-        s.ninsts = s.cap_insts = p.ninsts;
-        s.nvregs = p.ntemps;
-        s.vreg_ssa = calloc(s.nvregs + 1, 1);
-        ck_assert_ptr_nonnull(s.vreg_ssa);
+        spv_of(&p, NULL, &s);
         passes(&s);
-        ck_assert_uint_le(s.nvregs, US_MAX_TEMPS);
-        struct us_program o = p;
-        o.insts = s.insts;
-        o.ninsts = s.ninsts;
-        o.ntemps = s.nvregs;
-        o.flow = NULL;
-        free(s.vreg_ssa);
-        struct us_diag d;
-        ck_assert(us_flow_build(&o, &o.flow, &d));
+        program_of(&p, &s, &o);
         changed += o.ninsts != p.ninsts ||
                    memcmp(o.insts, p.insts, p.ninsts * sizeof *p.insts) != 0;
-        us_vec4 *params = calloc(p.nparams + 1, sizeof *params);
-        ck_assert_ptr_nonnull(params);
-        for (unsigned i = 0; i < p.nparams; i++)
-            for (unsigned c = 0; c < 4; c++)
-                params[i][c] = p.params[i].kind == US_PARAM_CONST
-                                   ? p.params[i].value[c] : us_random_float(&r);
-        struct us_exec_env env = { .params = (const us_vec4 *)params,
-                                   .math = &us_math_exact,
-                                   .sample = pass_sample,
-                                   .max_insts = 20000 };
-        static struct us_thread t0, ta, tb;
-        for (unsigned t = 0; t < 4; t++) {
-            us_random_thread(&r, &t0);
-            ta = t0;
-            tb = t0;
-            us_interpret(&p, &env, &ta);
-            us_interpret(&o, &env, &tb);
-            if (ta.overrun || tb.overrun)
-                continue;
-            if (!same_bits(ta.output, tb.output, US_MAX_OUTPUTS) ||
-                ta.killed != tb.killed) {
-                char *before = us_disassemble(&p), *after = us_disassemble(&o);
-                ck_abort_msg("program %u computes differently after "
-                             "pass_ifconv:\n%s\nbecame\n%s", k, before, after);
-            }
-        }
+        us_vec4 *params = random_params(&r, &p);
+        expect_same_runs(&r, &p, &o, params, false, k, "pass_ifconv");
         free(params);
-        free(o.insts);
-        us_flow_free(o.flow);
+        program_of_free(&o);
         us_program_free(&p);
     }
     return changed;

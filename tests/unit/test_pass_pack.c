@@ -211,47 +211,15 @@ START_TEST(random_programs_keep_outputs)
         uint8_t ssa[POOL] = { 0 };
         value_program(&r, &p, ssa);
         struct spv s;
-        memset(&s, 0, sizeof s);
-        s.stage = p.stage;
-        s.insts = malloc((p.ninsts + 1) * sizeof *s.insts);
-        ck_assert_ptr_nonnull(s.insts);
-        memcpy(s.insts, p.insts, p.ninsts * sizeof *s.insts);
-        s.ninsts = s.cap_insts = p.ninsts;
-        s.nvregs = p.ntemps;
-        s.vreg_ssa = calloc(s.nvregs + 1, 1);
-        ck_assert_ptr_nonnull(s.vreg_ssa);
-        memcpy(s.vreg_ssa, ssa, POOL);
+        spv_of(&p, ssa, &s);
         us_passes_narrowed(&s);
-        struct us_program o = p;
-        o.insts = s.insts;
-        o.ninsts = s.ninsts;
-        o.flow = NULL;
-        free(s.vreg_ssa);
-        free(s.consts);
-        struct us_diag d;
-        ck_assert(us_flow_build(&o, &o.flow, &d));
+        struct us_program o;
+        program_of(&p, &s, &o);
         changed += o.ninsts != p.ninsts;
-        us_vec4 params[4];
-        for (unsigned i = 0; i < 4; i++)
-            memcpy(params[i], p.params[i].value, sizeof params[i]);
-        struct us_exec_env env = { .params = (const us_vec4 *)params,
-                                   .math = &us_math_exact,
-                                   .max_insts = 20000 };
-        static struct us_thread t0, ta, tb;
-        for (unsigned t = 0; t < 4; t++) {
-            us_random_thread(&r, &t0);
-            ta = t0;
-            tb = t0;
-            us_interpret(&p, &env, &ta);
-            us_interpret(&o, &env, &tb);
-            if (!same_bits(ta.output, tb.output, US_MAX_OUTPUTS)) {
-                char *before = us_disassemble(&p), *after = us_disassemble(&o);
-                ck_abort_msg("program %u computes differently after "
-                             "pass_pack:\n%s\nbecame\n%s", k, before, after);
-            }
-        }
-        free(o.insts);
-        us_flow_free(o.flow);
+        us_vec4 *params = random_params(&r, &p);   /* all constants */
+        expect_same_runs(&r, &p, &o, params, false, k, "pass_pack");
+        free(params);
+        program_of_free(&o);
         us_program_free(&p);
     }
     printf("pack: %u of 1000 random programs joined\n", changed);
