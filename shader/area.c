@@ -115,28 +115,47 @@ double us_area_um2(const struct us_hw *hw)
     return area_parts(hw, &b);
 }
 
+double us_energy_split(const struct us_hw *hw, const struct us_activity *act,
+                       struct us_energy_parts *p)
+{
+    /* The terms in one order, summed in it: the total's bits do not
+     * depend on the grouping into parts. */
+    const double t[] = {
+        (double)act->fmul_ops * A.fp32_mul_energy,
+        (double)act->fadd_ops * A.fp32_add_energy,
+        (double)act->sfu_full_ops *
+            (A.full_sfu_op_energy_muls * A.fp32_mul_energy +
+             2.0 * A.fp32_add_energy +
+             LUT_READ_BITS * A.sram_read_bit_energy),  /* its own table */
+        (double)(act->rf_reads + act->rf_writes) * RF_WORD_BITS *
+            A.sram_read_bit_energy,
+        (double)act->lut_reads * LUT_READ_BITS * A.sram_read_bit_energy,
+        (double)act->imem_bits * A.sram_read_bit_energy,
+        (double)act->issues * A.control_issue_energy,
+        (double)act->int_alu_ops * A.int_add_energy,
+        (double)act->int_mul_ops * A.int_mul_energy,
+        (double)act->mem_requests *
+            (A.int_add_energy +      /* the address add */
+             A.lsu_request_accesses * A.lsu_entry_bits *
+                 A.sram_read_bit_energy),
+        (double)act->cache_accesses * hw->cache_line_bits *
+            A.sram_read_bit_energy,
+    };
+    *p = (struct us_energy_parts){
+        .fp = t[0] + t[1], .sfu = t[2], .rf = t[3], .lut = t[4],
+        .imem = t[5], .control = t[6], .ints = t[7] + t[8], .lsu = t[9],
+        .cache = t[10],
+    };
+    double e = 0.0;
+    for (unsigned k = 0; k < sizeof t / sizeof t[0]; k++)
+        e += t[k];
+    return e;
+}
+
 double us_energy_pj(const struct us_hw *hw, const struct us_activity *act)
 {
-    double e = 0.0;
-    e += (double)act->fmul_ops * A.fp32_mul_energy;
-    e += (double)act->fadd_ops * A.fp32_add_energy;
-    e += (double)act->sfu_full_ops *
-         (A.full_sfu_op_energy_muls * A.fp32_mul_energy +
-          2.0 * A.fp32_add_energy +
-          LUT_READ_BITS * A.sram_read_bit_energy);  /* its own table */
-    e += (double)(act->rf_reads + act->rf_writes) * RF_WORD_BITS *
-         A.sram_read_bit_energy;
-    e += (double)act->lut_reads * LUT_READ_BITS * A.sram_read_bit_energy;
-    e += (double)act->imem_bits * A.sram_read_bit_energy;
-    e += (double)act->issues * A.control_issue_energy;
-    e += (double)act->int_alu_ops * A.int_add_energy;
-    e += (double)act->int_mul_ops * A.int_mul_energy;
-    e += (double)act->mem_requests *
-         (A.int_add_energy +      /* the address add */
-          A.lsu_request_accesses * A.lsu_entry_bits * A.sram_read_bit_energy);
-    e += (double)act->cache_accesses * hw->cache_line_bits *
-         A.sram_read_bit_energy;
-    return e;
+    struct us_energy_parts p;
+    return us_energy_split(hw, act, &p);
 }
 
 uint64_t us_area_lut_bits(const struct us_config *cfg)
@@ -206,8 +225,19 @@ void us_area_report(const struct us_config *cfg, const struct us_hw *hw,
     us_stats_counter(st, "int_ops.mul", "integer components executed on "
                      "the multipliers (MUL, MUL.HI, DIV, MOD), all threads",
                      (double)act->int_mul_ops);
+    struct us_energy_parts e;
     us_stats_counter(st, "energy", "energy of the run, pJ",
-                     us_energy_pj(hw, act));
+                     us_energy_split(hw, act, &e));
+    us_stats_counter(st, "energy_parts.fp", "FP32 multiplies and adds", e.fp);
+    us_stats_counter(st, "energy_parts.rf", "register-file reads and writes", e.rf);
+    us_stats_counter(st, "energy_parts.sfu", "full-SFU operations", e.sfu);
+    us_stats_counter(st, "energy_parts.lut", "coefficient-LUT reads", e.lut);
+    us_stats_counter(st, "energy_parts.imem", "instruction-word fetches", e.imem);
+    us_stats_counter(st, "energy_parts.control", "issue control", e.control);
+    us_stats_counter(st, "energy_parts.int", "integer ALU and multiplier "
+                     "operations", e.ints);
+    us_stats_counter(st, "energy_parts.lsu", "load/store requests", e.lsu);
+    us_stats_counter(st, "energy_parts.cache", "data-cache accesses", e.cache);
     us_stats_formula(st, "energy_per_thread", "pJ per thread",
                      "energy / threads");
     us_stats_formula(st, "area_delay", "area x cycles (um^2 cycles)",

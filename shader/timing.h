@@ -461,6 +461,14 @@ double us_area_um2(const struct us_hw *hw);
 /* Energy of a run in pJ on machine *hw (its cache's line width). */
 double us_energy_pj(const struct us_hw *hw, const struct us_activity *act);
 
+/* The same energy by component (area_parts' grouping: a partial SFU's
+ * work is the SPs' multiply-adds, in fp, and its LUT reads, in lut). */
+struct us_energy_parts {
+    double fp, rf, sfu, lut, imem, control, ints, lsu, cache;
+};
+double us_energy_split(const struct us_hw *hw, const struct us_activity *act,
+                       struct us_energy_parts *parts);
+
 /* The simd4 baseline's hardware at the same configuration (alu_lanes / 4
  * vec4 units with a dot-product tree and a full SFU each, an integer ALU
  * and multiplier per lane, the memory system's LSUs and cache), with

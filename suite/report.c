@@ -787,6 +787,7 @@ static void section_area(FILE *f, const struct us_report *r, bool plots)
                      US_BENCH_ALL, "energy") / t),
                 gain(g[3], sizeof g[3], us_bench_geo_ratio(b, sc, h,
                      US_BENCH_ALL, "area_delay")));
+        us_report_power_section(f, r);
     }
     fprintf(f, "\n\n");
     if (plots && us_report_ran(r, R_SIMD4))

@@ -45,6 +45,22 @@ static inline bool us_report_has_class(const struct us_report *r, unsigned c)
  * SPs' multiply-adds and 1 LUT shared by 8 SPs"). */
 void us_report_scalar_sfu(const struct us_report *r, char *buf, size_t size);
 
+/* Power against hetero, decomposed (suite/report_power.c): energy per
+ * useful op by component ([0] scalar, [1] hetero), the geometric-mean
+ * ratios scalar / hetero of energy, time and power, and the component
+ * whose energy per op differs most. */
+enum { US_POWER_PARTS = 9 };
+struct us_power {
+    double per_op[2][US_POWER_PARTS], total[2];
+    double energy, time, power;
+    unsigned top;
+};
+bool us_report_power(const struct us_report *r, struct us_power *p);
+const char *us_power_part(unsigned k);
+/* What makes the power ratio's sign: the energy, the time or both. */
+const char *us_power_cause(const struct us_power *p);
+void us_report_power_section(FILE *f, const struct us_report *r);
+
 /* Section g, paper vs measured. */
 void us_report_paper(FILE *f, const struct us_report *r);
 

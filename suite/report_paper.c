@@ -423,22 +423,21 @@ static bool c_area_hetero(const struct us_report *r, struct row *w)
 
 static bool c_power_hetero(const struct us_report *r, struct row *w)
 {
-    struct norm n;
+    struct us_power p;
     struct fig m;
-    normalized(r, R_HETERO, &n);
-    if (!fig_make(&m, GAIN, n.power, 1) || !isfinite(n.energy))
+    if (!us_report_power(r, &p) || !fig_make(&m, GAIN, p.power, 1))
         return false;
-    const char *how = n.power > 1
-        ? (n.energy < 1 ? "higher although it needs less energy" : "higher")
-        : (n.energy > 1 ? "lower although it needs more energy" : "lower");
     w->paper = "-15%";
     snprintf(w->measured, sizeof w->measured, "%s", m.text);
-    snprintf(w->why, sizeof w->why, "%s: power is energy / time here: the "
-             "scalar SP spends %.3fx hetero's energy on the same work in "
-             "%.3fx its time, so its power is %s; the paper compared "
-             "synthesized designs' power, which this event-energy model "
-             "(shader/area.def) only approximates.", verdict(m.x, 0.85),
-             n.energy, n.time, how);
+    snprintf(w->why, sizeof w->why, "%s: power is energy / time here, "
+             "decomposed in section f: the scalar SP spends %.3fx hetero's "
+             "energy on the same work in %.3fx its time, so the sign comes "
+             "from %s; per useful op it spends %.3f pJ against %.3f, most "
+             "of the difference in %s (%+.3f pJ).  The event-energy model "
+             "(shader/area.def) has no leakage, which synthesized designs' "
+             "power, the paper's, includes.", verdict(m.x, 0.85), p.energy,
+             p.time, us_power_cause(&p), p.total[0], p.total[1],
+             us_power_part(p.top), p.per_op[0][p.top] - p.per_op[1][p.top]);
     return true;
 }
 

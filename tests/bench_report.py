@@ -264,6 +264,69 @@ def check_descriptions(text, res):
                "%s: description cut inside parentheses" % c[0])
 
 
+PARTS = ["fp", "rf", "sfu", "lut", "imem", "control", "int", "lsu", "cache"]
+
+
+def check_power(text, res, ran):
+    """Section f's power decomposition against results.json: per-op
+    energy by component (parts summing to the total), power = energy /
+    time, and the stated cause agreeing with the ratios."""
+    i = text.find("### Power against hetero, decomposed")
+    both = "scalar" in ran and "hetero" in ran
+    expect((i >= 0) == both, "power decomposition %s" %
+           ("without scalar and hetero" if i >= 0 else "missing"))
+    if i < 0 or not both:
+        return
+    sec = text[i:text.find("\n## ", i)]
+    runs = {}
+    for r in res["runs"]:
+        if r.get("ok"):
+            runs.setdefault(r["variant"], {})[r["program"]] = r["stats"]
+    per_op = {}
+    for v in ("scalar", "hetero"):
+        st = runs[v].values()
+        ops = sum(s["useful_ops"] for s in st)
+        per_op[v] = {k: sum(s["energy_parts"][k] for s in st) / ops
+                     for k in PARTS}
+        total = sum(s["energy"] for s in st) / ops
+        expect(abs(sum(per_op[v].values()) - total) < 1e-6 * total,
+               "%s: energy_parts do not sum to energy" % v)
+        per_op[v]["total"] = total
+    # rows in PARTS order, the parts both models leave at 0 left out
+    keys = [k for k in PARTS if per_op["scalar"][k] or per_op["hetero"][k]]
+    keys.append("total")
+    rows = [cells(r) for r in table_rows(sec)[1:]]
+    expect(len(rows) == len(keys), "power table: %d rows, want %d" %
+           (len(rows), len(keys)))
+    for k, c in zip(keys, rows):
+        for col, v in ((1, "scalar"), (2, "hetero")):
+            got = float(c[col].strip("*"))
+            expect(abs(got - per_op[v][k]) < 0.0006,
+                   "power table: %s %s %s, results.json %.4f" %
+                   (v, k, got, per_op[v][k]))
+
+    def geo(key):
+        logs = [math.log(runs["scalar"][p][key] / runs["hetero"][p][key])
+                for p in runs["scalar"] if p in runs["hetero"] and
+                runs["scalar"][p][key] > 0 and runs["hetero"][p][key] > 0]
+        return math.exp(sum(logs) / len(logs))
+    m = re.search(r"energy (\d+\.\d+), time \(cycles\) (\d+\.\d+), "
+                  r"power = energy / time (\d+\.\d+)", sec)
+    expect(m is not None, "power sentence missing")
+    if not m:
+        return
+    e, t, p = (float(x) for x in m.groups())
+    want = (geo("energy"), geo("cycles"))
+    expect(abs(e - want[0]) < 0.0006 and abs(t - want[1]) < 0.0006 and
+           abs(p - want[0] / want[1]) < 0.0006,
+           "power ratios %s %s %s, results.json %.4f %.4f" %
+           (e, t, p, want[0], want[1]))
+    if p > 1 and e <= 1:
+        expect("from the time alone" in sec, "power: the cause is the time")
+    if p < 1 and e >= 1:
+        expect("from the time alone" in sec, "power: the cause is the time")
+
+
 def main():
     report, results, lanes, hw = sys.argv[1:5]
     text = open(report).read()
@@ -273,6 +336,7 @@ def main():
     check_verdicts(text)
     check_against_json(text, res, ran)
     check_config(text, res, ran, int(lanes), int(hw))
+    check_power(text, res, ran)
     check_descriptions(text, res)
     for p in PROBLEMS:
         print(p)

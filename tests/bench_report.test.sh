@@ -17,8 +17,10 @@
 # results.json; the four-component share leaves texture fetches out; every
 # paper-vs-measured verdict agrees with the numbers its row prints (5%
 # tolerance, read from the report's own statement); program descriptions
-# are whole sentences.  Also: width.N and `ushader stats` do not count a
-# texture fetch as four-wide work.
+# are whole sentences; section f's power decomposition against hetero
+# equals results.json's energy_parts per useful op and its energy and time
+# ratios.  Also: width.N and `ushader stats` do not count a texture fetch
+# as four-wide work.
 set -u
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"

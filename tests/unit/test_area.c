@@ -140,6 +140,50 @@ START_TEST(energy_of_the_new_events)
 }
 END_TEST
 
+/* Each event lands in its own part, and the parts add up to the total
+ * (which keeps the bits of the one-sum formula). */
+START_TEST(energy_parts_add_up)
+{
+    struct us_hw hw = { .cache_line_bits = 149 };
+    const struct us_activity one[] = {
+        { .fmul_ops = 7 }, { .fadd_ops = 5 }, { .rf_reads = 9, .rf_writes = 2 },
+        { .sfu_full_ops = 3 }, { .lut_reads = 4 }, { .imem_bits = 960 },
+        { .issues = 11 }, { .int_alu_ops = 6, .int_mul_ops = 2 },
+        { .mem_requests = 4 }, { .cache_accesses = 3 },
+    };
+    struct us_activity all = { 0 };
+    for (unsigned i = 0; i < sizeof one / sizeof one[0]; i++) {
+        struct us_energy_parts p;
+        double e = us_energy_split(&hw, &one[i], &p);
+        const double *part = &p.fp;
+        unsigned nonzero = 0;
+        for (unsigned k = 0; k < sizeof p / sizeof p.fp; k++)
+            nonzero += part[k] != 0;
+        ck_assert_uint_eq(nonzero, 1);
+        ck_assert(e > 0);
+        all.fmul_ops += one[i].fmul_ops;
+        all.fadd_ops += one[i].fadd_ops;
+        all.rf_reads += one[i].rf_reads;
+        all.rf_writes += one[i].rf_writes;
+        all.sfu_full_ops += one[i].sfu_full_ops;
+        all.lut_reads += one[i].lut_reads;
+        all.imem_bits += one[i].imem_bits;
+        all.issues += one[i].issues;
+        all.int_alu_ops += one[i].int_alu_ops;
+        all.int_mul_ops += one[i].int_mul_ops;
+        all.mem_requests += one[i].mem_requests;
+        all.cache_accesses += one[i].cache_accesses;
+    }
+    struct us_energy_parts p;
+    double e = us_energy_split(&hw, &all, &p);
+    ck_assert(e == us_energy_pj(&hw, &all));
+    double sum = p.fp + p.rf + p.sfu + p.lut + p.imem + p.control + p.ints +
+                 p.lsu + p.cache;
+    ck_assert_double_eq_tol(sum, e, 1e-9 * e);
+    ck_assert_double_eq_tol(p.imem, 960 * 10.0 / 64, 1e-9);
+}
+END_TEST
+
 /* ---- A kernel on every model --------------------------------------------- */
 
 /* Per item: MOV.U, ADD.U .xy (3 integer ALU components), one MUL.U (or
@@ -290,6 +334,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, cache_geometry_and_area);
     tcase_add_test(tc, lsus_per_memory_system);
     tcase_add_test(tc, energy_of_the_new_events);
+    tcase_add_test(tc, energy_parts_add_up);
     tcase_add_test(tc, int_ops_equal_across_models);
     tcase_add_test(tc, cache_area_only_with_a_cache);
     tcase_add_test(tc, simd4_reference_is_like_with_like);
