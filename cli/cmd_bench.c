@@ -478,7 +478,8 @@ int cmd_bench(int argc, char **argv)
             cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }
-    if (!us_bench_variants(b, a.o.archs, &diag)) {
+    if (!us_bench_variants(b, a.o.archs, &diag) ||
+        !us_bench_sens_variants(b, &diag)) {
         cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }

@@ -7,7 +7,7 @@
 
 const char *const us_bench_plot_names[] = {
     "width.png", "utilization.png", "programs.png", "imem.png", "lut.png",
-    "area_energy.png", NULL,
+    "area_energy.png", "sensitivity.png", NULL,
 };
 
 static const char *const arch_names[] = {
@@ -129,6 +129,57 @@ static void norm_dat(FILE *f, const struct us_bench *b)
 /* The script: every plot reads one data file and writes NAME.png.tmp. */
 /* The script; `lut` and `norm` say whether the LUT sweep and simd4 ran
  * (else their plots say so: gnuplot stops at a plot without data). */
+/* Per program with useful ALU ops: its four-component share and the
+ * scalar SP's gain over each baseline, in % (report section h). */
+static void sens_dat(FILE *f, const struct us_bench *b)
+{
+    fprintf(f, "# program share4 gain_over_simd4 vliw superscalar hetero "
+            "(%%)\n");
+    int sc = us_bench_var(b, "scalar");
+    for (unsigned p = 0; p < b->nprogs; p++) {
+        if (us_bench_prog_ops(b, p) == 0)
+            continue;
+        fprintf(f, "%s", b->progs[p].name);
+        val(f, us_bench_prog_share4(b, p) * 100);
+        for (unsigned a = 1; a < NARCH; a++) {
+            int v = us_bench_var(b, arch_names[a]);
+            val(f, (us_bench_stat(b, p, sc, "utilization") /
+                    us_bench_stat(b, p, v, "utilization") - 1) * 100);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* The scatter of sens_dat with each baseline's fitted line and the
+ * paper's point (37.3%, +88% over SIMD). */
+static void sens_script(FILE *f, const struct us_bench *b)
+{
+    fprintf(f,
+        "\nset output 'sensitivity.png.tmp'\n"
+        "set style data points\nset xtics norotate font ''\n"
+        "set title 'Scalar SP gain over each baseline per program, "
+        "against its four-component share'\n"
+        "set xlabel 'four-component ALU instructions, %%'\n"
+        "set ylabel 'utilization gain, %%'\n"
+        "set xrange [0:100]\nset yrange [*:*]\nset xtics 10\n");
+    int sc = us_bench_var(b, "scalar");
+    fprintf(f, "plot");
+    for (unsigned a = 1; a < NARCH; a++) {
+        struct us_bench_fit fit;
+        int v = us_bench_var(b, arch_names[a]);
+        if (v < 0 || sc < 0)
+            continue;
+        fprintf(f, " 'sensitivity.dat' using 2:%u title 'over %s' pt 7 "
+                "ps 0.8 lc %u,", a + 2, arch_names[a], a);
+        if (us_bench_sens_fit(b, sc, v, &fit))
+            fprintf(f, " (%.6g + %.6g * x) title 'fit, %s' with lines "
+                    "lc %u lw 2,", 100 * fit.icept, fit.slope, arch_names[a],
+                    a);
+    }
+    fprintf(f, " '-' using 1:2 title 'paper: 37.3%%, +88%% over SIMD' "
+            "with points pt 5 ps 2 lc rgb 'black'\n37.3 88\ne\n");
+}
+
 static void script(FILE *f, const char *terminal, bool lut, bool norm)
 {
     fprintf(f,
@@ -228,7 +279,7 @@ static bool add_file(struct us_bench_file *files, unsigned *n,
 bool us_bench_plot_files(const struct us_bench *b, const char *terminal,
                          struct us_bench_file **files, unsigned *nfiles)
 {
-    enum { NFILES = 7 };
+    enum { NFILES = 8 };
     struct us_bench_file *fs = calloc(NFILES, sizeof *fs);
     unsigned n = 0;
     if (!fs)
@@ -238,7 +289,8 @@ bool us_bench_plot_files(const struct us_bench *b, const char *terminal,
               add_file(fs, &n, "programs.dat", programs_dat, b) &&
               add_file(fs, &n, "imem.dat", imem_dat, b) &&
               add_file(fs, &n, "lut.dat", lut_dat, b) &&
-              add_file(fs, &n, "area_energy.dat", norm_dat, b);
+              add_file(fs, &n, "area_energy.dat", norm_dat, b) &&
+              add_file(fs, &n, "sensitivity.dat", sens_dat, b);
     if (ok) {
         struct us_bench_file *o = &fs[n];
         snprintf(o->name, sizeof o->name, "plots.gp");
@@ -247,6 +299,7 @@ bool us_bench_plot_files(const struct us_bench *b, const char *terminal,
         if (f) {
             script(f, terminal, us_bench_var(b, "scalar-lut-private") >= 0,
                    us_bench_var(b, "simd4") >= 0);
+            sens_script(f, b);
             ok = fclose(f) == 0;
             n += ok;
         }

@@ -893,6 +893,7 @@ void us_bench_report(FILE *f, const struct us_bench *b, bool plots,
     section_lut(f, b, plots);
     section_area(f, &r, plots);
     us_report_paper(f, &r);
+    us_report_sensitivity(f, &r, plots);
     section_programs(f, b);
     section_per_program(f, &r);
     us_bench_report_glmark2(f, b);

@@ -61,6 +61,16 @@ const char *us_power_part(unsigned k);
 const char *us_power_cause(const struct us_power *p);
 void us_report_power_section(FILE *f, const struct us_report *r);
 
+/* Section h, sensitivity (suite/report_sens.c). */
+void us_report_sensitivity(FILE *f, const struct us_report *r, bool plots);
+
+/* The knob value of section h at which the scalar SP's mean gain over
+ * model a (R_SIMD4 ...) comes closest to `paper` (a ratio): its knob
+ * (index into us_bench_sens), value and gain; false when none ran. */
+bool us_report_sens_closest(const struct us_report *r, unsigned a,
+                            double paper, unsigned *knob, int *value,
+                            double *gain);
+
 /* Section g, paper vs measured. */
 void us_report_paper(FILE *f, const struct us_report *r);
 

@@ -40,7 +40,7 @@ struct us_prov;
 
 enum {
     US_BENCH_MAX_PROGRAMS = 128,
-    US_BENCH_MAX_VARIANTS = 64,
+    US_BENCH_MAX_VARIANTS = 96,
     US_BENCH_MAX_SETS = 32,        /* user --set pairs                    */
     US_BENCH_CAPTURE = 16384,      /* threads captured per program at most */
     US_BENCH_DEFAULT_THREADS = 512,
@@ -83,6 +83,8 @@ enum us_bench_group {
     US_BG_SFU,               /* scalar with full SFUs                    */
     US_BG_LUT,               /* scalar LUT: private, or banks x
                                 multi-fetch x lookahead                  */
+    US_BG_SENS,              /* a model at another value of one knob the
+                                paper leaves unstated (us_bench_sens)    */
 };
 
 struct us_bench_variant {
@@ -90,6 +92,7 @@ struct us_bench_variant {
     const struct us_core_model *model;
     enum us_bench_group group;
     int banks, multifetch, lookahead;   /* US_BG_LUT; banks 0 = private */
+    int value;                          /* US_BG_SENS: the knob's value */
     struct us_config cfg;
 };
 
@@ -161,6 +164,22 @@ void us_bench_free(struct us_bench *b);
 /* Fill b->vars for the models named in `archs` (NULL: all). */
 US_MUST_CHECK bool us_bench_variants(struct us_bench *b, const char *archs,
                                      struct us_diag *diag);
+
+/* The sensitivity study (report section h): each model at its defaults
+ * run again at other values of the knobs the paper leaves unstated, one
+ * knob at a time (us_bench_sens, values 0 ending a list); `ushader
+ * bench` adds them after us_bench_variants.  us_bench_sens_var finds
+ * one: the model's own variant at the base value, -1 when not run. */
+enum { US_BENCH_SENS_KNOBS = 3, US_BENCH_SENS_VALUES = 3 };
+struct us_bench_sens {
+    enum us_knob knob;
+    int values[US_BENCH_SENS_VALUES];
+};
+extern const struct us_bench_sens us_bench_sens[US_BENCH_SENS_KNOBS];
+US_MUST_CHECK bool us_bench_sens_variants(struct us_bench *b,
+                                          struct us_diag *diag);
+int us_bench_sens_var(const struct us_bench *b, const char *model,
+                      unsigned k, int value);
 /* Is model `name` in the comma list `archs` (NULL: every model)?  The
  * --arch selection of the bench's variants and of a sweep's points. */
 bool us_bench_arch_selected(const char *archs, const char *name);
@@ -231,6 +250,22 @@ struct us_bench_code {
 };
 void us_bench_code_summary(const struct us_bench *b, unsigned c,
                            struct us_bench_code *out);
+
+/* Program p's share of four-component ALU instructions (width_hist,
+ * texture fetches left out), NaN without ALU instructions. */
+double us_bench_prog_share4(const struct us_bench *b, unsigned p);
+
+/* The least-squares line of variant v's utilization gain over ref's
+ * (v / ref - 1) against the four-component share, over the programs with
+ * useful ALU ops (suite/report_sens.c): n points, slope and intercept
+ * (gains as ratios less 1, shares as fractions), r^2 and the line at the
+ * paper's 37.3%.  False with fewer than 3 points or one share. */
+struct us_bench_fit {
+    unsigned n;
+    double slope, icept, r2, at_paper;
+};
+bool us_bench_sens_fit(const struct us_bench *b, int v, int ref,
+                       struct us_bench_fit *fit);
 
 /* ---- Outputs (suite/report.c, suite/plots.c) ---------------------------- */
 

@@ -142,3 +142,66 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
     }
     return true;
 }
+
+/* suite.h: values around the defaults (threads_per_proc 4, alu_latency
+ * 4, tex_latency 20): no latency hiding to twice as much, a forwarding
+ * datapath to a deep pipeline, a texture cache hit to a miss to memory. */
+const struct us_bench_sens us_bench_sens[US_BENCH_SENS_KNOBS] = {
+    { US_KNOB_threads_per_proc, { 1, 2, 8 } },
+    { US_KNOB_alu_latency, { 1, 2, 8 } },
+    { US_KNOB_tex_latency, { 5, 100, 0 } },
+};
+
+/* The scalar SP and the four baselines of SPEC section 2: the models
+ * the sensitivity tables compare (not the seeds' SIMT warps). */
+static bool sens_model(const char *name)
+{
+    static const char *const m[] = { "scalar", "simd4", "vliw",
+                                     "superscalar", "hetero" };
+    for (unsigned i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (!strcmp(m[i], name))
+            return true;
+    return false;
+}
+
+static void sens_name(char *buf, size_t size, const char *model,
+                      unsigned k, int value)
+{
+    snprintf(buf, size, "%s@%s=%d", model, us_knobs[us_bench_sens[k].knob].name,
+             value);
+}
+
+int us_bench_sens_var(const struct us_bench *b, const char *model,
+                      unsigned k, int value)
+{
+    if (b->base.v[us_bench_sens[k].knob] == value)
+        return us_bench_var(b, model);
+    char name[48];
+    sens_name(name, sizeof name, model, k, value);
+    return us_bench_var(b, name);
+}
+
+bool us_bench_sens_variants(struct us_bench *b, struct us_diag *diag)
+{
+    memset(diag, 0, sizeof *diag);
+    unsigned nmodels = b->nvars;
+    for (unsigned k = 0; k < US_BENCH_SENS_KNOBS; k++)
+        for (unsigned i = 0; i < US_BENCH_SENS_VALUES; i++) {
+            int value = us_bench_sens[k].values[i];
+            if (value == 0 || value == b->base.v[us_bench_sens[k].knob])
+                continue;
+            for (unsigned m = 0; m < nmodels; m++) {
+                if (b->vars[m].group != US_BG_ARCH || !sens_model(b->vars[m].name))
+                    continue;
+                char name[48], set[64];
+                sens_name(name, sizeof name, b->vars[m].name, k, value);
+                snprintf(set, sizeof set, "%s=%d",
+                         us_knobs[us_bench_sens[k].knob].name, value);
+                const char *const sets[] = { set, NULL };
+                if (!add(b, name, b->vars[m].name, US_BG_SENS, sets, diag))
+                    return false;
+                b->vars[b->nvars - 1].value = value;
+            }
+        }
+    return true;
+}

@@ -327,6 +327,77 @@ def check_power(text, res, ran):
         expect("from the time alone" in sec, "power: the cause is the time")
 
 
+def fit_line(xs, ys):
+    n = len(xs)
+    sx, sy = sum(xs), sum(ys)
+    dxx = sum(x * x for x in xs) - sx * sx / n
+    dyy = sum(y * y for y in ys) - sy * sy / n
+    dxy = sum(x * y for x, y in zip(xs, ys)) - sx * sy / n
+    slope = dxy / dxx
+    icept = (sy - slope * sx) / n
+    return slope, icept, (dxy * dxy / (dxx * dyy) if dyy > 0 else 1)
+
+
+def check_sens(text, res, ran):
+    """Section h against results.json: the per-program fits of the gain
+    against the four-component share, and the knob tables' gains."""
+    sec = section(text, "## h.")
+    expect(bool(sec) == ("scalar" in ran), "section h %s" %
+           ("present without scalar" if sec else "missing"))
+    if not sec:
+        return
+    progs = {p["name"]: p for p in res["programs"]}
+    util = {}
+    for r in res["runs"]:
+        if r.get("ok"):
+            util[(r["program"], r["variant"])] = r["stats"]["utilization"]
+    alu = [n for n in progs if any(util.get((n, v), 0) > 0 for v in ran)]
+    rows = {cells(r)[0]: cells(r) for r in table_rows(sec.split("**Knobs**")[0])[1:]}
+    for base in [a for a in ARCHS[1:] if a in ran]:
+        xs, ys = [], []
+        for n in alu:
+            w = progs[n]["width"]
+            if sum(w.values()) and (n, base) in util and util[(n, base)] > 0:
+                xs.append(w["4"] / sum(w.values()))
+                ys.append(util[(n, "scalar")] / util[(n, base)] - 1)
+        expect(base in rows, "section h: no fit row for " + base)
+        if base not in rows or len(xs) < 3 or len(set(xs)) < 2:
+            continue
+        slope, icept, r2 = fit_line(xs, ys)
+        c = rows[base]
+        got = [float(c[i].rstrip("%")) for i in (2, 3, 5)]
+        want = [10 * slope, icept * 100, (icept + slope * 0.373) * 100]
+        expect(int(c[1]) == len(xs) and
+               all(abs(g - w) < 0.06 for g, w in zip(got, want)) and
+               abs(float(c[4]) - r2) < 0.006,
+               "section h: %s fit %s, results.json n=%d %s r2=%.3f" %
+               (base, c[1:6], len(xs), ["%.2f" % x for x in want], r2))
+    # the knob tables: gain over each baseline = ratio of the means
+    for m in re.finditer(r"\*\*(\w+)\*\* \(", sec):
+        knob = m.group(1)
+        tab = sec[m.end():].split("\n\n", 2)[1]
+        lines = table_rows(tab)
+        if not lines:
+            continue
+        head = cells(lines[0])
+        for row in lines[1:]:
+            c = cells(row)
+            value = c[0].split()[0]
+            sv = "scalar" if "(base)" in c[0] else "scalar@%s=%s" % (knob, value)
+            su = mean([util[(n, sv)] for n in alu if (n, sv) in util])
+            expect(su is not None and abs(float(c[1].rstrip("%")) / 100 - su) < 0.0006,
+                   "section h: %s=%s scalar utilization %s, results.json %s" %
+                   (knob, value, c[1], su))
+            for i, h in enumerate(head[2:], 2):
+                base = h.replace("gain over ", "")
+                bv = base if "(base)" in c[0] else "%s@%s=%s" % (base, knob, value)
+                bu = mean([util[(n, bv)] for n in alu if (n, bv) in util])
+                want = 100 * (su / bu - 1) if su and bu else None
+                expect(want is not None and abs(float(c[i].rstrip("%")) - want) < 0.06,
+                       "section h: %s=%s gain over %s %s, results.json %s" %
+                       (knob, value, base, c[i], want))
+
+
 def main():
     report, results, lanes, hw = sys.argv[1:5]
     text = open(report).read()
@@ -337,6 +408,7 @@ def main():
     check_against_json(text, res, ran)
     check_config(text, res, ran, int(lanes), int(hw))
     check_power(text, res, ran)
+    check_sens(text, res, ran)
     check_descriptions(text, res)
     for p in PROBLEMS:
         print(p)
