@@ -1,7 +1,8 @@
 /*
  * ushader stats [--json] FILE...: instruction counts of each program and
  * in total -- vec4 instructions, scalar instructions (uncompacted),
- * compacted scalar instructions, instruction-memory bits per target
+ * compacted scalar instructions (and in each compaction variant: words
+ * and bits), instruction-memory bits per target
  * (isa/scalar.h documents each encoding) and the vector-width histogram
  * (us_inst_hist_width: the useful ops of each vec4 instruction, SPEC 3;
  * texture fetches left out); apart, the preshader's vec4 instructions,
@@ -17,16 +18,20 @@ static const char usage[] =
     "usage: ushader stats [--json] FILE...\n"
     "  Per file and in total: vec4_instructions, scalar_instructions\n"
     "  (uncompacted), compacted_instructions, instruction-memory bits per\n"
-    "  target, and the vector-width histogram (share of 1-, 2-, 3- and\n"
-    "  4-component instructions), all of the per-thread code; apart\n"
+    "  target, the compaction variants (isa/scalar.h: offsets, swizzle,\n"
+    "  chain) in words and bits, and the vector-width histogram (share of\n"
+    "  1-, 2-, 3- and 4-component instructions), all of the per-thread\n"
+    "  code; apart\n"
     "  preshader_instructions, the vec4 instructions a GLSL program's\n"
     "  preshader runs once per draw (docs/GLSL.md \"Preshader\"); for the\n"
     "  total also per vec4 opcode:\n"
-    "    OP  N -> S  C (+D)   N vec4 instructions of opcode OP lower to S\n"
-    "                         scalar instructions uncompacted and C after\n"
-    "                         compaction (each lowered alone); D = C - N,\n"
-    "                         the scalar words compaction leaves beyond one\n"
-    "                         per vec4 instruction (JSON: by_opcode)\n"
+    "    OP  N -> S  C (+D)  W H   N vec4 instructions of opcode OP lower\n"
+    "                         to S scalar instructions uncompacted and C\n"
+    "                         after compaction (each lowered alone); D = C\n"
+    "                         - N, the words compaction leaves beyond one\n"
+    "                         per vec4 instruction; W and H the words of\n"
+    "                         the swizzle and chain variants (JSON:\n"
+    "                         by_opcode)\n"
     "  --json  one JSON object: \"files\", \"programs\", \"skipped\",\n"
     "          \"total\"\n"
     "  Files that do not assemble are reported on stderr and skipped; the\n"
@@ -45,10 +50,14 @@ static void add_stats(struct us_code_stats *sum, const struct us_code_stats *s)
         sum->width_hist[w] += s->width_hist[w];
     for (int t = 0; t < US_TARGET_COUNT; t++)
         sum->bits[t] += s->bits[t];
+    for (int f = 0; f < US_COMPACT_COUNT; f++) {
+        sum->form_instructions[f] += s->form_instructions[f];
+        sum->form_bits[f] += s->form_bits[f];
+    }
     for (int op = 0; op < US_OP_COUNT; op++) {
         sum->op_count[op] += s->op_count[op];
-        sum->op_scalar[op] += s->op_scalar[op];
-        sum->op_compacted[op] += s->op_compacted[op];
+        for (int f = 0; f < US_COMPACT_COUNT; f++)
+            sum->op_form[f][op] += s->op_form[f][op];
     }
 }
 
@@ -80,6 +89,13 @@ static void print_json(const char *name, const struct us_code_stats *s,
     unsigned n = s->width_hist[1] + s->width_hist[2] + s->width_hist[3] +
                  s->width_hist[4];
     /* the one histogram shape (docs/METRICS.md): shares by width */
+    /* the compaction variants (isa/scalar.h): words and bits */
+    printf("}, \"compaction\": {");
+    for (int f = US_COMPACT_OFFSETS; f < US_COMPACT_COUNT; f++)
+        printf("%s\"%s\": {\"instructions\": %u, \"bits\": %llu}",
+               f > US_COMPACT_OFFSETS ? ", " : "",
+               us_compaction_name((enum us_compaction)f),
+               s->form_instructions[f], (unsigned long long)s->form_bits[f]);
     printf("}, \"width\": {");
     for (int w = 1; w <= 4; w++)
         printf("%s\"%d\": %.10g", w > 1 ? ", " : "", w, ratio(s->width_hist[w], n));
@@ -90,9 +106,13 @@ static void print_json(const char *name, const struct us_code_stats *s,
         for (int op = 0; op < US_OP_COUNT; op++) {
             if (!s->op_count[op])
                 continue;
-            printf("%s\"%s\": {\"vec4\": %u, \"scalar\": %u, \"compacted\": %u}",
-                   sep, us_ops[op].name, s->op_count[op], s->op_scalar[op],
-                   s->op_compacted[op]);
+            printf("%s\"%s\": {\"vec4\": %u, \"scalar\": %u, "
+                   "\"compacted\": %u, \"swizzle\": %u, \"chain\": %u}",
+                   sep, us_ops[op].name, s->op_count[op],
+                   s->op_form[US_COMPACT_NONE][op],
+                   s->op_form[US_COMPACT_OFFSETS][op],
+                   s->op_form[US_COMPACT_SWIZZLE][op],
+                   s->op_form[US_COMPACT_CHAIN][op]);
             sep = ", ";
         }
         printf("}");
@@ -123,6 +143,12 @@ static void print_text(const char *name, const struct us_code_stats *s)
     for (int t = 0; t < US_TARGET_COUNT; t++)
         printf(" %s %llu", us_target_name((enum us_target)t),
                (unsigned long long)s->bits[t]);
+    printf("\n  compaction variants (words, bits):");
+    for (int f = US_COMPACT_OFFSETS; f < US_COMPACT_COUNT; f++)
+        printf(" %s %u (%.3fx) %llu", us_compaction_name((enum us_compaction)f),
+               s->form_instructions[f],
+               ratio(s->form_instructions[f], s->vec4_instructions),
+               (unsigned long long)s->form_bits[f]);
     printf("\n");
     if (s->preshader_instructions)
         printf("  preshader: vec4 %u, once per draw\n",
@@ -132,12 +158,16 @@ static void print_text(const char *name, const struct us_code_stats *s)
 /* Where compaction leaves more than one word per vec4 instruction. */
 static void print_by_opcode(const struct us_code_stats *s)
 {
-    printf("  per opcode (vec4 -> scalar, compacted; each lowered alone):\n");
+    printf("  per opcode (vec4 -> scalar, compacted (+ beyond one per vec4"
+           " instruction); swizzle, chain; each lowered alone):\n");
     for (int op = 0; op < US_OP_COUNT; op++)
         if (s->op_count[op])
-            printf("    %-4s %5u -> %6u %6u (%+d)\n", us_ops[op].name,
-                   s->op_count[op], s->op_scalar[op], s->op_compacted[op],
-                   (int)s->op_compacted[op] - (int)s->op_count[op]);
+            printf("    %-4s %5u -> %6u %6u (%+d)  %6u %6u\n", us_ops[op].name,
+                   s->op_count[op], s->op_form[US_COMPACT_NONE][op],
+                   s->op_form[US_COMPACT_OFFSETS][op],
+                   (int)s->op_form[US_COMPACT_OFFSETS][op] - (int)s->op_count[op],
+                   s->op_form[US_COMPACT_SWIZZLE][op],
+                   s->op_form[US_COMPACT_CHAIN][op]);
 }
 
 int cmd_stats(int argc, char **argv)

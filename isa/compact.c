@@ -33,9 +33,10 @@ static bool same_reg(const struct us_sopnd *a, const struct us_sopnd *b)
            !b->rot;
 }
 
-/* Operand `which` (-1: destination) of ops[0..n) as one operand. */
+/* Operand `which` (-1: destination) of ops[0..n) as one operand: with
+ * offsets (rotating when allow_rot), or with a component table. */
 static bool fit(const struct us_sinst *ops, unsigned n, int which,
-                bool allow_rot, struct us_sopnd *out)
+                bool allow_rot, bool table, struct us_sopnd *out)
 {
     const struct us_sopnd *o0 = which < 0 ? &ops[0].dst : &ops[0].src[which];
     uint8_t comps[4];
@@ -47,10 +48,19 @@ static bool fit(const struct us_sinst *ops, unsigned n, int which,
         comps[k] = o->reg & 3u;
     }
     *out = *o0;
-    return us_sopnd_fit(out, comps, n, allow_rot);
+    if (!table || n == 1)
+        return us_sopnd_fit(out, comps, n, allow_rot);
+    out->reg &= (uint16_t)~3u;
+    out->step = 0;
+    out->rot = false;
+    out->table = true;
+    out->swz = 0;
+    for (unsigned k = 0; k < n; k++)
+        out->swz |= (uint8_t)(comps[k] << 2 * k);
+    return true;
 }
 
-static bool combine_dot(const struct us_sinst *ops, unsigned n,
+static bool combine_dot(const struct us_sinst *ops, unsigned n, bool table,
                         struct us_sinst *out)
 {
     for (unsigned k = 1; k < n; k++) {
@@ -64,12 +74,12 @@ static bool combine_dot(const struct us_sinst *ops, unsigned n,
     m.op = US_SOP_DOT;
     m.count = (uint8_t)n;
     m.sat = ops[n - 1].sat;
-    return fit(ops, n, 0, true, &m.src[0]) && fit(ops, n, 1, true, &m.src[1]) &&
-           (*out = m, true);
+    return fit(ops, n, 0, true, table, &m.src[0]) &&
+           fit(ops, n, 1, true, table, &m.src[1]) && (*out = m, true);
 }
 
 static bool combine_replicate(const struct us_sinst *ops, unsigned n,
-                              struct us_sinst *out)
+                              bool table, struct us_sinst *out)
 {
     for (unsigned k = 1; k < n; k++)
         if (ops[k].op != US_SOP_MOV || ops[k].sat ||
@@ -77,7 +87,7 @@ static bool combine_replicate(const struct us_sinst *ops, unsigned n,
             return false;
     struct us_sinst m = ops[0];
     m.count = (uint8_t)n;
-    return fit(ops, n, -1, false, &m.dst) && (*out = m, true);
+    return fit(ops, n, -1, false, table, &m.dst) && (*out = m, true);
 }
 
 /* Does some ops[k] read a register that an earlier ops[j] writes? */
@@ -92,8 +102,10 @@ static bool dependent(const struct us_sinst *ops, unsigned n)
     return false;
 }
 
-bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
-                      struct us_sinst *out)
+/* One instruction for ops[0..n) in the offsets form (table false) or
+ * with component tables. */
+static bool combine(const struct us_sinst *ops, unsigned n, bool table,
+                    bool chain, struct us_sinst *out)
 {
     if (n < 1 || n > 4)
         return false;
@@ -108,11 +120,11 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
     }
     const struct us_sopinfo *info = &us_sops[ops[0].op];
     if (ops[0].op == US_SOP_MUL && ops[1].op == US_SOP_MAD)
-        return combine_dot(ops, n, out);
+        return combine_dot(ops, n, table, out);
     if (info->kind == US_SK_VAL && info->unit == US_UNIT_SFU)
-        return combine_replicate(ops, n, out);
+        return combine_replicate(ops, n, table, out);
     if (info->kind == US_SK_NOP || info->kind == US_SK_DOT ||
-        dependent(ops, n))
+        (!chain && dependent(ops, n)))
         return false;
     for (unsigned k = 1; k < n; k++) {
         const struct us_sinst *a = &ops[0], *b = &ops[k];
@@ -130,14 +142,20 @@ bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
     bool mem = info->kind == US_SK_MEM;
     bool no_dst = info->kind == US_SK_KIL ||
                   (mem && us_sop_access((enum us_sop)ops[0].op) == US_ACC_STORE);
-    if (!no_dst && !fit(ops, n, -1, false, &m.dst))
+    if (!no_dst && !fit(ops, n, -1, false, table, &m.dst))
         return false;
     if (info->kind != US_SK_TEX)   /* memory sources never rotate */
         for (unsigned i = 0; i < info->nsrc; i++)
-            if (!fit(ops, n, (int)i, !mem, &m.src[i]))
+            if (!fit(ops, n, (int)i, !mem, table, &m.src[i]))
                 return false;
     *out = m;
     return true;
+}
+
+bool us_sinst_combine(const struct us_sinst *ops, unsigned n,
+                      struct us_sinst *out)
+{
+    return combine(ops, n, false, false, out);
 }
 
 static bool is_bra(const struct us_sinst *in)
@@ -145,18 +163,95 @@ static bool is_bra(const struct us_sinst *in)
     return us_sop_flow_kind((enum us_sop)in->op) == US_FLOW_BRA;
 }
 
-bool us_compact(struct us_scode *c)
+/* May instruction a move past b, or b past a (ALU or integer operations
+ * of one repetition each)?  Not when one writes what the other reads or
+ * writes. */
+static bool independent(const struct us_sinst *a, const struct us_sinst *b)
 {
+    const struct us_sinst *x[2] = { a, b };
+    for (unsigned w = 0; w < 2; w++) {
+        const struct us_sinst *wr = x[w], *o = x[!w];
+        unsigned reg = us_sopnd_reg(&wr->dst, 0);
+        if (o->dst.file == wr->dst.file && us_sopnd_reg(&o->dst, 0) == reg)
+            return false;
+        for (unsigned i = 0; i < us_sops[o->op].nsrc; i++)
+            if (o->src[i].file == wr->dst.file &&
+                us_sopnd_reg(&o->src[i], 0) == reg)
+                return false;
+    }
+    return true;
+}
+
+static bool movable(const struct us_sinst *in)
+{
+    enum us_sop_kind k = (enum us_sop_kind)us_sops[in->op].kind;
+    return in->count == 1 && (k == US_SK_VAL || k == US_SK_INT);
+}
+
+/* The chain form's word starting at insts[i]: members[0] = i, then later
+ * unused instructions up to US_COMPACT_WINDOW ahead that combine and may
+ * move up to it.  Returns the members (at most 4) and the word. */
+static unsigned chain_word(const struct us_scode *c, unsigned i,
+                           const uint8_t *used, const uint8_t *label,
+                           unsigned *members, struct us_sinst *word)
+{
+    struct us_sinst ops[4];
+    unsigned n = 1;
+    members[0] = i;
+    ops[0] = c->insts[i];
+    *word = c->insts[i];
+    bool gap = false;   /* an instruction stays between the members */
+    for (unsigned j = i + 1; j < c->n && j <= i + US_COMPACT_WINDOW && n < 4;
+         j++) {
+        if (used[j])
+            continue;
+        if (label && label[j])
+            break;
+        const struct us_sinst *in = &c->insts[j];
+        bool crosses = gap;
+        for (unsigned k = i + 1; crosses && k < j; k++) {
+            bool member = false;
+            for (unsigned m = 0; m < n; m++)
+                member |= members[m] == k;
+            if (!used[k] && !member && !independent(&c->insts[k], in))
+                crosses = false;
+        }
+        ops[n] = *in;
+        struct us_sinst merged;
+        if ((!gap || (crosses && movable(in) && movable(&ops[0]))) &&
+            combine(ops, n + 1, false, true, &merged)) {
+            members[n++] = j;
+            *word = merged;
+            continue;
+        }
+        if (!movable(in))
+            break;   /* nothing moves across it */
+        gap = true;
+    }
+    return n;
+}
+
+bool us_compact_form(struct us_scode *c, enum us_compaction form)
+{
+    if (form == US_COMPACT_NONE)
+        return true;
+    bool table = form == US_COMPACT_SWIZZLE, ahead = form == US_COMPACT_CHAIN;
     /* BRA targets, and where each old word lands (newpc[n]: the end) */
     bool bra = false;
     for (unsigned i = 0; i < c->n; i++)
         bra |= is_bra(&c->insts[i]);
     uint8_t *target = bra ? calloc(c->n + 1, 1) : NULL;
     uint32_t *newpc = bra ? malloc((c->n + 1) * sizeof *newpc) : NULL;
+    uint8_t *used = ahead ? calloc(c->n + 1, 1) : NULL;
+    struct us_sinst *out_insts = ahead ? malloc((c->n + 1) * sizeof *out_insts)
+                                       : c->insts;
     bool labels = target && newpc;
-    if (bra && !labels) {
+    if ((bra && !labels) || (ahead && (!used || !out_insts))) {
         free(target);
         free(newpc);
+        free(used);
+        if (ahead)
+            free(out_insts);
         return false;
     }
     for (unsigned i = 0; labels && i < c->n; i++)
@@ -164,22 +259,41 @@ bool us_compact(struct us_scode *c)
             target[c->insts[i].target] = 1;
     unsigned out = 0, n = c->n;
     for (unsigned i = 0; i < n;) {
-        unsigned m = n - i < 4 ? n - i : 4;
-        for (unsigned k = 1; k < m; k++)
-            if (labels && target[i + k])
-                m = k;   /* a label starts a word */
         struct us_sinst merged;
-        while (!us_sinst_combine(c->insts + i, m, &merged))
-            m--;   /* m == 1 always combines */
+        unsigned m;
+        if (ahead) {
+            unsigned members[4];
+            m = chain_word(c, i, used, labels ? target : NULL, members,
+                           &merged);
+            for (unsigned k = 0; k < m; k++)
+                used[members[k]] = 1;
+        } else {
+            m = n - i < 4 ? n - i : 4;
+            for (unsigned k = 1; k < m; k++)
+                if (labels && target[i + k])
+                    m = k;   /* a label starts a word */
+            while (!combine(c->insts + i, m, table, false, &merged))
+                m--;   /* m == 1 always combines */
+        }
         if (c->vbegin)
             c->vbegin[out] = c->vbegin[i];
         if (labels)
             newpc[i] = out;
-        c->insts[out++] = merged;
-        i += m;
+        out_insts[out++] = merged;
+        if (!ahead) {
+            i += m;
+            continue;
+        }
+        while (i < n && used[i])
+            i++;
     }
     if (c->vbegin)
         c->vbegin[out] = c->vbegin[n];
+    if (ahead) {
+        free(c->insts);
+        c->insts = out_insts;
+        free(used);
+    }
     c->n = out;
     if (labels) {
         newpc[n] = out;
@@ -191,6 +305,24 @@ bool us_compact(struct us_scode *c)
     free(newpc);
     struct us_diag d;   /* same nesting, fewer words: only memory can fail */
     return !c->flow || us_scode_link(c, &d);
+}
+
+bool us_compact(struct us_scode *c)
+{
+    return us_compact_form(c, US_COMPACT_OFFSETS);
+}
+
+const char *us_compaction_name(enum us_compaction form)
+{
+    static const char *const names[US_COMPACT_COUNT] = {
+        "none", "offsets", "swizzle", "chain",
+    };
+    return form < US_COMPACT_COUNT ? names[form] : "?";
+}
+
+unsigned us_compaction_word_bits(enum us_compaction form)
+{
+    return form == US_COMPACT_SWIZZLE ? US_SW_SWIZZLE_BITS : US_SW_BITS;
 }
 
 void us_scode_free(struct us_scode *c)

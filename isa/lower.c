@@ -863,7 +863,7 @@ bool us_scode_link(struct us_scode *c, struct us_diag *diag)
     return ok;
 }
 
-bool us_lower(const struct us_program *prog, bool compact,
+bool us_lower(const struct us_program *prog, unsigned compact,
               struct us_scode *out, struct us_diag *diag)
 {
     memset(out, 0, sizeof *out);
@@ -904,7 +904,7 @@ bool us_lower(const struct us_program *prog, bool compact,
         us_scode_free(out);
         return false;
     }
-    if (compact && !us_compact(out)) {
+    if (compact && !us_compact_form(out, (enum us_compaction)compact)) {
         us_scode_free(out);
         snprintf(diag->msg, sizeof diag->msg, "out of memory");
         return false;

@@ -104,7 +104,8 @@
  *         (enum us_cond; ALWAYS has no sources); its target is the scalar
  *         pc where the target vec4 instruction's lowering starts.
  *
- * Compaction (isa/compact.c): INT operations merge as float ones do; the
+ * Compaction (isa/compact.c; its variants below, "Compaction variants"):
+ * INT operations merge as float ones do; the
  * components of one memory instruction merge into one word whose
  * addresses step like any source (no ROT: MTYPE lives in the ROT field).
  * That is honest for an LSU that takes one request per cycle -- LOAD[4]
@@ -257,6 +258,9 @@ struct us_sopnd {
     uint8_t step;      /* per-repetition component offset, 0..3          */
     bool rot;          /* sources only: step mod 3 within x y z          */
     bool neg, abs;     /* sources only                                   */
+    bool table;        /* swizzle-table compaction: repetition k names
+                          component (swz >> 2k) & 3 (step, rot unused)   */
+    uint8_t swz;
 };
 
 struct us_sinst {
@@ -279,6 +283,8 @@ struct us_sinst {
 /* Scalar register that operand `o` names at repetition k. */
 static inline unsigned us_sopnd_reg(const struct us_sopnd *o, unsigned k)
 {
+    if (o->table)
+        return (o->reg & ~3u) | ((o->swz >> 2 * k) & 3u);
     if (o->rot)
         return (o->reg & ~3u) | (((o->reg & 3u) + k * o->step) % 3u);
     return (o->reg & ~3u) | ((o->reg + k * o->step) & 3u);
@@ -441,19 +447,74 @@ struct us_scode {
 void us_scode_free(struct us_scode *c);
 
 /* Lower vec4 IR to scalar code: one repetition per instruction unless
- * `compact`, in which case us_compact runs on the result.  Each vec4 flow
+ * `compact` (an enum us_compaction; true is US_COMPACT_OFFSETS), in which
+ * case us_compact_form runs on the result.  Each vec4 flow
  * instruction becomes one flow word (an IF or BRA on relative sources
  * first loads them into SCRATCH with LDRs); a BRA's target is the scalar
  * pc where its target's lowering starts, and code with BRAs gets its
  * reconvergence points (us_flow_branches) in `flow`. */
-US_MUST_CHECK bool us_lower(const struct us_program *prog, bool compact,
+US_MUST_CHECK bool us_lower(const struct us_program *prog, unsigned compact,
                             struct us_scode *out, struct us_diag *diag);
 
-/* Merge consecutive instructions that one instruction with a repeat
- * counter and per-operand offsets expresses exactly (in place; greedy
- * longest runs from the front; never across a flow word or barrier, nor
- * over a word a BRA jumps to).  The flow links, targets and vbegin follow
- * the merge.  False only when out of memory (then free c). */
+/*
+ * ---- Compaction variants (knob compaction_form) ---------------------------
+ *
+ * What a word's repetitions may name, and what it costs in bits:
+ *
+ *   offsets  (the paper's, the default) each operand a base register 4n +
+ *            c0 and a 2-bit STEP (+ ROT for sources): repetition k names
+ *            4n + (c0 + k * STEP) mod 4 (or mod 3).  The 96-bit word above.
+ *   swizzle  each operand a vec4 register n and a table of four 2-bit
+ *            component indices, one per repetition (repetition k names
+ *            4n + T[k]): any swizzle and any order of written components
+ *            compacts.  Per operand the 2 component bits of REG and the
+ *            2 STEP bits give way to the 8-bit table (+4 bits each for
+ *            DST, SRC0, SRC1, SRC2: +16) and ROT's 3 bits go: 109 bits,
+ *            stored as a 112-bit word (14 bytes; 16-bit granularity):
+ *
+ *     111 109 108 106 105 102 101    79 78     56 55     33 32      15 14  12  11 10 9 8     0
+ *    +-------+-------+-------+---------+---------+---------+----------+------+---+-----+-------+
+ *    | MTYPE |TEXTGT | TEXU  |  SRC2   |  SRC1   |  SRC0   |   DST    |DFILE |SAT| CNT |  OP   |
+ *    +-------+-------+-------+---------+---------+---------+----------+------+---+-----+-------+
+ *
+ *      each SRCn (23 bits): ABS NEG T[3] T[2] T[1] T[0] VREG(10) FILE(3);
+ *      DST (18 bits): T[3] T[2] T[1] T[0] VREG(10); MTYPE (MEM words)
+ *      where the 96-bit word keeps it in ROT; flow words as in the 96-bit
+ *      word, TARGET over SRC2 and the texture bits
+ *
+ *   chain    the offsets word (96 bits), and the compactor looks ahead:
+ *            a later instruction of the same operation, up to
+ *            US_COMPACT_WINDOW instructions ahead in the same basic
+ *            block, joins the word when the operands still fit and no
+ *            instruction it moves across writes what it reads, reads what
+ *            it writes or writes what it writes (the dependent chains a
+ *            lowering interleaves: MUL t.x; ADD u.x, t.x; MUL t.y;
+ *            ADD u.y, t.y becomes MUL t.xy; ADD u.xy).  Only ALU and
+ *            integer operations move; a texture fetch, LDR, ARL, KIL,
+ *            memory access, barrier or flow word stays in place and is
+ *            crossed by none.  Results are the same bits: every value is
+ *            computed by the same operation on the same operands.
+ *
+ * Every variant executes alike: us_sopnd_reg gives each repetition's
+ * register.  Only the offsets form has an encoder (us_sencode); the
+ * others are counted (`ushader stats`, the report) at their word sizes.
+ */
+enum us_compaction {
+    US_COMPACT_NONE, US_COMPACT_OFFSETS, US_COMPACT_SWIZZLE, US_COMPACT_CHAIN,
+    US_COMPACT_COUNT
+};
+enum { US_COMPACT_WINDOW = 8, US_SW_SWIZZLE_BITS = 112 };
+
+/* The variant's name ("offsets") and its word size in bits. */
+const char *us_compaction_name(enum us_compaction form);
+unsigned us_compaction_word_bits(enum us_compaction form);
+
+/* Merge instructions that one instruction with a repeat counter expresses
+ * exactly, in the variant `form` (in place; greedy longest runs from the
+ * front; never across a flow word or barrier, nor over a word a BRA jumps
+ * to).  The flow links, targets and vbegin follow the merge.  False only
+ * when out of memory (then free c).  us_compact is the offsets form. */
+US_MUST_CHECK bool us_compact_form(struct us_scode *c, enum us_compaction form);
 US_MUST_CHECK bool us_compact(struct us_scode *c);
 
 /* Link the flow words of c->insts: c->flow's kind, partner and weight (n
@@ -899,10 +960,16 @@ struct us_code_stats {
     unsigned width_hist[5];            /* vec4 instructions by width 1..4
                                           (us_inst_hist_width: no TEX)     */
     uint64_t bits[US_TARGET_COUNT];    /* instruction memory per target     */
+    /* per compaction variant (enum us_compaction: NONE is
+     * scalar_instructions, OFFSETS compacted_instructions), the whole
+     * program: scalar words and their bits (us_compaction_word_bits) */
+    unsigned form_instructions[US_COMPACT_COUNT];
+    uint64_t form_bits[US_COMPACT_COUNT];
     /* per vec4 opcode, each instruction lowered on its own (so the sums
-     * can exceed the program's counts by merges across instructions) */
-    unsigned op_count[US_OP_COUNT], op_scalar[US_OP_COUNT],
-             op_compacted[US_OP_COUNT];
+     * can exceed the program's counts by merges across instructions):
+     * its count and its scalar words in each variant */
+    unsigned op_count[US_OP_COUNT];
+    unsigned op_form[US_COMPACT_COUNT][US_OP_COUNT];
 };
 
 /* Width of a vec4 instruction: the useful ops it asks for (SPEC 3): a

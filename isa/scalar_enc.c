@@ -214,6 +214,9 @@ bool us_sinst_valid(const struct us_sinst *in)
 {
     if (in->op >= US_SOP_COUNT || in->count < 1 || in->count > 4)
         return false;
+    if (in->dst.table || in->src[0].table || in->src[1].table ||
+        in->src[2].table)
+        return false;   /* the swizzle form: no 96-bit word holds it */
     const struct us_sopinfo *o = &us_sops[in->op];
     if (o->kind == US_SK_NOP || o->kind == US_SK_BAR) {
         struct us_sinst bare = { .op = in->op, .count = 1 };

@@ -66,16 +66,25 @@ bool us_code_stats(const struct us_program *prog, struct us_code_stats *st,
             bool reads = op != US_OP_BRA || in->sub != US_COND_ALWAYS;
             for (unsigned k = 0; reads && k < us_ops[op].nsrc; k++)
                 n += in->src[k].rel;
-            st->op_scalar[op] += n;
-            st->op_compacted[op] += n;
+            for (unsigned f = 0; f < US_COMPACT_COUNT; f++)
+                st->op_form[f][op] += n;
             continue;
         }
-        for (int compact = 0; compact < 2; compact++) {
-            if (!us_lower(&one, compact, &c, diag))
+        for (unsigned f = 0; f < US_COMPACT_COUNT; f++) {
+            if (!us_lower(&one, f, &c, diag))
                 return false;
-            *(compact ? &st->op_compacted[op] : &st->op_scalar[op]) += c.n;
+            st->op_form[f][op] += c.n;
             us_scode_free(&c);
         }
+    }
+    for (unsigned f = 0; f < US_COMPACT_COUNT; f++) {
+        struct us_scode c;
+        if (!us_lower(prog, f, &c, diag))
+            return false;
+        st->form_instructions[f] = c.n;
+        st->form_bits[f] = (uint64_t)c.n * us_compaction_word_bits(
+                                               (enum us_compaction)f);
+        us_scode_free(&c);
     }
     for (int t = 0; t < US_TARGET_COUNT; t++) {
         struct us_binary b;

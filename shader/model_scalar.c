@@ -170,6 +170,7 @@ struct mem_wait {
 struct us_core {
     struct us_config cfg;
     const struct us_workload *w;
+    unsigned word_bits;            /* of the compaction form's words      */
     struct us_exec_env env;        /* *w->env, noting accesses in trace */
     struct us_mem_trace trace;
     const struct us_memsys_part *mp;
@@ -518,8 +519,8 @@ static void fetch(struct us_core *core, struct sp *p)
         }
         p->slot[best].fbuf++;
         core->c.instr_words++;
-        core->c.instr_bits += us_target_word_bits(US_TARGET_SCALAR);
-        core->act.imem_bits += us_target_word_bits(US_TARGET_SCALAR);
+        core->c.instr_bits += core->word_bits;
+        core->act.imem_bits += core->word_bits;
     }
 }
 
@@ -877,8 +878,8 @@ static void warp_fetch(struct us_core *core, struct group *gr)
             return;
         gr->warp[best].fbuf++;
         core->c.instr_words++;
-        core->c.instr_bits += us_target_word_bits(US_TARGET_SCALAR);
-        core->act.imem_bits += us_target_word_bits(US_TARGET_SCALAR);
+        core->c.instr_bits += core->word_bits;
+        core->act.imem_bits += core->word_bits;
     }
 }
 
@@ -988,8 +989,7 @@ static void reset(struct us_core *core)
     core->finished = false;
     memset(&core->c, 0, sizeof core->c);
     memset(&core->act, 0, sizeof core->act);
-    core->c.instr_mem_bits =
-        (uint64_t)core->code.n * us_target_word_bits(US_TARGET_SCALAR);
+    core->c.instr_mem_bits = (uint64_t)core->code.n * core->word_bits;
     us_tcounts_mem_start(&core->c, core->w->env);
     core->failed = false;
     us_watchdog_init(&core->dog, &core->cfg);
@@ -1154,8 +1154,12 @@ static struct us_core *create(const struct us_config *cfg,
         goto oom;
     core->cfg = *cfg;
     core->w = w;
-    if (!us_lower(w->prog, cfg->v[US_KNOB_compaction] != 0, &core->code,
-                  diag)) {
+    enum us_compaction form = cfg->v[US_KNOB_compaction]
+        ? (enum us_compaction)(US_COMPACT_OFFSETS +
+                               cfg->v[US_KNOB_compaction_form])
+        : US_COMPACT_NONE;
+    core->word_bits = us_compaction_word_bits(form);
+    if (!us_lower(w->prog, form, &core->code, diag)) {
         destroy(core);
         return NULL;
     }

@@ -213,6 +213,13 @@ void us_bench_json(FILE *f, const struct us_bench *b)
             fprintf(f, "%s\"%s\": %llu", t ? ", " : "",
                     us_target_name((enum us_target)t),
                     (unsigned long long)cs->bits[t]);
+        fprintf(f, "}, \"compaction\": {");
+        for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+            fprintf(f, "%s\"%s\": {\"instructions\": %u, \"bits\": %llu}",
+                    k > US_COMPACT_OFFSETS ? ", " : "",
+                    us_compaction_name((enum us_compaction)k),
+                    cs->form_instructions[k],
+                    (unsigned long long)cs->form_bits[k]);
         fprintf(f, "}}");
     }
     fprintf(f, "\n],\n\"variants\": [");
@@ -543,6 +550,83 @@ static void section_cycles(FILE *f, const struct us_report *r)
     extra_variants(f, r);
     fprintf(f, "\n\n");
 }
+/* The compaction variants of isa/scalar.h side by side: words and bits
+ * per class, and per opcode where any variant leaves more than one word
+ * per vec4 instruction (knob compaction_form runs one on the model). */
+static void imem_variants(FILE *f, const struct us_bench *b)
+{
+    fprintf(f, "**Compaction variants** (`isa/scalar.h`, knob "
+            "`compaction_form`): per-operand offsets (the paper's, 96-bit "
+            "words), a per-operand swizzle table (any swizzle, 112-bit "
+            "words) and offsets with dependent repetitions and lookahead "
+            "across a basic block (chain, 96 bits).  Instructions per vec4 "
+            "instruction and bits per simd4 bit, means over programs:\n\n"
+            "| programs |");
+    for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+        fprintf(f, " %s / vec4 |", us_compaction_name((enum us_compaction)k));
+    for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+        fprintf(f, " %s bits / simd4 |",
+                us_compaction_name((enum us_compaction)k));
+    fprintf(f, "\n|---|");
+    for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+        fprintf(f, "---:|---:|");
+    fputc('\n', f);
+    for (unsigned c = 0; c < US_BENCH_NCLASS; c++) {
+        struct us_bench_code cs;
+        us_bench_code_summary(b, c, &cs);
+        if (!cs.programs)
+            continue;
+        fprintf(f, "| %s |", us_bench_class_names[c]);
+        for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+            fprintf(f, " %.3fx |", cs.form_ratio[k]);
+        for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+            fprintf(f, " %.3fx |", cs.form_bits_ratio[k]);
+        fputc('\n', f);
+    }
+    unsigned cnt[US_OP_COUNT] = { 0 }, words[US_COMPACT_COUNT][US_OP_COUNT];
+    memset(words, 0, sizeof words);
+    for (unsigned p = 0; p < b->nprogs; p++)
+        for (unsigned op = 0; op < US_OP_COUNT; op++) {
+            cnt[op] += b->progs[p].code.op_count[op];
+            for (unsigned k = 0; k < US_COMPACT_COUNT; k++)
+                words[k][op] += b->progs[p].code.op_form[k][op];
+        }
+    int sc = us_bench_var(b, "scalar");
+    for (unsigned k = US_COMPACT_SWIZZLE; sc >= 0 && k < US_COMPACT_COUNT; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "scalar-%s",
+                 us_compaction_name((enum us_compaction)k));
+        int v = us_bench_var(b, name);
+        if (v >= 0)
+            fprintf(f, "%sRunning the %s variant: %.3fx the cycles and "
+                    "%.3fx the instruction bits fetched of offsets code "
+                    "(geometric means).\n", k == US_COMPACT_SWIZZLE ? "\n" : "",
+                    us_compaction_name((enum us_compaction)k),
+                    us_bench_geo_ratio(b, v, sc, US_BENCH_ALL, "cycles"),
+                    us_bench_geo_ratio(b, v, sc, US_BENCH_ALL, "instr_bits"));
+    }
+    fprintf(f, "\nPer vec4 opcode where a variant leaves more than one "
+            "word per instruction (each instruction lowered alone, summed "
+            "over the programs):\n\n| opcode | vec4 | uncompacted |");
+    for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+        fprintf(f, " %s |", us_compaction_name((enum us_compaction)k));
+    fprintf(f, "\n|---|---:|---:|---:|---:|---:|\n");
+    for (unsigned op = 0; op < US_OP_COUNT; op++) {
+        bool excess = false;
+        for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+            excess |= words[k][op] > cnt[op];
+        if (!cnt[op] || !excess)
+            continue;
+        fprintf(f, "| %s | %u | %u |", us_ops[op].name, cnt[op],
+                words[US_COMPACT_NONE][op]);
+        for (unsigned k = US_COMPACT_OFFSETS; k < US_COMPACT_COUNT; k++)
+            fprintf(f, " %u (%+d) |", words[k][op],
+                    (int)words[k][op] - (int)cnt[op]);
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
 static void section_imem(FILE *f, const struct us_bench *b, bool plots)
 {
     fprintf(f, "## d. Instruction memory\n\n"
@@ -582,6 +666,7 @@ static void section_imem(FILE *f, const struct us_bench *b, bool plots)
             "2-6%% more with it.\n\n");
     if (plots)
         fprintf(f, "![instruction memory](imem.png)\n\n");
+    imem_variants(f, b);
 }
 
 /* Full against partial SFUs: area and cycles (section e). */

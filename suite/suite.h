@@ -246,6 +246,9 @@ struct us_bench_code {
     double simd_bound, mean_ops;
     double scalar_ratio, compact_ratio;
     double scalar_bits_ratio, compact_bits_ratio;
+    /* per compaction variant (enum us_compaction): words per vec4
+     * instruction and bits per simd4 bit, means over programs */
+    double form_ratio[US_COMPACT_COUNT], form_bits_ratio[US_COMPACT_COUNT];
     unsigned programs, alu_programs, tex_insts;
 };
 void us_bench_code_summary(const struct us_bench *b, unsigned c,

@@ -134,6 +134,12 @@ static void code_add(const struct us_bench *b, unsigned p,
     out->compact_ratio += (double)cs->compacted_instructions /
                           cs->vec4_instructions;
     double s4 = (double)cs->bits[US_TARGET_SIMD4];
+    for (unsigned k = 0; k < US_COMPACT_COUNT; k++) {
+        out->form_ratio[k] += (double)cs->form_instructions[k] /
+                              cs->vec4_instructions;
+        if (s4 > 0)
+            out->form_bits_ratio[k] += (double)cs->form_bits[k] / s4;
+    }
     if (s4 > 0) {
         out->scalar_bits_ratio +=
             (double)cs->bits[US_TARGET_SCALAR_NOCOMPACT] / s4;
@@ -171,6 +177,10 @@ void us_bench_code_summary(const struct us_bench *b, unsigned c,
         out->compact_ratio /= n;
         out->scalar_bits_ratio /= n;
         out->compact_bits_ratio /= n;
+        for (unsigned k = 0; k < US_COMPACT_COUNT; k++) {
+            out->form_ratio[k] /= n;
+            out->form_bits_ratio[k] /= n;
+        }
     }
     if (out->alu_programs) {
         double n = out->alu_programs;

@@ -108,6 +108,8 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
             return false;
     static const char *const vliw5[] = { "vliw_tslot=1", NULL };
     static const char *const nocomp[] = { "compaction=0", NULL };
+    static const char *const swz[] = { "compaction_form=swizzle", NULL };
+    static const char *const chain[] = { "compaction_form=chain", NULL };
     static const char *const full[] = { "sfu=full", NULL };
     if (us_bench_arch_selected(archs, "vliw") &&
         !add(b, "vliw-4+1", "vliw", US_BG_ARCH_EXTRA, vliw5, diag))
@@ -133,6 +135,8 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
     if (us_bench_arch_selected(archs, "scalar") &&
         (!add(b, "scalar-nocompact", "scalar", US_BG_COMPACTION, nocomp,
               diag) ||
+         !add(b, "scalar-swizzle", "scalar", US_BG_COMPACTION, swz, diag) ||
+         !add(b, "scalar-chain", "scalar", US_BG_COMPACTION, chain, diag) ||
          !add(b, "scalar-sfu-full", "scalar", US_BG_SFU, full, diag) ||
          !lut_sweep(b, diag)))
         return false;

@@ -398,6 +398,34 @@ def check_sens(text, res, ran):
                        (knob, value, base, c[i], want))
 
 
+def check_variants(text, res):
+    """Section d's compaction-variant table against results.json."""
+    sec = section(text, "## d.")
+    i = sec.find("**Compaction variants**")
+    expect(i >= 0, "section d: no compaction-variant table")
+    if i < 0:
+        return
+    rows = table_rows(sec[i:].split("\n\n")[1])
+    head = cells(rows[0])
+    cls = {"vertex": "vertex", "fragment": "fragment", "all": None}
+    for row in rows[1:]:
+        c = cells(row)
+        progs = [p for p in res["programs"] if p["vec4_instructions"] and
+                 (cls[c[0]] is None or p["stage"] == cls[c[0]])]
+        for col, h in enumerate(head[1:], 1):
+            form, what = h.split(" ", 1)
+            if what == "/ vec4":
+                want = mean([p["compaction"][form]["instructions"] /
+                             p["vec4_instructions"] for p in progs])
+            else:
+                want = mean([p["compaction"][form]["bits"] / p["bits"]["simd4"]
+                             for p in progs if p["bits"]["simd4"]])
+            got = float(c[col].rstrip("x"))
+            expect(abs(got - want) < 0.0006,
+                   "section d: %s %s %s, results.json %.4f" %
+                   (c[0], h, got, want))
+
+
 def main():
     report, results, lanes, hw = sys.argv[1:5]
     text = open(report).read()
@@ -409,6 +437,7 @@ def main():
     check_config(text, res, ran, int(lanes), int(hw))
     check_power(text, res, ran)
     check_sens(text, res, ran)
+    check_variants(text, res)
     check_descriptions(text, res)
     for p in PROBLEMS:
         print(p)

@@ -588,6 +588,76 @@ START_TEST(flow_targets_are_checked)
 }
 END_TEST
 
+/* Words of ARB text `text` lowered in compaction variant `form`, and the
+ * variant's results against the reference interpreter's on one thread. */
+static unsigned form_words(const char *text, enum us_compaction form)
+{
+    struct us_program p;
+    struct us_diag d;
+    ck_assert_msg(us_assemble(text, strlen(text), US_STAGE_ANY, &p, &d),
+                  "%s", d.msg);
+    struct us_scode c;
+    ck_assert(us_lower(&p, form, &c, &d));
+    us_vec4 params[1] = { { 0 } };
+    struct us_exec_env env = { .params = (const us_vec4 *)params,
+                               .math = &us_math_exact };
+    static struct us_thread ti, ts;
+    us_thread_reset(&ti);
+    for (unsigned i = 0; i < US_MAX_INPUTS; i++)
+        for (unsigned k = 0; k < 4; k++)
+            ti.input[i][k] = 1.5f + (float)i - 0.25f * (float)k;
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned k = 0; k < 4; k++)
+            ti.temp[i][k] = 0.5f * (float)(i + 1) + (float)k;
+    ts = ti;
+    us_interpret(&p, &env, &ti);
+    ck_assert(us_scalar_exec(c.insts, c.n, &env, &ts));
+    ck_assert(!memcmp(ti.temp, ts.temp, sizeof ti.temp));
+    ck_assert(!memcmp(ti.output, ts.output, sizeof ti.output));
+    unsigned n = c.n;
+    us_scode_free(&c);
+    us_program_free(&p);
+    return n;
+}
+
+/* What each compaction variant merges (isa/scalar.h). */
+START_TEST(compaction_variants)
+{
+    /* .xxyy is no progression: offsets split it, a swizzle table not */
+    const char *swz = "!!ARBvp1.0\nTEMP r0;\n"
+                      "MUL r0, vertex.position.xxyy, vertex.color;\n"
+                      "MOV result.position, r0;\nEND\n";
+    ck_assert_uint_eq(form_words(swz, US_COMPACT_OFFSETS), 3);
+    ck_assert_uint_eq(form_words(swz, US_COMPACT_SWIZZLE), 2);
+    ck_assert_uint_eq(form_words(swz, US_COMPACT_CHAIN), 3);
+    ck_assert_uint_eq(form_words(swz, US_COMPACT_NONE), 8);
+    /* a dependent chain of one operation: one word in the chain form,
+     * its second repetition reading the first's result */
+    const char *dep = "!!ARBvp1.0\nTEMP r0;\nMOV r0, vertex.position;\n"
+                      "MUL r0.x, r0.x, r0.x;\nMUL r0.x, r0.x, r0.x;\n"
+                      "MOV result.position, r0;\nEND\n";
+    ck_assert_uint_eq(form_words(dep, US_COMPACT_OFFSETS), 4);
+    ck_assert_uint_eq(form_words(dep, US_COMPACT_CHAIN), 3);
+    /* interleaved chains: the later MUL moves up across the ADD */
+    const char *ahead = "!!ARBvp1.0\nTEMP r0, r1;\n"
+                        "MUL r0.x, vertex.position.x, vertex.color.x;\n"
+                        "ADD r1.x, r0.x, vertex.color.y;\n"
+                        "MUL r0.y, vertex.position.y, vertex.color.y;\n"
+                        "ADD r1.y, r0.y, vertex.color.z;\n"
+                        "MOV result.position, r1;\nEND\n";
+    ck_assert_uint_eq(form_words(ahead, US_COMPACT_OFFSETS), 5);
+    ck_assert_uint_eq(form_words(ahead, US_COMPACT_CHAIN), 3);
+    /* ... but not across an instruction that writes what it reads */
+    const char *blocked = "!!ARBvp1.0\nTEMP r0, r1;\n"
+                          "MUL r0.x, vertex.position.x, vertex.color.x;\n"
+                          "ADD r1.y, r0.x, vertex.color.y;\n"
+                          "MUL r0.y, r1.y, vertex.color.y;\n"
+                          "MOV result.position, r0;\nEND\n";
+    ck_assert_uint_eq(form_words(blocked, US_COMPACT_CHAIN),
+                      form_words(blocked, US_COMPACT_OFFSETS));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("scalar");
@@ -600,6 +670,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, opcode_table_agrees_with_ops_def);
     tcase_add_test(tc, lowering_of_hand_built_ir);
     tcase_add_test(tc, compacting_uncompacted_code_gives_compacted_code);
+    tcase_add_test(tc, compaction_variants);
     tcase_add_test(tc, vec4_words_round_trip);
     tcase_add_test(tc, binaries_serialize_and_disassemble);
     tcase_add_test(tc, flow_words_lower_link_and_round_trip);

@@ -404,10 +404,10 @@ START_TEST(compute_programs_have_stats_and_binaries)
     ck_assert_uint_eq(st.vec4_instructions, p.ninsts);
     ck_assert_uint_gt(st.scalar_instructions, st.compacted_instructions);
     ck_assert_uint_eq(st.op_count[US_OP_BRA], 1);
-    ck_assert_uint_eq(st.op_scalar[US_OP_BRA], 1);
+    ck_assert_uint_eq(st.op_form[US_COMPACT_NONE][US_OP_BRA], 1);
     /* 4 + 4 + 2 + (2 into SCRATCH, the address aliasing, + 2 MOV.U) */
-    ck_assert_uint_eq(st.op_scalar[US_OP_LOAD], 14);
-    ck_assert_uint_eq(st.op_compacted[US_OP_LOAD], 5);
+    ck_assert_uint_eq(st.op_form[US_COMPACT_NONE][US_OP_LOAD], 14);
+    ck_assert_uint_eq(st.op_form[US_COMPACT_OFFSETS][US_OP_LOAD], 5);
     for (int t = 0; t <= US_TARGET_SCALAR_NOCOMPACT; t++) {
         struct us_binary b, c;
         ck_assert(us_encode_target(&p, (enum us_target)t, &b, &d));
