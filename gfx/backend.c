@@ -1,11 +1,14 @@
-/* The functional shader backend: the reference interpreter, one thread at
- * a time for vertices and one 2x2 quad in lockstep for fragments.  Cycle
- * models plug in through the same struct gfx_shader_backend.
+/* The functional shader backend: a batch of threads on the batched
+ * structure-of-arrays executor (shader/interp_soa.h) when it takes the
+ * program, else on the reference interpreter, one thread at a time for
+ * vertices and one 2x2 quad in lockstep for fragments; both give the same
+ * bits.  Cycle models plug in through the same struct gfx_shader_backend.
  *
  * Each batch decodes the program once (shader/decode.h) and runs every
  * thread on the decoded form: decoding costs about as much as running the
  * program on one quad, and a batch holds up to 64 quads or 32 vertices. */
 #include "gfx/gfx.h"
+#include "shader/interp_soa.h"
 
 static bool any_overrun(const struct us_thread *t, unsigned n)
 {
@@ -22,6 +25,16 @@ static void functional_shade(void *ctx, const struct us_program *prog,
 {
     (void)ctx;
     struct us_decoded *dec = us_decode(prog);
+    struct us_soa *soa = dec ? us_soa_plan(dec) : NULL;
+    if (soa) {
+        /* straight-line code: no thread can go over the budget; the
+         * pipeline reads outputs, not TEMPs */
+        us_soa_run(soa, env, threads, quads ? n - n % 4 : n, quads, false,
+                   US_SOA_AUTO);
+        us_soa_free(soa);
+        us_decoded_free(dec);
+        return;
+    }
     if (dec) {
         /* a thread over the budget ends the batch: the draw fails */
         unsigned step = quads ? 4 : 1;
