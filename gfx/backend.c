@@ -7,8 +7,30 @@
  * Each batch decodes the program once (shader/decode.h) and runs every
  * thread on the decoded form: decoding costs about as much as running the
  * program on one quad, and a batch holds up to 64 quads or 32 vertices. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "gfx/gfx.h"
 #include "shader/interp_soa.h"
+
+/* USHADER_SOA picks the executor, for benchmarks and the identity tests
+ * (tests/soa.test.sh): "0" the reference alone (the path before the SoA
+ * executor), "baseline" or "avx2" that build of the loops; unset or
+ * anything else, the SoA executor with the CPU's best build. */
+static bool soa_choice(enum us_soa_isa *isa)
+{
+    const char *e = getenv("USHADER_SOA");
+    *isa = US_SOA_AUTO;
+    if (!e)
+        return true;
+    if (!strcmp(e, "0"))
+        return false;
+    if (!strcmp(e, "baseline"))
+        *isa = US_SOA_BASELINE;
+    else if (!strcmp(e, "avx2") && us_soa_have_avx2())
+        *isa = US_SOA_AVX2;
+    return true;
+}
 
 static bool any_overrun(const struct us_thread *t, unsigned n)
 {
@@ -25,12 +47,13 @@ static void functional_shade(void *ctx, const struct us_program *prog,
 {
     (void)ctx;
     struct us_decoded *dec = us_decode(prog);
-    struct us_soa *soa = dec ? us_soa_plan(dec) : NULL;
+    enum us_soa_isa isa;
+    struct us_soa *soa = dec && soa_choice(&isa) ? us_soa_plan(dec) : NULL;
     if (soa) {
         /* straight-line code: no thread can go over the budget; the
          * pipeline reads outputs, not TEMPs */
         us_soa_run(soa, env, threads, quads ? n - n % 4 : n, quads, false,
-                   US_SOA_AUTO);
+                   isa);
         us_soa_free(soa);
         us_decoded_free(dec);
         return;
