@@ -4,11 +4,12 @@
  * us_soa_plan maps every register the program names (a TEMP, INPUT or
  * OUTPUT: a byte offset in struct us_thread, decode.h) to a slot of four
  * rows, and each source component to the row it reads (a register's
- * component after the swizzle, or the rows of SWZ's 0 and 1).  A run loads
- * the slots of a chunk of lanes from the threads, executes the program one
- * instruction over all lanes (the loops of interp_soa_body.h), and stores
- * back the slots the program writes and the killed flags: the threads end
- * as the reference leaves them.
+ * component after the swizzle, the rows of SWZ's 0 and 1, or a uniform's
+ * own rows, filled once per run).  A run loads, for a chunk of lanes, the
+ * components the program reads before writing them, executes the program
+ * one instruction over all lanes (the loops of interp_soa_body.h), and
+ * stores back the components it writes and the killed flags: the threads
+ * end as the reference leaves them.
  *
  * Why straight-line code only: with flow control a lockstep group's
  * sequencer issues an instruction for lanes that another grouping would
@@ -74,7 +75,7 @@ static inline float *soa_row(struct us_soa *p, uint32_t row)
     return p->rows + (size_t)row * US_SOA_WIDTH;
 }
 
-/* Rows are named after the registers' (SOA_ZERO...) through p->extra. */
+/* The rows after the registers' (SOA_ZERO ... SOA_RES + 3). */
 #define SOA_ROW(p, r) ((p)->extra + (r))
 
 /* A uniform source's value: interp.c load_src on a parameter or on no
@@ -148,9 +149,9 @@ static unsigned slot_of(struct us_soa *p, uint16_t *map, uint32_t off)
     return *s;
 }
 
-/* Where a source's components come from; `reads` is the components of
- * the instruction's sources its opcode may read (all four: the loads
- * only need a superset). */
+/* Where a source's components come from: a register's rows (noting the
+ * components read before any write: those are loaded from the threads),
+ * SWZ's 0 and 1, or rows of its own for a uniform. */
 static void plan_src(struct us_soa *p, uint16_t *map, const struct us_dsrc *s,
                      struct soa_src *o)
 {

@@ -20,7 +20,8 @@ US_INLINE void SOA(sources)(struct us_soa *p, const struct soa_inst *si,
                 src[i][c] = a;
                 continue;
             }
-            float *restrict r = soa_row(p, SOA_ROW(p, SOA_TMP + 4 * i + (unsigned)c));
+            float *restrict r =
+                soa_row(p, SOA_ROW(p, SOA_TMP + 4 * i + (unsigned)c));
             SOA_LOOP
             for (unsigned l = 0; l < US_SOA_WIDTH; l++)
                 r[l] = micro_neg(a[l]);
