@@ -20,6 +20,14 @@
 # ushader/softpipe > 1 means ushader is faster.  The largest test scene
 # (envmap.scn, by fragments) is also timed on ushader alone, for scale.
 #
+# The functional figures are repeated (SOFTPIPE_REPS, default 5)
+# interleaved with their peers -- ushader on the reference interpreter
+# alone (USHADER_SOA=0, the path before the batched executor), softpipe,
+# and llvmpipe with LP_NUM_THREADS=1 (CPU time) and 2 (wall time),
+# LLVMPIPE_FRAMES frames (default 40) -- and printed as min/median/max
+# with the ratios of the medians and their range over the repetitions
+# (docs/perf/soa.md).
+#
 # Without gcc, pkg-config or the OSMesa/libpng development files the
 # script prints "skipped: REASON" and exits 0: it is a benchmark, not a
 # test.
@@ -78,32 +86,83 @@ rate() {
     }' | tee -a "$tmp/rates"
 }
 
-echo "clock: host $clock seconds; $QUADS full-screen quads of phong.fp at ${W}x$H"
-printf '%-30s %-18s %9s %10s %8s %12s\n' workload shader size fragments seconds fragments/s
-rate "$SCN" functional "${W}x$H"
-rate "$SCN" scalar "${W}x$H"
+# One repetition of every figure, interleaved (the machine may be shared):
+# ushader's functional renderer on the SoA executor (new) and on the
+# reference alone (old, USHADER_SOA=0), softpipe, llvmpipe on 1 and 2
+# threads.  Each rate line goes to $tmp/reps: NAME fragments/s.
+lp_frames=${LLVMPIPE_FRAMES:-40}
+mesa() {   # mesa NAME DRIVER THREADS FRAMES CLOCK(cpu|wall)
+    GALLIUM_DRIVER=$2 LP_NUM_THREADS=$3 "$OB" "$VP" "$FP" $W $H $QUADS "$4" \
+        "$tmp/$2.png" > "$tmp/m" 2>"$tmp/merr" ||
+        skip "osmesa_bench ($2) failed: $(cat "$tmp/merr")"
+    r=$(sed -n 's/^renderer //p' "$tmp/m")
+    case "$r" in *"$2"*) ;; *) skip "GALLIUM_DRIVER=$2 gave the '$r' renderer" ;; esac
+    awk -v n="$1" -v c="$5" -v clock="$clock" '{ v[$1] = $2 }
+        END { t = (c == "cpu" && clock == "cpu") ? v["cpu_s"] : v["wall_s"]
+              printf "%s %.0f\n", n, v["fragments_per_frame"] * v["frames"] / t }' \
+        "$tmp/m" >> "$tmp/reps"
+}
+ushader_rate() {   # ushader_rate NAME USHADER_SOA-value
+    base=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size 8x8 --hash)
+    full=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size ${W}x$H --stats -o "$tmp/fullscreen-$1.png")
+    frags=$(sed -n 's/.*"fragments": \([0-9]*\).*/\1/p' "$tmp/out")
+    awk -v n="$1" -v f="$frags" -v a="$full" -v b="$base" 'BEGIN {
+        t = a - b; if (t <= 0) t = a; printf "%s %.0f\n", n, f / t }' >> "$tmp/reps"
+}
+REPS=${SOFTPIPE_REPS:-5}
+: > "$tmp/reps"
+i=0
+while [ $i -lt "$REPS" ]; do
+    ushader_rate new ""
+    ushader_rate old 0
+    mesa softpipe softpipe 1 "$FRAMES" cpu
+    mesa llvmpipe-1 llvmpipe 1 "$lp_frames" cpu
+    mesa llvmpipe-2 llvmpipe 2 "$lp_frames" wall
+    i=$((i + 1))
+done
 
-GALLIUM_DRIVER=softpipe "$OB" "$VP" "$FP" $W $H $QUADS "$FRAMES" "$tmp/softpipe.png" \
-    > "$tmp/sp" 2>"$tmp/sperr" || skip "osmesa_bench failed: $(cat "$tmp/sperr")"
-renderer=$(sed -n 's/^renderer //p' "$tmp/sp")
-[ "$renderer" = softpipe ] ||
-    skip "GALLIUM_DRIVER=softpipe gave the '$renderer' renderer"
-awk -v s="$SCN" -v clock="$clock" '
-    { v[$1] = $2 }
+echo "clock: host $clock seconds (llvmpipe-2: wall); $QUADS full-screen quads of phong.fp at ${W}x$H; $REPS interleaved repetitions"
+echo "load: $(uptime)"
+printf '%-34s %12s %12s %12s\n' "fragments/s" min median max
+# stats NAME: min median max of NAME's rates
+stats() {
+    awk -v n="$1" '$1 == n { print $2 }' "$tmp/reps" | sort -n | awk '
+        { v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                             printf "%.0f %.0f %.0f\n", v[1], m, v[NR] }'
+}
+for n in new old softpipe llvmpipe-1 llvmpipe-2; do
+    case $n in
+    new) label="ushader functional (SoA)" ;;
+    old) label="ushader functional (reference)" ;;
+    *) label="mesa $n" ;;
+    esac
+    # shellcheck disable=SC2046  # three numbers
+    printf '%-34s %12s %12s %12s\n' "$label" $(stats $n)
+done
+echo
+# ratios of the medians, and per repetition (A/B of the same repetition)
+awk '{ r[$1, ++k[$1]] = $2 }
+    function med(n,   i, j, t, v, c) {
+        c = k[n]; for (i = 1; i <= c; i++) v[i] = r[n, i]
+        for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++)
+            if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }
+    function ratios(a, b,   i, c, x, lo, hi, s) {
+        c = k[a]; lo = 1e30; hi = 0
+        for (i = 1; i <= c; i++) { x = r[a, i] / r[b, i]; if (x < lo) lo = x; if (x > hi) hi = x }
+        printf "ratio %-22s median %.3f (per repetition min %.3f max %.3f)\n", a "/" b, med(a) / med(b), lo, hi }
     END {
-        t = (clock == "cpu") ? v["cpu_s"] : v["wall_s"]
-        f = v["fragments_per_frame"] * v["frames"]
-        printf "%-30s %-18s %9s %10d %8.3f %12.0f\n", s, "mesa softpipe", "512x512", f, t, f / t
-    }' "$tmp/sp" | tee -a "$tmp/rates"
+        ratios("new", "softpipe"); ratios("new", "llvmpipe-1"); ratios("new", "llvmpipe-2")
+        ratios("old", "softpipe"); ratios("new", "old")
+    }' "$tmp/reps"
+echo
+printf '%-30s %-18s %9s %10s %8s %12s\n' workload shader size fragments seconds fragments/s
+rate "$SCN" scalar "${W}x$H"
 rate bench/scenes/envmap.scn functional 512x512
 rate bench/scenes/envmap.scn scalar 512x512
 
 echo
 echo "same work: ushader (functional, SFU math) vs softpipe image:"
-"$U" imgdiff "$tmp/fullscreen-functional.png" "$tmp/softpipe.png" | sed 's/^/  /'
-echo
-awk -v s="$SCN" '$1 == s { r[$3] = $NF }
-    END {
-        printf "ratio ushader/softpipe, fragments/s: functional %.3f, scalar %.3f\n",
-               r["functional"] / r["softpipe"], r["scalar"] / r["softpipe"]
-    }' "$tmp/rates"
+"$U" imgdiff "$tmp/fullscreen-new.png" "$tmp/softpipe.png" | sed 's/^/  /'
+echo "ushader's SoA and reference paths, same image:"
+"$U" imgdiff "$tmp/fullscreen-new.png" "$tmp/fullscreen-old.png" | sed 's/^/  /'

@@ -1,11 +1,36 @@
-/* The functional shader backend: the reference interpreter, one thread at
- * a time for vertices and one 2x2 quad in lockstep for fragments.  Cycle
- * models plug in through the same struct gfx_shader_backend.
+/* The functional shader backend: a batch of threads on the batched
+ * structure-of-arrays executor (shader/interp_soa.h) when it takes the
+ * program, else on the reference interpreter, one thread at a time for
+ * vertices and one 2x2 quad in lockstep for fragments; both give the same
+ * bits.  Cycle models plug in through the same struct gfx_shader_backend.
  *
  * Each batch decodes the program once (shader/decode.h) and runs every
  * thread on the decoded form: decoding costs about as much as running the
  * program on one quad, and a batch holds up to 64 quads or 32 vertices. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "gfx/gfx.h"
+#include "shader/interp_soa.h"
+
+/* USHADER_SOA picks the executor, for benchmarks and the identity tests
+ * (tests/soa.test.sh): "0" the reference alone (the path before the SoA
+ * executor), "baseline" or "avx2" that build of the loops; unset or
+ * anything else, the SoA executor with the CPU's best build. */
+static bool soa_choice(enum us_soa_isa *isa)
+{
+    const char *e = getenv("USHADER_SOA");
+    *isa = US_SOA_AUTO;
+    if (!e)
+        return true;
+    if (!strcmp(e, "0"))
+        return false;
+    if (!strcmp(e, "baseline"))
+        *isa = US_SOA_BASELINE;
+    else if (!strcmp(e, "avx2") && us_soa_have_avx2())
+        *isa = US_SOA_AVX2;
+    return true;
+}
 
 static bool any_overrun(const struct us_thread *t, unsigned n)
 {
@@ -22,6 +47,17 @@ static void functional_shade(void *ctx, const struct us_program *prog,
 {
     (void)ctx;
     struct us_decoded *dec = us_decode(prog);
+    enum us_soa_isa isa;
+    struct us_soa *soa = dec && soa_choice(&isa) ? us_soa_plan(dec) : NULL;
+    if (soa) {
+        /* straight-line code: no thread can go over the budget; the
+         * pipeline reads outputs, not TEMPs */
+        us_soa_run(soa, env, threads, quads ? n - n % 4 : n, quads, false,
+                   isa);
+        us_soa_free(soa);
+        us_decoded_free(dec);
+        return;
+    }
     if (dec) {
         /* a thread over the budget ends the batch: the draw fails */
         unsigned step = quads ? 4 : 1;

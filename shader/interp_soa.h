@@ -1,0 +1,58 @@
+/*
+ * The batched structure-of-arrays executor (shader/interp_soa.c): a
+ * decoded straight-line program run over a whole batch of threads, one
+ * instruction at a time over every lane, with registers held as arrays of
+ * lanes (one row of US_SOA_WIDTH floats per register component).
+ *
+ * It gives the reference interpreter's bits (shader/interp.c): the
+ * per-lane semantics are isa/micro.h's and shader/interp_ops.h's, every
+ * register write goes through micro_canon or micro_sat, elementary
+ * functions through env->math, textures through env->sample_quad per 2x2
+ * quad (or env->sample per lane) and derivatives across each quad.  The
+ * executor only takes programs it can run exactly (us_soa_plan says):
+ * straight-line code (no flow control, so every lane is active at every
+ * instruction and the order across lanes cannot matter) of float opcodes
+ * without memory, integer operands, ARL or relative addressing; the caller
+ * runs anything else on the reference.
+ *
+ * The loops are written for the compiler's vectoriser and built twice: for
+ * the x86-64 baseline and, on x86-64, with AVX2 (never FMA: no contraction
+ * of a*b+c, the build's -std=c11 keeps -ffp-contract=off), chosen at run
+ * time; both give the same bits (tests/unit/test_interp_soa.c).
+ */
+#ifndef US_INTERP_SOA_H
+#define US_INTERP_SOA_H
+
+#include "ushader.h"
+#include "shader/decode.h"
+
+enum { US_SOA_WIDTH = 64 };   /* lanes per chunk: 16 quads */
+
+/* Which build of the loops runs. */
+enum us_soa_isa {
+    US_SOA_AUTO,        /* AVX2 when the CPU has it, else the baseline */
+    US_SOA_BASELINE,    /* the x86-64 baseline (SSE2) build             */
+    US_SOA_AVX2,        /* the AVX2 build (the CPU must have AVX2)      */
+};
+
+struct us_soa;
+
+/* The plan for running `d` batched, or NULL when the executor does not
+ * take the program (or memory runs out): the caller then runs it on the
+ * reference.  It holds the chunk's registers: one plan per caller thread. */
+struct us_soa *us_soa_plan(const struct us_decoded *d);
+void us_soa_free(struct us_soa *p);
+
+/* Whether the CPU can run the US_SOA_AVX2 build. */
+bool us_soa_have_avx2(void);
+
+/* Run the program on threads t[0 .. n): as us_interpret_quads on n / 4
+ * quads when `quads` (n a multiple of 4), else as us_interpret_decoded on
+ * each thread.  Every register the reference writes ends the same, but
+ * the TEMPs only when `temps`: a pipeline reads the outputs and the killed
+ * flags, and the next thread's reset clears the TEMPs anyway. */
+void us_soa_run(struct us_soa *p, const struct us_exec_env *env,
+                struct us_thread *t, unsigned n, bool quads, bool temps,
+                enum us_soa_isa isa);
+
+#endif
