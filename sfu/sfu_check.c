@@ -175,7 +175,7 @@ static int mpfr_f(enum us_sfu_func f, mpfr_t y, const mpfr_t x)
     }
 }
 
-static double libm_f(enum us_sfu_func f, float xf)
+static inline double libm_f(enum us_sfu_func f, float xf)
 {
     double x = xf;
     switch (f) {
@@ -307,8 +307,10 @@ static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
     return true;
 }
 
-/* libm's value when it decides the case safely, else MPFR's. */
-static bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
+/* libm's value when it decides the case safely, else MPFR's (inlined
+ * into check_one, where f is a constant). */
+__attribute__((always_inline))
+static inline bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
 {
     double y = libm_f(f, x);
     if (y == 0 || isinf(y)) {
@@ -463,8 +465,9 @@ static void merge(struct us_sfu_stats *d, const struct us_sfu_stats *s)
  * below is 2^12 times that; ties stay candidates (a maximum moves only
  * on a strictly larger error, so the first input keeps it).
  */
-static bool may_raise(enum us_sfu_func f, uint32_t xb,
-                      const struct us_sfu_stats *s, float g, double exact)
+static inline bool may_raise(enum us_sfu_func f, uint32_t xb,
+                             const struct us_sfu_stats *s, float g,
+                             double exact)
 {
     const double du = 0x1p-12, da = 0x1p-36;
     double ulp = ulp_error(g, exact);
