@@ -154,6 +154,7 @@ static inline void reduce(const struct us_sfu *s, enum us_sfu_func f, float x,
     us_sfu_geom(t, s->tab[t].k, &g);
     r->special = false;
     r->seg = 0;                               /* special cases read none */
+    r->T = 0;
     r->c0_extra = 0;
     r->sign = 0;
     r->e2 = 0;
