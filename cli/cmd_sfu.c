@@ -16,7 +16,8 @@
 static const char usage[] =
     "usage: ushader sfu eval --func F [--set KEY=VALUE]...\n"
     "       ushader sfu check [--func F|all] [--full] [--json] [--jobs N]\n"
-    "                         [--range LO:HI] [--no-filter] [--set KEY=VALUE]...\n"
+    "                         [--range LO:HI] [--step N] [--no-filter]\n"
+    "                         [--set KEY=VALUE]...\n"
     "       ushader sfu sweep [--func F|all] [--k LIST] [--degree LIST]\n"
     "                         [--w0 LIST] [--w1 LIST] [--w2 LIST] [--w3 LIST]\n"
     "                         [--step N] [--csv FILE] [--jobs N]\n"
@@ -29,8 +30,10 @@ static const char usage[] =
     "          every input of a stated part of the primary domain, MPFR for\n"
     "          each; --full every one of the 2^32 inputs (a double-precision\n"
     "          filter, MPFR near rounding boundaries; --no-filter: MPFR for\n"
-    "          all); --range LO:HI the bit patterns LO..HI (hex).  Exits 1\n"
-    "          when an accuracy bound of the default configuration fails.\n"
+    "          all); --range LO:HI the bit patterns LO..HI (hex); --step N\n"
+    "          every N-th input of the set (a sample; bench/sfu_full.bench.sh).\n"
+    "          Exits 1 when an accuracy bound of the default configuration\n"
+    "          fails.\n"
     "  sweep   accuracy and LUT bits against k, degree and coefficient\n"
     "          widths (LIST: comma-separated values; default: k around the\n"
     "          default, degrees 1..3), on every --step-th input of the check\n"
@@ -335,6 +338,10 @@ static int do_check(struct opts *o)
         printf("  \"lut_bits\": %llu,\n  \"functions\": [\n",
                (unsigned long long)us_sfu_lut_total_bits(&o->cfg));
     }
+    else if (o->step > 1 && (o->full || o->have_range))
+        printf("SFU check: LUT %llu bits; every %u-th of %s\n",
+               (unsigned long long)us_sfu_lut_total_bits(&o->cfg), o->step,
+               o->full ? "the 2^32 inputs" : "the bit-pattern range");
     else
         printf("SFU check: LUT %llu bits; %s\n",
                (unsigned long long)us_sfu_lut_total_bits(&o->cfg),
@@ -342,7 +349,8 @@ static int do_check(struct opts *o)
                                                           : "primary domains");
     for (int f = f0; f < f1; f++) {
         struct us_sfu_check_opts co = {
-            .sfu = &sfu, .func = (enum us_sfu_func)f, .step = 1,
+            .sfu = &sfu, .func = (enum us_sfu_func)f,
+            .step = o->step ? o->step : 1,
             .jobs = o->jobs,
         };
         if (o->full || o->have_range) {
@@ -610,7 +618,7 @@ static const struct cli_opt check_opts[] = {
     OPT_HELP, { "--func", true, false, NULL },
     { "--full", false, false, NULL },
     { "--json", false, false, NULL }, { "--jobs", true, false, NULL },
-    { "--range", true, false, NULL },
+    { "--range", true, false, NULL }, { "--step", true, false, NULL },
     { "--no-filter", false, false, NULL },
     OPT_SET,
     OPT_END,

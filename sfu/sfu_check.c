@@ -17,6 +17,7 @@
 #include "ushader.h"
 #include "sfu/sfu.h"
 #include "sfu/sfu_check.h"
+#include "sfu/sfu_trigref.h"
 
 enum { CHUNK = 1 << 16 };
 
@@ -131,7 +132,8 @@ static inline double pow2(int e)
     return d;
 }
 
-double us_sfu_ulp_error(float got, double exact)
+/* us_sfu_ulp_error, inlined into the hot loop. */
+static inline double ulp_error(float got, double exact)
 {
     if (isnan(got) || isinf(got))
         return (double)got == exact ? 0 : INFINITY;
@@ -147,6 +149,11 @@ double us_sfu_ulp_error(float got, double exact)
     int mne = got_small ? ge : ee, mxe = got_small ? ee : ge;
     double pivot = pow2(mxe);
     return (pivot - mn) * pow2(23 - mne) + (mx - pivot) * pow2(23 - mxe);
+}
+
+double us_sfu_ulp_error(float got, double exact)
+{
+    return ulp_error(got, exact);
 }
 
 /* ---- references -------------------------------------------------------- */
@@ -168,7 +175,7 @@ static int mpfr_f(enum us_sfu_func f, mpfr_t y, const mpfr_t x)
     }
 }
 
-static double libm_f(enum us_sfu_func f, float xf)
+static inline double libm_f(enum us_sfu_func f, float xf)
 {
     double x = xf;
     switch (f) {
@@ -188,6 +195,8 @@ struct ref {
     float cr;         /* correctly rounded binary32                   */
     float lo, hi;     /* faithful results (lo == hi when exact)       */
     bool bracketed;   /* lo, hi are set                               */
+    bool approx;      /* exact is the trig filter's, not the reference
+                         the maxima are measured against (check_one)  */
 };
 
 /* The float after r toward +inf (up) or -inf; r finite. */
@@ -298,8 +307,10 @@ static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
     return true;
 }
 
-/* libm's value when it decides the case safely, else MPFR's. */
-static bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
+/* libm's value when it decides the case safely, else MPFR's (inlined
+ * into check_one, where f is a constant). */
+__attribute__((always_inline))
+static inline bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
 {
     double y = libm_f(f, x);
     if (y == 0 || isinf(y)) {
@@ -320,6 +331,37 @@ static bool ref_libm(enum us_sfu_func f, float x, struct ref *r)
     r->cr = r->lo = r->hi = a;    /* lo, hi: set by bracket() if needed */
     r->bracketed = false;
     return true;
+}
+
+/*
+ * sin and cos through sfu/sfu_trigref.c instead of libm: its bound err
+ * (about 2^-49 relative) times 2^7 is the margin, so a case is decided
+ * only when every value within 128 err of y rounds to the same float and
+ * none is a float; the rest go to MPFR.
+ */
+static inline bool ref_trig(enum us_sfu_func f, float x, struct ref *r)
+{
+    double y, err;
+    if (!us_sfu_trig_ref(f == US_SFU_COS, x, &y, &err))
+        return false;
+    double m = err * 128;
+    float a = (float)(y - m), b = (float)(y + m);
+    if (a != b || fabs((double)a - y) <= m)
+        return false;
+    r->exact = y;
+    r->cr = r->lo = r->hi = a;
+    r->bracketed = false;
+    return true;
+}
+
+/* The reference of the filter before the trig filter (libm, MPFR near
+ * boundaries), which the maxima are measured against. */
+static void ref_libm_mpfr(struct worker_mpfr *w, enum us_sfu_func f, float x,
+                          struct ref *r)
+{
+    if (!ref_libm(f, x, r))
+        ref_mpfr(w, f, x, r);
+    r->approx = false;
 }
 
 /* ---- special cases --------------------------------------------------- */
@@ -413,11 +455,35 @@ static void merge(struct us_sfu_stats *d, const struct us_sfu_stats *s)
     }
 }
 
-static void check_one(const struct us_sfu_check_opts *o,
-                      struct worker_mpfr *w, uint32_t xb,
-                      struct us_sfu_stats *s)
+/*
+ * Whether an accuracy case of sin or cos could raise one of s's maxima,
+ * judged from the trig filter's `exact`.  It and the reference the
+ * maxima use both lie within 2^-49 (libm: ~2^-52) relative of sin x, so
+ * they differ by < 2^-48 |exact|: the ulp error of g moves by < 2^-24
+ * (its slope in exact is one over exact's ulp, both round to the same
+ * float) and the absolute error by < 2^-48 (|exact| <= 1).  The slack
+ * below is 2^12 times that; ties stay candidates (a maximum moves only
+ * on a strictly larger error, so the first input keeps it).
+ */
+static inline bool may_raise(enum us_sfu_func f, uint32_t xb,
+                             const struct us_sfu_stats *s, float g,
+                             double exact)
 {
-    enum us_sfu_func f = o->func;
+    const double du = 0x1p-12, da = 0x1p-36;
+    double ulp = ulp_error(g, exact);
+    double abs_err = isfinite(g) ? fabs((double)g - exact) : INFINITY;
+    if (ulp + du >= s->max_ulp || abs_err + da >= s->max_abs_all)
+        return true;
+    return us_sfu_abs_domain(f, xb) ? abs_err + da >= s->max_abs
+                                    : ulp + du >= s->max_ulp_out;
+}
+
+/* f is a constant where run_chunk inlines this (one copy per function). */
+__attribute__((always_inline))
+static inline void check_one(const struct us_sfu_check_opts *o,
+                             enum us_sfu_func f, struct worker_mpfr *w,
+                             uint32_t xb, struct us_sfu_stats *s)
+{
     float x = float_of(xb);
     uint32_t got = bits_of(us_sfu_eval(o->sfu, f, x));
     uint32_t xf = (xb & 0x7f800000u) ? xb : (xb & 0x80000000u);  /* FTZ */
@@ -428,9 +494,16 @@ static void check_one(const struct us_sfu_check_opts *o,
         goto compare_special;
     }
     struct ref r;
-    if (!o->filter || (!ref_tiny(f, x, &r) && !ref_libm(f, x, &r))) {
+    r.approx = false;
+    if (!o->filter) {
         ref_mpfr(w, f, x, &r);
-        s->mpfr_calls += o->filter;
+    } else if (!ref_tiny(f, x, &r)) {
+        bool trig = (f == US_SFU_SIN || f == US_SFU_COS) && !o->libm_trig;
+        if (trig ? !ref_trig(f, x, &r) : !ref_libm(f, x, &r)) {
+            ref_mpfr(w, f, x, &r);
+            s->mpfr_calls++;
+        }
+        r.approx = trig;
     }
     uint32_t cb = bits_of(r.cr), ca = cb & 0x7fffffffu;
     if (ca < 0x00800000u || ca >= PINF) {
@@ -450,7 +523,16 @@ static void check_one(const struct us_sfu_check_opts *o,
      * maximum is there, it cannot raise it (the hot path of --full). */
     if (is_cr && !has_abs && s->max_ulp >= 0.5)
         return;
-    double ulp = us_sfu_ulp_error(g, r.exact);
+    /* The trig filter's value may differ from the one the maxima are
+     * measured against (libm's, or MPFR's), so that the printed maxima do
+     * not depend on the filter: that one is computed only for the few
+     * inputs whose errors could reach a maximum (may_raise). */
+    if (r.approx) {
+        if (!may_raise(f, xb, s, g, r.exact))
+            return;
+        ref_libm_mpfr(w, f, x, &r);
+    }
+    double ulp = ulp_error(g, r.exact);
     if (ulp > s->max_ulp) {
         s->max_ulp = ulp;
         s->max_ulp_x = xb;
@@ -492,11 +574,11 @@ struct job {
     atomic_uint_fast64_t next, done;
 };
 
-static void run_chunk(struct job *j, struct worker_mpfr *w, uint64_t c)
+__attribute__((always_inline))
+static inline void run_inputs(struct job *j, struct worker_mpfr *w,
+                              enum us_sfu_func f, uint64_t i, uint64_t end,
+                              struct us_sfu_stats *s)
 {
-    struct us_sfu_stats *s = &j->chunk[c];
-    stats_init(s);
-    uint64_t i = c * CHUNK, end = i + CHUNK < j->total ? i + CHUNK : j->total;
     unsigned ri = 0;
     uint64_t base = 0;
     while (i >= base + j->r[ri].count) {
@@ -509,7 +591,24 @@ static void run_chunk(struct job *j, struct worker_mpfr *w, uint64_t c)
             ri++;
         }
         uint32_t xb = j->r[ri].first + (uint32_t)((i - base) * j->r[ri].stride);
-        check_one(j->o, w, xb, s);
+        check_one(j->o, f, w, xb, s);
+    }
+}
+
+static void run_chunk(struct job *j, struct worker_mpfr *w, uint64_t c)
+{
+    struct us_sfu_stats *s = &j->chunk[c];
+    stats_init(s);
+    uint64_t i = c * CHUNK, end = i + CHUNK < j->total ? i + CHUNK : j->total;
+    /* A copy of the loop per function, f a constant in each. */
+    switch (j->o->func) {
+    case US_SFU_RCP: run_inputs(j, w, US_SFU_RCP, i, end, s); break;
+    case US_SFU_RSQ: run_inputs(j, w, US_SFU_RSQ, i, end, s); break;
+    case US_SFU_SQRT: run_inputs(j, w, US_SFU_SQRT, i, end, s); break;
+    case US_SFU_LG2: run_inputs(j, w, US_SFU_LG2, i, end, s); break;
+    case US_SFU_EX2: run_inputs(j, w, US_SFU_EX2, i, end, s); break;
+    case US_SFU_SIN: run_inputs(j, w, US_SFU_SIN, i, end, s); break;
+    default: run_inputs(j, w, US_SFU_COS, i, end, s); break;
     }
 }
 

@@ -20,12 +20,20 @@
  * exactly on a rounding midpoint, where MPFR recomputes at 24 bits.
  * With `filter` (used by --full) libm's double result replaces MPFR's
  * unless it lies within 2^-45 (relative) of a binary32 value or of a
- * midpoint between two: glibc's exp2, log2, sin, cos are accurate to
- * about 1 double ulp (2^-52) and 1/sqrt(x) to 1.5, so 2^-45 is a
- * margin of >= 2^6 times their error; those cases go to MPFR.  Tiny
+ * midpoint between two: glibc's exp2, log2 are accurate to about 1
+ * double ulp (2^-52) and 1/sqrt(x) to 1.5, so 2^-45 is a margin of >=
+ * 2^6 times their error; those cases go to MPFR.  sin and cos use
+ * sfu/sfu_trigref.c instead of libm (an integer Payne-Hanek reduction
+ * and Taylor polynomials with a proven bound of 2^-49 relative + 2^-99,
+ * a margin of 2^7 times that), glibc's being the largest cost of the
+ * check (its __branred for |x| >= 2^26.65); their maxima are still
+ * measured against libm's value (or MPFR's), computed for the few
+ * inputs whose error could reach a maximum, so every figure printed is
+ * the same as with libm (only the count MPFR decided differs).  Tiny
  * arguments of ex2, sin and cos, whose results are that close to 1 or to
  * x, are decided analytically instead (sfu/sfu_check.c, ref_tiny).
- * tests/sfu_filter.test.sh compares the filter with pure MPFR.
+ * tests/sfu_filter.test.sh compares the filter with pure MPFR,
+ * tests/unit/test_sfu_trigref.c the trig filter with MPFR and with libm.
  */
 #ifndef US_SFU_CHECK_H
 #define US_SFU_CHECK_H
@@ -45,7 +53,8 @@ struct us_sfu_check_opts {
     enum us_sfu_check_set set;
     uint64_t first, count;   /* US_SFU_SET_RANGE                          */
     unsigned step;           /* take every step-th input of the set (>= 1) */
-    bool filter;             /* libm double filter, MPFR near boundaries  */
+    bool filter;             /* double filter, MPFR near boundaries       */
+    bool libm_trig;          /* filter sin/cos with libm (the tests)      */
     unsigned jobs;           /* threads (>= 1)                            */
     /* Called from the calling thread about 5 times a second. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);

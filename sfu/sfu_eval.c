@@ -97,6 +97,19 @@ static inline float pack(uint32_t sign, uint64_t mag, int e2)
     return float_of(sign | (uint32_t)(e + 127) << 23 | (uint32_t)(m & 0x7fffff));
 }
 
+/* us_sfu_func_table (sfu/sfu_config.c), visible to the compiler here. */
+static inline enum us_sfu_table func_table(enum us_sfu_func f)
+{
+    switch (f) {
+    case US_SFU_RCP: return US_SFU_T_RCP;
+    case US_SFU_RSQ: return US_SFU_T_RSQ;
+    case US_SFU_SQRT: return US_SFU_T_SQRT;
+    case US_SFU_LG2: return US_SFU_T_LG2;
+    case US_SFU_EX2: return US_SFU_T_EX2;
+    default: return US_SFU_T_SINCOS;
+    }
+}
+
 /* What reduce() decided. */
 struct red {
     bool special;       /* `result` is final; no LUT read */
@@ -131,14 +144,17 @@ static uint32_t reduce_revolutions(uint32_t a)
     return sh >= 128 ? 0 : (uint32_t)(prod >> sh);
 }
 
+__attribute__((always_inline))
 static inline void reduce(const struct us_sfu *s, enum us_sfu_func f, float x,
-                   struct red *r)
+                          struct red *r)
 {
     uint32_t u = bits_of(x), sign = u & SIGN, a = u & ~SIGN;
     struct us_sfu_geom g;
-    enum us_sfu_table t = us_sfu_func_table(f);
+    enum us_sfu_table t = func_table(f);
     us_sfu_geom(t, s->tab[t].k, &g);
     r->special = false;
+    r->seg = 0;                               /* special cases read none */
+    r->T = 0;
     r->c0_extra = 0;
     r->sign = 0;
     r->e2 = 0;
@@ -253,10 +269,11 @@ static inline void reduce(const struct us_sfu *s, enum us_sfu_func f, float x,
     }
 }
 
+__attribute__((always_inline))
 static inline float finish(const struct us_sfu *s, enum us_sfu_func f,
-                    const struct red *r)
+                           const struct red *r)
 {
-    enum us_sfu_table t = us_sfu_func_table(f);
+    enum us_sfu_table t = func_table(f);
     const struct us_sfu_coeffs *c = &s->tab[t];
     int64_t P = horner(c, r->tbits, r->seg, r->T, r->c0_extra);
     int e2 = r->e2 - c->shift[0];
@@ -274,11 +291,30 @@ static inline float finish(const struct us_sfu *s, enum us_sfu_func f,
     }
 }
 
-float us_sfu_eval(const struct us_sfu *sfu, enum us_sfu_func f, float x)
+/* One function's evaluation with f a constant: the compiler folds the
+ * switches of reduce() and finish() (the exhaustive check evaluates each
+ * function 2^32 times); the same code, hence the same bits. */
+__attribute__((always_inline))
+static inline float eval_const(const struct us_sfu *sfu, enum us_sfu_func f,
+                               float x)
 {
     struct red r;
     reduce(sfu, f, x, &r);
     return r.special ? r.result : finish(sfu, f, &r);
+}
+
+float us_sfu_eval(const struct us_sfu *sfu, enum us_sfu_func f, float x)
+{
+    switch (f) {
+    case US_SFU_RCP: return eval_const(sfu, US_SFU_RCP, x);
+    case US_SFU_RSQ: return eval_const(sfu, US_SFU_RSQ, x);
+    case US_SFU_SQRT: return eval_const(sfu, US_SFU_SQRT, x);
+    case US_SFU_LG2: return eval_const(sfu, US_SFU_LG2, x);
+    case US_SFU_EX2: return eval_const(sfu, US_SFU_EX2, x);
+    case US_SFU_SIN: return eval_const(sfu, US_SFU_SIN, x);
+    case US_SFU_COS: return eval_const(sfu, US_SFU_COS, x);
+    default: return eval_const(sfu, f, x);
+    }
 }
 
 bool us_sfu_segment(const struct us_sfu *sfu, enum us_sfu_func f, float x,

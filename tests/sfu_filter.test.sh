@@ -12,12 +12,15 @@ fail=0
 # ex2 [-64,-32), sin/cos [2^20, 2^21) where the reduction matters; and
 # the tiny arguments decided analytically: ex2 on -[2^-40, 2^-39), sin on
 # [2^-20, 2^-19), cos on -[2^-20, 2^-19); ex2 on [1024, 2048), where libm
-# overflows to inf.
+# overflows to inf; sin and cos (sfu/sfu_trigref.c's filter) on huge
+# arguments, near pi and pi/2, zeros and denormals, FLT_MAX to NaN.
 for case in rcp:3f800000:3fffffff rsq:40000000:407fffff \
             sqrt:40000000:407fffff lg2:3f800000:3fffffff \
             ex2:c2000000:c27fffff sin:49800000:49ffffff cos:49800000:49ffffff \
             ex2:ab800000:abffffff sin:35800000:35ffffff cos:b5800000:b5ffffff \
-            ex2:44800000:44ffffff; do
+            ex2:44800000:44ffffff \
+            sin:7f000000:7f01ffff cos:ff000000:ff01ffff sin:40490000:4049ffff \
+            cos:3fc90000:3fc9ffff sin:00000000:0080ffff cos:7f7f0000:7fffffff; do
     f=${case%%:*}
     r=${case#*:}
     # Sanitizer builds: the first 2^16 patterns of each binade (see
