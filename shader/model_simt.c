@@ -232,7 +232,7 @@ static void warp_begin(struct us_core *c, struct warp *wp, unsigned first,
         l->start = c->now;
         us_flow_start(&l->fs, 1, c->env.max_insts);
         wp->view.pc[i] = 0;
-        struct us_thread *t = &c->w->threads[l->tid];
+        struct us_thread *t = us_workload_start(c->w, l->tid);
         t->overrun = false;
         if (wg >= 0)
             us_wgs_place(&c->wgs, wg, t);
@@ -305,7 +305,7 @@ static bool lane_run(struct us_core *c, struct warp *wp, unsigned i,
 {
     const struct us_program *prog = c->w->prog;
     struct lane *l = &wp->lane[i];
-    struct us_thread *t = &c->w->threads[l->tid];
+    struct us_thread *t = us_workload_thread(c->w, l->tid);
     unsigned end = c->next[l->fs.pc];
     c->trace.n = 0;
     while (l->fs.pc < end) {
@@ -347,7 +347,8 @@ static void finish_lanes(struct us_core *c, struct warp *wp)
         struct lane *l = &wp->lane[i];
         l->fs.pc = c->n;
         if (wp->wg >= 0)
-            us_wgs_finish(&c->wgs, wp->wg, l->tid, &c->w->threads[l->tid],
+            us_wgs_finish(&c->wgs, wp->wg, l->tid,
+                          us_workload_thread(c->w, l->tid),
                           c->now);
         wp->done |= 1u << i;
     }
@@ -556,6 +557,7 @@ static bool retire(struct us_core *c)
             for (uint32_t m = wp->present; m; m &= m - 1) {
                 us_event_retire(c->w->events, c->now, i, j,
                                 wp->lane[__builtin_ctz(m)].tid);
+                us_workload_retire(c->w, wp->lane[__builtin_ctz(m)].tid);
                 c->counts.threads++;
                 c->counts.latency_sum +=
                     c->now - wp->lane[__builtin_ctz(m)].start;
@@ -620,8 +622,8 @@ static void simt_destroy(struct us_core *c)
         for (uint32_t m = c->warps[i].present & ~c->warps[i].done; m;
              m &= m - 1)
             if (c->warps[i].wg >= 0)
-                c->w->threads[c->warps[i].lane[__builtin_ctz(m)].tid]
-                    .shared = NULL;
+                us_workload_thread(c->w, c->warps[i].lane[
+                                       __builtin_ctz(m)].tid)->shared = NULL;
     if (c->mem)
         c->mpart->destroy(c->mem);
     us_wgs_free(&c->wgs);

@@ -266,15 +266,16 @@ static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
     s->busy = true;
     s->wg = wg;
     s->tid = tid;
-    c->w->threads[tid].overrun = false;
+    us_workload_start(c->w, tid)->overrun = false;
     s->start = s->done = c->now;
     us_sb_clear(&s->sb);
     memset(s->unit, 0, sizeof s->unit);
     memset(s->scratch, 0, sizeof s->scratch);
     if (wg >= 0) {
-        us_wgs_place(&c->wgs, wg, &c->w->threads[tid]);
+        us_wgs_place(&c->wgs, wg, us_workload_thread(c->w, tid));
         if (c->code.ngroups == 0)   /* finished before it starts */
-            us_wgs_finish(&c->wgs, wg, tid, &c->w->threads[tid], c->now);
+            us_wgs_finish(&c->wgs, wg, tid, us_workload_thread(c->w, tid),
+                          c->now);
     }
 }
 
@@ -499,7 +500,7 @@ void vt_destroy(struct us_core *core)
     /* a run that failed leaves threads pointing at shared memory */
     for (size_t i = 0; c->slot_mem && i < (size_t)c->desc.procs * c->tpp; i++)
         if (c->slot_mem[i].busy && c->slot_mem[i].wg >= 0)
-            c->w->threads[c->slot_mem[i].tid].shared = NULL;
+            us_workload_thread(c->w, c->slot_mem[i].tid)->shared = NULL;
     vt_code_free(&c->code);
     us_wgs_free(&c->wgs);
     if (c->mem)
@@ -707,7 +708,7 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
 static bool lane_issue(struct vt_core *c, struct slot *s,
                        const struct vt_group *g, unsigned lane)
 {
-    struct us_thread *t = &c->w->threads[s->tid];
+    struct us_thread *t = us_workload_thread(c->w, s->tid);
     bool cond = false;
     uint32_t deferred = 0;      /* memory ops timed by mem_flush */
     uint64_t last = c->now + g->issues - 1;
@@ -850,15 +851,16 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
                            cond != 0 && cond != active;
     us_flow_advance(&wp->fs, c->code.flow, cond);
     for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
-        us_tcounts_overrun(&c->counts, &c->w->threads[
-            lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid]);
+        us_tcounts_overrun(&c->counts, us_workload_thread(c->w,
+            lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid));
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
     if (wp->fs.pc >= c->code.ngroups)   /* its threads have finished */
         for (unsigned i = 0; i < gr->n; i++) {
             struct slot *s = lane(c, gr, i, j);
             if (((wp->present >> i) & 1) && s->wg >= 0)
-                us_wgs_finish(&c->wgs, s->wg, s->tid, &c->w->threads[s->tid],
+                us_wgs_finish(&c->wgs, s->wg, s->tid,
+                              us_workload_thread(c->w, s->tid),
                               c->now);
         }
 }
@@ -992,6 +994,7 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     struct warp *wp = &gr->warps[j];
     struct slot *s = lane(c, gr, i, j);
     us_event_retire(c->w->events, c->now, gr->first + i, j, s->tid);
+    us_workload_retire(c->w, s->tid);
     c->counts.threads++;
     c->counts.latency_sum += c->now - s->start;
     s->busy = false;
