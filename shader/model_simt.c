@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "shader/core.h"
+#include "shader/decode.h"
 #include "shader/memsys.h"
 #include "shader/reconv.h"
 #include "shader/timing.h"
@@ -91,6 +92,7 @@ struct us_core {
     const struct us_workload *w;
     struct us_exec_env env;     /* the workload's, noting accesses here  */
     struct us_mem_trace trace;
+    struct us_dinst *dec;       /* the program's instructions, decoded once */
     const struct us_reconv_part *policy;
     struct us_memsys *mem;
     const struct us_memsys_part *mpart;
@@ -310,7 +312,7 @@ static bool lane_run(struct us_core *c, struct warp *wp, unsigned i,
     c->trace.n = 0;
     while (l->fs.pc < end) {
         unsigned pc = l->fs.pc;
-        bool cond = us_interpret_inst(prog, &c->env, t, pc);
+        bool cond = us_interpret_dinst(&c->dec[pc], &c->env, t);
         us_flow_advance(&l->fs, prog->flow, cond);
         if (l->fs.pc != pc + 1)
             break;
@@ -629,6 +631,7 @@ static void simt_destroy(struct us_core *c)
     us_wgs_free(&c->wgs);
     free(c->warps);
     free(c->cores);
+    free(c->dec);
     free(c->ipdom);
     free(c->next);
     free(c->sync);
@@ -679,13 +682,16 @@ static struct us_core *simt_create(const struct us_config *cfg,
     c->mpart = us_memsys_part(cfg);
     c->cores = calloc(c->ncores, sizeof *c->cores);
     c->warps = calloc((size_t)c->ncores * c->nwarps, sizeof *c->warps);
-    if (!c->cores || !c->warps) {
+    c->dec = malloc((w->prog->ninsts ? w->prog->ninsts : 1) * sizeof *c->dec);
+    if (!c->cores || !c->warps || !c->dec) {
         snprintf(diag->msg, sizeof diag->msg, "simt: out of memory");
         simt_destroy(c);
         return NULL;
     }
     for (unsigned i = 0; i < c->ncores; i++)
         c->cores[i].warp = c->warps + (size_t)i * c->nwarps;
+    for (unsigned i = 0; i < w->prog->ninsts; i++)
+        us_decode_inst(&w->prog->insts[i], w->prog->word_bits, &c->dec[i]);
     char what[128];
     snprintf(what, sizeof what, "simt_warps x simt_warp_size = %u x %u per "
              "core", c->nwarps, c->W);
