@@ -469,9 +469,12 @@ int run_arch(const struct run_args *a)
     run_env_apply(e, &env);
     us_config_env(&cfg, &env);
     struct us_thread *tmp = &work[cap];
-    for (unsigned i = 0; i < n; i++) {
-        if (!fill_thread(&src, i, tmp, true))
+    /* an --inputs line or --attrib in error: reported before anything runs */
+    for (unsigned i = 0; (lines || a->nattribs) && i < n; i++)
+        if (!fill_thread(&src, i, tmp, false))
             goto out;
+    for (unsigned i = 0; i < n; i++) {
+        (void)fill_thread(&src, i, tmp, true);   /* checked above */
         us_interpret(&prog, &env, tmp);
         if (tmp->overrun) {
             (void)us_budget_error(&env, i, &diag);
