@@ -275,9 +275,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
                 errno = 0;
                 a->threads = strtol(v, &end, 10);
                 if (end == v || *end || errno || a->threads < 1 ||
-                    a->threads > MAX_THREADS) {
+                    a->threads > MAX_RUN_THREADS) {
                     cli_error(NULL, 0, 0, "run: --threads wants 1..%d, "
-                              "not '%s'", MAX_THREADS, v);
+                              "not '%s'", MAX_RUN_THREADS, v);
                     return 2;
                 }
             }

@@ -22,10 +22,12 @@ struct setting {
 
 enum { MAX_SETS = 64, MAX_PRESETS = 16, MAX_TEXTURES = US_MAX_TEX_UNITS };
 
-/* Threads of one --arch run, given by --threads or by --inputs lines:
- * three records each (inputs, reference, model) of 4.8 KiB are 0.9 GiB
- * at the cap, within the memory budget (GFX_MEM_BUDGET_MIB). */
-enum { MAX_THREADS = 65536 };
+/* Threads of one --arch run given by --inputs lines (kept in memory), and
+ * by --threads: threads stream through each model's window of records
+ * (cli/run_arch.c), the run keeps only each thread's reference outputs
+ * (16 bytes per output written, + 1), within the memory budget
+ * (GFX_MEM_BUDGET_MIB). */
+enum { MAX_THREADS = 65536, MAX_RUN_THREADS = 1 << 24 };
 
 struct run_args {
     int argc;                      /* the command line, for provenance */

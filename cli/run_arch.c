@@ -81,14 +81,129 @@ static bool apply_line(const char *line, enum us_stage stage,
     return true;
 }
 
-static bool outputs_equal(const struct us_program *prog,
-                          const struct us_thread *a, const struct us_thread *b)
+/* Where the run's threads come from: thread i's record is made the same
+ * way for the reference and for every model, so a model's window of
+ * records can be refilled as threads stream through it. */
+struct tsrc {
+    const struct run_args *a;
+    const struct run_env *e;
+    const struct us_program *prog;
+    char **lines;
+    unsigned nlines, varying_slots;
+};
+
+/* Thread i's registers reset (all temps, or only those the program
+ * declares: what it can read) and its inputs set; false after an error
+ * in an --inputs line or an --attrib. */
+static bool fill_thread(const struct tsrc *s, unsigned i, struct us_thread *t,
+                        bool all_temps)
 {
-    for (unsigned o = 0; o < US_MAX_OUTPUTS; o++)
-        if (((prog->outputs_written >> o) & 1) &&
-            memcmp(a->output[o], b->output[o], sizeof a->output[o]))
+    const struct us_program *prog = s->prog;
+    if (all_temps)
+        us_thread_reset(t);
+    else
+        us_thread_reset_for(t, prog);
+    unsigned nin = prog->stage == US_STAGE_VERTEX ? US_VIN_COUNT
+                                                  : US_FIN_COUNT;
+    if (s->e->ninputs) {
+        memcpy(t->input, s->e->inputs[i], sizeof t->input);
+    } else if (s->lines) {
+        if (!apply_line(s->lines[i % s->nlines], prog->stage,
+                        s->varying_slots, t))
             return false;
-    return a->killed == b->killed;
+    } else {
+        for (unsigned j = 0; j < nin; j++)
+            if ((prog->inputs_read >> j) & 1)
+                for (unsigned c = 0; c < 4; c++)
+                    t->input[j][c] = gen_value(i, j, c);
+    }
+    for (unsigned j = 0; j < s->a->nattribs; j++) {
+        unsigned slot;
+        if (!run_resolve_input(&s->a->attribs[j], prog->stage,
+                               s->varying_slots, &slot))
+            return false;
+        memcpy(t->input[slot], s->a->attribs[j].value, sizeof t->input[slot]);
+    }
+    return true;
+}
+
+/* The reference interpreter's results, compactly: per thread the outputs
+ * the program writes (nout of them, slots slot[]) and `killed`. */
+struct refs {
+    unsigned nout;
+    uint8_t slot[US_MAX_OUTPUTS];
+    us_vec4 *out;     /* n x nout */
+    bool *killed;     /* n        */
+};
+
+static bool outputs_equal(const struct refs *r, unsigned i,
+                          const struct us_thread *t)
+{
+    const us_vec4 *o = &r->out[(size_t)i * r->nout];
+    for (unsigned k = 0; k < r->nout; k++)
+        if (memcmp(t->output[r->slot[k]], o[k], sizeof o[k]))
+            return false;
+    return t->killed == r->killed[i];
+}
+
+/* Thread i as the reference left it (inputs and outputs). */
+static void ref_thread(const struct tsrc *s, const struct refs *r, unsigned i,
+                       struct us_thread *t)
+{
+    (void)fill_thread(s, i, t, true);   /* it did for the reference */
+    for (unsigned k = 0; k < r->nout; k++)
+        memcpy(t->output[r->slot[k]], r->out[(size_t)i * r->nout + k],
+               sizeof t->output[0]);
+    t->killed = r->killed[i];
+}
+
+/* A model's view of the threads streamed through a window of records:
+ * start fills a record, retire checks the results against the
+ * reference's and frees it. */
+struct stream_ctx {
+    const struct tsrc *src;
+    const struct refs *ref;
+    unsigned *occupant;   /* window: tid + 1 of the thread in flight, or 0 */
+    unsigned mask;
+    bool overflow;        /* a thread started over one still in flight    */
+    unsigned retired;
+    unsigned diff;        /* the lowest thread whose outputs differ, or n  */
+};
+
+static void stream_start(void *ctx, unsigned tid, struct us_thread *t)
+{
+    struct stream_ctx *sc = ctx;
+    unsigned *o = &sc->occupant[tid & sc->mask];
+    /* (a model's reset takes its first threads again) */
+    sc->overflow |= *o != 0 && *o != tid + 1;
+    *o = tid + 1;
+    (void)fill_thread(sc->src, tid, t, false);  /* it did for the reference */
+}
+
+static void stream_retire(void *ctx, unsigned tid, const struct us_thread *t)
+{
+    struct stream_ctx *sc = ctx;
+    sc->occupant[tid & sc->mask] = 0;
+    sc->retired++;
+    if (tid < sc->diff && !outputs_equal(sc->ref, tid, t))
+        sc->diff = tid;
+}
+
+/* The window of a model's run: a power of two well above the threads in
+ * flight (processors x threads_per_proc <= alu_lanes x threads_per_proc
+ * for every model), or 0 (every thread materialised) when that would not
+ * be smaller than the run or the program computes (workgroups). */
+static unsigned stream_window(const struct us_config *cfg,
+                              const struct us_program *prog, unsigned n)
+{
+    if (prog->stage == US_STAGE_COMPUTE)
+        return 0;
+    uint64_t want = 16 * (uint64_t)cfg->v[US_KNOB_alu_lanes] *
+                    (uint64_t)cfg->v[US_KNOB_threads_per_proc];
+    uint64_t w = 256;
+    while (w < want)
+        w *= 2;
+    return w < n ? (unsigned)w : 0;
 }
 
 static void print_thread_outputs(const struct us_program *prog,
@@ -115,11 +230,29 @@ static void print_thread_outputs(const struct us_program *prog,
 
 /* The JSON document: one model's statistics as members, or several as
  * "models"; the threads' outputs (equal on every model) as "outputs". */
+/* Thread i's results as the run shows them: the reference's, with a
+ * position-invariant program's position computed from its input. */
+struct shown {
+    const struct tsrc *src;
+    const struct refs *ref;
+    const struct us_glstate *gl;
+    bool invariant;
+};
+
+static void shown_thread(const struct shown *sh, unsigned i,
+                         struct us_thread *t)
+{
+    ref_thread(sh->src, sh->ref, i, t);
+    if (sh->invariant)
+        us_position_invariant(sh->gl, t->input[US_VIN_POSITION],
+                              t->output[US_VOUT_POSITION]);
+}
+
 static bool print_json(const struct run_args *a, const struct us_config *cfg,
                        const struct us_program *prog,
                        const struct us_stats *st, unsigned ran, bool one,
-                       const struct us_thread *ref, unsigned n,
-                       uint64_t written)
+                       const struct shown *sh, struct us_thread *tmp,
+                       unsigned n, uint64_t written)
 {
     json_t *doc = run_json_doc(a, cfg), *outs = json_array();
     json_t *models = one ? NULL : json_array();
@@ -135,9 +268,10 @@ static bool print_json(const struct run_args *a, const struct us_config *cfg,
         json_object_set_new(doc, "models", models);
         models = NULL;
     }
-    for (unsigned i = 0; i < n && ok; i++)
-        ok = !json_array_append_new(outs, run_json_thread(prog, &ref[i],
-                                                          written));
+    for (unsigned i = 0; i < n && ok; i++) {
+        shown_thread(sh, i, tmp);
+        ok = !json_array_append_new(outs, run_json_thread(prog, tmp, written));
+    }
     if (!ok) {
         json_decref(doc);
         json_decref(outs);
@@ -243,7 +377,9 @@ int run_arch(const struct run_args *a)
     char *itext = NULL, **lines = NULL;
     unsigned nlines = 0;
     us_vec4 *params = NULL;
-    struct us_thread *base = NULL, *ref = NULL, *work = NULL;
+    struct us_thread *work = NULL;
+    unsigned *occupant = NULL;
+    struct refs ref = { 0 };
     struct us_stats *st = NULL;
     struct cli_trace *tr = NULL;
     struct us_event_sink sink;
@@ -293,62 +429,63 @@ int run_arch(const struct run_args *a)
     unsigned n = e->ninputs ? e->ninputs
                : a->threads ? (unsigned)a->threads
                : a->inputs ? nlines : DEFAULT_THREADS;
-    /* inputs, reference results and the model's copy: charged first */
+    struct tsrc src = { a, e, &prog, lines, nlines,
+                        (unsigned)cfg.v[US_KNOB_varying_slots] };
+    for (unsigned o = 0; o < US_MAX_OUTPUTS; o++)
+        if ((prog.outputs_written >> o) & 1)
+            ref.slot[ref.nout++] = (uint8_t)o;
+    /* Records: the whole run's, or each model's window of them (the
+     * largest; a window a run outgrows doubles, see below). */
+    unsigned cap = 0;
+    for (unsigned r = 0; r < nrows; r++) {
+        unsigned wr = stream_window(&rows[r].cfg, &prog, n);
+        unsigned need = wr ? wr : n;
+        cap = need > cap ? need : cap;
+    }
+    /* the reference's results and the models' records: charged first */
     char what[64];
     snprintf(what, sizeof what, "%u threads", n);
-    if (!gfx_budget_take(&mem, 3 * (size_t)n, sizeof *base, what, &diag)) {
+    if (!gfx_budget_take(&mem, n, ref.nout * sizeof *ref.out + 1, what,
+                         &diag) ||
+        !gfx_budget_take(&mem, cap, sizeof *work + sizeof *occupant, what,
+                         &diag)) {
         cli_error(a->file, 0, 0, "%s", diag.msg);
         goto out;
     }
     params = calloc(prog.nparams ? prog.nparams : 1, sizeof *params);
-    base = calloc(n, sizeof *base);
-    ref = calloc(n, sizeof *ref);
-    work = calloc(n, sizeof *work);
+    ref.out = malloc(((size_t)n * ref.nout + 1) * sizeof *ref.out);
+    ref.killed = malloc(n);
+    work = calloc(cap + 1, sizeof *work);   /* + 1: the shown thread */
+    occupant = calloc(cap, sizeof *occupant);
     st = calloc(nrows, sizeof *st);
-    if (!params || !base || !ref || !work || !st)
+    if (!params || !ref.out || !ref.killed || !work || !occupant || !st)
         goto oom;
     if (e->params)
         memcpy(params, e->params, prog.nparams * sizeof *params);
     else
         us_resolve_params(&prog, gl, params);
-    unsigned nin = prog.stage == US_STAGE_VERTEX ? US_VIN_COUNT : US_FIN_COUNT;
-    for (unsigned i = 0; i < n; i++) {
-        struct us_thread *t = &base[i];
-        us_thread_reset(t);
-        if (e->ninputs) {
-            memcpy(t->input, e->inputs[i], sizeof t->input);
-        } else if (lines) {
-            if (!apply_line(lines[i % nlines], prog.stage,
-                            (unsigned)cfg.v[US_KNOB_varying_slots], t))
-                goto out;
-        } else {
-            for (unsigned s = 0; s < nin; s++)
-                if ((prog.inputs_read >> s) & 1)
-                    for (unsigned c = 0; c < 4; c++)
-                        t->input[s][c] = gen_value(i, s, c);
-        }
-        for (unsigned j = 0; j < a->nattribs; j++) {
-            unsigned slot;
-            if (!run_resolve_input(&a->attribs[j], prog.stage,
-                                   (unsigned)cfg.v[US_KNOB_varying_slots],
-                                   &slot))
-                goto out;
-            memcpy(t->input[slot], a->attribs[j].value, sizeof t->input[slot]);
-        }
-    }
     /* the reference computes with the models' math and sampler */
     struct us_exec_env env = { .params = params };
     run_env_apply(e, &env);
     us_config_env(&cfg, &env);
-    memcpy(ref, base, n * sizeof *ref);
+    struct us_thread *tmp = &work[cap];
+    /* an --inputs line or --attrib in error: reported before anything runs */
+    for (unsigned i = 0; (lines || a->nattribs) && i < n; i++)
+        if (!fill_thread(&src, i, tmp, false))
+            goto out;
     for (unsigned i = 0; i < n; i++) {
-        us_interpret(&prog, &env, &ref[i]);
-        if (ref[i].overrun) {
+        (void)fill_thread(&src, i, tmp, true);   /* checked above */
+        us_interpret(&prog, &env, tmp);
+        if (tmp->overrun) {
             (void)us_budget_error(&env, i, &diag);
             cli_error(a->file, 0, 0, "%s", diag.msg);
             rc = 1;
             goto out;
         }
+        for (unsigned k = 0; k < ref.nout; k++)
+            memcpy(ref.out[(size_t)i * ref.nout + k], tmp->output[ref.slot[k]],
+                   sizeof *ref.out);
+        ref.killed[i] = tmp->killed;
     }
     if (a->trace.path) {   /* one model (parse_args): rows[0] */
         const char *ins[4 + MAX_TEXTURES] = { a->file, a->config, a->inputs,
@@ -361,17 +498,59 @@ int run_arch(const struct run_args *a)
             goto out;
         }
     }
-    struct us_workload w = { &prog, &env, work, n, tr ? &sink : NULL };
     unsigned ran = 0;
     rc = 1;
     for (unsigned m = 0; m < nrows; m++) {
         const struct us_core_model *model = rows[m].m;
-        memcpy(work, base, n * sizeof *work);
+        unsigned window = stream_window(&rows[m].cfg, &prog, n);
+        struct stream_ctx sc;
+        struct us_workload_stream ws;
+        bool ok;
         struct timespec t0, t1;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-        bool ok = us_core_run(model, &rows[m].cfg, &w, &st[ran], &diag);
+        for (;;) {
+            sc = (struct stream_ctx){ &src, &ref, occupant, window - 1,
+                                      false, 0, n };
+            ws = (struct us_workload_stream){ window, stream_start,
+                                              stream_retire, &sc };
+            struct us_workload w = { &prog, &env, work, n, tr ? &sink : NULL,
+                                     window ? &ws : NULL };
+            if (window)
+                memset(occupant, 0, window * sizeof *occupant);
+            else
+                for (unsigned i = 0; i < n; i++)
+                    (void)fill_thread(&src, i, &work[i], true);
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+            ok = us_core_run(model, &rows[m].cfg, &w, &st[ran], &diag);
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+            if (!sc.overflow || tr)
+                break;
+            /* A thread stayed in flight while the window went round: run
+             * again with twice the window (the same run, bit for bit). */
+            window = 2 * window < n ? 2 * window : 0;
+            unsigned need = window ? window : n;
+            if (need > cap) {
+                if (!gfx_budget_take(&mem, need - cap,
+                                     sizeof *work + sizeof *occupant, what,
+                                     &diag)) {
+                    cli_error(a->file, 0, 0, "%s", diag.msg);
+                    goto out;
+                }
+                struct us_thread *nw = calloc(need + 1, sizeof *nw);
+                unsigned *no = calloc(need, sizeof *no);
+                if (!nw || !no) {
+                    free(nw);
+                    free(no);
+                    goto oom;
+                }
+                free(work);
+                free(occupant);
+                work = nw;
+                occupant = no;
+                cap = need;
+                tmp = &work[cap];
+            }
+        }
         st[ran].arch = rows[m].name;
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
         if (ok && a->time) {
             double sec = (double)(t1.tv_sec - t0.tv_sec) +
                          (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -388,13 +567,27 @@ int run_arch(const struct run_args *a)
                       rows[m].name, diag.msg);
             goto out;
         }
-        for (unsigned i = 0; i < n; i++)
-            if (!outputs_equal(&prog, &work[i], &ref[i])) {
-                cli_error(a->file, 0, 0, "%s: thread %u's outputs differ "
-                          "from the reference interpreter's",
-                          rows[m].name, i);
-                goto out;
-            }
+        if (window && sc.overflow) {   /* a trace is written once */
+            cli_error(a->file, 0, 0, "%s: a thread stayed in flight while "
+                      "%u others started (the window of a streamed run)",
+                      rows[m].name, window);
+            goto out;
+        }
+        unsigned diff = window ? sc.diff : n;
+        for (unsigned i = 0; !window && i < n && diff == n; i++)
+            if (!outputs_equal(&ref, i, &work[i]))
+                diff = i;
+        if (window && diff == n && sc.retired != n) {
+            cli_error(a->file, 0, 0, "%s: %u of %u threads retired",
+                      rows[m].name, sc.retired, n);
+            goto out;
+        }
+        if (diff < n) {
+            cli_error(a->file, 0, 0, "%s: thread %u's outputs differ "
+                      "from the reference interpreter's",
+                      rows[m].name, diff);
+            goto out;
+        }
         ran++;
     }
     if (tr) {
@@ -405,22 +598,22 @@ int run_arch(const struct run_args *a)
             goto out;
     }
     uint64_t written = prog.outputs_written;
+    struct shown sh = { &src, &ref, gl, false };
     if (prog.stage == US_STAGE_VERTEX && !a->inputs_from &&
         (prog.options & US_OPT_POSITION_INVARIANT)) {
-        for (unsigned i = 0; i < n; i++)
-            us_position_invariant(gl, ref[i].input[US_VIN_POSITION],
-                                  ref[i].output[US_VOUT_POSITION]);
+        sh.invariant = true;
         written |= 1ull << US_VOUT_POSITION;
     }
     if (a->json) {
-        if (!print_json(a, &cfg, &prog, st, ran, one && !a->npresets, ref, n,
-                        written))
+        if (!print_json(a, &cfg, &prog, st, ran, one && !a->npresets, &sh,
+                        tmp, n, written))
             goto out;
     } else {
         unsigned show = n < 4 ? n : 4;
         for (unsigned i = 0; i < show; i++) {
             printf("thread %u: ", i);
-            print_thread_outputs(&prog, &ref[i], written);
+            shown_thread(&sh, i, tmp);
+            print_thread_outputs(&prog, tmp, written);
             printf("\n");
         }
         if (show < n)
@@ -450,8 +643,9 @@ out:
     free(rows);
     free(st);
     free(work);
-    free(ref);
-    free(base);
+    free(occupant);
+    free(ref.out);
+    free(ref.killed);
     free(params);
     free(lines);
     free(itext);

@@ -97,7 +97,7 @@ static void core_shade(void *ctx, const struct us_program *prog,
     bool ok = work && st && (copy || menv.mem == env->mem);
     if (ok) {
         memcpy(work, threads, n * sizeof *work);
-        struct us_workload w = { prog, &menv, work, n, NULL };
+        struct us_workload w = { prog, &menv, work, n, NULL, NULL };
         struct us_diag diag;
         ok = us_core_run(b->model, &b->cfg, &w, st, &diag);
         if (!ok && !b->failed)

@@ -1226,7 +1226,7 @@ void us_rrun_workload(const struct us_rcase *c, struct us_rrun *run,
                       struct us_workload *w)
 {
     *w = (struct us_workload){ &c->prog, &run->env, run->threads,
-                               c->nthreads, NULL };
+                               c->nthreads, NULL, NULL };
 }
 
 bool us_rrun_reference(const struct us_rcase *c, struct us_rrun *run,

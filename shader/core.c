@@ -40,9 +40,16 @@ bool us_core_run(const struct us_core_model *m, const struct us_config *cfg,
     m->destroy(core);
     if (failed)
         return false;
-    for (unsigned i = 0; i < w->nthreads; i++)
-        if (w->threads[i].overrun)
-            return us_budget_error(w->env, i, diag);
+    /* streamed: the window's records, each its last thread's */
+    unsigned n = w->stream && w->stream->window < w->nthreads
+                     ? w->stream->window : w->nthreads;
+    for (unsigned i = 0; i < n; i++)
+        if (w->threads[i].overrun) {
+            unsigned tid = i;
+            while (n < w->nthreads && w->nthreads - tid > n)
+                tid += n;
+            return us_budget_error(w->env, tid, diag);
+        }
     return true;
 }
 
@@ -77,7 +84,8 @@ bool us_core_run_compute_events(const struct us_core_model *m,
     }
     for (uint64_t i = 0; i < items; i++)
         us_compute_thread(prog, groups, i, &t[i]);
-    struct us_workload w = { prog, env, t, (unsigned)items, events };
+    struct us_workload w = { prog, env, t, (unsigned)items, events,
+                             NULL };
     bool ok = us_core_run(m, cfg, &w, st, diag);
     if (!threads)
         free(t);

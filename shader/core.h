@@ -137,13 +137,56 @@ enum { US_JSON_SCHEMA_VERSION = 1 };
  * its shared memory and keeps the barrier rule (shader/workgroup.h). */
 struct us_event_sink;
 
+struct us_workload_stream;
+
 struct us_workload {
     const struct us_program *prog;
     const struct us_exec_env *env;  /* parameters, us_math, sampler, memory */
     struct us_thread *threads;      /* inputs set; the model writes results */
     unsigned nthreads;
     const struct us_event_sink *events;  /* NULL: no pipeline events */
+    /* NULL: threads[] holds all nthreads threads.  Else a graphics workload
+     * streamed through the model: threads[] is a window of stream->window
+     * records (a power of two), thread tid in threads[tid & (window - 1)]
+     * (us_workload_thread); stream->start fills a thread's record when a
+     * model takes it (us_workload_start) and stream->retire sees its
+     * results when it retires (us_workload_retire).  Only the threads in
+     * flight (and the window around them) exist at once. */
+    const struct us_workload_stream *stream;
 };
+
+struct us_workload_stream {
+    unsigned window;
+    void (*start)(void *ctx, unsigned tid, struct us_thread *t);
+    void (*retire)(void *ctx, unsigned tid, const struct us_thread *t);
+    void *ctx;
+};
+
+/* Thread tid's record. */
+static inline struct us_thread *us_workload_thread(const struct us_workload *w,
+                                                   unsigned tid)
+{
+    return w->stream ? &w->threads[tid & (w->stream->window - 1)]
+                     : &w->threads[tid];
+}
+
+/* A model takes thread tid (graphics): its record, inputs set. */
+static inline struct us_thread *us_workload_start(const struct us_workload *w,
+                                                  unsigned tid)
+{
+    struct us_thread *t = us_workload_thread(w, tid);
+    if (w->stream)
+        w->stream->start(w->stream->ctx, tid, t);
+    return t;
+}
+
+/* Thread tid has retired: its record is final. */
+static inline void us_workload_retire(const struct us_workload *w,
+                                      unsigned tid)
+{
+    if (w->stream)
+        w->stream->retire(w->stream->ctx, tid, us_workload_thread(w, tid));
+}
 
 /* ---- Pipeline events (`--trace`, docs/TRACE.md) -------------------------- */
 

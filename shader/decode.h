@@ -87,4 +87,9 @@ struct us_decoded {
 void us_decode_inst(const struct us_inst *in, unsigned word,
                     struct us_dinst *out);
 
+/* us_interpret_inst of an instruction decoded once (shader/interp.c): what
+ * the timing models call at each issue. */
+bool us_interpret_dinst(const struct us_dinst *d,
+                        const struct us_exec_env *env, struct us_thread *t);
+
 #endif

@@ -620,6 +620,12 @@ bool us_interpret_inst(const struct us_program *prog,
     return exec_one(&d, env, t) != 0;
 }
 
+bool us_interpret_dinst(const struct us_dinst *d,
+                        const struct us_exec_env *env, struct us_thread *t)
+{
+    return exec_one(d, env, t) != 0;
+}
+
 bool us_interpret_cond(const struct us_program *prog,
                        const struct us_exec_env *env,
                        const struct us_thread *t, unsigned pc)

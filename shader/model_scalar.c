@@ -108,8 +108,9 @@ struct sinfo {
                           stores, not the register file: as us_sched_item) */
     /* registers read and written, with the cycle offset (from issue) of
      * the first repetition that reads / the repetition that writes */
-    struct { uint16_t key; uint8_t k; } rd[MAX_READS];
-    struct { uint16_t key; uint8_t k; } wr[MAX_WRITES];
+    struct { uint16_t key, x; uint8_t k; } rd[MAX_READS];
+    struct { uint16_t key, x; uint8_t k; } wr[MAX_WRITES];  /* x: the key's
+                                          scoreboard index (us_sb_index) */
     int8_t func;       /* enum us_sfu_func, -1: POW-like (LG2 then EX2) */
     bool lit;          /* LITZ: POW of LIT's clamped operands           */
     unsigned passes;   /* partial SFU datapath passes                   */
@@ -170,7 +171,6 @@ struct mem_wait {
 struct us_core {
     struct us_config cfg;
     const struct us_workload *w;
-    unsigned word_bits;            /* of the compaction form's words      */
     struct us_exec_env env;        /* *w->env, noting accesses in trace */
     struct us_mem_trace trace;
     const struct us_memsys_part *mp;
@@ -195,6 +195,10 @@ struct us_core {
     struct group *groups;
     struct warp *warps;            /* ngroups * nslots                  */
     uint64_t now;
+    /* configuration read every cycle, looked up once */
+    unsigned word_bits;            /* the compaction form's words       */
+    unsigned fetch_width, sfu_mode, sfu_pool;
+    unsigned lat[US_UNIT_COUNT];   /* us_unit_latency by unit           */
     unsigned pool_used;            /* pool SFUs started this cycle */
     unsigned nactive;              /* slots holding a thread */
     uint64_t next_retire;          /* earliest done_at of a thread that has
@@ -221,6 +225,7 @@ static void add_read(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
             return;  /* an earlier repetition already waits for it */
     if (s->nreads < MAX_READS) {
         s->rd[s->nreads].key = (uint16_t)key;
+        s->rd[s->nreads].x = (uint16_t)us_sb_index(key);
         s->rd[s->nreads].k = (uint8_t)k;
         s->nreads++;
     }
@@ -232,6 +237,7 @@ static void add_write(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
     if (us_sb_index(key) < 0 || s->nwrites == MAX_WRITES)
         return;
     s->wr[s->nwrites].key = (uint16_t)key;
+    s->wr[s->nwrites].x = (uint16_t)us_sb_index(key);
     s->wr[s->nwrites].k = (uint8_t)k;
     s->nwrites++;
 }
@@ -320,7 +326,7 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
 static float read_src(const struct us_core *core, const struct slot *sl,
                       const struct us_sopnd *o)
 {
-    const struct us_thread *t = &core->w->threads[sl->tid];
+    const struct us_thread *t = us_workload_thread(core->w, sl->tid);
     unsigned r = o->reg;
     float v = 0.0f;
     switch (o->file) {
@@ -389,7 +395,7 @@ static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
         core->next_retire = core->now;  /* nothing to issue */
     sl->tid = tid;
     sl->wg = wg;
-    core->w->threads[tid].overrun = false;
+    us_workload_start(core->w, tid)->overrun = false;
     sl->pc = 0;
     us_flow_start(&sl->r->fs, 1, core->w->env->max_insts);
     sl->fbuf = 0;
@@ -401,9 +407,10 @@ static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
      * every result it wrote was usable, so each entry is <= now already
      * (reset clears them, as time restarts at 0). */
     if (wg >= 0) {
-        us_wgs_place(&core->wgs, wg, &core->w->threads[tid]);
+        us_wgs_place(&core->wgs, wg, us_workload_thread(core->w, tid));
         if (core->code.n == 0)   /* finished before it starts */
-            us_wgs_finish(&core->wgs, wg, tid, &core->w->threads[tid],
+            us_wgs_finish(&core->wgs, wg, tid,
+                          us_workload_thread(core->w, tid),
                           core->now);
     }
 }
@@ -428,17 +435,17 @@ static enum us_stall regs_blocked(const struct us_core *core,
     const struct sinfo *s = &core->info[sl->pc];
     uint64_t now = core->now;
     for (unsigned i = 0; i < s->nreads; i++) {
-        int x = us_sb_index(s->rd[i].key);
+        unsigned x = s->rd[i].x;
         if (sl->r->sb.ready[x] > now + s->rd[i].k)
             return us_unit_stall(sl->r->producer[x]);
     }
     for (unsigned i = 0; i < s->nwrites; i++) {
-        int x = us_sb_index(s->wr[i].key);
+        unsigned x = s->wr[i].x;
         if (sl->r->sb.ready[x] > now + s->wr[i].k)
             return us_unit_stall(sl->r->producer[x]);
     }
-    if (s->unit == US_UNIT_SFU && core->cfg.v[US_KNOB_sfu] == 2 &&
-        core->pool_used >= (unsigned)core->cfg.v[US_KNOB_sfu_pool])
+    if (s->unit == US_UNIT_SFU && core->sfu_mode == 2 &&
+        core->pool_used >= core->sfu_pool)
         return US_STALL_SFU;
     return US_STALL_COUNT;
 }
@@ -493,31 +500,52 @@ static uint64_t slot_age(void *ctx, unsigned i)
     return sl->active ? sl->tid : UINT64_MAX - pc->core->nslots + i;
 }
 
+/* us_tsched_pick over the slots, its round robin inline (the common
+ * policy, tried by every free SP every cycle). */
+static int pick(struct us_tsched *s, unsigned n, struct pick_ctx *ctx)
+{
+    if (s->policy != US_SCHED_RR)
+        return us_tsched_pick(s, n, slot_ready, slot_age, ctx);
+    unsigned slot = s->last;
+    for (unsigned i = 1; i <= n; i++) {
+        if (++slot >= n)
+            slot = 0;
+        if (slot_ready(ctx, slot)) {
+            s->last = slot;
+            return (int)slot;
+        }
+    }
+    return -1;
+}
+
 /* Fetch up to fetch_width words into the buffers that hold the fewest,
  * trying slots in the scheduler's round-robin order. */
 static void fetch(struct us_core *core, struct sp *p)
 {
     if (p->fetched_all)
         return;
-    unsigned n = core->nslots;
-    for (int w = 0; w < core->cfg.v[US_KNOB_fetch_width]; w++) {
-        int best = -1;
+    unsigned n = core->nslots, end = core->code.n;
+    for (unsigned w = 0; w < core->fetch_width; w++) {
+        struct slot *best = NULL;
         unsigned i = p->sched.last;
         for (unsigned j = 0; j < n; j++) {
             if (++i == n)
                 i = 0;
             struct slot *sl = &p->slot[i];
             if (!sl->active || sl->fbuf >= FBUF_WORDS ||
-                sl->pc + sl->fbuf >= core->code.n)
+                sl->pc + sl->fbuf >= end)
                 continue;
-            if (best < 0 || sl->fbuf < p->slot[best].fbuf)
-                best = (int)i;
+            if (!best || sl->fbuf < best->fbuf) {
+                best = sl;
+                if (sl->fbuf == 0)
+                    break;   /* none later holds fewer */
+            }
         }
-        if (best < 0) {
+        if (!best) {
             p->fetched_all = true;  /* until an issue or a thread start */
             return;
         }
-        p->slot[best].fbuf++;
+        best->fbuf++;
         core->c.instr_words++;
         core->c.instr_bits += core->word_bits;
         core->act.imem_bits += core->word_bits;
@@ -561,7 +589,7 @@ static void mem_flush(struct us_core *core, unsigned requester)
             for (unsigned k = 0; k < mw->n; k++)
                 if (mw->s->off[k] == mw->s->wr[i].k)
                     at = done[k];
-            int x = us_sb_index(mw->s->wr[i].key);
+            unsigned x = mw->s->wr[i].x;
             if (sl->r->sb.ready[x] < at) {
                 sl->r->sb.ready[x] = at;
                 sl->r->producer[x] = US_UNIT_LSU;
@@ -611,10 +639,10 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         lat = (unsigned)cfg->v[US_KNOB_tex_latency];
     } else if (s->kind == US_SK_FLOW || s->kind == US_SK_BAR) {
         busy = 1;   /* an issue slot; the sequencer, not the datapath */
-        lat = us_unit_latency(cfg, (enum us_unit)s->unit);
+        lat = core->lat[s->unit];
     } else {
         /* the datapath, or the LSU one request per repetition */
-        lat = us_unit_latency(cfg, (enum us_unit)s->unit);
+        lat = core->lat[s->unit];
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
         for (unsigned j = 1, k = 1; j < s->span && core->w->events; j++) {
@@ -636,7 +664,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     for (unsigned i = 0; i < s->nwrites && !mem; i++) {
         uint64_t at = s->kind == US_SK_TEX ? now + lat
                                            : now + first + s->wr[i].k + lat;
-        int x = us_sb_index(s->wr[i].key);
+        unsigned x = s->wr[i].x;
         if (sl->r->sb.ready[x] < at) {
             sl->r->sb.ready[x] = at;
             sl->r->producer[x] = s->unit;
@@ -653,7 +681,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     core->act.rf_reads += s->rf_reads;
     core->act.rf_writes += s->nwrites;
     core->trace.n = 0;
-    us_scalar_step(in, &core->env, &core->w->threads[sl->tid],
+    us_scalar_step(in, &core->env, us_workload_thread(core->w, sl->tid),
                    sl->r->scratch);
     if (mem)
         mem_note(core, sl, s, lane);
@@ -672,7 +700,7 @@ static void note_end(struct us_core *core, const struct slot *sl)
 {
     if (sl->wg >= 0 && sl->pc >= core->code.n)
         us_wgs_finish(&core->wgs, sl->wg, sl->tid,
-                      &core->w->threads[sl->tid], core->now);
+                      us_workload_thread(core->w, sl->tid), core->now);
 }
 
 /* The pipeline event of word pc issued now on slot sl of SP sp (after
@@ -685,7 +713,7 @@ static void event_issue(const struct us_core *core, unsigned sp,
     const struct sinfo *s = &core->info[pc];
     uint64_t done = core->now + busy;
     for (unsigned i = 0; i < s->nwrites; i++) {
-        uint64_t r = sl->r->sb.ready[us_sb_index(s->wr[i].key)];
+        uint64_t r = sl->r->sb.ready[s->wr[i].x];
         done = r > done ? r : done;
     }
     struct us_event ev = {
@@ -712,9 +740,11 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     core->c.issued++;
     us_tcounts_exec(&core->c, &s->w, 1);
     core->c.branches += s->kind == US_SK_FLOW;
-    struct us_thread *t = &core->w->threads[sl->tid];
+    struct us_thread *t = us_workload_thread(core->w, sl->tid);
+    /* only IF and BRA (flow words) have a condition */
     us_flow_advance(&sl->r->fs, core->code.flow,
-                    us_scalar_cond(in, core->w->env, t, sl->r->scratch));
+                    s->kind == US_SK_FLOW &&
+                        us_scalar_cond(in, core->w->env, t, sl->r->scratch));
     if (sl->r->fs.stopped)
         us_tcounts_overrun(&core->c, t);
     sl->fbuf--;
@@ -819,7 +849,8 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
         lbusy[i] = b;
         busy = b > busy ? b : busy;
         note_bar(core, sl, in);
-        if (us_scalar_cond(in, core->w->env, &core->w->threads[sl->tid],
+        if (us_scalar_cond(in, core->w->env,
+                           us_workload_thread(core->w, sl->tid),
                            sl->r->scratch))
             cond |= 1u << i;
     }
@@ -842,8 +873,8 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
     gr->free_at = core->now + busy;
     us_flow_advance(&wp->fs, core->code.flow, cond);
     for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
-        us_tcounts_overrun(&core->c, &core->w->threads[
-            lane(core, gr, (unsigned)__builtin_ctz(m), j)->tid]);
+        us_tcounts_overrun(&core->c, us_workload_thread(core->w,
+            lane(core, gr, (unsigned)__builtin_ctz(m), j)->tid));
     wp->fbuf--;
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
@@ -863,7 +894,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
 static void warp_fetch(struct us_core *core, struct group *gr)
 {
     unsigned n = core->nslots;
-    for (int w = 0; w < core->cfg.v[US_KNOB_fetch_width]; w++) {
+    for (unsigned w = 0; w < core->fetch_width; w++) {
         int best = -1;
         for (unsigned k = 1; k <= n; k++) {
             unsigned j = (gr->sched.last + k) % n;
@@ -1045,6 +1076,7 @@ static bool step(struct us_core *core)
                     continue;
                 if (sl->done_at <= now) {
                     us_event_retire(core->w->events, now, i, j, sl->tid);
+                    us_workload_retire(core->w, sl->tid);
                     core->c.threads++;
                     core->c.latency_sum += now - sl->start;
                     core->c.cycles = now;
@@ -1094,8 +1126,7 @@ static bool step(struct us_core *core)
             continue;  /* the datapath is busy with an issued instruction */
         }
         struct pick_ctx ctx = { core, p, US_STALL_DEPENDENCY, false, false };
-        int s = us_tsched_pick(&p->sched, core->nslots, slot_ready, slot_age,
-                               &ctx);
+        int s = pick(&p->sched, core->nslots, &ctx);
         if (s >= 0) {
             issue(core, p, &p->slot[s]);
         } else {
@@ -1124,7 +1155,8 @@ static void destroy(struct us_core *core)
             /* a run that failed leaves threads pointing at shared memory */
             for (unsigned j = 0; core->sp[i].slot && j < core->nslots; j++)
                 if (core->sp[i].slot[j].active && core->sp[i].slot[j].wg >= 0)
-                    core->w->threads[core->sp[i].slot[j].tid].shared = NULL;
+                    us_workload_thread(core->w, core->sp[i].slot[j].tid)
+                        ->shared = NULL;
             free(core->sp[i].slot);
         }
     if (core->luts)
@@ -1159,6 +1191,11 @@ static struct us_core *create(const struct us_config *cfg,
                                cfg->v[US_KNOB_compaction_form])
         : US_COMPACT_NONE;
     core->word_bits = us_compaction_word_bits(form);
+    core->fetch_width = (unsigned)cfg->v[US_KNOB_fetch_width];
+    core->sfu_mode = (unsigned)cfg->v[US_KNOB_sfu];
+    core->sfu_pool = (unsigned)cfg->v[US_KNOB_sfu_pool];
+    for (unsigned u = 0; u < US_UNIT_COUNT; u++)
+        core->lat[u] = us_unit_latency(cfg, (enum us_unit)u);
     if (!us_lower(w->prog, form, &core->code, diag)) {
         destroy(core);
         return NULL;

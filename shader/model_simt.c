@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "shader/core.h"
+#include "shader/decode.h"
 #include "shader/memsys.h"
 #include "shader/reconv.h"
 #include "shader/timing.h"
@@ -91,6 +92,7 @@ struct us_core {
     const struct us_workload *w;
     struct us_exec_env env;     /* the workload's, noting accesses here  */
     struct us_mem_trace trace;
+    struct us_dinst *dec;       /* the program's instructions, decoded once */
     const struct us_reconv_part *policy;
     struct us_memsys *mem;
     const struct us_memsys_part *mpart;
@@ -232,7 +234,7 @@ static void warp_begin(struct us_core *c, struct warp *wp, unsigned first,
         l->start = c->now;
         us_flow_start(&l->fs, 1, c->env.max_insts);
         wp->view.pc[i] = 0;
-        struct us_thread *t = &c->w->threads[l->tid];
+        struct us_thread *t = us_workload_start(c->w, l->tid);
         t->overrun = false;
         if (wg >= 0)
             us_wgs_place(&c->wgs, wg, t);
@@ -305,12 +307,12 @@ static bool lane_run(struct us_core *c, struct warp *wp, unsigned i,
 {
     const struct us_program *prog = c->w->prog;
     struct lane *l = &wp->lane[i];
-    struct us_thread *t = &c->w->threads[l->tid];
+    struct us_thread *t = us_workload_thread(c->w, l->tid);
     unsigned end = c->next[l->fs.pc];
     c->trace.n = 0;
     while (l->fs.pc < end) {
         unsigned pc = l->fs.pc;
-        bool cond = us_interpret_inst(prog, &c->env, t, pc);
+        bool cond = us_interpret_dinst(&c->dec[pc], &c->env, t);
         us_flow_advance(&l->fs, prog->flow, cond);
         if (l->fs.pc != pc + 1)
             break;
@@ -347,7 +349,8 @@ static void finish_lanes(struct us_core *c, struct warp *wp)
         struct lane *l = &wp->lane[i];
         l->fs.pc = c->n;
         if (wp->wg >= 0)
-            us_wgs_finish(&c->wgs, wp->wg, l->tid, &c->w->threads[l->tid],
+            us_wgs_finish(&c->wgs, wp->wg, l->tid,
+                          us_workload_thread(c->w, l->tid),
                           c->now);
         wp->done |= 1u << i;
     }
@@ -556,6 +559,7 @@ static bool retire(struct us_core *c)
             for (uint32_t m = wp->present; m; m &= m - 1) {
                 us_event_retire(c->w->events, c->now, i, j,
                                 wp->lane[__builtin_ctz(m)].tid);
+                us_workload_retire(c->w, wp->lane[__builtin_ctz(m)].tid);
                 c->counts.threads++;
                 c->counts.latency_sum +=
                     c->now - wp->lane[__builtin_ctz(m)].start;
@@ -620,13 +624,14 @@ static void simt_destroy(struct us_core *c)
         for (uint32_t m = c->warps[i].present & ~c->warps[i].done; m;
              m &= m - 1)
             if (c->warps[i].wg >= 0)
-                c->w->threads[c->warps[i].lane[__builtin_ctz(m)].tid]
-                    .shared = NULL;
+                us_workload_thread(c->w, c->warps[i].lane[
+                                       __builtin_ctz(m)].tid)->shared = NULL;
     if (c->mem)
         c->mpart->destroy(c->mem);
     us_wgs_free(&c->wgs);
     free(c->warps);
     free(c->cores);
+    free(c->dec);
     free(c->ipdom);
     free(c->next);
     free(c->sync);
@@ -677,13 +682,16 @@ static struct us_core *simt_create(const struct us_config *cfg,
     c->mpart = us_memsys_part(cfg);
     c->cores = calloc(c->ncores, sizeof *c->cores);
     c->warps = calloc((size_t)c->ncores * c->nwarps, sizeof *c->warps);
-    if (!c->cores || !c->warps) {
+    c->dec = malloc((w->prog->ninsts ? w->prog->ninsts : 1) * sizeof *c->dec);
+    if (!c->cores || !c->warps || !c->dec) {
         snprintf(diag->msg, sizeof diag->msg, "simt: out of memory");
         simt_destroy(c);
         return NULL;
     }
     for (unsigned i = 0; i < c->ncores; i++)
         c->cores[i].warp = c->warps + (size_t)i * c->nwarps;
+    for (unsigned i = 0; i < w->prog->ninsts; i++)
+        us_decode_inst(&w->prog->insts[i], w->prog->word_bits, &c->dec[i]);
     char what[128];
     snprintf(what, sizeof what, "simt_warps x simt_warp_size = %u x %u per "
              "core", c->nwarps, c->W);

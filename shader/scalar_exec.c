@@ -4,6 +4,7 @@
  * isa/micro.h (integers: isa/micro_int.h, memory: isa/micro_mem.h), so its
  * results, and its memory and memory counts, are the interpreter's bits.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,20 +54,9 @@ static void write(struct sp *sp, const struct us_sinst *in, unsigned k,
     *reg_ptr(sp, in->dst.file, us_sopnd_reg(&in->dst, k)) = sat ? micro_sat(v) : micro_canon(v);
 }
 
-/* The VAL and INT opcodes' arithmetic, from isa/scalar_ops.def: each
- * switch instantiates the expressions of its own kind (WHEN_K_kind(x) is
- * x when kind is K, else nothing). */
-#define WHEN_VAL_VAL(x) x
-#define WHEN_VAL_DOT(x)
-#define WHEN_VAL_ARL(x)
-#define WHEN_VAL_LDR(x)
-#define WHEN_VAL_TEX(x)
-#define WHEN_VAL_KIL(x)
-#define WHEN_VAL_NOP(x)
-#define WHEN_VAL_FLOW(x)
-#define WHEN_VAL_INT(x)
-#define WHEN_VAL_MEM(x)
-#define WHEN_VAL_BAR(x)
+/* The INT opcodes' arithmetic, from isa/scalar_ops.def: the switch
+ * instantiates the expressions of its own kind (WHEN_K_kind(x) is x when
+ * kind is K, else nothing; val_step does the VAL opcodes' alike). */
 #define WHEN_INT_VAL(x)
 #define WHEN_INT_DOT(x)
 #define WHEN_INT_ARL(x)
@@ -79,19 +69,6 @@ static void write(struct sp *sp, const struct us_sinst *in, unsigned k,
 #define WHEN_INT_MEM(x)
 #define WHEN_INT_BAR(x)
 
-static float value(enum us_sop op, const struct us_math *m, float a, float b,
-                   float c)
-{
-    (void)m; (void)a; (void)b; (void)c;
-    switch (op) {
-#define SOP(name, nsrc, from, unit, kind, expr) \
-    WHEN_VAL_##kind(case US_SOP_##name: return expr;)
-#include "scalar_ops.def"
-#undef SOP
-    default: return 0.0f;
-    }
-}
-
 static uint32_t ivalue(enum us_sop op, uint32_t a, uint32_t b, uint32_t c,
                        unsigned w)
 {
@@ -102,6 +79,91 @@ static uint32_t ivalue(enum us_sop op, uint32_t a, uint32_t b, uint32_t c,
 #include "scalar_ops.def"
 #undef SOP
     default: return 0;
+    }
+}
+
+/* The registers of `file` as one array of scalars, register r at [r] (a
+ * us_vec4 row is 4 contiguous floats, the rows contiguous): what read and
+ * write reach through reg_ptr, resolved once per instruction. */
+static float *file_base(struct sp *sp, unsigned file)
+{
+    char *t = (char *)sp->t;
+    switch (file) {
+    case US_FILE_TEMP: return (float *)(t + offsetof(struct us_thread, temp));
+    case US_FILE_INPUT: return (float *)(t + offsetof(struct us_thread, input));
+    case US_FILE_OUTPUT:
+        return (float *)(t + offsetof(struct us_thread, output));
+    case US_FILE_SCRATCH: return sp->scratch;
+    default: return NULL;
+    }
+}
+
+static const float *src_base(struct sp *sp, unsigned file)
+{
+    switch (file) {
+    case US_FILE_PARAM: return (const float *)sp->env->params;
+    case US_FILE_IMM: return us_imm_rom;
+    default: return file_base(sp, file);
+    }
+}
+
+/* VAL: every repetition's sources read, the value computed (an SFU's once,
+ * at repetition 0, and latched) and written, in repetition order as
+ * step's read / value / write do, with the operands' register arrays
+ * resolved once and the opcode dispatched once per instruction. */
+#define ONCE_ALU 0
+#define ONCE_SFU 1
+#define ONCE_TEX 0
+#define ONCE_ADDR 0
+#define ONCE_BRANCH 0
+#define ONCE_LSU 0
+#define ONCE_BARRIER 0
+#define VAL_SRC(i) modify(&in->src[i], b##i[us_sopnd_reg(&in->src[i], k)])
+#define VAL_LOOP(nsrc, once, expr)                                          \
+    for (unsigned k = 0; k < n; k++) {                                      \
+        if (k == 0 || !(once)) {                                            \
+            float a = 0.0f, b = 0.0f, c = 0.0f;                             \
+            if ((nsrc) > 0) a = VAL_SRC(0);                                 \
+            if ((nsrc) > 1) b = VAL_SRC(1);                                 \
+            if ((nsrc) > 2) c = VAL_SRC(2);                                 \
+            (void)a; (void)b; (void)c;                                      \
+            v = (expr);                                                     \
+        }                                                                   \
+        d[us_sopnd_reg(&in->dst, k)] = sat ? micro_sat(v) : micro_canon(v); \
+    }
+#define WHEN_LOOP_VAL(x) x
+#define WHEN_LOOP_DOT(x)
+#define WHEN_LOOP_ARL(x)
+#define WHEN_LOOP_LDR(x)
+#define WHEN_LOOP_TEX(x)
+#define WHEN_LOOP_KIL(x)
+#define WHEN_LOOP_NOP(x)
+#define WHEN_LOOP_FLOW(x)
+#define WHEN_LOOP_INT(x)
+#define WHEN_LOOP_MEM(x)
+#define WHEN_LOOP_BAR(x)
+
+static void val_step(struct sp *sp, const struct us_sinst *in)
+{
+    const struct us_math *m = sp->env->math;
+    unsigned n = in->count, ns = us_sops[in->op].nsrc;
+    bool sat = in->sat;
+    const float *b0 = ns > 0 ? src_base(sp, in->src[0].file) : NULL;
+    const float *b1 = ns > 1 ? src_base(sp, in->src[1].file) : NULL;
+    const float *b2 = ns > 2 ? src_base(sp, in->src[2].file) : NULL;
+    float *d = file_base(sp, in->dst.file);
+    float v = 0.0f;
+    (void)m; (void)b0; (void)b1; (void)b2;
+    switch (in->op) {
+#define SOP(name, nsrc, from, unit, kind, expr) \
+    WHEN_LOOP_##kind(case US_SOP_##name: VAL_LOOP(nsrc, ONCE_##unit, expr) break;)
+#include "scalar_ops.def"
+#undef SOP
+    default:
+        for (unsigned k = 0; k < n; k++)
+            d[us_sopnd_reg(&in->dst, k)] = sat ? micro_sat(0.0f)
+                                               : micro_canon(0.0f);
+        break;
     }
 }
 
@@ -226,26 +288,11 @@ static void texture(struct sp *sp, const struct us_sinst *in, float r[4])
 
 static void step(struct sp *sp, const struct us_sinst *in)
 {
-    const struct us_math *m = sp->env->math;
     unsigned n = in->count;
     switch (us_sops[in->op].kind) {
-    case US_SK_VAL: {
-        /* an SFU result is computed once and latched for every repetition */
-        bool once = us_sops[in->op].unit == US_UNIT_SFU;
-        float v = 0.0f;
-        for (unsigned k = 0; k < n; k++) {
-            if (k == 0 || !once) {
-                float a = 0.0f, b = 0.0f, c = 0.0f;
-                unsigned ns = us_sops[in->op].nsrc;
-                if (ns > 0) a = read(sp, &in->src[0], k);
-                if (ns > 1) b = read(sp, &in->src[1], k);
-                if (ns > 2) c = read(sp, &in->src[2], k);
-                v = value(in->op, m, a, b, c);
-            }
-            write(sp, in, k, v, in->sat);
-        }
+    case US_SK_VAL:
+        val_step(sp, in);
         break;
-    }
     case US_SK_DOT:
         for (unsigned k = 0; k < n; k++) {
             float a = read(sp, &in->src[0], k), b = read(sp, &in->src[1], k);

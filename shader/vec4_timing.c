@@ -192,6 +192,11 @@ struct vt_core {
     struct vt_code code;
     struct us_program xprog;    /* *w->prog with the reordered instructions */
     const struct us_program *vprog;  /* what vec4 ops index                */
+    struct us_dinst *dec;            /* vprog's instructions decoded once  */
+    /* scoreboard entries the ops name, per register file (temps, outputs,
+     * addresses, scratch): [lo, hi) each; a thread's start clears only
+     * these */
+    unsigned sb_lo[4], sb_hi[4];
     unsigned tpp;               /* threads per processor                   */
     unsigned fetch_words;       /* words fetched per cycle per group       */
     unsigned fbuf_words;        /* capacity of a warp's fetch buffer       */
@@ -266,15 +271,21 @@ static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
     s->busy = true;
     s->wg = wg;
     s->tid = tid;
-    c->w->threads[tid].overrun = false;
+    us_workload_start(c->w, tid)->overrun = false;
     s->start = s->done = c->now;
-    us_sb_clear(&s->sb);
-    memset(s->unit, 0, sizeof s->unit);
+    /* the entries no op reads or writes stay 0 */
+    for (unsigned f = 0; f < 4; f++)
+        if (c->sb_lo[f] < c->sb_hi[f]) {
+            unsigned lo = c->sb_lo[f], n = c->sb_hi[f] - lo;
+            memset(&s->sb.ready[lo], 0, n * sizeof s->sb.ready[0]);
+            memset(&s->unit[lo], 0, n * sizeof s->unit[0]);
+        }
     memset(s->scratch, 0, sizeof s->scratch);
     if (wg >= 0) {
-        us_wgs_place(&c->wgs, wg, &c->w->threads[tid]);
+        us_wgs_place(&c->wgs, wg, us_workload_thread(c->w, tid));
         if (c->code.ngroups == 0)   /* finished before it starts */
-            us_wgs_finish(&c->wgs, wg, tid, &c->w->threads[tid], c->now);
+            us_wgs_finish(&c->wgs, wg, tid, us_workload_thread(c->w, tid),
+                          c->now);
     }
 }
 
@@ -460,6 +471,36 @@ struct us_core *vt_create(const struct us_config *cfg,
         c->xprog.insts = c->code.vinsts_owned;
         c->vprog = &c->xprog;
     }
+    c->dec = malloc((c->vprog->ninsts ? c->vprog->ninsts : 1) *
+                    sizeof *c->dec);
+    if (!c->dec) {
+        vt_destroy((struct us_core *)c);
+        struct vt_code none = { 0 };
+        return vt_oom(desc->name, &none, diag);
+    }
+    for (unsigned i = 0; i < c->vprog->ninsts; i++)
+        us_decode_inst(&c->vprog->insts[i], c->vprog->word_bits, &c->dec[i]);
+    for (unsigned i = 0; i < c->code.nops; i++) {
+        const struct us_sched_item *it = &c->code.ops[i].item;
+        for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
+            int x = us_sb_index(k < it->nreads ? it->reads[k]
+                                               : it->writes[k - it->nreads]);
+            if (x < 0)
+                continue;
+            unsigned f = (unsigned)x >= US_SB_SCRATCH ? 3
+                       : (unsigned)x >= US_SB_ADDRESS ? 2
+                       : (unsigned)x >= US_SB_OUTPUT ? 1 : 0;
+            if (c->sb_lo[f] >= c->sb_hi[f]) {
+                c->sb_lo[f] = (unsigned)x;
+                c->sb_hi[f] = (unsigned)x + 1;
+            } else {
+                c->sb_lo[f] = (unsigned)x < c->sb_lo[f] ? (unsigned)x
+                                                        : c->sb_lo[f];
+                c->sb_hi[f] = (unsigned)x >= c->sb_hi[f] ? (unsigned)x + 1
+                                                         : c->sb_hi[f];
+            }
+        }
+    }
     c->tpp = tpp;
     c->mp = us_memsys_part(cfg);
     c->mem = c->mp->create(cfg, ng, diag);
@@ -499,8 +540,9 @@ void vt_destroy(struct us_core *core)
     /* a run that failed leaves threads pointing at shared memory */
     for (size_t i = 0; c->slot_mem && i < (size_t)c->desc.procs * c->tpp; i++)
         if (c->slot_mem[i].busy && c->slot_mem[i].wg >= 0)
-            c->w->threads[c->slot_mem[i].tid].shared = NULL;
+            us_workload_thread(c->w, c->slot_mem[i].tid)->shared = NULL;
     vt_code_free(&c->code);
+    free(c->dec);
     us_wgs_free(&c->wgs);
     if (c->mem)
         c->mp->destroy(c->mem);
@@ -707,7 +749,7 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
 static bool lane_issue(struct vt_core *c, struct slot *s,
                        const struct vt_group *g, unsigned lane)
 {
-    struct us_thread *t = &c->w->threads[s->tid];
+    struct us_thread *t = us_workload_thread(c->w, s->tid);
     bool cond = false;
     uint32_t deferred = 0;      /* memory ops timed by mem_flush */
     uint64_t last = c->now + g->issues - 1;
@@ -728,7 +770,7 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
                 us_scalar_step(&c->code.sinsts[op->ref], &c->env, t,
                                s->scratch);
             else
-                us_interpret_inst(c->vprog, &c->env, t, op->ref);
+                us_interpret_dinst(&c->dec[op->ref], &c->env, t);
             if (op->unit == US_UNIT_LSU && i < 32 &&
                 mem_note(c, s, i, lane * c->desc.lanes_per_proc, last))
                 deferred |= 1u << i;
@@ -850,15 +892,16 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
                            cond != 0 && cond != active;
     us_flow_advance(&wp->fs, c->code.flow, cond);
     for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
-        us_tcounts_overrun(&c->counts, &c->w->threads[
-            lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid]);
+        us_tcounts_overrun(&c->counts, us_workload_thread(c->w,
+            lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid));
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
     if (wp->fs.pc >= c->code.ngroups)   /* its threads have finished */
         for (unsigned i = 0; i < gr->n; i++) {
             struct slot *s = lane(c, gr, i, j);
             if (((wp->present >> i) & 1) && s->wg >= 0)
-                us_wgs_finish(&c->wgs, s->wg, s->tid, &c->w->threads[s->tid],
+                us_wgs_finish(&c->wgs, s->wg, s->tid,
+                              us_workload_thread(c->w, s->tid),
                               c->now);
         }
 }
@@ -992,6 +1035,7 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     struct warp *wp = &gr->warps[j];
     struct slot *s = lane(c, gr, i, j);
     us_event_retire(c->w->events, c->now, gr->first + i, j, s->tid);
+    us_workload_retire(c->w, s->tid);
     c->counts.threads++;
     c->counts.latency_sum += c->now - s->start;
     s->busy = false;

@@ -48,7 +48,7 @@ static void run_job(const struct us_bench *b, unsigned j,
     struct us_exec_env env = { .params = bp->params, .math = &b->math,
                                .sample = gfx_sample, .sample_ctx = &smp };
     us_config_env(&v->cfg, &env);
-    struct us_workload w = { &bp->prog, &env, t, bp->n, NULL };
+    struct us_workload w = { &bp->prog, &env, t, bp->n, NULL, NULL };
     struct us_diag d;
     res->ok = us_core_run(v->model, &v->cfg, &w, &res->st, &d);
     if (!res->ok) {

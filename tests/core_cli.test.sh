@@ -27,7 +27,7 @@ expect 2 "unknown --arch 'gpu'" run "$P" --arch gpu
 expect 2 "unknown knob 'bogus'" run "$P" --arch scalar --set bogus=1
 expect 2 "lut_banks: 0 out of range (1..64)" run "$P" --arch scalar --set lut_banks=0
 expect 2 "sfu: want one of partial|full|pool" run "$P" --arch scalar --set sfu=half
-expect 2 "--threads wants 1..65536" run "$P" --arch scalar --threads 0
+expect 2 "--threads wants 1..16777216" run "$P" --arch scalar --threads 0
 printf '[core]\nalu_lanes = 8\nlookahead = 99\n' > "$tmp/bad.ini"
 expect 2 "bad.ini:3: error: lookahead: 99 out of range" run "$P" --arch scalar --config "$tmp/bad.ini"
 printf 'fragment.bogus=1\n' > "$tmp/bad.in"

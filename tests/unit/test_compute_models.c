@@ -779,7 +779,7 @@ START_TEST(compute_statistics_only_for_compute)
     struct us_exec_env env = { .params = params, .math = &us_math_exact };
     struct us_thread t;
     us_thread_reset(&t);
-    struct us_workload w = { &p, &env, &t, 1, NULL };
+    struct us_workload w = { &p, &env, &t, 1, NULL, NULL };
     for (unsigned m = 0; us_models[m]; m++) {
         struct us_config cfg;
         us_config_default(&cfg);

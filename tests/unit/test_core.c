@@ -74,7 +74,7 @@ static void run_prog_on(struct run *r, const struct us_core_model *m,
     us_config_default(&cfg);
     for (unsigned i = 0; sets && sets[i]; i++)
         ck_assert_msg(us_config_set(&cfg, sets[i], &diag), "%s", diag.msg);
-    struct us_workload w = { &r->prog, &r->env, r->t, nthreads, NULL };
+    struct us_workload w = { &r->prog, &r->env, r->t, nthreads, NULL, NULL };
     ck_assert_msg(us_core_run(m, &cfg, &w, &r->st, &diag),
                   "%s", diag.msg);
     /* Every model leaves the reference interpreter's bits. */

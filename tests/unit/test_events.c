@@ -76,7 +76,7 @@ static void run_on(struct run *r, const struct us_core_model *m,
         ck_assert_msg(us_config_set(&cfg, sets[i], &diag), "%s", diag.msg);
     struct us_event_sink sink = { record, rec };
     struct us_workload w = { &r->prog, &r->env, r->t, nthreads,
-                             rec ? &sink : NULL };
+                             rec ? &sink : NULL, NULL };
     ck_assert_msg(us_core_run(m, &cfg, &w, &r->st, &diag), "%s", diag.msg);
 }
 

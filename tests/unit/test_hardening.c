@@ -339,7 +339,7 @@ START_TEST(model_lanes)
     struct us_thread t;
     us_thread_reset(&t);
     struct us_exec_env env = { .math = &us_math_exact };
-    struct us_workload w = { &prog, &env, &t, 1, NULL };
+    struct us_workload w = { &prog, &env, &t, 1, NULL, NULL };
     struct us_config cfg;
     us_config_default(&cfg);
     ck_assert(us_config_set(&cfg, "alu_lanes=6", &d));

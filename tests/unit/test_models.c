@@ -118,7 +118,7 @@ static bool check_program(const struct us_program *prog, struct us_rng *r,
         struct us_config cfg;
         config(&cfg, variants[v].set, "threads_per_proc=3");
         memcpy(t, init, nthreads * sizeof *t);
-        struct us_workload w = { prog, &env, t, nthreads, NULL };
+        struct us_workload w = { prog, &env, t, nthreads, NULL, NULL };
         struct us_stats st;
         run(variants[v].m, &cfg, &w, &st);
         ck_assert_uint_eq((unsigned)us_stats_get(&st, "threads"), nthreads);
@@ -217,7 +217,7 @@ static bool check_flow_program(const struct us_program *prog, struct us_rng *r,
             ck_assert_msg(us_config_set(&cfg, flow_variants[v].set2, &d),
                           "%s", d.msg);
         memcpy(t, init, nthreads * sizeof *t);
-        struct us_workload w = { prog, &env, t, nthreads, NULL };
+        struct us_workload w = { prog, &env, t, nthreads, NULL, NULL };
         struct us_stats st;
         run(flow_variants[v].m, &cfg, &w, &st);
         ck_assert_uint_eq((unsigned)us_stats_get(&st, "threads"), nthreads);
@@ -317,7 +317,7 @@ START_TEST(budget_flow_programs)
             struct us_config cfg;
             config(&cfg, flow_variants[v].set, flow_variants[v].set2);
             t = init;
-            struct us_workload w = { &p, &env, &t, 1, NULL };
+            struct us_workload w = { &p, &env, &t, 1, NULL, NULL };
             struct us_stats st;
             struct us_diag d;
             bool ok = us_core_run(flow_variants[v].m, &cfg, &w, &st, &d);
@@ -413,7 +413,7 @@ static double timed(const struct us_core_model *m, const char *set,
                                .math = &us_math_exact, .sample = fake_sample };
     struct us_config cfg;
     config(&cfg, set, set2);
-    struct us_workload w = { &p, &env, t, nthreads, NULL };
+    struct us_workload w = { &p, &env, t, nthreads, NULL, NULL };
     run(m, &cfg, &w, st);
     free(params);
     free(t);
@@ -717,7 +717,7 @@ START_TEST(reset_repeats)
         us_thread_reset(&t[k]);
     struct us_exec_env env = { .params = (const us_vec4 *)params,
                                .math = &us_math_exact };
-    struct us_workload w = { &p, &env, t, 6, NULL };
+    struct us_workload w = { &p, &env, t, 6, NULL, NULL };
     struct us_config cfg;
     config(&cfg, NULL, NULL);
     for (unsigned v = 0; v < NVARIANTS; v++) {
