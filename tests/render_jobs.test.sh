@@ -87,6 +87,45 @@ pj 3
 cmp -s "$tmp/p1.out" "$tmp/p3.out" && cmp -s "$tmp/p1.res" "$tmp/p3.res" && ok ||
     bad "piglit --jobs 3 differs from --jobs 1"
 
+# compute: several --arch models' launches at once, reported in order
+head -c 1280 /dev/urandom > "$tmp/in.bin"
+cj() {   # cj TAG ARGS...: compute into $tmp/c.TAG.{out,err,rc,bin}
+    tag=$1
+    shift
+    rm -f "$tmp/c.$tag.bin"
+    "$U" compute "$@" --out 1="$tmp/c.$tag.bin" > "$tmp/c.$tag.raw" \
+        2> "$tmp/c.$tag.err"
+    echo $? > "$tmp/c.$tag.rc"
+    grep -v -e '"command": ' "$tmp/c.$tag.raw" > "$tmp/c.$tag.out"
+    [ -e "$tmp/c.$tag.bin" ] || : > "$tmp/c.$tag.bin"
+}
+csame() {
+    cj 1 "$@" --jobs 1
+    for j in 2 3 7; do
+        cj "$j" "$@" --jobs "$j"
+        d=""
+        for f in out err rc bin; do
+            cmp -s "$tmp/c.1.$f" "$tmp/c.$j.$f" || d="$d $f"
+        done
+        if [ -z "$d" ]; then ok; else bad "compute $* --jobs $j: differs from --jobs 1 in$d"; fi
+    done
+}
+R="tests/compute/reduce.cp --groups 5 --buffer 0=$tmp/in.bin --buffer 1=,20"
+# shellcheck disable=SC2086  # $R is a word list
+csame $R --arch all --set threads_per_proc=32 --set simt_warps=8 --json
+[ "$(cat "$tmp/c.1.rc")" = 0 ] && [ -s "$tmp/c.1.bin" ] && ok || bad "reduce.cp on all models failed"
+# shellcheck disable=SC2086
+csame $R --arch scalar,simd4,simt --set threads_per_proc=32 --set simt_warps=8
+# shellcheck disable=SC2086
+csame $R --arch functional
+# a model that cannot hold the workgroup: the first error in model order
+# shellcheck disable=SC2086
+csame $R --arch all --set simt_warps=8
+grep -q "scalar: a workgroup of 64 threads" "$tmp/c.1.err" && ok ||
+    bad "reduce.cp's refusal: $(cat "$tmp/c.1.err")"
+csame tests/compute/sum.cp --groups 3 --buffer 0=,48 --buffer 1=,48 \
+    --buffer 2=,4 --arch all
+
 # --jobs takes 1..256 host threads
 for v in 0 257 -1 x 2x; do
     "$U" render bench/scenes/phong.scn --hash --jobs "$v" > /dev/null 2> "$tmp/err"
@@ -94,6 +133,9 @@ for v in 0 257 -1 x 2x; do
     [ $rc -eq 2 ] && grep -q -- "--jobs wants 1..256" "$tmp/err" && ok ||
         bad "render --jobs $v -> $rc: $(cat "$tmp/err")"
 done
+"$U" compute tests/compute/sum.cp --groups 1 --jobs 0 > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--jobs wants 1..256" "$tmp/err" && ok ||
+    bad "compute --jobs 0: $(cat "$tmp/err")"
 
 echo "render_jobs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
