@@ -14,10 +14,11 @@
  * contiguous runs, one per worker, each with its own thread records; the
  * fragments by screen tiles (TILE x TILE pixels, tile (tx, ty) owned by
  * worker (tx + ty) % workers), every worker going through every triangle
- * in submission order and shading only the quads of its own tiles.  A
- * pixel is then written by one worker, in the serial order of its
- * fragments, so depth and blending see what they see serially; the
- * counts are summed in worker order.  A stage whose program writes
+ * in submission order (past those whose bounding box meets none of its
+ * tiles) and shading only the quads of its own tiles.  A pixel is then
+ * written by one worker, in the serial order of its fragments, so depth
+ * and blending see what they see serially; the counts are summed in
+ * worker order, each triangle's by one worker.  A stage whose program writes
  * memory (stores, atomics) runs on one worker, in the serial order.
  */
 #include <math.h>
@@ -84,7 +85,8 @@ struct draw_ctx {
     bool fog;
     unsigned worker, nworkers;    /* this one owns the tiles (tx, ty)
                                      with (tx + ty) % nworkers == worker */
-    bool count_prims;             /* counts triangles (one worker does) */
+    bool count_prims;             /* counts this triangle's pieces and
+                                     culls (one worker does)           */
 };
 
 /* Fog on the program's clamped colour: ARB_fragment_program §3.11.4.6 and
@@ -565,6 +567,55 @@ static void *vertex_worker(void *arg)
     return NULL;
 }
 
+/* Whether worker c->worker may own a quad of the triangle in[]: false
+ * only when every vertex is in front of the eye (w > 0), so that what
+ * clipping leaves of the triangle projects inside the bounding box of
+ * its three projected vertices, and that box, two pixels wider on each
+ * side for rounding, meets none of the worker's tiles.  *owner is the
+ * worker that counts the triangle's pieces: the one whose tile holds the
+ * box's lower-left pixel in the viewport (it goes through the triangle),
+ * or worker 0 when the box does not apply. */
+static bool may_touch(const struct draw_ctx *c, const struct gfx_cvert *in[3],
+                      unsigned *owner)
+{
+    const float W = (float)c->fb->w, H = (float)c->fb->h;
+    float x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    *owner = 0;
+    for (int i = 0; i < 3; i++) {
+        const float *p = in[i]->pos;
+        if (!(p[3] > 0.0f))
+            return true;
+        float iw = 1.0f / p[3];
+        float x = (p[0] * iw + 1.0f) * 0.5f * W;
+        float y = (p[1] * iw + 1.0f) * 0.5f * H;
+        /* far outside (or not finite): the guard band decides */
+        if (!(fabsf(x) < 4.0f * W + 4.0f && fabsf(y) < 4.0f * H + 4.0f))
+            return true;
+        x0 = i == 0 || x < x0 ? x : x0;
+        x1 = i == 0 || x > x1 ? x : x1;
+        y0 = i == 0 || y < y0 ? y : y0;
+        y1 = i == 0 || y > y1 ? y : y1;
+    }
+    int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    int px0 = (int)floorf(x0) - 2, px1 = (int)ceilf(x1) + 2;
+    int py0 = (int)floorf(y0) - 2, py1 = (int)ceilf(y1) + 2;
+    px0 = px0 < 0 ? 0 : px0;
+    py0 = py0 < 0 ? 0 : py0;
+    px1 = px1 >= fw ? fw - 1 : px1;
+    py1 = py1 >= fh ? fh - 1 : py1;
+    if (px0 > px1 || py0 > py1)
+        return false;              /* outside the viewport: no quads   */
+    int tx0 = px0 / TILE, tx1 = px1 / TILE, ty0 = py0 / TILE, ty1 = py1 / TILE;
+    *owner = (unsigned)(tx0 + ty0) % c->nworkers;
+    if ((unsigned)(tx1 - tx0) + 1 >= c->nworkers)
+        return true;               /* a row of n tiles has every owner */
+    for (int ty = ty0; ty <= ty1; ty++)
+        for (int tx = tx0; tx <= tx1; tx++)
+            if ((unsigned)(tx + ty) % c->nworkers == c->worker)
+                return true;
+    return false;
+}
+
 /* Every triangle in order, the quads of worker w's tiles. */
 static void *fragment_worker(void *arg)
 {
@@ -579,7 +630,6 @@ static void *fragment_worker(void *arg)
     c.quads = w->quads;
     c.worker = w->index;
     c.nworkers = j->nfworkers;
-    c.count_prims = w->index == 0;
     memcpy(w->sampler.unit, d->state->tex, sizeof w->sampler.unit);
     c.fenv.sample_ctx = &w->sampler;
     for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
@@ -589,9 +639,13 @@ static void *fragment_worker(void *arg)
             (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
         };
-        c.stats->triangles += c.count_prims;
+        c.stats->triangles += w->index == 0;
         if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
             continue;
+        unsigned owner = 0;
+        if (c.nworkers > 1 && !may_touch(&c, in, &owner))
+            continue;
+        c.count_prims = owner == w->index;
         struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
         unsigned n = gfx_clip_polygon(in, j->spec, poly);
         if (n >= 3)
