@@ -11,7 +11,10 @@
 # (scene loading, SFU tables and PNG encoding included: they run on one
 # thread), min/median/max, and the speed-up median(jobs 1) /
 # median(jobs 2).  The speed-up needs a second core that is idle: the
-# load average before and after is printed with the figures.
+# load average before and after is printed with the figures.  With
+# /usr/bin/time, the CPU seconds (user + sys) are summed too: "cpu 2/1",
+# median(jobs 2) / median(jobs 1), is the work the split adds (about 1.0
+# when it costs nothing), a figure the load does not change much.
 set -eu
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
@@ -21,10 +24,18 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# wall SCENE JOBS: seconds of one render (its hash to $tmp/hash.JOBS)
+# wall SCENE JOBS: wall seconds of one render to stdout, its CPU seconds
+# appended to $tmp/cpu.JOBS, its hash to $tmp/hash.JOBS
 wall() {
     t0=$(date +%s%N)
-    "$U" render "$1" --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S' -o "$tmp/time" "$U" render "$1" \
+            --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+        awk '{ printf "%.4f\n", $1 + $2 }' "$tmp/time" >> "$tmp/cpu.$2"
+    else
+        "$U" render "$1" --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+        echo 1 >> "$tmp/cpu.$2"
+    fi
     t1=$(date +%s%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
 }
@@ -37,12 +48,14 @@ stats() {
 }
 
 echo "host: $(nproc) online CPUs; load before: $(uptime | sed 's/.*load average: //')"
-printf '%-32s %-22s %-22s %8s\n' workload "jobs 1 min/med/max s" \
-    "jobs 2 min/med/max s" speed-up
+printf '%-30s %-22s %-22s %8s %8s\n' workload "jobs 1 min/med/max s" \
+    "jobs 2 min/med/max s" speed-up "cpu 2/1"
 for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
            bench/scenes/bunny.scn; do
     : > "$tmp/t1"
     : > "$tmp/t2"
+    : > "$tmp/cpu.1"
+    : > "$tmp/cpu.2"
     r=0
     while [ "$r" -lt "$RUNS" ]; do
         wall "$scn" 1 >> "$tmp/t1"
@@ -51,10 +64,12 @@ for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
             { echo "render_jobs: $scn: --jobs 2 gave another image"; exit 1; }
         r=$((r + 1))
     done
-    set -- $(stats "$tmp/t1") $(stats "$tmp/t2")
+    # shellcheck disable=SC2046  # stats prints three words
+    set -- $(stats "$tmp/t1") $(stats "$tmp/t2") $(stats "$tmp/cpu.1") \
+        $(stats "$tmp/cpu.2")
     awk -v s="$scn" -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
-        -v f="$6" 'BEGIN {
-        printf "%-32s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx\n",
-               s, a, b, c, d, e, f, b / e }'
+        -v f="$6" -v c1="$8" -v c2="${11}" 'BEGIN {
+        printf "%-30s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx %8.2f\n",
+               s, a, b, c, d, e, f, b / e, c2 / c1 }'
 done
 echo "load after: $(uptime | sed 's/.*load average: //')"

@@ -570,8 +570,10 @@ static void *vertex_worker(void *arg)
 /* Whether worker c->worker may own a quad of the triangle in[]: false
  * only when every vertex is in front of the eye (w > 0), so that what
  * clipping leaves of the triangle projects inside the bounding box of
- * its three projected vertices, and that box, two pixels wider on each
- * side for rounding, meets none of the worker's tiles.  *owner is the
+ * its three projected vertices, and that box, a pixel wider on each side
+ * (the rounding of clipping and set-up is far below half a pixel: the
+ * coordinates stay within the guard band), meets none of the worker's
+ * tiles.  *owner is the
  * worker that counts the triangle's pieces: the one whose tile holds the
  * box's lower-left pixel in the viewport (it goes through the triangle),
  * or worker 0 when the box does not apply. */
@@ -597,8 +599,8 @@ static bool may_touch(const struct draw_ctx *c, const struct gfx_cvert *in[3],
         y1 = i == 0 || y > y1 ? y : y1;
     }
     int fw = (int)c->fb->w, fh = (int)c->fb->h;
-    int px0 = (int)floorf(x0) - 2, px1 = (int)ceilf(x1) + 2;
-    int py0 = (int)floorf(y0) - 2, py1 = (int)ceilf(y1) + 2;
+    int px0 = (int)floorf(x0) - 1, px1 = (int)ceilf(x1) + 1;
+    int py0 = (int)floorf(y0) - 1, py1 = (int)ceilf(y1) + 1;
     px0 = px0 < 0 ? 0 : px0;
     py0 = py0 < 0 ? 0 : py0;
     px1 = px1 >= fw ? fw - 1 : px1;
