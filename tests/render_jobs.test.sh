@@ -30,9 +30,13 @@ out() {
     [ -e "$tmp/$tag.png" ] || : > "$tmp/$tag.png"
 }
 
-# same SCENE [ARGS...]: jobs 1 against 2, 3, 7
+# same RC SCENE [ARGS...]: jobs 1 exits RC; 2, 3, 7 give its bytes
 same() {
+    want=$1
+    shift
     out j1 "$@" --jobs 1
+    [ "$(cat "$tmp/j1.rc")" = "$want" ] && ok ||
+        bad "$* --jobs 1: exit $(cat "$tmp/j1.rc"), not $want: $(head -c 300 "$tmp/j1.err")"
     for j in 2 3 7; do
         out "j$j" "$@" --jobs "$j"
         d=""
@@ -44,31 +48,31 @@ same() {
 }
 
 for s in blend shadow bunny envmap multilight skinning; do
-    same "bench/scenes/$s.scn"
+    same 0 "bench/scenes/$s.scn"
 done
-same bench/softpipe/fullscreen.scn --size 96x80
-same bench/scenes/phong.scn --size 37x29
-same bench/scenes/phong.scn --size 1x1
-same bench/scenes/fog.scn --exact-math
+same 0 bench/softpipe/fullscreen.scn --size 96x80
+same 0 bench/scenes/phong.scn --size 37x29
+same 0 bench/scenes/phong.scn --size 1x1
+same 0 bench/scenes/fog.scn --exact-math
 # the failing draws: exit 1, the same message, no image
-same tests/render_jobs/fail2.scn --set max_instructions=5000
+same 1 tests/render_jobs/fail2.scn --set max_instructions=5000
 grep -q "draw 2 .*fragment program does not finish" "$tmp/j1.err" && ok ||
     bad "fail2.scn: $(cat "$tmp/j1.err")"
 [ -s "$tmp/j7.png" ] && bad "fail2.scn: an image was written" || ok
-same tests/render_jobs/vfail.scn --set max_instructions=5000
+same 1 tests/render_jobs/vfail.scn --set max_instructions=5000
 grep -q "draw 2 .*vertex program does not finish" "$tmp/j1.err" && ok ||
     bad "vfail.scn: $(cat "$tmp/j1.err")"
 # a core model shades on one thread whatever --jobs says
-same bench/scenes/toon.scn --arch scalar --size 32x32
+same 0 bench/scenes/toon.scn --arch scalar --size 32x32
 
 # a glmark2 scene (textures, a .3ds model) when glmark2-data is there
 if [ -d /usr/share/glmark2/shaders ]; then
     mkdir -p bench/glmark2/gen
     if "$BUILD/tools/glmark2_gen" bench/glmark2/pairs.txt \
            /usr/share/glmark2/shaders bench/glmark2/gen > /dev/null; then
-        same bench/glmark2/jellyfish.scn
-        same bench/glmark2/bump-high-poly.scn
-        same bench/glmark2/shading-blinn-phong-inf.scn
+        same 0 bench/glmark2/jellyfish.scn
+        same 0 bench/glmark2/bump-high-poly.scn
+        same 0 bench/glmark2/shading-blinn-phong-inf.scn
     else
         bad "glmark2_gen failed"
     fi
@@ -99,8 +103,12 @@ cj() {   # cj TAG ARGS...: compute into $tmp/c.TAG.{out,err,rc,bin}
     grep -v -e '"command": ' "$tmp/c.$tag.raw" > "$tmp/c.$tag.out"
     [ -e "$tmp/c.$tag.bin" ] || : > "$tmp/c.$tag.bin"
 }
-csame() {
+csame() {   # csame RC ARGS...
+    want=$1
+    shift
     cj 1 "$@" --jobs 1
+    [ "$(cat "$tmp/c.1.rc")" = "$want" ] && ok ||
+        bad "compute $* --jobs 1: exit $(cat "$tmp/c.1.rc"), not $want"
     for j in 2 3 7; do
         cj "$j" "$@" --jobs "$j"
         d=""
@@ -112,18 +120,18 @@ csame() {
 }
 R="tests/compute/reduce.cp --groups 5 --buffer 0=$tmp/in.bin --buffer 1=,20"
 # shellcheck disable=SC2086  # $R is a word list
-csame $R --arch all --set threads_per_proc=32 --set simt_warps=8 --json
+csame 0 $R --arch all --set threads_per_proc=32 --set simt_warps=8 --json
 [ "$(cat "$tmp/c.1.rc")" = 0 ] && [ -s "$tmp/c.1.bin" ] && ok || bad "reduce.cp on all models failed"
 # shellcheck disable=SC2086
-csame $R --arch scalar,simd4,simt --set threads_per_proc=32 --set simt_warps=8
+csame 0 $R --arch scalar,simd4,simt --set threads_per_proc=32 --set simt_warps=8
 # shellcheck disable=SC2086
-csame $R --arch functional
+csame 0 $R --arch functional
 # a model that cannot hold the workgroup: the first error in model order
 # shellcheck disable=SC2086
-csame $R --arch all --set simt_warps=8
+csame 1 $R --arch all --set simt_warps=8
 grep -q "scalar: a workgroup of 64 threads" "$tmp/c.1.err" && ok ||
     bad "reduce.cp's refusal: $(cat "$tmp/c.1.err")"
-csame tests/compute/sum.cp --groups 3 --buffer 0=,48 --buffer 1=,48 \
+csame 0 tests/compute/sum.cp --groups 3 --buffer 0=,48 --buffer 1=,48 \
     --buffer 2=,4 --arch all
 
 # --jobs takes 1..256 host threads
