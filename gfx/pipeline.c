@@ -527,7 +527,6 @@ size_t gfx_draw_bytes(const struct gfx_draw *d)
 /* What a draw's workers share, and each one's own part. */
 struct draw_job {
     const struct gfx_draw *d;
-    struct gfx_framebuffer *fb;
     const us_vec4 *vparams;
     char *cv;                     /* the clip-space vertices            */
     unsigned nvary;
@@ -711,7 +710,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
      * count of the first in order */
     unsigned nb = (m->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
     struct draw_job job = {
-        .d = d, .fb = fb, .vparams = vparams, .cv = cv, .nvary = nvary,
+        .d = d, .vparams = vparams, .cv = cv, .nvary = nvary,
         .stride = stride,
         .nvworkers = writes_memory(d->vp) ? 1 : nw < nb ? nw : nb ? nb : 1,
         .nfworkers = writes_memory(d->fp) ? 1 : nw,
