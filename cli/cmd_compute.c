@@ -1,8 +1,12 @@
 /* ushader compute KERNEL --groups X[,Y,Z] --buffer B=FILE[,SIZE] ...: a
  * compute launch (docs/COMPUTE.md) on the reference interpreter or a core
- * model, buffers read from and written to binary files. */
+ * model, buffers read from and written to binary files.  With several
+ * models, --jobs of their launches run at once, each on buffers of its
+ * own, checked and reported in model order; one launch is never split
+ * (its workgroups' order defines its memory: docs/COMPUTE.md). */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +23,8 @@ static const char usage[] =
     "                       [--buffer B=[FILE][,SIZE]]... [--out B=FILE]...\n"
     "                       [--param local[N]=V,...]... [--arch A[,B...]|all]\n"
     "                       [--config F.ini] [--set KEY=V]... [--sfu-math]\n"
-    "                       [--json] [--trace FILE [--trace-window FROM:TO]\n"
+    "                       [--json] [--jobs N]\n"
+    "                       [--trace FILE [--trace-window FROM:TO]\n"
     "                       [--trace-max-events N]]\n"
     "  Launch a compute kernel (a !!USHADERcp1.0 program, or GLSL compute: a\n"
     "  .comp file) over X x Y x Z workgroups and write its buffers back.\n"
@@ -38,6 +43,11 @@ static const char usage[] =
     "            turn from the same buffers: their memories must be\n"
     "            identical (else exit 1, no --out written); the statistics\n"
     "            are per model (JSON: \"models\", one statistics object each)\n"
+    "  --jobs N  with several --arch models, N of their launches at once on\n"
+    "            host threads, 1..256 (default: the online CPUs), each on\n"
+    "            its own copy of the buffers; the output is the same for\n"
+    "            every N.  One launch always runs its workgroups in the\n"
+    "            reference order on one thread (docs/COMPUTE.md)\n"
     "  --config, --set  the model's knobs (ushader config --list); the\n"
     "            instruction budget (max_instructions) applies to every --arch\n"
     "  --sfu-math  RCP RSQ EX2 LG2 SIN COS POW with the modelled SFU (its\n"
@@ -72,6 +82,7 @@ struct compute_args {
     uint32_t groups[3];
     uint32_t local[3];     /* 0: the kernel's                             */
     bool json, sfu_math;
+    unsigned jobs;         /* --jobs: models launched at once             */
     struct cli_trace_args trace;   /* --trace: the model's events       */
     struct binding buf[US_MAX_BUFFERS];
     const char *sets[MAX_OPTS], *params[MAX_OPTS];
@@ -152,6 +163,7 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
 {
     memset(a, 0, sizeof *a);
     a->arch = "functional";
+    a->jobs = cli_default_jobs();
     cli_trace_args_init(&a->trace);
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "--json", false, false, NULL },
@@ -160,7 +172,8 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         { "--local", true, false, NULL }, { "--buffer", true, true, NULL },
         { "--out", true, true, NULL }, { "--param", true, true, NULL },
         { "--arch", true, false, NULL }, { "--config", true, false, NULL },
-        { "--set", true, true, NULL }, CLI_TRACE_OPTS,
+        { "--set", true, true, NULL }, { "--jobs", true, false, NULL },
+        CLI_TRACE_OPTS,
         { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
@@ -194,7 +207,7 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
         }
         static const char *const valued[] = {
             "--groups", "--local", "--buffer", "--out", "--param", "--arch",
-            "--config", "--set", NULL
+            "--config", "--set", "--jobs", NULL
         };
         bool takes = false;
         for (int k = 0; valued[k]; k++)
@@ -226,6 +239,9 @@ static int parse_args(int argc, char **argv, struct compute_args *a)
                 return 2;
         } else if (!strcmp(o, "--config")) {
             a->config = v;
+        } else if (!strcmp(o, "--jobs")) {
+            if (!cli_parse_jobs("compute", v, &a->jobs))
+                return 2;
         } else if (!strcmp(o, "--set") || !strcmp(o, "--param")) {
             bool set = !strcmp(o, "--set");
             unsigned *n = set ? &a->nsets : &a->nparams;
@@ -455,7 +471,7 @@ static void free_memory(struct us_memory *mem)
 }
 
 /* One launch on model m, traced when --trace asks; false after an error
- * (reported). */
+ * (in *d, or reported when the trace fails). */
 static bool launch(const struct compute_args *a, const struct us_core_model *m,
                    const struct us_config *cfg, const struct us_program *prog,
                    const struct us_exec_env *env, struct us_stats *st,
@@ -467,8 +483,6 @@ static bool launch(const struct compute_args *a, const struct us_core_model *m,
         return false;
     bool ok = us_core_run_compute_events(m, cfg, prog, env, a->groups, NULL,
                                          tr ? &sink : NULL, st, d);
-    if (!ok)
-        cli_error(a->kernel, d->line, d->col, "%s", d->msg);
     const char *inputs[US_MAX_BUFFERS + 2] = { a->kernel, a->config };
     size_t n = 2;
     for (unsigned b = 0; b < US_MAX_BUFFERS; b++)
@@ -479,6 +493,92 @@ static bool launch(const struct compute_args *a, const struct us_core_model *m,
                         a->sfu_math ? "sfu" : "exact", cfg);
     /* a launch that failed early has no statistics */
     return cli_trace_close(tr, ok, doc, ok ? us_stats_get(st, "cycles") : 0);
+}
+
+/* One model's launch of a wave (models_run). */
+struct model_launch {
+    const struct compute_args *a;
+    const struct us_core_model *m;
+    const struct us_config *cfg;
+    const struct us_program *prog;
+    struct us_exec_env env;
+    struct us_stats *st;
+    struct us_diag d;
+    bool ok;
+    pthread_t tid;
+    bool started;
+};
+
+static void *launch_worker(void *arg)
+{
+    struct model_launch *l = arg;
+    l->ok = launch(l->a, l->m, l->cfg, l->prog, &l->env, l->st, &l->d);
+    return NULL;
+}
+
+/* Every --arch model from the same buffers, --jobs at a time, the first
+ * into `mem`, the later ones into copies of their own, each loaded
+ * against a budget of its own (at most jobs + 1 launches' buffers are
+ * held at once).  In model order: the first failure is reported, and
+ * every later model must leave the memory the first left.  False after
+ * an error (reported). */
+static bool models_run(const struct compute_args *a, const struct us_config *cfg,
+                       const struct us_program *prog,
+                       const struct us_exec_env *env, struct us_memory *mem,
+                       struct us_stats *st)
+{
+    const struct us_core_model *list[sizeof a->models.mask * 8];
+    unsigned n = 0;
+    for (unsigned m = 0; us_models[m]; m++)
+        if (a->models.mask >> m & 1)
+            list[n++] = us_models[m];
+    unsigned jobs = a->jobs > 1 && !a->trace.path ? a->jobs : 1;
+    struct model_launch *l = calloc(jobs, sizeof *l);
+    struct us_memory *copy = calloc(jobs, sizeof *copy);
+    bool ok = l && copy;
+    if (!ok)
+        cli_error(NULL, 0, 0, "compute: out of memory");
+    for (unsigned base = 0; ok && base < n; base += jobs) {
+        unsigned k = n - base < jobs ? n - base : jobs;
+        for (unsigned i = 0; ok && i < k; i++) {
+            struct gfx_budget each;
+            gfx_budget_init(&each);
+            if (base + i && !load_buffers(a, &copy[i], &each))
+                ok = false;
+            l[i] = (struct model_launch){
+                .a = a, .m = list[base + i], .cfg = cfg, .prog = prog,
+                .env = *env, .st = &st[base + i],
+            };
+            l[i].env.mem = base + i ? &copy[i] : mem;
+        }
+        for (unsigned i = 1; ok && i < k; i++)
+            l[i].started = pthread_create(&l[i].tid, NULL, launch_worker,
+                                          &l[i]) == 0;
+        if (ok)
+            launch_worker(&l[0]);
+        for (unsigned i = 1; ok && i < k; i++)
+            if (l[i].started)
+                pthread_join(l[i].tid, NULL);
+            else
+                launch_worker(&l[i]);
+        for (unsigned i = 0; ok && i < k; i++) {
+            if (!l[i].ok) {
+                if (l[i].d.msg[0])
+                    cli_error(a->kernel, l[i].d.line, l[i].d.col, "%s",
+                              l[i].d.msg);
+                ok = false;
+            } else if (base + i && !same_memory(mem, &copy[i])) {
+                cli_error(a->kernel, 0, 0, "compute: %s's memory differs "
+                          "from %s's", list[base + i]->name, st[0].arch);
+                ok = false;
+            }
+        }
+        for (unsigned i = 0; i < k; i++)
+            free_memory(&copy[i]);
+    }
+    free(l);
+    free(copy);
+    return ok;
 }
 
 static int compute(const struct compute_args *a)
@@ -530,7 +630,6 @@ static int compute(const struct compute_args *a)
     struct us_glstate *gl = malloc(sizeof *gl);
     us_vec4 *params = calloc(prog.nparams + 1, sizeof *params);
     struct us_stats *st = NULL;
-    struct us_memory again = { 0 };   /* the second and later models' */
     struct us_sfu sfu;
     bool have_sfu = false;
     if (!gl || !params) {
@@ -574,35 +673,13 @@ static int compute(const struct compute_args *a)
             cli_error(NULL, 0, 0, "compute: out of memory");
             goto out;
         }
-        /* each model in turn from the same buffers; every later one must
-         * leave the memory the first left */
-        unsigned n = 0;
-        for (unsigned m = 0; us_models[m]; m++) {
-            if (!(a->models.mask >> m & 1))
-                continue;
-            /* each launch's buffers against a budget of their own: at
-             * most two launches' are held at once */
-            struct gfx_budget each;
-            gfx_budget_init(&each);
-            if (n && !load_buffers(a, &again, &each))
-                goto out;
-            env.mem = n ? &again : &mem;
-            if (!launch(a, us_models[m], &cfg, &prog, &env, &st[n], &d))
-                goto out;
-            if (n && !same_memory(&mem, &again)) {
-                cli_error(a->kernel, 0, 0, "compute: %s's memory differs "
-                          "from %s's", us_models[m]->name, st[0].arch);
-                goto out;
-            }
-            free_memory(&again);
-            n++;
-        }
+        if (!models_run(a, &cfg, &prog, &env, &mem, st))
+            goto out;
     }
     print_report(a, &cfg, &prog, items, &mem.counts, st,
                  functional ? 0 : a->models.count);
     rc = write_outputs(a, &mem) ? 0 : 1;
 out:
-    free_memory(&again);
     free_memory(&mem);
     if (have_sfu)
         us_sfu_free(&sfu);

@@ -1,6 +1,6 @@
 /* ushader render SCENE [-o OUT.png] [--arch A[,B...]|all] [--config F.ini]
  *                      [--set KEY=V]... [--exact-math] [--stats]
- *                      [--size WxH] [--hash] */
+ *                      [--size WxH] [--hash] [--jobs N] */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ static const char usage[] =
     "usage: ushader render SCENE -o OUT.png [--arch A[,B...]|all]\n"
     "                      [--config F.ini]\n"
     "                      [--set KEY=V]... [--exact-math] [--stats]\n"
-    "                      [--size WxH] [--hash]\n"
+    "                      [--size WxH] [--hash] [--jobs N]\n"
     "  Render a scene (docs/SCENES.md) to a PNG file, written atomically.\n"
     "  -o OUT.png    the image (optional with --hash or --stats)\n"
     "  --arch A      what runs the shaders: functional (the reference\n"
@@ -38,7 +38,12 @@ static const char usage[] =
     "  --stats       print pipeline counts as JSON on stdout\n"
     "  --size WxH    override the scene's size directive\n"
     "  --hash        print the FNV-1a 64 hash of the RGBA8 image (the\n"
-    "                golden-image check); -o is then optional\n";
+    "                golden-image check); -o is then optional\n"
+    "  --jobs N      the functional renderer on N host threads, 1..256\n"
+    "                (default: the online CPUs): screen tiles and vertex\n"
+    "                batches merged in a fixed order, so the image, the\n"
+    "                counts and any error are the same for every N; a\n"
+    "                core model (--arch) always shades on one thread\n";
 
 static bool parse_size(const char *s, unsigned *w, unsigned *h)
 {
@@ -126,7 +131,8 @@ static const struct cli_opt options[] = {
     { "--arch", true, false, NULL }, { "--config", true, false, NULL },
     { "--set", true, true, NULL }, { "--size", true, false, NULL },
     { "--exact-math", false, false, NULL }, { "--stats", false, false, NULL },
-    { "--hash", false, false, NULL }, { NULL, false, false, NULL },
+    { "--hash", false, false, NULL }, { "--jobs", true, false, NULL },
+    { NULL, false, false, NULL },
 };
 
 /* What every model's render of the scene shares. */
@@ -136,6 +142,7 @@ struct render_job {
     unsigned w, h;
     const struct us_math *math;
     const struct us_config *cfg;
+    unsigned jobs;               /* host threads of the functional render */
 };
 
 /* The RGBA8 image of the scene shaded functionally (cb NULL) or on cb's
@@ -149,8 +156,10 @@ static uint8_t *render_on(const struct render_job *j,
     functional.varying_slots = (unsigned)j->cfg->v[US_KNOB_varying_slots];
     struct gfx_framebuffer fb;
     struct us_diag diag = { 0 };
-    bool ok = gfx_scene_render(j->scene, j->w, j->h, j->math,
-                               cb ? &cb->be : &functional, &fb, st, &diag);
+    /* a core model's ctx counts cycles per batch: one thread */
+    bool ok = gfx_scene_render_jobs(j->scene, j->w, j->h, j->math,
+                                    cb ? &cb->be : &functional,
+                                    cb ? 1 : j->jobs, &fb, st, &diag);
     if (ok && cb && cb->failed) {
         cli_error(j->path, 0, 0, "render: %s: %s", cb->model->name,
                   cb->diag.msg);
@@ -203,7 +212,7 @@ int cmd_render(int argc, char **argv)
     const char *scene = NULL, *out = NULL, *arch = "functional";
     const char *config = NULL;
     bool exact = false, stats = false, hash = false, sized = false;
-    unsigned w = 0, h = 0;
+    unsigned w = 0, h = 0, jobs = cli_default_jobs();
     struct cli_arch models = { .functional = true };
     struct us_config ccfg;
     us_config_default(&ccfg);
@@ -241,6 +250,9 @@ int cmd_render(int argc, char **argv)
                 return 2;
             }
             sized = true;
+        } else if (!strcmp(a, "--jobs") && i + 1 < argc) {
+            if (!cli_parse_jobs("render", argv[++i], &jobs))
+                return 2;
         } else if (!strcmp(a, "--exact-math")) {
             exact = true;
         } else if (!strcmp(a, "--stats")) {
@@ -303,6 +315,7 @@ int cmd_render(int argc, char **argv)
 
     struct render_job job = {
         .scene = s, .path = scene, .w = w, .h = h, .math = &math, .cfg = &ccfg,
+        .jobs = jobs,
     };
     struct gfx_core_backend *cbs[sizeof models.mask * 8];   /* a bit each */
     unsigned ncb = 0;

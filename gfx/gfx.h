@@ -453,10 +453,18 @@ struct gfx_draw {
                                   (gfx_draw_bytes) while it runs, or NULL */
     struct us_memory *mem;     /* buffer bindings both stages' memory
                                   instructions use; NULL: none           */
+    unsigned jobs;             /* host threads (0, 1: this one alone);
+                                  the image, counts and errors are the
+                                  same for any number.  More than one
+                                  needs a backend whose shade may run
+                                  on separate thread arrays at once (the
+                                  functional one; not a core model's,
+                                  whose ctx counts cycles)              */
 };
 
 /* Bytes gfx_draw_mesh allocates for a draw: the clip-space vertices, the
- * thread batch, the parameters. */
+ * parameters, a thread batch per host thread (at most d->jobs: a draw
+ * uses no more than one a 16 x 16 tile of the framebuffer). */
 size_t gfx_draw_bytes(const struct gfx_draw *d);
 US_MUST_CHECK bool gfx_draw_mesh(struct gfx_framebuffer *fb,
                                  const struct gfx_draw *d,
@@ -507,5 +515,14 @@ US_MUST_CHECK bool gfx_scene_render(const struct gfx_scene *s, unsigned w,
                                     struct gfx_framebuffer *fb,
                                     struct gfx_stats *stats,
                                     struct us_diag *diag);
+/* The same with each draw on `jobs` host threads (gfx_draw.jobs). */
+US_MUST_CHECK bool gfx_scene_render_jobs(const struct gfx_scene *s,
+                                         unsigned w, unsigned h,
+                                         const struct us_math *math,
+                                         const struct gfx_shader_backend *be,
+                                         unsigned jobs,
+                                         struct gfx_framebuffer *fb,
+                                         struct gfx_stats *stats,
+                                         struct us_diag *diag);
 
 #endif

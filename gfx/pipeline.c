@@ -9,8 +9,20 @@
  * Shading goes only through d->backend; batches and quads are visited in
  * submission order, so every backend sees the same threads in the same
  * order and the image does not depend on the backend.
+ *
+ * Host threads (gfx_draw.jobs): the vertex batches are dealt out in
+ * contiguous runs, one per worker, each with its own thread records; the
+ * fragments by screen tiles (TILE x TILE pixels, tile (tx, ty) owned by
+ * worker (tx + ty) % workers), every worker going through every triangle
+ * in submission order (past those whose bounding box meets none of its
+ * tiles) and shading only the quads of its own tiles.  A pixel is then
+ * written by one worker, in the serial order of its fragments, so depth
+ * and blending see what they see serially; the counts are summed in
+ * worker order, each triangle's by one worker.  A stage whose program writes
+ * memory (stores, atomics) runs on one worker, in the serial order.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +30,7 @@
 
 #include "gfx/gfx.h"
 
-enum { VERTEX_BATCH = 32, QUAD_BATCH = 64 };
+enum { VERTEX_BATCH = 32, QUAD_BATCH = 64, TILE = 16 };
 
 void gfx_state_init(struct gfx_state *s)
 {
@@ -71,6 +83,10 @@ struct draw_ctx {
     uint64_t fin_mask;            /* fragment inputs to interpolate   */
     uint64_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
     bool fog;
+    unsigned worker, nworkers;    /* this one owns the tiles (tx, ty)
+                                     with (tx + ty) % nworkers == worker */
+    bool count_prims;             /* counts this triangle's pieces and
+                                     culls (one worker does)           */
 };
 
 /* Fog on the program's clamped colour: ARB_fragment_program §3.11.4.6 and
@@ -247,42 +263,57 @@ static void interpolate(const struct draw_ctx *c, const struct tri *t,
     }
 }
 
+/* Queue the quad at (qx, qy) when it covers a pixel; false when a flush
+ * went over the instruction budget. */
+static bool raster_quad(struct draw_ctx *c, const struct tri *t, int qx,
+                        int qy)
+{
+    int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    int64_t e[4][3];
+    uint8_t cover = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        int px = qx + (int)(i & 1), py = qy + 1 - (int)(i >> 1);
+        if (gfx_tri_edges(&t->s, px, py, e[i]) && px < fw && py < fh)
+            cover |= (uint8_t)(1u << i);
+    }
+    if (!cover)
+        return true;
+    struct quad_info *qi = &c->quads[c->nquads];
+    qi->x = qx;
+    qi->y = qy;
+    qi->cover = cover;
+    for (unsigned i = 0; i < 4; i++) {
+        struct us_thread *th = &c->threads[4 * c->nquads + i];
+        us_thread_reset_for(th, c->d->fp);
+        th->helper = !(cover >> i & 1);
+        interpolate(c, t, e[i], qx + (int)(i & 1), qy + 1 - (int)(i >> 1),
+                    th, &qi->z[i]);
+        if (cover >> i & 1)
+            c->stats->fragments++;
+        else
+            c->stats->helpers++;
+    }
+    return ++c->nquads < QUAD_BATCH || flush_quads(c);
+}
+
+/* The quads of the triangle in this worker's tiles, in scanline order
+ * (a quad lies in one tile: TILE is even). */
 static void raster_triangle(struct draw_ctx *c, const struct tri *t)
 {
     const struct gfx_tri_setup *s = &t->s;
-    int fw = (int)c->fb->w, fh = (int)c->fb->h;
-    if (c->failed)
-        return;
-    for (int qy = s->ymin & ~1; qy <= s->ymax; qy += 2)
-        for (int qx = s->xmin & ~1; qx <= s->xmax; qx += 2) {
-            int64_t e[4][3];
-            uint8_t cover = 0;
-            for (unsigned i = 0; i < 4; i++) {
-                int px = qx + (int)(i & 1), py = qy + 1 - (int)(i >> 1);
-                if (gfx_tri_edges(s, px, py, e[i]) && px < fw && py < fh)
-                    cover |= (uint8_t)(1u << i);
-            }
-            if (!cover)
+    int x0 = s->xmin & ~1;
+    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2)
+        for (int tx = x0 / TILE; tx <= s->xmax / TILE; tx++) {
+            if ((unsigned)(tx + qy / TILE) % c->nworkers != c->worker)
                 continue;
-            struct quad_info *qi = &c->quads[c->nquads];
-            qi->x = qx;
-            qi->y = qy;
-            qi->cover = cover;
-            for (unsigned i = 0; i < 4; i++) {
-                struct us_thread *th = &c->threads[4 * c->nquads + i];
-                us_thread_reset_for(th, c->d->fp);
-                th->helper = !(cover >> i & 1);
-                interpolate(c, t, e[i], qx + (int)(i & 1), qy + 1 - (int)(i >> 1),
-                            th, &qi->z[i]);
-                if (cover >> i & 1)
-                    c->stats->fragments++;
-                else
-                    c->stats->helpers++;
-            }
-            if (++c->nquads == QUAD_BATCH && !flush_quads(c)) {
-                c->failed = true;
-                return;
-            }
+            int from = tx * TILE > x0 ? tx * TILE : x0;
+            int to = tx * TILE + TILE - 1 < s->xmax ? tx * TILE + TILE - 1
+                                                    : s->xmax;
+            for (int qx = from; qx <= to; qx += 2)
+                if (!raster_quad(c, t, qx, qy)) {
+                    c->failed = true;
+                    return;
+                }
         }
 }
 
@@ -313,7 +344,7 @@ static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
             continue;
         if ((t.s.back && d->state->cull == GFX_CULL_BACK) ||
             (!t.s.back && d->state->cull == GFX_CULL_FRONT)) {
-            c->stats->culled++;
+            c->stats->culled += c->count_prims;
             continue;
         }
         for (int j = 0; j < 3; j++) {
@@ -322,7 +353,7 @@ static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
             t.invw[j] = iw[src];
             t.z[j] = wz[src];
         }
-        c->stats->clipped++;
+        c->stats->clipped += c->count_prims;
         raster_triangle(c, &t);
     }
 }
@@ -360,27 +391,30 @@ static bool finite4(const float *p)
     return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(p[3]);
 }
 
-/* Vertex stage: every mesh vertex once, VERTEX_BATCH at a time; false
- * when a vertex went over the instruction budget. */
+/* Vertex stage: mesh vertices [from, to) (from a multiple of
+ * VERTEX_BATCH), VERTEX_BATCH at a time; false when a vertex went over
+ * the instruction budget, with the first vertex of its batch in *failed. */
 static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
                            struct us_thread *threads, char *out,
-                           unsigned nvary, size_t stride,
-                           struct gfx_stats *stats, struct us_diag *diag)
+                           unsigned nvary, size_t stride, unsigned from,
+                           unsigned to, unsigned *failed,
+                           struct us_diag *diag)
 {
     const struct gfx_mesh *m = d->mesh;
     struct us_exec_env env = { .params = params, .math = d->math,
                                .max_insts = d->backend->max_insts,
                                .mem = d->mem };
-    for (unsigned base = 0; base < m->nverts; base += VERTEX_BATCH) {
-        unsigned n = m->nverts - base < VERTEX_BATCH ? m->nverts - base
-                                                     : VERTEX_BATCH;
+    for (unsigned base = from; base < to; base += VERTEX_BATCH) {
+        unsigned n = to - base < VERTEX_BATCH ? to - base : VERTEX_BATCH;
         for (unsigned i = 0; i < n; i++) {
             us_thread_reset_for(&threads[i], d->vp);
             fetch_vertex(&m->verts[base + i], &threads[i]);
         }
         d->backend->shade(d->backend->ctx, d->vp, &env, threads, n, false);
-        if (overrun(threads, n, &env, "vertex", diag))
+        if (overrun(threads, n, &env, "vertex", diag)) {
+            *failed = base;
             return false;
+        }
         for (unsigned i = 0; i < n; i++) {
             const struct us_thread *t = &threads[i];
             struct gfx_cvert *o =
@@ -402,7 +436,6 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
                 for (int ch = 0; ch < 4; ch++)
                     o->vary[colors[k]][ch] = clamp01(o->vary[colors[k]][ch]);
         }
-        stats->vertices += n;
     }
     return true;
 }
@@ -458,12 +491,184 @@ static size_t draw_stride(unsigned nvary)
 
 enum { NTHREADS = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH };
 
-size_t gfx_draw_bytes(const struct gfx_draw *d)
+/* Whether a program's threads write memory: their order then matters. */
+static bool writes_memory(const struct us_program *prog)
+{
+    for (unsigned i = 0; i < prog->ninsts; i++) {
+        enum us_op_format f = us_ops[prog->insts[i].op].format;
+        if (f == US_FMT_STORE || f == US_FMT_ATOM)
+            return true;
+    }
+    return false;
+}
+
+/* The workers of a draw on a w x h framebuffer: d->jobs, at most one a
+ * tile. */
+static unsigned draw_workers(const struct gfx_draw *d, unsigned w, unsigned h)
+{
+    size_t tiles = (size_t)((w + TILE - 1) / TILE) * ((h + TILE - 1) / TILE);
+    unsigned n = d->jobs > 1 ? d->jobs : 1;
+    return n < tiles ? n : tiles ? (unsigned)tiles : 1;
+}
+
+static size_t draw_bytes(const struct gfx_draw *d, unsigned workers)
 {
     return (d->vp->nparams + 1 + d->fp->nparams + 1) * sizeof(us_vec4) +
            ((size_t)d->mesh->nverts + 1) * draw_stride(draw_nvary(d)) +
-           NTHREADS * sizeof(struct us_thread) +
-           QUAD_BATCH * sizeof(struct quad_info);
+           workers * (NTHREADS * sizeof(struct us_thread) +
+                      QUAD_BATCH * sizeof(struct quad_info));
+}
+
+size_t gfx_draw_bytes(const struct gfx_draw *d)
+{
+    return draw_bytes(d, d->jobs > 1 ? d->jobs : 1);
+}
+
+/* What a draw's workers share, and each one's own part. */
+struct draw_job {
+    const struct gfx_draw *d;
+    const us_vec4 *vparams;
+    char *cv;                     /* the clip-space vertices            */
+    unsigned nvary;
+    size_t stride;
+    unsigned nvworkers, nfworkers;  /* of the vertex and fragment stages */
+    const struct draw_ctx *proto; /* the fragment stage's common part  */
+    const struct gfx_clip_spec *spec;
+};
+
+struct worker {
+    const struct draw_job *job;
+    unsigned index;
+    struct us_thread *threads;
+    struct quad_info *quads;
+    struct gfx_stats stats;
+    struct gfx_sampler sampler;
+    struct us_diag diag;
+    bool ok;
+    unsigned vfailed;             /* the first vertex of a failed batch */
+    pthread_t tid;
+    bool started;                 /* tid runs it                       */
+};
+
+/* Worker w's vertices: a contiguous run of whole batches. */
+static void *vertex_worker(void *arg)
+{
+    struct worker *w = arg;
+    const struct draw_job *j = w->job;
+    unsigned nb = (j->d->mesh->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
+    unsigned b0 = (unsigned)((uint64_t)nb * w->index / j->nvworkers);
+    unsigned b1 = (unsigned)((uint64_t)nb * (w->index + 1) / j->nvworkers);
+    unsigned to = b1 * VERTEX_BATCH < j->d->mesh->nverts
+                      ? b1 * VERTEX_BATCH : j->d->mesh->nverts;
+    w->ok = shade_vertices(j->d, j->vparams, w->threads, j->cv, j->nvary,
+                           j->stride, b0 * VERTEX_BATCH, to, &w->vfailed,
+                           &w->diag);
+    return NULL;
+}
+
+/* Whether worker c->worker may own a quad of the triangle in[]: false
+ * only when every vertex is in front of the eye (w > 0), so that what
+ * clipping leaves of the triangle projects inside the bounding box of
+ * its three projected vertices, and that box, a pixel wider on each side
+ * (the rounding of clipping and set-up is far below half a pixel: the
+ * coordinates stay within the guard band), meets none of the worker's
+ * tiles.  *owner is the
+ * worker that counts the triangle's pieces: the one whose tile holds the
+ * box's lower-left pixel in the viewport (it goes through the triangle),
+ * or worker 0 when the box does not apply. */
+static bool may_touch(const struct draw_ctx *c, const struct gfx_cvert *in[3],
+                      unsigned *owner)
+{
+    const float W = (float)c->fb->w, H = (float)c->fb->h;
+    float x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    *owner = 0;
+    for (int i = 0; i < 3; i++) {
+        const float *p = in[i]->pos;
+        if (!(p[3] > 0.0f))
+            return true;
+        float iw = 1.0f / p[3];
+        float x = (p[0] * iw + 1.0f) * 0.5f * W;
+        float y = (p[1] * iw + 1.0f) * 0.5f * H;
+        /* far outside (or not finite): the guard band decides */
+        if (!(fabsf(x) < 4.0f * W + 4.0f && fabsf(y) < 4.0f * H + 4.0f))
+            return true;
+        x0 = i == 0 || x < x0 ? x : x0;
+        x1 = i == 0 || x > x1 ? x : x1;
+        y0 = i == 0 || y < y0 ? y : y0;
+        y1 = i == 0 || y > y1 ? y : y1;
+    }
+    int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    int px0 = (int)floorf(x0) - 1, px1 = (int)ceilf(x1) + 1;
+    int py0 = (int)floorf(y0) - 1, py1 = (int)ceilf(y1) + 1;
+    px0 = px0 < 0 ? 0 : px0;
+    py0 = py0 < 0 ? 0 : py0;
+    px1 = px1 >= fw ? fw - 1 : px1;
+    py1 = py1 >= fh ? fh - 1 : py1;
+    if (px0 > px1 || py0 > py1)
+        return false;              /* outside the viewport: no quads   */
+    int tx0 = px0 / TILE, tx1 = px1 / TILE, ty0 = py0 / TILE, ty1 = py1 / TILE;
+    *owner = (unsigned)(tx0 + ty0) % c->nworkers;
+    if ((unsigned)(tx1 - tx0) + 1 >= c->nworkers)
+        return true;               /* a row of n tiles has every owner */
+    for (int ty = ty0; ty <= ty1; ty++)
+        for (int tx = tx0; tx <= tx1; tx++)
+            if ((unsigned)(tx + ty) % c->nworkers == c->worker)
+                return true;
+    return false;
+}
+
+/* Every triangle in order, the quads of worker w's tiles. */
+static void *fragment_worker(void *arg)
+{
+    struct worker *w = arg;
+    const struct draw_job *j = w->job;
+    const struct gfx_draw *d = j->d;
+    const struct gfx_mesh *m = d->mesh;
+    struct draw_ctx c = *j->proto;
+    c.stats = &w->stats;
+    c.diag = &w->diag;
+    c.threads = w->threads;
+    c.quads = w->quads;
+    c.worker = w->index;
+    c.nworkers = j->nfworkers;
+    memcpy(w->sampler.unit, d->state->tex, sizeof w->sampler.unit);
+    c.fenv.sample_ctx = &w->sampler;
+    for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
+        const uint32_t *ix = m->idx + 3 * tix;
+        const struct gfx_cvert *in[3] = {
+            (const struct gfx_cvert *)(j->cv + ix[0] * j->stride),
+            (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
+            (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
+        };
+        c.stats->triangles += w->index == 0;
+        if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
+            continue;
+        unsigned owner = 0;
+        if (c.nworkers > 1 && !may_touch(&c, in, &owner))
+            continue;
+        c.count_prims = owner == w->index;
+        struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
+        unsigned n = gfx_clip_polygon(in, j->spec, poly);
+        if (n >= 3)
+            draw_polygon(&c, poly, n, in[2]);
+    }
+    w->ok = !c.failed && flush_quads(&c);
+    w->stats.tex_samples += w->sampler.samples;
+    return NULL;
+}
+
+/* fn on workers [0, n): 1.. on host threads, 0 on this one (and any a
+ * thread could not be started for, after it). */
+static void run_workers(struct worker *w, unsigned n, void *(*fn)(void *))
+{
+    for (unsigned i = 1; i < n; i++)
+        w[i].started = pthread_create(&w[i].tid, NULL, fn, &w[i]) == 0;
+    fn(&w[0]);
+    for (unsigned i = 1; i < n; i++)
+        if (w[i].started)
+            pthread_join(w[i].tid, NULL);
+        else
+            fn(&w[i]);
 }
 
 bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
@@ -475,7 +680,8 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         !us_check_varying_slots(d->fp, d->backend->varying_slots, diag))
         return false;
     const struct gfx_mesh *m = d->mesh;
-    size_t bytes = gfx_draw_bytes(d);
+    unsigned nw = draw_workers(d, fb->w, fb->h);
+    size_t bytes = draw_bytes(d, nw);
     char what[80];
     snprintf(what, sizeof what, "drawing %u vertices", m->nverts);
     if (!gfx_budget_take(d->budget, bytes, 1, what, diag))
@@ -485,26 +691,49 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     unsigned nvary = draw_nvary(d);
     size_t stride = draw_stride(nvary);
     char *cv = malloc(((size_t)m->nverts + 1) * stride);
-    struct us_thread *threads = malloc(NTHREADS * sizeof *threads);
-    struct quad_info *quads = malloc(QUAD_BATCH * sizeof *quads);
-    bool ok = vparams && fparams && cv && threads && quads;
+    struct worker *w = calloc(nw, sizeof *w);
+    bool ok = vparams && fparams && cv && w;
+    for (unsigned i = 0; ok && i < nw; i++) {
+        w[i].index = i;
+        w[i].threads = malloc(NTHREADS * sizeof *w[i].threads);
+        w[i].quads = malloc(QUAD_BATCH * sizeof *w[i].quads);
+        ok = w[i].threads && w[i].quads;
+    }
     if (!ok) {
         gfx_fail(diag, 0, 0, "out of memory while drawing");
         goto out;
     }
     us_resolve_params(d->vp, d->gl, vparams);
     us_resolve_params(d->fp, d->gl, fparams);
-    ok = shade_vertices(d, vparams, threads, cv, nvary, stride, stats, diag);
-    if (!ok)
-        goto out;
 
-    struct gfx_sampler sampler = { .samples = 0 };
-    memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
-    struct draw_ctx c = {
-        .fb = fb, .d = d, .stats = stats, .diag = diag, .threads = threads,
-        .quads = quads,
+    /* vertices: a failed batch fails the draw, with the message and the
+     * count of the first in order */
+    unsigned nb = (m->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
+    struct draw_job job = {
+        .d = d, .vparams = vparams, .cv = cv, .nvary = nvary,
+        .stride = stride,
+        .nvworkers = writes_memory(d->vp) ? 1 : nw < nb ? nw : nb ? nb : 1,
+        .nfworkers = writes_memory(d->fp) ? 1 : nw,
+    };
+    for (unsigned i = 0; i < nw; i++)
+        w[i].job = &job;
+    run_workers(w, job.nvworkers, vertex_worker);
+    const struct worker *vf = NULL;
+    for (unsigned i = 0; i < job.nvworkers; i++)
+        if (!w[i].ok && (!vf || w[i].vfailed < vf->vfailed))
+            vf = &w[i];
+    if (vf) {
+        stats->vertices += vf->vfailed;
+        *diag = vf->diag;
+        ok = false;
+        goto out;
+    }
+    stats->vertices += m->nverts;
+
+    struct draw_ctx proto = {
+        .fb = fb, .d = d,
         .fenv = { .params = fparams, .math = d->math, .sample = gfx_sample,
-                  .sample_quad = gfx_sample_quad, .sample_ctx = &sampler,
+                  .sample_quad = gfx_sample_quad,
                   .max_insts = d->backend->max_insts, .mem = d->mem },
         .fin_mask = draw_fin_mask(d),
         .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
@@ -514,39 +743,47 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
      * follow the shade model (GL 3.0 §2.19.7) */
     uint64_t colors = 1ull << US_FIN_COLOR0 | 1ull << US_FIN_COLOR1;
     const struct us_program *fp = d->fp;
-    c.fin_flat = fp->interp_flat & c.fin_mask;
-    c.fin_linear = fp->interp_linear & c.fin_mask & ~c.fin_flat;
+    proto.fin_flat = fp->interp_flat & proto.fin_mask;
+    proto.fin_linear = fp->interp_linear & proto.fin_mask & ~proto.fin_flat;
     if (d->state->flat_shade)
-        c.fin_flat |= c.fin_mask & colors &
-                      ~(fp->interp_smooth | fp->interp_linear);
+        proto.fin_flat |= proto.fin_mask & colors &
+                          ~(fp->interp_smooth | fp->interp_linear);
     /* varyings the clipper must carry, the noperspective ones among them */
     struct gfx_clip_spec spec = {
-        .vary_mask = vout_mask(c.fin_mask), .linear_mask = vout_mask(c.fin_linear),
+        .vary_mask = vout_mask(proto.fin_mask),
+        .linear_mask = vout_mask(proto.fin_linear),
         .planes = d->state->clip_planes,
     };
-    for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
-        const uint32_t *ix = m->idx + 3 * tix;
-        const struct gfx_cvert *in[3] = {
-            (const struct gfx_cvert *)(cv + ix[0] * stride),
-            (const struct gfx_cvert *)(cv + ix[1] * stride),
-            (const struct gfx_cvert *)(cv + ix[2] * stride),
-        };
-        stats->triangles++;
-        if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
-            continue;
-        struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
-        unsigned n = gfx_clip_polygon(in, &spec, poly);
-        if (n >= 3)
-            draw_polygon(&c, poly, n, in[2]);
+    job.proto = &proto;
+    job.spec = &spec;
+    run_workers(w, job.nfworkers, fragment_worker);
+    /* the counts in worker order; a failure: every worker's message is
+     * the one the serial draw gives */
+    for (unsigned i = 0; i < job.nfworkers; i++) {
+        const struct gfx_stats *s = &w[i].stats;
+        stats->triangles += s->triangles;
+        stats->clipped += s->clipped;
+        stats->culled += s->culled;
+        stats->fragments += s->fragments;
+        stats->helpers += s->helpers;
+        stats->killed += s->killed;
+        stats->depth_failed += s->depth_failed;
+        stats->written += s->written;
+        stats->tex_samples += s->tex_samples;
+        if (!w[i].ok && ok) {
+            *diag = w[i].diag;
+            ok = false;
+        }
     }
-    ok = !c.failed && flush_quads(&c);
-    stats->tex_samples += sampler.samples;
 out:
     free(vparams);
     free(fparams);
     free(cv);
-    free(threads);
-    free(quads);
+    for (unsigned i = 0; w && i < nw; i++) {
+        free(w[i].threads);
+        free(w[i].quads);
+    }
+    free(w);
     gfx_budget_give(d->budget, bytes);
     return ok;
 }

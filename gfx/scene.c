@@ -1047,6 +1047,15 @@ bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
                       struct gfx_framebuffer *fb, struct gfx_stats *stats,
                       struct us_diag *diag)
 {
+    return gfx_scene_render_jobs(s, w, h, math, be, 1, fb, stats, diag);
+}
+
+bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
+                           const struct us_math *math,
+                           const struct gfx_shader_backend *be, unsigned jobs,
+                           struct gfx_framebuffer *fb, struct gfx_stats *stats,
+                           struct us_diag *diag)
+{
     /* what the scene left of its budget pays for the image and, one at a
      * time, the draws' working memory */
     memset(fb, 0, sizeof *fb);
@@ -1072,7 +1081,7 @@ bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
         struct gfx_draw dr = {
             .mesh = &s->mesh[d->mesh].mesh, .vp = &s->prog[d->vp].prog,
             .fp = &s->prog[d->fp].prog, .gl = gl, .state = &d->st,
-            .math = math, .backend = be, .budget = &budget,
+            .math = math, .backend = be, .budget = &budget, .jobs = jobs,
         };
         ok = gfx_draw_mesh(fb, &dr, stats, diag);
         if (!ok) {   /* say which draw and programs */

@@ -1,0 +1,75 @@
+#!/bin/sh
+# `render --jobs 2` against `--jobs 1` (issue 21 item 2): the functional
+# renderer splits each draw into vertex batches and 16x16 screen tiles
+# on host threads, and the image is the same (checked here by its hash).
+#
+# Workloads: bench/softpipe/fullscreen.scn (8 full-screen quads of
+# phong.fp at 512x512, softpipe.bench.sh's), bench/scenes/envmap.scn and
+# bench/scenes/bunny.scn (70,000 small triangles) at 512x512.  Each is
+# run RUNS times (default 5) as --jobs 1 and --jobs 2 interleaved
+# (1 2 1 2 ...); the figures are wall-clock seconds of the whole command
+# (scene loading, SFU tables and PNG encoding included: they run on one
+# thread), min/median/max, and the speed-up median(jobs 1) /
+# median(jobs 2).  The speed-up needs a second core that is idle: the
+# load average before and after is printed with the figures.  With
+# /usr/bin/time, the CPU seconds (user + sys) are summed too: "cpu 2/1",
+# median(jobs 2) / median(jobs 1), is the work the split adds (about 1.0
+# when it costs nothing), a figure the load does not change much.
+set -eu
+BUILD=${BUILD:-build}
+U="$BUILD/ushader"
+RUNS=${RUNS:-5}
+cd "$(dirname "$0")/.."
+[ -x "$U" ] || { echo "render_jobs: skipped: no $U (run make first)"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# wall SCENE JOBS: wall seconds of one render to stdout, its CPU seconds
+# appended to $tmp/cpu.JOBS, its hash to $tmp/hash.JOBS
+wall() {
+    t0=$(date +%s%N)
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f '%U %S' -o "$tmp/time" "$U" render "$1" \
+            --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+        awk '{ printf "%.4f\n", $1 + $2 }' "$tmp/time" >> "$tmp/cpu.$2"
+    else
+        "$U" render "$1" --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+        echo 1 >> "$tmp/cpu.$2"
+    fi
+    t1=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
+}
+
+# stats FILE: "min median max" of the numbers in FILE
+stats() {
+    sort -n "$1" | awk '{ v[NR] = $1 }
+        END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+              printf "%.3f %.3f %.3f\n", v[1], m, v[NR] }'
+}
+
+echo "host: $(nproc) online CPUs; load before: $(uptime | sed 's/.*load average: //')"
+printf '%-30s %-22s %-22s %8s %8s\n' workload "jobs 1 min/med/max s" \
+    "jobs 2 min/med/max s" speed-up "cpu 2/1"
+for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
+           bench/scenes/bunny.scn; do
+    : > "$tmp/t1"
+    : > "$tmp/t2"
+    : > "$tmp/cpu.1"
+    : > "$tmp/cpu.2"
+    r=0
+    while [ "$r" -lt "$RUNS" ]; do
+        wall "$scn" 1 >> "$tmp/t1"
+        wall "$scn" 2 >> "$tmp/t2"
+        cmp -s "$tmp/hash.1" "$tmp/hash.2" ||
+            { echo "render_jobs: $scn: --jobs 2 gave another image"; exit 1; }
+        r=$((r + 1))
+    done
+    # shellcheck disable=SC2046  # stats prints three words
+    set -- $(stats "$tmp/t1") $(stats "$tmp/t2") $(stats "$tmp/cpu.1") \
+        $(stats "$tmp/cpu.2")
+    awk -v s="$scn" -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
+        -v f="$6" -v c1="$8" -v c2="${11}" 'BEGIN {
+        printf "%-30s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx %8.2f\n",
+               s, a, b, c, d, e, f, b / e, c2 / c1 }'
+done
+echo "load after: $(uptime | sed 's/.*load average: //')"
