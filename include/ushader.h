@@ -1055,6 +1055,8 @@ struct us_glsl_options {
     unsigned varying_slots;  /* knob varying_slots: the vec4 varyings a
                                 legacy shader compiled alone may use (its
                                 front step's link table); 0: 8         */
+    bool no_cache;           /* bypass the SPIR-V cache (glsl/spv_cache.c;
+                                also $USHADER_NO_CACHE)                  */
 };
 
 /* Defaults: optimize on, tools from PATH. */
