@@ -22,7 +22,7 @@
 # OUT/table.csv; the shader_tests and Mesa's logs stay in OUT/tests/ and
 # OUT/logs/.
 #
-#   BUILD=build OUT=out/tgsi GEN=bench/glmark2/gen sh bench/tgsi_compare.sh [PAIR...]
+#   BUILD=build OUT=out/tgsi GEN=bench/glmark2/gen [JOBS=N] sh bench/tgsi_compare.sh [PAIR...]
 #
 # Without glmark2-data or shader_runner the script says "skipped" and
 # exits 0 (a benchmark, not a test).
@@ -49,7 +49,6 @@ stage() { sed 's/^#version 100[[:space:]]*$/#version 130/' "$1"; }
 # the pairs asked for, or every pair of the index
 pairs=$*
 [ -n "$pairs" ] || pairs=$(awk '$1 !~ /^#/ && NF { print $1 }' "$GEN/index.txt")
-nrun=0 nmissing=0
 for p in $pairs; do
     [ -f "$GEN/$p.vert" ] && [ -f "$GEN/$p.frag" ] || {
         echo "tgsi-compare: no pair $p in $GEN/index.txt" >&2; exit 1; }
@@ -61,10 +60,17 @@ for p in $pairs; do
         stage "$GEN/$p.frag"
         printf '\n[test]\n'
     } > "$t"
+done
+# Mesa on JOBS processes at once (default: the CPUs): each run writes its
+# own log, which the loop below reads in the pairs' order.
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+printf '%s\n' $pairs | xargs -P "$JOBS" -I @ env GALLIUM_DRIVER=softpipe \
+    SOFTPIPE_DEBUG=fs,vs PIGLIT_PLATFORM=surfaceless_egl sh -c \
+    'timeout 60 "$1" "$2/tests/$3.shader_test" -auto -fbo > "$2/logs/$3.log" 2>&1; exit 0' \
+    sh "$RUNNER" "$OUT" @
+nrun=0 nmissing=0
+for p in $pairs; do
     log="$OUT/logs/$p.log"
-    GALLIUM_DRIVER=softpipe SOFTPIPE_DEBUG=fs,vs \
-        PIGLIT_PLATFORM=surfaceless_egl \
-        timeout 60 "$RUNNER" "$t" -auto -fbo > "$log" 2>&1 || true
     if "$BUILD/tools/tgsi_count" split "$log" "$GEN/$p.vert.tgsi" \
             "$GEN/$p.frag.tgsi" 2>"$OUT/logs/$p.err"; then
         nrun=$((nrun + 1))

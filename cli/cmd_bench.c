@@ -471,6 +471,7 @@ int cmd_bench(int argc, char **argv)
         return 1;
     }
     rc = 2;
+    a.o.jobs = a.jobs;
     if (!us_bench_load(b, &a.o, cli_bench_progress, &prog, &diag)) {
         if (b->err_file)
             cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);

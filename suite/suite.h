@@ -111,6 +111,9 @@ struct us_bench_opts {
     const char *sets[US_BENCH_MAX_SETS];
     unsigned nsets;
     unsigned threads;        /* workload threads per program             */
+    unsigned jobs;           /* host threads compiling the programs first
+                                (0 or 1: none; the results do not depend
+                                on it, suite/load.c)                     */
 };
 
 /* Progress of a long phase ("capture", "run"): `done` of `total`. */

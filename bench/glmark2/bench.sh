@@ -5,7 +5,7 @@
 # ends with the glmark2 section, whose Mesa rows come from the TGSI
 # bench/tgsi_compare.sh has Mesa print first (none without Mesa).  Extra
 # arguments go to `ushader bench`.
-#   BUILD=build OUT=out/glmark2 sh bench/glmark2/bench.sh [--jobs 2]
+#   BUILD=build OUT=out/glmark2 [JOBS=N] sh bench/glmark2/bench.sh [--jobs 2]
 set -eu
 BUILD=${BUILD:-build}
 OUT=${OUT:-out/glmark2}
@@ -18,6 +18,13 @@ fi
 G=bench/glmark2/gen
 mkdir -p "$G"
 "$BUILD/tools/glmark2_gen" bench/glmark2/pairs.txt "$DATA/shaders" "$G"
+# Every shader compiled once on JOBS processes first (default: the CPUs),
+# output dropped: the loop below then finds each in the SPIR-V cache
+# (glsl/spv_cache.c) and keeps the list's order and messages.
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ -n "${USHADER_NO_CACHE:-}" ] ||
+    awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
+    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl "$G/@" >/dev/null 2>&1 || true
 # the generated list, without the shaders that do not compile (a suite
 # with one bad program would not load)
 : > "$G/suite.ok.list"

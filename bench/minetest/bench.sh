@@ -19,6 +19,13 @@ fi
 G=bench/minetest/gen
 mkdir -p "$G"
 "$BUILD/tools/minetest_gen" bench/minetest/shaders.txt "$DATA" "$G"
+# Every shader compiled once on JOBS processes first (default: the CPUs),
+# output dropped: the loop below then finds each in the SPIR-V cache
+# (glsl/spv_cache.c) and keeps the list's order and messages.
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ -n "${USHADER_NO_CACHE:-}" ] ||
+    awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
+    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl "$G/@" >/dev/null 2>&1 || true
 : > "$G/suite.ok.list"
 : > "$G/ir.sums"
 while read -r prog scene slot; do
