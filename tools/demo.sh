@@ -6,7 +6,11 @@ set -eu
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
 cd "$(dirname "$0")/.."
+# DEMO_TIMES=FILE: each stage's start ("TIME NAME", date +%s.%N) appended
+# to FILE, and "TIME end" last (bench/demo_time.bench.sh).
+mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }
 
+mark programs
 echo "== ushader demo: sample ARB programs (bench/programs/)"
 for f in bench/programs/*.vp bench/programs/*.fp; do
     n=$("$U" asm -S "$f" | grep -cE '^[A-Z][A-Z0-9]{2}(_SAT)? ')
@@ -26,23 +30,27 @@ for f in bench/programs/*.vp bench/programs/*.fp; do
 done
 
 echo
+mark scenes
 BUILD=$BUILD sh tools/demo_render.sh
 
 # The main job (SPEC 3): every benchmark program on every core model, and
 # the architecture-comparison report with its plots (suite/, bench/).
 echo
+mark bench
 echo "== ushader demo: benchmark suite on every core model (bench/suite.list)"
 "$U" bench --jobs 2 --out "${OUT:-out}/bench"
 echo "  report: ${OUT:-out}/bench/report.md (tables, plots, results.csv, results.json)"
 
 # glmark2's shader pairs as workloads (docs/GLMARK2.md, bench/glmark2/).
 echo
+mark glmark2
 echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/)"
 BUILD=$BUILD OUT="${OUT:-out}/glmark2" sh bench/glmark2/bench.sh --jobs 2
 echo "  report: ${OUT:-out}/glmark2/report.md (its last section: glmark2 shader pairs)"
 
 # Minetest's shaders as workloads (docs/MINETEST.md, bench/minetest/).
 echo
+mark minetest
 echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/)"
 BUILD=$BUILD OUT="${OUT:-out}/minetest" sh bench/minetest/bench.sh --jobs 2
 echo "  report: ${OUT:-out}/minetest/report.md"
@@ -51,6 +59,8 @@ echo "  report: ${OUT:-out}/minetest/report.md"
 # the SIMT presets and the divergence, memory and e-GPU studies, each
 # output checked against its C reference, in process.
 echo
+mark compute
 echo "== ushader demo: the compute suite on every model (bench/compute/)"
 "$U" bench --suite compute --jobs 2 --out "${OUT:-out}/compute" | tail -n 1
 echo "  report: ${OUT:-out}/compute/report.md (utilization, stalls, presets, divergence, memory, e-GPU scaling, area)"
+mark end
