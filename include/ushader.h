@@ -1089,6 +1089,14 @@ US_MUST_CHECK bool us_ocl_compile(const char *path_for_messages,
                                   struct us_glsl_info *info,
                                   struct us_diag *diag);
 
+/* The same with options: only `no_cache` applies (NULL: none). */
+US_MUST_CHECK bool us_ocl_compile_opt(const char *path_for_messages,
+                                      const char *text, size_t len,
+                                      const struct us_glsl_options *opt,
+                                      struct us_program *out,
+                                      struct us_glsl_info *info,
+                                      struct us_diag *diag);
+
 /* us_spirv_translate flags. */
 enum {
     /* Integers are floats, exact up to 2^24 (GLSL 1.20 4.1.3 allows it):

@@ -12,7 +12,9 @@
 #   4. a tool whose version changes misses the cache;
 #   5. --no-cache and USHADER_NO_CACHE=1 run the tools and write nothing;
 #   6. a compile error is not cached: the same message each time, the
-#      tools run each time, no entry.
+#      tools run each time, no entry;
+#   7. an OpenCL C kernel (clang-14's runs counted) the same way: cold,
+#      warm, --no-cache.
 set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
@@ -139,6 +141,30 @@ done
 check "error: the same message twice" cmp -s "$tmp/err1" "$tmp/err2"
 check "error: a message" grep -q "^ushader: $tmp/bad.frag:3: error: " "$tmp/err1"
 check "error: no entry" [ "$(entries)" -eq 0 ]
+
+# 7. OpenCL C: the same cache for clang-14, opt-14 and llvm-spirv-14
+if command -v clang-14 >/dev/null 2>&1; then
+    real_clang=$(command -v clang-14)
+    printf '#!/bin/sh\n[ "$1" = --version ] || echo clang >>"%s"\nexec %s "$@"\n' \
+        "$tmp/log" "$real_clang" >"$tmp/bin/clang-14"
+    chmod +x "$tmp/bin/clang-14"
+    rm -rf "$tmp/cache"
+    for how in cold warm --no-cache; do
+        rm -f "$tmp/log"
+        flag=
+        [ "$how" = --no-cache ] && flag=--no-cache
+        "$U" glsl $flag bench/compute/fir.cl >"$tmp/cl-$how" 2>&1
+        n=$(runs)
+        want=1
+        [ "$how" = warm ] && want=0
+        check "OpenCL C, $how: clang ran $n times, want $want" [ "$n" -eq "$want" ]
+    done
+    check "OpenCL C: warm text = cold text" cmp -s "$tmp/cl-cold" "$tmp/cl-warm"
+    check "OpenCL C: --no-cache text = cold text" cmp -s "$tmp/cl-cold" "$tmp/cl---no-cache"
+    check "OpenCL C: a program" grep -q '^!!USHADERcp' "$tmp/cl-cold"
+else
+    echo "note: no clang-14; the OpenCL C case skipped"
+fi
 
 echo "spv_cache: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
