@@ -61,6 +61,12 @@ echo "  report: ${OUT:-out}/minetest/report.md"
 echo
 mark compute
 echo "== ushader demo: the compute suite on every model (bench/compute/)"
+# its GLSL and OpenCL C kernels compiled on JOBS processes first, into
+# the SPIR-V cache (glsl/spv_cache.c) the suite's loading then reads
+[ -n "${USHADER_NO_CACHE:-}" ] ||
+    ls bench/compute/*.comp bench/compute/*.cl |
+    xargs -P "${JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 "$U" glsl \
+        >/dev/null 2>&1 || true
 "$U" bench --suite compute --jobs 2 --out "${OUT:-out}/compute" | tail -n 1
 echo "  report: ${OUT:-out}/compute/report.md (utilization, stalls, presets, divergence, memory, e-GPU scaling, area)"
 mark end
