@@ -28,8 +28,8 @@
  * the new entry replaces the bad one).  Errors are not cached: a source
  * that fails always runs the tools, so its message is theirs.
  *
- * Size: one entry is the module plus 48 bytes (2-40 KB for the demo's
- * shaders, about 6 MB for all of them).  Nothing is pruned automatically;
+ * Size: one entry is the module plus 48 bytes (1-21 KB for the demo's
+ * shaders, under 1 MB for its 150).  Nothing is pruned automatically;
  * the directory may be removed at any time, even during a run.
  */
 #include <errno.h>
