@@ -520,6 +520,7 @@ static bool apply(struct hoist *x)
         p->insts[m++] = in;
     }
     p->ninsts = m;
+    free(p->pre);   /* empty: the pass runs on programs without a preshader */
     p->pre = pre;
     p->npre = n;
     p->npre_temps = nnew;

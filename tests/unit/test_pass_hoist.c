@@ -222,19 +222,24 @@ END_TEST
 
 /* ---- the property ---- */
 
+/* A copy of n elements of size sz, one more allocated so n = 0 is no NULL
+ * (memcpy from a NULL source is undefined even for 0 bytes). */
+static void *dup_array(const void *a, size_t n, size_t sz)
+{
+    void *b = malloc((n + 1) * sz);
+    ck_assert_ptr_nonnull(b);
+    if (n)
+        memcpy(b, a, n * sz);
+    return b;
+}
+
 static void copy_program(const struct us_program *p, struct us_program *q)
 {
     *q = *p;
-    q->insts = malloc((p->ninsts + 1) * sizeof *q->insts);
-    q->params = malloc((p->nparams + 1) * sizeof *q->params);
-    q->decls = malloc((p->ndecls + 1) * sizeof *q->decls);
-    ck_assert(q->insts && q->params && q->decls);
-    memcpy(q->insts, p->insts, p->ninsts * sizeof *q->insts);
-    memcpy(q->params, p->params, p->nparams * sizeof *q->params);
-    memcpy(q->decls, p->decls, p->ndecls * sizeof *q->decls);
-    q->pre = malloc((p->npre + 1) * sizeof *q->pre);
-    ck_assert_ptr_nonnull(q->pre);
-    memcpy(q->pre, p->pre, p->npre * sizeof *q->pre);
+    q->insts = dup_array(p->insts, p->ninsts, sizeof *q->insts);
+    q->params = dup_array(p->params, p->nparams, sizeof *q->params);
+    q->decls = dup_array(p->decls, p->ndecls, sizeof *q->decls);
+    q->pre = dup_array(p->pre, p->npre, sizeof *q->pre);
     q->flow = NULL;
     struct us_diag d;
     ck_assert(us_flow_build(q, &q->flow, &d));
