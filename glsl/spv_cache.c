@@ -5,10 +5,9 @@
  * options (as us_glsl_compile lists them), and each tool's identity (its
  * full path, device, inode, size, modification and change times) and its
  * `--version` output.  A tool replaced or upgraded is a different key, so
- * an entry is never used with other tools.  SHA-256 is implemented here
- * (FIPS 180-4; checked against its test vectors in tests/unit/test_spv_cache.c):
- * the project links no cryptographic library, and a collision would hand
- * one source another's program.
+ * an entry is never used with other tools.  SHA-256 is nettle's (Debian's
+ * nettle-dev; its test vectors are checked in tests/unit/test_spv_cache.c):
+ * a collision would hand one source another's program.
  *
  * DIR: $USHADER_CACHE_DIR, else $XDG_CACHE_HOME/ushader, else
  * $HOME/.cache/ushader.  $USHADER_NO_CACHE (non-empty, not "0") or the
@@ -41,6 +40,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nettle/sha2.h>
+
 #include "glsl/cleanup.h"
 #include "glsl/spv_cache.h"
 
@@ -48,102 +49,14 @@ enum { SPIRV_MAGIC = 0x07230203, HEADER = 48, MAX_WORDS = 1 << 22,
        VERSION_TEXT = 4096 };
 static const char file_magic[8] = "USPVC01\n";
 
-/* ---- SHA-256 ------------------------------------------------------- */
-
-struct sha256 {
-    uint32_t h[8];
-    uint8_t buf[64];
-    uint64_t bytes;
-};
-
-static const uint32_t sha_k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static uint32_t ror(uint32_t x, unsigned n)
-{
-    return x >> n | x << (32 - n);
-}
-
-static void sha_block(struct sha256 *s, const uint8_t *p)
-{
-    uint32_t w[64], v[8];
-    for (int i = 0; i < 16; i++)
-        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ w[i - 15] >> 3;
-        uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ w[i - 2] >> 10;
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    memcpy(v, s->h, sizeof v);
-    for (int i = 0; i < 64; i++) {
-        uint32_t t1 = v[7] + (ror(v[4], 6) ^ ror(v[4], 11) ^ ror(v[4], 25)) +
-                      ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha_k[i] + w[i];
-        uint32_t t2 = (ror(v[0], 2) ^ ror(v[0], 13) ^ ror(v[0], 22)) +
-                      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-        memmove(v + 1, v, 7 * sizeof *v);
-        v[4] += t1;
-        v[0] = t1 + t2;
-    }
-    for (int i = 0; i < 8; i++)
-        s->h[i] += v[i];
-}
-
-static void sha_init(struct sha256 *s)
-{
-    static const uint32_t h0[8] = {
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    };
-    memcpy(s->h, h0, sizeof h0);
-    s->bytes = 0;
-}
-
-static void sha_update(struct sha256 *s, const void *data, size_t len)
-{
-    const uint8_t *p = data;
-    while (len) {
-        size_t fill = (size_t)(s->bytes % 64), take = 64 - fill;
-        if (take > len)
-            take = len;
-        memcpy(s->buf + fill, p, take);
-        s->bytes += take;
-        p += take;
-        len -= take;
-        if (s->bytes % 64 == 0)
-            sha_block(s, s->buf);
-    }
-}
-
-static void sha_final(struct sha256 *s, uint8_t out[32])
-{
-    uint64_t bits = s->bytes * 8;
-    uint8_t pad[72] = { 0x80 };
-    size_t n = 64 - (size_t)((s->bytes + 8) % 64);   /* 1 ... 64 */
-    for (int i = 0; i < 8; i++)
-        pad[n + (size_t)i] = (uint8_t)(bits >> (56 - 8 * i));
-    sha_update(s, pad, n + 8);
-    for (int i = 0; i < 32; i++)
-        out[i] = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));
-}
+/* ---- SHA-256 (nettle) ------------------------------------------------ */
 
 void spv_sha256(const void *data, size_t len, uint8_t out[32])
 {
-    struct sha256 s;
-    sha_init(&s);
-    sha_update(&s, data, len);
-    sha_final(&s, out);
+    struct sha256_ctx s;
+    sha256_init(&s);
+    sha256_update(&s, len, data);
+    sha256_digest(&s, SHA256_DIGEST_SIZE, out);
 }
 
 static void hex(const uint8_t d[32], char out[65])
@@ -154,13 +67,13 @@ static void hex(const uint8_t d[32], char out[65])
 
 /* A part of the key, length first, so that no two lists of parts hash
  * the same bytes. */
-static void sha_part(struct sha256 *s, const void *data, size_t len)
+static void sha_part(struct sha256_ctx *s, const void *data, size_t len)
 {
     uint8_t n[8];
     for (int i = 0; i < 8; i++)
         n[i] = (uint8_t)((uint64_t)len >> (8 * i));
-    sha_update(s, n, sizeof n);
-    sha_update(s, data, len);
+    sha256_update(s, sizeof n, n);
+    sha256_update(s, len, data);
 }
 
 /* ---- Files ------------------------------------------------------------ */
@@ -261,7 +174,7 @@ static bool write_file(const char *dir, const char *name, const void *a,
 /* ---- Tool versions ------------------------------------------------------ */
 
 /* The identity and version of the tool at `path` into the key. */
-static bool tool_part(struct sha256 *key, const char *dir, const char *path,
+static bool tool_part(struct sha256_ctx *key, const char *dir, const char *path,
                       spv_cache_runner run)
 {
     struct stat st;
@@ -320,16 +233,16 @@ void spv_cache_begin(struct spv_cache *c, bool disabled,
         return;
     if (!cache_dir(c->dir, sizeof c->dir) || !make_dirs(c->dir))
         return;
-    struct sha256 key;
-    sha_init(&key);
+    struct sha256_ctx key;
+    sha256_init(&key);
     sha_part(&key, file_magic, sizeof file_magic);
     for (size_t i = 0; i < ntools; i++)
         if (!tool_part(&key, c->dir, tools[i], run))
             return;
     for (size_t i = 0; i < nparts; i++)
         sha_part(&key, parts[i].data, parts[i].len);
-    uint8_t d[32];
-    sha_final(&key, d);
+    uint8_t d[SHA256_DIGEST_SIZE];
+    sha256_digest(&key, sizeof d, d);
     hex(d, c->key);
     c->on = true;
 }

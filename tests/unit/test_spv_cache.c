@@ -1,6 +1,6 @@
 /*
- * The SPIR-V cache's hash (glsl/spv_cache.c): SHA-256 against the test
- * vectors of FIPS 180-4 / NIST (the empty string, "abc", the 448-bit
+ * The SPIR-V cache's hash (glsl/spv_cache.c: nettle's sha256) against the
+ * test vectors of FIPS 180-4 / NIST (the empty string, "abc", the 448-bit
  * message, a million 'a's) and at every length around a block boundary
  * (55, 56, 63, 64, 65 bytes: the padding's cases) against known digests.
  */
