@@ -134,7 +134,7 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
         (!add(b, "scalar-nocompact", "scalar", US_BG_COMPACTION, nocomp,
               diag) ||
          !add(b, "scalar-sfu-full", "scalar", US_BG_SFU, full, diag) ||
-         !lut_sweep(b, diag)))
+         (!b->no_lut_study && !lut_sweep(b, diag))))
         return false;
     if (b->nvars == 0) {
         snprintf(diag->msg, sizeof diag->msg, "no model selected");

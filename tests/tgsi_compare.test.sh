@@ -62,6 +62,9 @@ compare "$tmp/warm"
 grep -q "3 from the TGSI cache" "$tmp/warm.run" || fail "warm: $(grep 'TGSI for' "$tmp/warm.run")"
 cmp -s "$tmp/out.tgsi" "$tmp/warm.tgsi" || fail "warm TGSI cache: other TGSI"
 cmp -s "$tmp/out/table.csv" "$tmp/warm/table.csv" || fail "warm TGSI cache: another table"
+# bench/glmark2/bench.sh's TGSI_OUT is not one of Mesa's variables
+TGSI_OUT="$tmp/elsewhere" compare "$tmp/tout"
+[ "$n" -eq 0 ] || fail "TGSI_OUT changed the TGSI cache's key: shader_runner ran $n times"
 e=$(ls "$tmp/cache"/tgsi-*.log | head -n 1)
 sed -i '5s/./#/' "$e"
 compare "$tmp/bad"

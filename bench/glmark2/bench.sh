@@ -4,9 +4,18 @@
 # compile, and run `ushader bench` on them; the report (OUT/report.md)
 # ends with the glmark2 section, whose Mesa rows come from the TGSI
 # bench/tgsi_compare.sh has Mesa print first (none without Mesa).  Extra
-# arguments go to `ushader bench`.
-#   BUILD=build OUT=out/glmark2 [JOBS=N] sh bench/glmark2/bench.sh [--jobs 2]
+# arguments go to `ushader bench`.  With --demo first (`make demo`): the
+# bench without the shared-LUT study (--no-lut-study, which the main
+# suite's report has) and without the lockstep=8 study; `make bench`
+# (bench/glmark2.bench.sh) runs both.
+#   BUILD=build OUT=out/glmark2 [JOBS=N] sh bench/glmark2/bench.sh [--demo] [--jobs 2]
 set -eu
+demo=no
+if [ "${1:-}" = --demo ]; then
+    demo=yes
+    shift
+    set -- --no-lut-study "$@"
+fi
 BUILD=${BUILD:-build}
 OUT=${OUT:-out/glmark2}
 cd "$(dirname "$0")/../.."
@@ -43,10 +52,11 @@ done < "$G/suite.list"
 # Mesa's TGSI beside the GLSL (G/PAIR.vert.tgsi), for the report's Mesa
 # rows, and the per-pair table in TGSI_OUT (bench/tgsi_compare.sh)
 mark glmark2-tgsi
-BUILD=$BUILD OUT=${TGSI_OUT:-out/tgsi} GEN=$G sh bench/tgsi_compare.sh | tail -n 3
+BUILD=$BUILD OUT=${TGSI_OUT:-out/tgsi} GEN=$G sh bench/tgsi_compare.sh | tail -n 4
 mark glmark2-bench
 mkdir -p "$OUT"
 "$BUILD/ushader" bench --suite "$G/suite.ok.list" --out "$OUT" "$@" | tail -n 4
+[ "$demo" = no ] || exit 0
 # divergence: the scalar SP with eight SPs in lockstep (one SIMT warp)
 mark glmark2-lockstep8
 echo "glmark2 bench: the scalar SP with lockstep=8 (divergence costs)"
