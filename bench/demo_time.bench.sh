@@ -76,6 +76,7 @@ awk 'function sort(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j
      $1 ~ /^cold/ { cw[++nc] = $2; cc[nc] = $3 } $1 ~ /^warm/ { ww[++nw] = $2; wc[nw] = $3 }
      END { row("cold wall", cw, nc); row("cold CPU", cc, nc)
            row("warm wall", ww, nw); row("warm CPU", wc, nw)
+           printf "  median warm / cold: %.2fx wall, %.2fx CPU\n", med(ww, nw) / med(cw, nc), med(wc, nw) / med(cc, nc)
            printf "  goal: warm wall under 15 s on an idle machine (median above: %.2f s)\n", med(ww, nw) }' \
     "$tmp/runs.txt"
 echo "stages of the last runs (wall seconds, cold / warm):"
