@@ -18,7 +18,7 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
             -Iinclude -Iisa -I. -MMD -MP
-LDLIBS   := -lmpfr -lgmp -lpng $(shell pkg-config --libs inih jansson) -lm \
+LDLIBS   := -lmpfr -lgmp -lpng $(shell pkg-config --libs inih jansson nettle) -lm \
             -lpthread
 
 ifneq ($(SANITIZE),)

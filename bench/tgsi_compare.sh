@@ -22,7 +22,20 @@
 # OUT/table.csv; the shader_tests and Mesa's logs stay in OUT/tests/ and
 # OUT/logs/.
 #
-#   BUILD=build OUT=out/tgsi GEN=bench/glmark2/gen sh bench/tgsi_compare.sh [PAIR...]
+# Mesa's log is cached (the TGSI cache): DIR/tgsi-KEY.log, in the SPIR-V
+# cache's directory (glsl/spv_cache.c: $USHADER_CACHE_DIR, else
+# $XDG_CACHE_HOME/ushader, else ~/.cache/ushader; USHADER_NO_CACHE
+# disables it), KEY the SHA-256 of the shader_test's text and of Mesa's
+# identity: the Debian versions of piglit and Mesa's packages, the path,
+# inode, size and times of shader_runner and of Mesa's libraries, the
+# Mesa, piglit and loader variables of the environment and the command
+# line.  Softpipe's compile is deterministic (the same text gives the
+# same TGSI), so a hit is the log that Mesa would print.  An entry's
+# first line is the SHA-256 of the rest: a damaged entry is a miss, and
+# Mesa runs.  Entries are written to a temporary file and renamed, so
+# concurrent runs are safe; a run whose log has no TGSI is not cached.
+#
+#   BUILD=build OUT=out/tgsi GEN=bench/glmark2/gen [JOBS=N] sh bench/tgsi_compare.sh [PAIR...]
 #
 # Without glmark2-data or shader_runner the script says "skipped" and
 # exits 0 (a benchmark, not a test).
@@ -49,7 +62,6 @@ stage() { sed 's/^#version 100[[:space:]]*$/#version 130/' "$1"; }
 # the pairs asked for, or every pair of the index
 pairs=$*
 [ -n "$pairs" ] || pairs=$(awk '$1 !~ /^#/ && NF { print $1 }' "$GEN/index.txt")
-nrun=0 nmissing=0
 for p in $pairs; do
     [ -f "$GEN/$p.vert" ] && [ -f "$GEN/$p.frag" ] || {
         echo "tgsi-compare: no pair $p in $GEN/index.txt" >&2; exit 1; }
@@ -61,17 +73,84 @@ for p in $pairs; do
         stage "$GEN/$p.frag"
         printf '\n[test]\n'
     } > "$t"
+done
+# ---- The TGSI cache (the header) ----
+cache=""
+case "${USHADER_NO_CACHE:-}" in
+''|0)
+    # the XDG spec ignores a relative XDG_CACHE_HOME
+    case "${USHADER_CACHE_DIR:-}:${XDG_CACHE_HOME:-}" in
+    ?*:*) cache=$USHADER_CACHE_DIR ;;
+    :/*) cache=$XDG_CACHE_HOME/ushader ;;
+    *) [ -z "${HOME:-}" ] || cache=$HOME/.cache/ushader ;;
+    esac ;;
+esac
+# private to the user, as glsl/spv_cache.c makes it
+if [ -n "$cache" ] && ! (umask 077 && mkdir -p "$cache") 2>/dev/null; then
+    cache=""
+fi
+MESA_ENV="GALLIUM_DRIVER=softpipe SOFTPIPE_DEBUG=fs,vs PIGLIT_PLATFORM=surfaceless_egl"
+ARGS="-auto -fbo"
+if [ -n "$cache" ]; then
+    lib=/usr/lib/x86_64-linux-gnu
+    mesa_id=$({
+        echo "ushader TGSI cache 1"
+        echo "$MESA_ENV $ARGS"
+        dpkg-query -W -f='${Package} ${Version}\n' piglit libgl1-mesa-dri \
+            libegl-mesa0 libglapi-mesa libgbm1 2>/dev/null || true
+        for f in "$RUNNER" "$lib/dri/swrast_dri.so" "$lib/libEGL_mesa.so.0" \
+                 "$lib/libglapi.so.0" "$lib/libgbm.so.1"; do
+            [ ! -e "$f" ] || stat -L -c "$(readlink -f "$f") %d %i %s %Y %Z" "$f"
+        done
+        # (TGSI_OUT is bench/glmark2/bench.sh's, not Mesa's)
+        env | grep -E '^(MESA|GALLIUM|SOFTPIPE|LP|GALLIVM|NIR|ST|TGSI|DRAW|GLSL|LIBGL|EGL|PIGLIT|LD)_' |
+            grep -v '^TGSI_OUT=' | sort
+    })
+fi
+# key PAIR: the cache key of OUT/tests/PAIR.shader_test
+key() { { printf '%s\n' "$mesa_id"; cat "$OUT/tests/$1.shader_test"; } |
+        sha256sum | cut -c1-64; }
+# get PAIR: the cached log into OUT/logs/PAIR.log, if a whole entry is there
+get() {
+    e="$cache/tgsi-$(key "$1").log"
+    [ -f "$e" ] || return 1
+    sum=$(head -n 1 "$e")
+    [ "$(tail -n +2 "$e" | sha256sum | cut -c1-64)" = "$sum" ] || return 1
+    tail -n +2 "$e" > "$OUT/logs/$1.log"
+}
+# put PAIR: OUT/logs/PAIR.log into the cache (a failure only costs a rerun)
+put() {
+    e="$cache/tgsi-$(key "$1").log"
+    tmpf=$(mktemp "$cache/.tmp-tgsi-XXXXXX") || return 0
+    { sha256sum < "$OUT/logs/$1.log" | cut -c1-64; cat "$OUT/logs/$1.log"; } > "$tmpf" &&
+        mv -f "$tmpf" "$e" || rm -f "$tmpf"
+}
+hits="" misses=""
+for p in $pairs; do
+    if [ -n "$cache" ] && get "$p"; then hits="$hits $p"; else misses="$misses $p"; fi
+done
+# Mesa, for the pairs not in the cache, on JOBS processes at once
+# (default: the CPUs): each run writes its own log, which the loop below
+# reads in the pairs' order.
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ -z "$misses" ] ||
+    printf '%s\n' $misses | xargs -P "$JOBS" -I @ env $MESA_ENV sh -c \
+    'timeout 60 "$1" "$2/tests/$3.shader_test" $4 > "$2/logs/$3.log" 2>&1; exit 0' \
+    sh "$RUNNER" "$OUT" @ "$ARGS"
+nrun=0 nmissing=0 ncached=0
+for p in $pairs; do
     log="$OUT/logs/$p.log"
-    GALLIUM_DRIVER=softpipe SOFTPIPE_DEBUG=fs,vs \
-        PIGLIT_PLATFORM=surfaceless_egl \
-        timeout 60 "$RUNNER" "$t" -auto -fbo > "$log" 2>&1 || true
     if "$BUILD/tools/tgsi_count" split "$log" "$GEN/$p.vert.tgsi" \
             "$GEN/$p.frag.tgsi" 2>"$OUT/logs/$p.err"; then
         nrun=$((nrun + 1))
+        case " $hits " in
+        *" $p "*) ncached=$((ncached + 1)) ;;
+        *) [ -z "$cache" ] || put "$p" ;;
+        esac
     else
         echo "tgsi-compare: $p: $(cat "$OUT/logs/$p.err") (log: $log)"
         nmissing=$((nmissing + 1))
     fi
 done
-echo "tgsi-compare: Mesa's TGSI for $nrun pairs ($nmissing without)"
+echo "tgsi-compare: Mesa's TGSI for $nrun pairs ($nmissing without; $ncached from the TGSI cache${cache:+ $cache})"
 "$BUILD/tools/tgsi_count" table "$GEN" "$OUT" $pairs

@@ -21,6 +21,7 @@ static const char usage[] =
     "usage: ushader bench [--arch A[,B...]] [--set KEY=V]... [--config F.ini]\n"
     "                     [--jobs N] [--json] [--out DIR] [--threads N]\n"
     "                     [--only NAME[,NAME...]] [--suite FILE] [--no-plots]\n"
+    "                     [--no-lut-study] [--no-sensitivity]\n"
     "  Runs every program of the suite (bench/suite.list) on every core\n"
     "  model at equal ALU lanes, plus the scalar SP's compaction, SFU and\n"
     "  shared-LUT variants, on inputs captured from the test scenes.\n"
@@ -40,7 +41,13 @@ static const char usage[] =
     "  --suite F   the list of programs (default bench/suite.list);\n"
     "              --suite compute is the compute suite (ushader bench\n"
     "              --suite compute --help)\n"
-    "  --no-plots  with --out, no plots (gnuplot is not run)\n";
+    "  --no-plots  with --out, no plots (gnuplot is not run)\n"
+    "  --no-lut-study  without the scalar SP's shared-LUT study (its 33\n"
+    "              variants: most of a run's time; make demo's glmark2\n"
+    "              and Minetest runs)\n"
+    "  --no-sensitivity  without the sensitivity study's 40 variants\n"
+    "              (report section h's knob tables; make demo's glmark2\n"
+    "              and Minetest runs)\n";
 
 static double since(const struct timespec *a, const struct timespec *b)
 {
@@ -347,7 +354,7 @@ struct bench_args {
     struct us_bench_opts o;
     const char *out, *config;
     unsigned jobs;
-    bool json, no_plots;
+    bool json, no_plots, no_lut_study, no_sensitivity;
 };
 
 static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -372,6 +379,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "-h", false, false, NULL },
         { "--json", false, false, NULL }, { "--no-plots", false, false, NULL },
+        { "--no-lut-study", false, false, NULL },
+        { "--no-sensitivity", false, false, NULL },
         { "--arch", true, false, NULL }, { "--set", true, true, NULL },
         { "--config", true, false, NULL }, { "--jobs", true, false, NULL },
         { "--threads", true, false, NULL }, { "--out", true, false, NULL },
@@ -397,6 +406,14 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
         }
         if (!strcmp(opt, "--no-plots")) {
             a->no_plots = true;
+            continue;
+        }
+        if (!strcmp(opt, "--no-lut-study")) {
+            a->no_lut_study = true;
+            continue;
+        }
+        if (!strcmp(opt, "--no-sensitivity")) {
+            a->no_sensitivity = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -471,6 +488,7 @@ int cmd_bench(int argc, char **argv)
         return 1;
     }
     rc = 2;
+    a.o.jobs = a.jobs;
     if (!us_bench_load(b, &a.o, cli_bench_progress, &prog, &diag)) {
         if (b->err_file)
             cli_error(b->err_file, diag.line, diag.col, "%s", diag.msg);
@@ -478,8 +496,9 @@ int cmd_bench(int argc, char **argv)
             cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }
+    b->no_lut_study = a.no_lut_study;
     if (!us_bench_variants(b, a.o.archs, &diag) ||
-        !us_bench_sens_variants(b, &diag)) {
+        (!a.no_sensitivity && !us_bench_sens_variants(b, &diag))) {
         cli_error(NULL, 0, 0, "bench: %s", diag.msg);
         goto out;
     }

@@ -1,5 +1,5 @@
 /* ushader glsl [--stage vertex|fragment|compute] [--no-opt]
- *              [--no-preshader] [-o OUT] FILE
+ *              [--no-preshader] [--no-cache] [-o OUT] FILE
  *
  * Compile a GLSL shader (legacy GLSL ES 1.00 / 1.10 / 1.20 through the
  * front step, docs/GLSL.md) and print its vec4 IR as ARB-style text
@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: ushader glsl [--stage vertex|fragment|compute] [--no-opt] "
-    "[--no-preshader] [--set varying_slots=N] [-o OUT] FILE\n"
+    "[--no-preshader] [--no-cache] [--set varying_slots=N] [-o OUT] FILE\n"
     "  Compile a GLSL shader to the vec4 IR and print it as ARB-style text\n"
     "  with a closing comment giving its temporary registers.  Sources\n"
     "  of GLSL 1.20 or earlier go through the front step first\n"
@@ -28,6 +28,10 @@ static const char usage[] =
     "  --no-preshader  keep the work on uniforms alone in the per-thread\n"
     "             code (default: a PRESHADER block computes it once per\n"
     "             draw, glsl/pass_hoist.c)\n"
+    "  --no-cache run the tools even when the SPIR-V cache has the source\n"
+    "             ($USHADER_NO_CACHE does it for every command; the cache:\n"
+    "             $USHADER_CACHE_DIR, else $XDG_CACHE_HOME/ushader, else\n"
+    "             ~/.cache/ushader; docs/GLSL.md)\n"
     "  --set varying_slots=N  vec4 varyings the shader may use, 8..32\n"
     "             (default 8, GLES 2.0's minimum; ushader config --list)\n"
     "  -o OUT     write the text to OUT instead of stdout\n";
@@ -104,6 +108,7 @@ int cmd_glsl(int argc, char **argv)
         { "--help", false, false, NULL }, { "--stage", true, false, NULL },
         { "--no-opt", false, false, NULL },
         { "--no-preshader", false, false, NULL }, { "-o", true, false, NULL },
+        { "--no-cache", false, false, NULL },
         { "--set", true, true, NULL }, { NULL, false, false, NULL },
     };
     for (int i = 1; i < argc; i++)
@@ -136,6 +141,8 @@ int cmd_glsl(int argc, char **argv)
             opt.optimize = false;
         } else if (!strcmp(a, "--no-preshader")) {
             opt.preshader = false;
+        } else if (!strcmp(a, "--no-cache")) {
+            opt.no_cache = true;
         } else if (!strcmp(a, "--set") && i + 1 < argc) {
             /* the one knob a compile reads */
             struct us_config cfg;

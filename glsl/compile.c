@@ -20,6 +20,9 @@
  * us_ocl_compile drives OpenCL C the same way: clang-14 (-target spir,
  * unoptimised IR, line tables), opt-14 -O2, llvm-spirv-14
  * (docs/OPENCL.md); clang's first error becomes the diagnostic.
+ *
+ * Both look the final module up in the SPIR-V cache first
+ * (glsl/spv_cache.h) and store it there after a successful run.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +41,7 @@
 #include "glsl/cleanup.h"
 #include "glsl/passes.h"
 #include "glsl/spirv.h"
+#include "glsl/spv_cache.h"
 
 /* TOOL_MEMORY: the address-space limit (RLIMIT_AS) of each tool.  The
  * tools need about 30 MiB for a small shader and 0.8 GiB for a 2-million-
@@ -267,6 +271,14 @@ static bool run_tool(char *const argv[], char *out, size_t cap, int *status,
         return fail(diag, 0, "%s took longer than %s s", argv[0], secs);
     }
     return true;
+}
+
+/* run_tool for the cache's `--version` runs (spv_cache_runner). */
+static bool cache_runner(char *const argv[], char *out, size_t cap,
+                         int *status)
+{
+    struct us_diag diag;
+    return run_tool(argv, out, cap, status, &diag);
 }
 
 /* A tool killed by a signal: most often the abort of an uncaught
@@ -680,24 +692,45 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
         t[i] = (struct temp){ .fd = -1 };
     struct temp *src = &t[0], *spv = &t[1], *opt_spv = &t[2];
     struct temp *lim = &t[3], *conf = &t[4];
-    bool ok = temp_make(src, "src", diag) && temp_make(spv, "spv", diag) &&
-              temp_make(opt_spv, "opt", diag);
-    if (ok && !write_all(src->fd, text, len))
-        ok = fail(diag, 0, "cannot write a temporary file in %.160s: %.60s",
-                  temp_dir(), strerror(errno));
-    char *log = ok ? malloc(MAX_TOOL_OUTPUT) : NULL;
-    if (ok && !log)
-        ok = fail(diag, 0, "out of memory%s%s", "", "");
-    bool counters = ok && mentions(text, len, "atomic_uint");
-    if (counters)
-        ok = limits_file(glslang, lim, conf, log, diag);
-    int status = 0;
     static const char *const stage_names[US_STAGE_COUNT] = {
         "vert", "frag", "comp"
     };
-    if (ok && (unsigned)stage >= US_STAGE_COUNT)
-        ok = fail(diag, 0, "invalid stage%s%s", "", "");
-    if (ok) {
+    if ((unsigned)stage >= US_STAGE_COUNT) {
+        free(rewritten);
+        return fail(diag, 0, "%s: invalid stage%s", path, "");
+    }
+    /* The key: the tools, the text glslang is given, the stage and the
+     * spirv-opt options (the translation's options act after the cache). */
+    char tool_paths[2][4096];
+    const char *const tools[2] = { tool_paths[0], tool_paths[1] };
+    struct spv_cache cache = { .on = false };
+    if (find_program(glslang, tool_paths[0], sizeof tool_paths[0]) &&
+        find_program(spirv_opt, tool_paths[1], sizeof tool_paths[1])) {
+        const char *mode = opt->optimize ? "-O" : "--inline";
+        const struct spv_cache_part parts[] = {
+            { stage_names[stage], strlen(stage_names[stage]) },
+            { mode, strlen(mode) }, { text, len },
+        };
+        spv_cache_begin(&cache, opt->no_cache, tools, 2, parts, 3,
+                        cache_runner);
+    }
+    uint32_t *words = NULL;
+    size_t nwords = 0;
+    bool hit = spv_cache_get(&cache, &words, &nwords);
+    bool ok = hit || (temp_make(src, "src", diag) &&
+                      temp_make(spv, "spv", diag) &&
+                      temp_make(opt_spv, "opt", diag));
+    if (ok && !hit && !write_all(src->fd, text, len))
+        ok = fail(diag, 0, "cannot write a temporary file in %.160s: %.60s",
+                  temp_dir(), strerror(errno));
+    char *log = ok && !hit ? malloc(MAX_TOOL_OUTPUT) : NULL;
+    if (ok && !hit && !log)
+        ok = fail(diag, 0, "out of memory%s%s", "", "");
+    bool counters = ok && !hit && mentions(text, len, "atomic_uint");
+    if (counters)
+        ok = limits_file(glslang, lim, conf, log, diag);
+    int status = 0;
+    if (ok && !hit) {
         /* -g: OpLine, so a translation error names the GLSL line (the
          * code is the same as without it) */
         char *argv[] = {
@@ -721,14 +754,14 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
      * read it: the other stage's declaration of the same name does
      * (GLSL 1.20 4.3.5), so spirv-opt must keep it. */
     bool keep_uniforms = false;
-    if (ok) {
+    if (ok && !hit) {
         uint32_t *w0 = NULL;
         size_t n0 = 0;
         ok = read_spirv(spv->name, glslang, &w0, &n0, diag);
         keep_uniforms = ok && has_initialized_uniform(w0, n0);
         free(w0);
     }
-    if (ok) {
+    if (ok && !hit) {
         /* -O inlines, turns variables into SSA and folds; without it the
          * calls still have to go: the translator takes one function. */
         char *argv_o[] = {
@@ -750,9 +783,11 @@ bool us_glsl_compile(const char *path_for_messages, const char *text,
             ok = fail(diag, 0, "spirv-opt failed: %.200s%s", log, "");
         }
     }
-    uint32_t *words = NULL;
-    size_t nwords = 0;
-    ok = ok && read_spirv(opt_spv->name, spirv_opt, &words, &nwords, diag);
+    if (ok && !hit) {
+        ok = read_spirv(opt_spv->name, spirv_opt, &words, &nwords, diag);
+        if (ok)
+            spv_cache_put(&cache, words, nwords);
+    }
     for (int i = 0; i < NTEMPS; i++)
         temp_remove(&t[i]);
     if (ok) {
@@ -829,6 +864,15 @@ bool us_ocl_compile(const char *path_for_messages, const char *text,
                     size_t len, struct us_program *out,
                     struct us_glsl_info *info, struct us_diag *diag)
 {
+    return us_ocl_compile_opt(path_for_messages, text, len, NULL, out, info,
+                              diag);
+}
+
+bool us_ocl_compile_opt(const char *path_for_messages, const char *text,
+                        size_t len, const struct us_glsl_options *opt,
+                        struct us_program *out, struct us_glsl_info *info,
+                        struct us_diag *diag)
+{
     memset(out, 0, sizeof *out);
     memset(diag, 0, sizeof *diag);
     const char *path = path_for_messages ? path_for_messages : "<source>";
@@ -837,15 +881,36 @@ bool us_ocl_compile(const char *path_for_messages, const char *text,
     for (int i = 0; i < NTEMPS; i++)
         t[i] = (struct temp){ .fd = -1 };
     struct temp *src = &t[0], *bc = &t[1], *obc = &t[2], *spv = &t[3];
-    bool ok = temp_make(src, "cl", diag) && temp_make(bc, "bc", diag) &&
-              temp_make(obc, "obc", diag) && temp_make(spv, "spv", diag);
-    if (ok && !write_all(src->fd, text, len))
+    /* The SPIR-V cache, keyed by the three tools and the text (the
+     * options are fixed). */
+    static const char *const names[3] = { "clang-14", "opt-14",
+                                          "llvm-spirv-14" };
+    char tool_paths[3][4096];
+    const char *const tools[3] = { tool_paths[0], tool_paths[1],
+                                   tool_paths[2] };
+    struct spv_cache cache = { .on = false };
+    bool found = true;
+    for (int i = 0; i < 3; i++)
+        found = found && find_program(names[i], tool_paths[i],
+                                      sizeof tool_paths[i]);
+    if (found) {
+        const struct spv_cache_part parts[] = { { "opencl-c", 8 },
+                                                { text, len } };
+        spv_cache_begin(&cache, opt && opt->no_cache, tools, 3, parts, 2,
+                        cache_runner);
+    }
+    uint32_t *words = NULL;
+    size_t nwords = 0;
+    bool hit = spv_cache_get(&cache, &words, &nwords);
+    bool ok = hit || (temp_make(src, "cl", diag) && temp_make(bc, "bc", diag) &&
+                      temp_make(obc, "obc", diag) && temp_make(spv, "spv", diag));
+    if (ok && !hit && !write_all(src->fd, text, len))
         ok = fail(diag, 0, "cannot write a temporary file in %.160s: %.60s",
                   temp_dir(), strerror(errno));
-    char *log = ok ? malloc(MAX_TOOL_OUTPUT) : NULL;
-    if (ok && !log)
+    char *log = ok && !hit ? malloc(MAX_TOOL_OUTPUT) : NULL;
+    if (ok && !hit && !log)
         ok = fail(diag, 0, "out of memory%s%s", "", "");
-    if (ok) {
+    if (ok && !hit) {
         /* Unoptimised IR is what llvm-spirv takes; clang -O2's output
          * is not (its intrinsics), so opt-14 optimises IR that clang left
          * unoptimised.  Not -O0 -disable-O0-optnone: -O0 also marks every
@@ -865,18 +930,20 @@ bool us_ocl_compile(const char *path_for_messages, const char *text,
         else if (ok && WEXITSTATUS(status) != 0)
             ok = clang_error(log, src->name, diag);
     }
-    if (ok) {
+    if (ok && !hit) {
         char *argv[] = { "opt-14", "-passes=default<O2>", bc->name, "-o",
                          obc->name, NULL };
         ok = ocl_step(argv, log, diag);
     }
-    if (ok) {
+    if (ok && !hit) {
         char *argv[] = { "llvm-spirv-14", obc->name, "-o", spv->name, NULL };
         ok = ocl_step(argv, log, diag);
     }
-    uint32_t *words = NULL;
-    size_t nwords = 0;
-    ok = ok && read_spirv(spv->name, "llvm-spirv-14", &words, &nwords, diag);
+    if (ok && !hit) {
+        ok = read_spirv(spv->name, "llvm-spirv-14", &words, &nwords, diag);
+        if (ok)
+            spv_cache_put(&cache, words, nwords);
+    }
     if (ok) {
         ok = us_spirv_translate(words, nwords, US_STAGE_COMPUTE, 0, out, info,
                                 diag);

@@ -87,7 +87,7 @@ bool us_program_from_text(const char *path, const char *text, size_t len,
                      "compute program");
             return false;
         }
-        bool ok = us_ocl_compile(path, text, len, out, NULL, diag);
+        bool ok = us_ocl_compile_opt(path, text, len, opt, out, NULL, diag);
         if (!ok)
             strip_location(path, diag);
         return ok;

@@ -1055,6 +1055,8 @@ struct us_glsl_options {
     unsigned varying_slots;  /* knob varying_slots: the vec4 varyings a
                                 legacy shader compiled alone may use (its
                                 front step's link table); 0: 8         */
+    bool no_cache;           /* bypass the SPIR-V cache (glsl/spv_cache.c;
+                                also $USHADER_NO_CACHE)                  */
 };
 
 /* Defaults: optimize on, tools from PATH. */
@@ -1086,6 +1088,14 @@ US_MUST_CHECK bool us_ocl_compile(const char *path_for_messages,
                                   struct us_program *out,
                                   struct us_glsl_info *info,
                                   struct us_diag *diag);
+
+/* The same with options: only `no_cache` applies (NULL: none). */
+US_MUST_CHECK bool us_ocl_compile_opt(const char *path_for_messages,
+                                      const char *text, size_t len,
+                                      const struct us_glsl_options *opt,
+                                      struct us_program *out,
+                                      struct us_glsl_info *info,
+                                      struct us_diag *diag);
 
 /* us_spirv_translate flags. */
 enum {

@@ -1,4 +1,5 @@
 /* Loading the suite and capturing workloads from scenes: suite/suite.h. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -434,6 +435,68 @@ bool us_bench_parse_list(struct us_bench *b, const char *list,
     return true;
 }
 
+/* ---- Prefetch ------------------------------------------------------ */
+
+/* Each program compiled once on `jobs` threads before the loading loop,
+ * the result dropped: what counts is that the SPIR-V cache
+ * (glsl/spv_cache.c) then has it, so the loop -- unchanged, in list
+ * order, its messages and results the same for any number of jobs --
+ * runs no tool.  Failures are the loop's to report. */
+struct prefetch {
+    struct us_bench *b;
+    pthread_mutex_t lock;
+    unsigned next;
+};
+
+static void *prefetch_worker(void *arg)
+{
+    struct prefetch *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        unsigned i = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->b->nprogs)
+            return NULL;
+        const char *path = p->b->progs[i].path;
+        char *text;
+        size_t len;
+        struct us_diag d;
+        if (!gfx_read_file(path, MAX_PROGRAM_BYTES, &text, &len, &d))
+            continue;
+        struct us_glsl_options opt;
+        us_glsl_options_init(&opt);
+        opt.varying_slots =
+            (unsigned)p->b->base.v[US_KNOB_varying_slots];
+        struct us_program prog;
+        if (us_program_from_text(path, text, len, US_STAGE_ANY, &opt, &prog,
+                                 &d))
+            us_program_free(&prog);
+        free(text);
+    }
+}
+
+static void prefetch(struct us_bench *b, unsigned jobs)
+{
+    if (jobs > b->nprogs)
+        jobs = b->nprogs;
+    const char *off = getenv("USHADER_NO_CACHE");
+    if (jobs < 2 || (off && *off && strcmp(off, "0")))
+        return;
+    struct prefetch p = { .b = b };
+    if (pthread_mutex_init(&p.lock, NULL))
+        return;
+    pthread_t *tid = calloc(jobs, sizeof *tid);
+    unsigned started = 0;
+    for (unsigned i = 1; tid && i < jobs; i++)
+        if (pthread_create(&tid[started], NULL, prefetch_worker, &p) == 0)
+            started++;
+    prefetch_worker(&p);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+    pthread_mutex_destroy(&p.lock);
+}
+
 bool us_bench_load(struct us_bench *b, const struct us_bench_opts *o,
                    us_bench_progress_fn progress, void *ctx,
                    struct us_diag *diag)
@@ -461,6 +524,8 @@ bool us_bench_load(struct us_bench *b, const struct us_bench_opts *o,
     /* Names first, so progress knows the total. */
     bool ok = us_bench_parse_list(b, o->list, text, len, o->only, diag);
     free(text);
+    if (ok)
+        prefetch(b, o->jobs);
     for (unsigned i = 0; ok && i < b->nprogs; i++) {
         if (progress)
             progress(ctx, "capture", i, b->nprogs);

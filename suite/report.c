@@ -716,7 +716,10 @@ static void section_lut(FILE *f, const struct us_bench *b, bool plots)
         nsfu += b->progs[p].sfu_insts > 0;
     fprintf(f, "## e. SFU and shared LUT\n\n");
     if (priv < 0) {
-        fprintf(f, "(The scalar model was not run.)\n\n");
+        fprintf(f, us_bench_var(b, "scalar") < 0
+                       ? "(The scalar model was not run.)\n\n"
+                       : "(The shared-LUT study was left out of this run: "
+                         "`--no-lut-study`.)\n\n");
         return;
     }
     if (nsfu == 0) {

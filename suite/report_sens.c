@@ -216,9 +216,17 @@ void us_report_sensitivity(FILE *f, const struct us_report *r, bool plots)
     if (plots)
         fprintf(f, "![gain against the four-component share]"
                 "(sensitivity.png)\n\n");
-    fprintf(f, "**Knobs**, one at a time, every other knob at the base "
-            "configuration: the mean utilization (section b's mean) of "
-            "the scalar SP and its gain over each baseline.\n\n");
-    knob_tables(f, r);
+    bool ran = false;
+    for (unsigned v = 0; v < b->nvars; v++)
+        ran |= b->vars[v].group == US_BG_SENS;
+    if (ran) {
+        fprintf(f, "**Knobs**, one at a time, every other knob at the base "
+                "configuration: the mean utilization (section b's mean) of "
+                "the scalar SP and its gain over each baseline.\n\n");
+        knob_tables(f, r);
+    } else {
+        fprintf(f, "(The knob tables were left out of this run: "
+                "`--no-sensitivity`.)\n\n");
+    }
     issue_rules(f, r);
 }

@@ -114,6 +114,9 @@ struct us_bench_opts {
     const char *sets[US_BENCH_MAX_SETS];
     unsigned nsets;
     unsigned threads;        /* workload threads per program             */
+    unsigned jobs;           /* host threads compiling the programs first
+                                (0 or 1: none; the results do not depend
+                                on it, suite/load.c)                     */
 };
 
 /* Progress of a long phase ("capture", "run"): `done` of `total`. */
@@ -136,6 +139,9 @@ struct us_bench {
                                       valid until us_bench_free          */
     const struct us_prov *prov;    /* set by the caller: what the outputs
                                       record as their provenance (or NULL) */
+    bool no_lut_study;             /* set by the caller before
+                                      us_bench_variants: no shared-LUT
+                                      variants (--no-lut-study)           */
 };
 
 /* Load the suite and capture every program's workload.  On error diag
@@ -161,7 +167,8 @@ US_MUST_CHECK bool us_bench_parse_list(struct us_bench *b, const char *list,
                                        const char *only, struct us_diag *diag);
 void us_bench_free(struct us_bench *b);
 
-/* Fill b->vars for the models named in `archs` (NULL: all). */
+/* Fill b->vars for the models named in `archs` (NULL: all); the scalar
+ * SP's shared-LUT study (33 variants) unless b->no_lut_study. */
 US_MUST_CHECK bool us_bench_variants(struct us_bench *b, const char *archs,
                                      struct us_diag *diag);
 

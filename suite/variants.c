@@ -138,7 +138,7 @@ bool us_bench_variants(struct us_bench *b, const char *archs,
          !add(b, "scalar-swizzle", "scalar", US_BG_COMPACTION, swz, diag) ||
          !add(b, "scalar-chain", "scalar", US_BG_COMPACTION, chain, diag) ||
          !add(b, "scalar-sfu-full", "scalar", US_BG_SFU, full, diag) ||
-         !lut_sweep(b, diag)))
+         (!b->no_lut_study && !lut_sweep(b, diag))))
         return false;
     if (b->nvars == 0) {
         snprintf(diag->msg, sizeof diag->msg, "no model selected");

@@ -3,6 +3,7 @@
 # the report do not depend on --jobs (1 vs 2 host threads give identical
 # files but for the command line their provenance records), every run's outputs equal the reference interpreter's (exit 0),
 # the report has every section (a-g), the plots exist when gnuplot does,
+# --no-lut-study leaves out the 33 shared-LUT variants and nothing else,
 # and bad options are usage errors (exit 2).
 set -u
 BUILD=${BUILD:-build}
@@ -63,6 +64,23 @@ if command -v gnuplot > /dev/null; then
 fi
 if ! ls "$tmp/j1" | grep -q 'tmp'; then ok
 else bad "temporary files left in the output directory"; fi
+
+# --no-lut-study: the scalar SP without its 33 shared-LUT variants (36
+# variants -> 3), the report says so, and the rows it keeps are the same.
+for v in lut nolut; do
+    "$U" bench --only blur.fp --threads 16 --arch scalar --no-plots \
+        $([ $v = nolut ] && echo --no-lut-study) --out "$tmp/$v" \
+        > "$tmp/$v.txt" 2> "$tmp/$v.err" || bad "bench ($v) exited $?"
+done
+if grep -q 'x 36 variants' "$tmp/lut.txt" && grep -q 'x 3 variants' "$tmp/nolut.txt"
+then ok; else bad "--no-lut-study: $(tail -n 1 "$tmp/lut.txt") / $(tail -n 1 "$tmp/nolut.txt")"; fi
+if grep -q 'shared-LUT study was left out of this run' "$tmp/nolut/report.md" &&
+   ! grep -q 'shared-LUT study was left out' "$tmp/lut/report.md"; then ok
+else bad "--no-lut-study: the report does not say the study was left out"; fi
+grep -v -e '^#' -e ',scalar-lut-' "$tmp/lut/results.csv" > "$tmp/a"
+grep -v '^#' "$tmp/nolut/results.csv" > "$tmp/b"
+if cmp -s "$tmp/a" "$tmp/b"; then ok
+else bad "--no-lut-study changed the rows it keeps"; fi
 
 "$U" bench --arch nosuch --only blur.fp > /dev/null 2>&1
 if [ $? -eq 2 ]; then ok; else bad "--arch nosuch is not a usage error"; fi

@@ -5,6 +5,14 @@ set -u
 BUILD=${BUILD:-build}
 export BUILD
 cd "$(dirname "$0")/.."
+# The tests' own SPIR-V and TGSI cache (glsl/spv_cache.c,
+# bench/tgsi_compare.sh), removed at the end: a test never reads or writes
+# the user's ~/.cache/ushader.  The tests of the cache set their own.
+cache_tmp=$(mktemp -d)
+trap 'rm -rf "$cache_tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+USHADER_CACHE_DIR="$cache_tmp/cache"
+export USHADER_CACHE_DIR
 
 passed=0
 failed=0

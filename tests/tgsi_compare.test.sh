@@ -9,6 +9,9 @@
 # version; our counts against the instructions `ushader glsl` prints (the
 # per-thread ones, and apart the PRESHADER block's: ideas-paper has one); the
 # bench report has its Mesa rows with the TGSI files and none without.
+# The TGSI cache: a warm run runs no shader_runner and gives the same TGSI
+# and table, a damaged entry and a changed key run Mesa, USHADER_NO_CACHE
+# writes nothing.
 # Skipped (exit 0) without glmark2-data or piglit's shader_runner.
 set -u
 BUILD=${BUILD:-build}
@@ -28,9 +31,55 @@ fail() { echo "tgsi_compare: FAIL: $*"; fails=$((fails + 1)); }
 
 G="$tmp/glmark2/gen"   # a path with glmark2/ in it: the report's programs
 PAIRS="ideas-paper loop-constant texture-bilinear"
-# shellcheck disable=SC2086  # the pair names are words
-BUILD=$BUILD GEN=$G OUT="$tmp/out" sh bench/tgsi_compare.sh $PAIRS \
-    > "$tmp/run" 2>&1 || fail "tgsi_compare.sh: $(tail -n 3 "$tmp/run")"
+# shader_runner through a wrapper that counts its runs; a cache of our own
+printf '#!/bin/sh\necho run >> "%s"\nexec "%s" "$@"\n' "$tmp/runs" "$RUNNER" \
+    > "$tmp/runner"
+chmod +x "$tmp/runner"
+export USHADER_CACHE_DIR="$tmp/cache"
+unset USHADER_NO_CACHE
+runs() { if [ -f "$tmp/runs" ]; then wc -l < "$tmp/runs" | tr -d ' '; else echo 0; fi; }
+compare() {   # compare OUT: runs Mesa's side on $PAIRS into OUT; $n runs
+    rm -f "$tmp/runs"
+    # shellcheck disable=SC2086  # the pair names are words
+    SHADER_RUNNER="$tmp/runner" BUILD=$BUILD GEN=$G OUT="$1" \
+        sh bench/tgsi_compare.sh $PAIRS > "$1.run" 2>&1 ||
+        fail "tgsi_compare.sh: $(tail -n 3 "$1.run")"
+    n=$(runs)
+    cat "$G"/*.tgsi > "$1.tgsi"
+}
+compare "$tmp/out"
+cp "$tmp/out.run" "$tmp/run"
+[ "$n" -eq 3 ] || fail "cold TGSI cache: shader_runner ran $n times, want 3"
+[ "$(ls "$tmp/cache" | grep -c '^tgsi-.*\.log$')" -eq 3 ] ||
+    fail "cold TGSI cache: not 3 entries: $(ls "$tmp/cache")"
+
+# The TGSI cache (bench/tgsi_compare.sh): a warm run runs no Mesa and
+# gives the same TGSI and table; a damaged entry is a miss and is
+# rewritten; a Mesa variable of the environment is another key;
+# USHADER_NO_CACHE=1 runs Mesa and writes nothing.
+compare "$tmp/warm"
+[ "$n" -eq 0 ] || fail "warm TGSI cache: shader_runner ran $n times"
+grep -q "3 from the TGSI cache" "$tmp/warm.run" || fail "warm: $(grep 'TGSI for' "$tmp/warm.run")"
+cmp -s "$tmp/out.tgsi" "$tmp/warm.tgsi" || fail "warm TGSI cache: other TGSI"
+cmp -s "$tmp/out/table.csv" "$tmp/warm/table.csv" || fail "warm TGSI cache: another table"
+# bench/glmark2/bench.sh's TGSI_OUT is not one of Mesa's variables
+TGSI_OUT="$tmp/elsewhere" compare "$tmp/tout"
+[ "$n" -eq 0 ] || fail "TGSI_OUT changed the TGSI cache's key: shader_runner ran $n times"
+e=$(ls "$tmp/cache"/tgsi-*.log | head -n 1)
+sed -i '5s/./#/' "$e"
+compare "$tmp/bad"
+[ "$n" -eq 1 ] || fail "damaged TGSI entry: shader_runner ran $n times, want 1"
+cmp -s "$tmp/out.tgsi" "$tmp/bad.tgsi" || fail "damaged TGSI entry: other TGSI"
+compare "$tmp/bad2"
+[ "$n" -eq 0 ] || fail "rewritten TGSI entry: shader_runner ran $n times"
+MESA_USHADER_TEST_KEY=1 compare "$tmp/env"
+[ "$n" -eq 3 ] || fail "a Mesa variable: shader_runner ran $n times, want 3"
+before=$(ls "$tmp/cache" | wc -l)
+USHADER_NO_CACHE=1 compare "$tmp/nocache"
+[ "$n" -eq 3 ] || fail "USHADER_NO_CACHE=1: shader_runner ran $n times, want 3"
+[ "$(ls "$tmp/cache" | wc -l)" -eq "$before" ] || fail "USHADER_NO_CACHE=1 wrote an entry"
+cmp -s "$tmp/out.tgsi" "$tmp/nocache.tgsi" || fail "USHADER_NO_CACHE=1: other TGSI"
+[ -z "$(ls -A "$tmp/cache" | grep '^\.tmp')" ] || fail "a temporary file left in the cache"
 
 # Hand counts of Mesa 22.3.6's TGSI: instructions (END left out) and
 # widths 1/2/3/4 (texture fetches and flow left out).  ideas-paper.vert:

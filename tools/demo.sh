@@ -2,11 +2,31 @@
 # `make demo`: assemble every sample program, show its canonical listing's
 # size, and run one thread of it on the reference interpreter with sample
 # inputs.  Later stages (rendering, benchmarks) append their parts below.
+#
+# What the demo runs in full: the programs, the scenes, the benchmark
+# suite (bench/suite.list) on every model with every study, the Mesa
+# TGSI comparison of the glmark2 pairs.  What it runs a subset of, to
+# stay under 15 s warm (docs/perf/demo.md), and `make bench` runs whole:
+#   - glmark2's and Minetest's shaders on every model without the scalar
+#     SP's shared-LUT study and the sensitivity study (--no-lut-study
+#     --no-sensitivity: 73 of their 85 variants; the suite's report has
+#     both), and no glmark2 lockstep=8 study
+#     (bench/glmark2.bench.sh, bench/minetest.bench.sh);
+#   - the compute suite without its largest default GeMMs, gemm64,
+#     gemm64_cl and gemm32 (nine tenths of its time): the other 26 kernels
+#     on every model, preset and study (bench/run.sh: --suite compute --all).
+# Every figure printed is computed in the run; the SPIR-V cache
+# (glsl/spv_cache.c) and the TGSI cache (bench/tgsi_compare.sh) keep only
+# deterministic compiles, keyed by their text and the tools' versions.
 set -eu
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
 cd "$(dirname "$0")/.."
+# DEMO_TIMES=FILE: each stage's start ("TIME NAME", date +%s.%N) appended
+# to FILE, and "TIME end" last (bench/demo_time.bench.sh).
+mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }
 
+mark programs
 echo "== ushader demo: sample ARB programs (bench/programs/)"
 for f in bench/programs/*.vp bench/programs/*.fp; do
     n=$("$U" asm -S "$f" | grep -cE '^[A-Z][A-Z0-9]{2}(_SAT)? ')
@@ -26,31 +46,68 @@ for f in bench/programs/*.vp bench/programs/*.fp; do
 done
 
 echo
+mark scenes
 BUILD=$BUILD sh tools/demo_render.sh
+
+# The compute suite (docs/COMPUTE_SUITE.md): every kernel on every model,
+# the SIMT presets and the divergence, memory and e-GPU studies, each
+# output checked against its C reference, in process -- in the background
+# beside the graphics benches below, which leave a core idle in their
+# serial parts (loading, reports, plots); its output is kept in a file and
+# printed in its place, last.  Its GLSL and OpenCL C kernels are compiled
+# on JOBS processes first, into the SPIR-V cache (glsl/spv_cache.c) the
+# suite's loading then reads.  The subset: every kernel but gemm64,
+# gemm64_cl and gemm32 (gemm32_cl stays: GeMM and the e-GPU launch share).
+compute_log=$(mktemp)
+compute_err=$(mktemp)
+compute_pid=""
+trap '[ -z "$compute_pid" ] || kill "$compute_pid" 2>/dev/null
+      rm -f "$compute_log" "$compute_err"' EXIT
+trap 'exit 130' HUP INT TERM
+kernels=$(sed -n 's/^KREF(\([a-z0-9_]*\))$/\1/p' bench/compute/ref/list.def |
+    grep -v -x -e gemm64 -e gemm64_cl -e gemm32 | paste -s -d, -)
+(
+    [ -n "${USHADER_NO_CACHE:-}" ] ||
+        ls bench/compute/*.comp bench/compute/*.cl |
+        xargs -P "${JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 "$U" glsl \
+            >/dev/null 2>&1 || true
+    exec "$U" bench --suite compute --only "$kernels" --jobs 2 \
+        --out "${OUT:-out}/compute"
+) > "$compute_log" 2> "$compute_err" &
+compute_pid=$!
 
 # The main job (SPEC 3): every benchmark program on every core model, and
 # the architecture-comparison report with its plots (suite/, bench/).
 echo
+mark bench
 echo "== ushader demo: benchmark suite on every core model (bench/suite.list)"
 "$U" bench --jobs 2 --out "${OUT:-out}/bench"
 echo "  report: ${OUT:-out}/bench/report.md (tables, plots, results.csv, results.json)"
 
 # glmark2's shader pairs as workloads (docs/GLMARK2.md, bench/glmark2/).
 echo
-echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/)"
-BUILD=$BUILD OUT="${OUT:-out}/glmark2" sh bench/glmark2/bench.sh --jobs 2
+mark glmark2
+echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/; the LUT and lockstep studies: make bench)"
+o=${OUT:-out}
+BUILD=$BUILD OUT="$o/glmark2" TGSI_OUT="$o/tgsi" sh bench/glmark2/bench.sh --demo --jobs 2
 echo "  report: ${OUT:-out}/glmark2/report.md (its last section: glmark2 shader pairs)"
 
 # Minetest's shaders as workloads (docs/MINETEST.md, bench/minetest/).
 echo
-echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/)"
-BUILD=$BUILD OUT="${OUT:-out}/minetest" sh bench/minetest/bench.sh --jobs 2
+mark minetest
+echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/; the LUT study: make bench)"
+BUILD=$BUILD OUT="${OUT:-out}/minetest" sh bench/minetest/bench.sh --no-lut-study --no-sensitivity --jobs 2
 echo "  report: ${OUT:-out}/minetest/report.md"
 
-# The compute suite (docs/COMPUTE_SUITE.md): every kernel on every model,
-# the SIMT presets and the divergence, memory and e-GPU studies, each
-# output checked against its C reference, in process.
+# The compute suite: started in the background here, printed last.
 echo
-echo "== ushader demo: the compute suite on every model (bench/compute/)"
-"$U" bench --suite compute --jobs 2 --out "${OUT:-out}/compute" | tail -n 1
+mark compute
+echo "== ushader demo: the compute suite on every model, but gemm64 and the GLSL gemm32 (bench/compute/; whole: make bench)"
+status=0
+wait "$compute_pid" || status=$?
+compute_pid=""
+tail -n 1 "$compute_log"
+cat "$compute_err" >&2
+[ "$status" -eq 0 ] || exit "$status"
 echo "  report: ${OUT:-out}/compute/report.md (utilization, stalls, presets, divergence, memory, e-GPU scaling, area)"
+mark end

@@ -9,9 +9,15 @@ U="$BUILD/ushader"
 cd "$(dirname "$0")/.."
 mkdir -p "$OUT"
 echo "== ushader demo: rendering bench/scenes/*.scn at 512x512"
+# The scenes on JOBS processes at once (default: the CPUs), then listed in
+# order; a render that fails stops the demo (xargs exits non-zero).
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+for scn in bench/scenes/*.scn; do echo "$scn"; done |
+    xargs -P "$JOBS" -I @ sh -c \
+    'n=$(basename "$2" .scn); "$1" render "$2" -o "$3/$n.png" --size 512x512 --stats > "$3/$n.json"' \
+    sh "$U" @ "$OUT"
 for scn in bench/scenes/*.scn; do
     name=$(basename "$scn" .scn)
-    "$U" render "$scn" -o "$OUT/$name.png" --size 512x512 --stats > "$OUT/$name.json"
     frags=$(sed -n 's/.*"fragments": \([0-9]*\).*/\1/p' "$OUT/$name.json")
     echo "  $OUT/$name.png  ($frags fragments; counts in $OUT/$name.json)"
 done

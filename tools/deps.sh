@@ -3,6 +3,7 @@
 # libosmesa6-dev is for bench/softpipe.bench.sh only (Mesa softpipe side);
 # glslang-tools/spirv-tools compile GLSL to SPIR-V, spirv-headers gives its enums;
 # libjansson-dev writes and reads every JSON output (suite/provenance.h);
+# nettle-dev (libnettle8 at run time) gives the SPIR-V cache its SHA-256 (glsl/spv_cache.c);
 # time (/usr/bin/time) measures peak RSS in tests/budget.test.sh;
 # clang-14, llvm-14 (opt-14) and llvm-spirv-14 compile OpenCL C kernels (docs/OPENCL.md);
 # parallel (GNU parallel), slurm-wlm and munge run sweeps past one machine and
@@ -13,7 +14,7 @@
 set -eu
 
 PACKAGES="build-essential pkg-config libmpfr-dev libgmp-dev check libpng-dev \
-libinih-dev libjansson-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
+libinih-dev libjansson-dev nettle-dev gnuplot-nox piglit glmark2-data clang libclang-rt-14-dev \
 libosmesa6-dev glslang-tools spirv-tools spirv-headers time clang-14 llvm-14 llvm-spirv-14 \
 parallel slurm-wlm munge chromium minetest-data"
 

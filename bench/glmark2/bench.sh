@@ -4,9 +4,18 @@
 # compile, and run `ushader bench` on them; the report (OUT/report.md)
 # ends with the glmark2 section, whose Mesa rows come from the TGSI
 # bench/tgsi_compare.sh has Mesa print first (none without Mesa).  Extra
-# arguments go to `ushader bench`.
-#   BUILD=build OUT=out/glmark2 sh bench/glmark2/bench.sh [--jobs 2]
+# arguments go to `ushader bench`.  With --demo first (`make demo`): the
+# bench without the shared-LUT and sensitivity studies (--no-lut-study
+# --no-sensitivity, which the main suite's report has) and without the lockstep=8 study; `make bench`
+# (bench/glmark2.bench.sh) runs both.
+#   BUILD=build OUT=out/glmark2 [JOBS=N] sh bench/glmark2/bench.sh [--demo] [--jobs 2]
 set -eu
+demo=no
+if [ "${1:-}" = --demo ]; then
+    demo=yes
+    shift
+    set -- --no-lut-study --no-sensitivity "$@"
+fi
 BUILD=${BUILD:-build}
 OUT=${OUT:-out/glmark2}
 cd "$(dirname "$0")/../.."
@@ -18,8 +27,19 @@ fi
 G=bench/glmark2/gen
 mkdir -p "$G"
 "$BUILD/tools/glmark2_gen" bench/glmark2/pairs.txt "$DATA/shaders" "$G"
+# Every shader compiled once on JOBS processes first (default: the CPUs),
+# output dropped: the loop below then finds each in the SPIR-V cache
+# (glsl/spv_cache.c) and keeps the list's order and messages.
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# DEMO_TIMES: the stages' start times (tools/demo.sh)
+mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }
+mark glmark2-prefetch
+[ -n "${USHADER_NO_CACHE:-}" ] ||
+    awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
+    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl "$G/@" >/dev/null 2>&1 || true
 # the generated list, without the shaders that do not compile (a suite
 # with one bad program would not load)
+mark glmark2-check
 : > "$G/suite.ok.list"
 while read -r prog scene slot; do
     case "$prog" in ''|'#'*) continue ;; esac
@@ -31,10 +51,14 @@ while read -r prog scene slot; do
 done < "$G/suite.list"
 # Mesa's TGSI beside the GLSL (G/PAIR.vert.tgsi), for the report's Mesa
 # rows, and the per-pair table in TGSI_OUT (bench/tgsi_compare.sh)
-BUILD=$BUILD OUT=${TGSI_OUT:-out/tgsi} GEN=$G sh bench/tgsi_compare.sh | tail -n 3
+mark glmark2-tgsi
+BUILD=$BUILD OUT=${TGSI_OUT:-out/tgsi} GEN=$G sh bench/tgsi_compare.sh | tail -n 4
+mark glmark2-bench
 mkdir -p "$OUT"
 "$BUILD/ushader" bench --suite "$G/suite.ok.list" --out "$OUT" "$@" | tail -n 4
+[ "$demo" = no ] || exit 0
 # divergence: the scalar SP with eight SPs in lockstep (one SIMT warp)
+mark glmark2-lockstep8
 echo "glmark2 bench: the scalar SP with lockstep=8 (divergence costs)"
 "$BUILD/ushader" bench --suite "$G/suite.ok.list" --arch scalar \
     --set lockstep=8 --no-plots --out "$OUT/lockstep8" "$@" | tail -n 1
