@@ -2,8 +2,9 @@
 # `ushader bench` (suite/): on a small subset of the suite, the results and
 # the report do not depend on --jobs (1 vs 2 host threads give identical
 # files but for the command line their provenance records), every run's outputs equal the reference interpreter's (exit 0),
-# the report has every section (a-g), the plots exist when gnuplot does,
-# --no-lut-study leaves out the 33 shared-LUT variants and nothing else,
+# the report has every section (a-h), the plots exist when gnuplot does,
+# --no-lut-study leaves out the 33 shared-LUT variants and nothing else
+# (--no-sensitivity likewise the sensitivity study's),
 # and bad options are usage errors (exit 2).
 set -u
 BUILD=${BUILD:-build}
@@ -46,7 +47,8 @@ else bad "report.md differs between --jobs 1 and --jobs 2"; fi
 for s in '## a. Vector width' '## b. Datapath utilization' \
          '## c. Cycles and throughput' '## d. Instruction memory' \
          '## e. SFU and shared LUT' '## f. Area, energy and area x delay' \
-         '## g. Paper vs measured' '## Programs and their inputs'; do
+         '## g. Paper vs measured' '## h. Sensitivity' \
+         '## Programs and their inputs'; do
     if grep -qF "$s" "$tmp/j1/report.md"; then ok
     else bad "report.md lacks '$s'"; fi
 done
@@ -57,7 +59,7 @@ runs=$(grep -c '^5 programs x [0-9]* variants' "$tmp/j1.txt")
 if [ "$rows" -gt 5 ] && [ "$runs" -eq 1 ]; then ok
 else bad "results.csv has $rows rows"; fi
 if command -v gnuplot > /dev/null; then
-    for p in width utilization programs imem lut area_energy; do
+    for p in width utilization programs imem lut area_energy sensitivity; do
         if [ -s "$tmp/j1/$p.png" ] && grep -qF "($p.png)" "$tmp/j1/report.md"
         then ok; else bad "no $p.png"; fi
     done
@@ -65,15 +67,25 @@ fi
 if ! ls "$tmp/j1" | grep -q 'tmp'; then ok
 else bad "temporary files left in the output directory"; fi
 
-# --no-lut-study: the scalar SP without its 33 shared-LUT variants (36
-# variants -> 3), the report says so, and the rows it keeps are the same.
-for v in lut nolut; do
+# --no-lut-study: the scalar SP without its 33 shared-LUT variants (46
+# variants -> 13), the report says so, and the rows it keeps are the same;
+# --no-sensitivity likewise without the 8 scalar@KNOB=V variants (-> 38).
+for v in lut nolut nosens; do
     "$U" bench --only blur.fp --threads 16 --arch scalar --no-plots \
-        $([ $v = nolut ] && echo --no-lut-study) --out "$tmp/$v" \
+        $([ $v = nolut ] && echo --no-lut-study) \
+        $([ $v = nosens ] && echo --no-sensitivity) --out "$tmp/$v" \
         > "$tmp/$v.txt" 2> "$tmp/$v.err" || bad "bench ($v) exited $?"
 done
-if grep -q 'x 36 variants' "$tmp/lut.txt" && grep -q 'x 3 variants' "$tmp/nolut.txt"
-then ok; else bad "--no-lut-study: $(tail -n 1 "$tmp/lut.txt") / $(tail -n 1 "$tmp/nolut.txt")"; fi
+if grep -q 'x 46 variants' "$tmp/lut.txt" && grep -q 'x 13 variants' "$tmp/nolut.txt" &&
+   grep -q 'x 38 variants' "$tmp/nosens.txt"
+then ok; else bad "--no-lut-study/--no-sensitivity: $(tail -n 1 "$tmp/lut.txt") / $(tail -n 1 "$tmp/nolut.txt") / $(tail -n 1 "$tmp/nosens.txt")"; fi
+if grep -q 'knob tables were left out of this run' "$tmp/nosens/report.md" &&
+   ! grep -q 'knob tables were left out' "$tmp/lut/report.md"; then ok
+else bad "--no-sensitivity: the report does not say the tables were left out"; fi
+grep -v -e '^#' -e ',scalar@' "$tmp/lut/results.csv" > "$tmp/a"
+grep -v '^#' "$tmp/nosens/results.csv" > "$tmp/b"
+if cmp -s "$tmp/a" "$tmp/b"; then ok
+else bad "--no-sensitivity changed the rows it keeps"; fi
 if grep -q 'shared-LUT study was left out of this run' "$tmp/nolut/report.md" &&
    ! grep -q 'shared-LUT study was left out' "$tmp/lut/report.md"; then ok
 else bad "--no-lut-study: the report does not say the study was left out"; fi

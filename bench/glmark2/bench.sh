@@ -6,8 +6,8 @@
 # bench/tgsi_compare.sh has Mesa print first (none without Mesa).  Extra
 # arguments go to `ushader bench`.  With --demo first (`make demo`): the
 # bench without the shared-LUT and sensitivity studies (--no-lut-study
-# --no-sensitivity, which the main suite's report has) and without the lockstep=8 study; `make bench`
-# (bench/glmark2.bench.sh) runs both.
+# --no-sensitivity, which the main suite's report has) and without the
+# lockstep=8 study; `make bench` (bench/glmark2.bench.sh) runs them all.
 #   BUILD=build OUT=out/glmark2 [JOBS=N] sh bench/glmark2/bench.sh [--demo] [--jobs 2]
 set -eu
 demo=no
