@@ -19,16 +19,6 @@ static bool reads_quads(const struct us_program *prog)
     return false;
 }
 
-static bool writes_memory(const struct us_program *prog)
-{
-    for (unsigned i = 0; i < prog->ninsts; i++) {
-        enum us_op_format f = us_ops[prog->insts[i].op].format;
-        if (f == US_FMT_STORE || f == US_FMT_ATOM)
-            return true;
-    }
-    return false;
-}
-
 /* A copy of the buffers (the run's buffers, charged already), or NULL
  * when out of memory. */
 static struct us_memory *copy_memory(const struct us_memory *m)
@@ -92,7 +82,7 @@ static void core_shade(void *ctx, const struct us_program *prog,
     bool again = quads && reads_quads(prog);
     struct us_exec_env menv = *env;
     struct us_memory *copy = NULL;
-    if (again && env->mem && writes_memory(prog))
+    if (again && env->mem && gfx_writes_memory(prog))
         menv.mem = copy = copy_memory(env->mem);
     bool ok = work && st && (copy || menv.mem == env->mem);
     if (ok) {

@@ -41,6 +41,12 @@ enum {
 
 #define GFX_PI 3.14159265358979323846
 
+/* Whether a program's threads write memory (STORE or an atomic): a draw
+ * then runs its stage on one worker (their order matters), and a core
+ * backend that shades its quads again writes them once (the model's run
+ * goes to a copy of the buffers). */
+bool gfx_writes_memory(const struct us_program *prog);
+
 /* Fill *diag (line, col may be 0) and return false. */
 bool gfx_fail(struct us_diag *diag, unsigned line, unsigned col,
               const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -491,8 +491,8 @@ static size_t draw_stride(unsigned nvary)
 
 enum { NTHREADS = 4 * QUAD_BATCH > VERTEX_BATCH ? 4 * QUAD_BATCH : VERTEX_BATCH };
 
-/* Whether a program's threads write memory: their order then matters. */
-static bool writes_memory(const struct us_program *prog)
+/* gfx.h */
+bool gfx_writes_memory(const struct us_program *prog)
 {
     for (unsigned i = 0; i < prog->ninsts; i++) {
         enum us_op_format f = us_ops[prog->insts[i].op].format;
@@ -712,8 +712,8 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     struct draw_job job = {
         .d = d, .vparams = vparams, .cv = cv, .nvary = nvary,
         .stride = stride,
-        .nvworkers = writes_memory(d->vp) ? 1 : nw < nb ? nw : nb ? nb : 1,
-        .nfworkers = writes_memory(d->fp) ? 1 : nw,
+        .nvworkers = gfx_writes_memory(d->vp) ? 1 : nw < nb ? nw : nb ? nb : 1,
+        .nfworkers = gfx_writes_memory(d->fp) ? 1 : nw,
     };
     for (unsigned i = 0; i < nw; i++)
         w[i].job = &job;
