@@ -513,6 +513,7 @@ static void *launch_worker(void *arg)
 {
     struct model_launch *l = arg;
     l->ok = launch(l->a, l->m, l->cfg, l->prog, &l->env, l->st, &l->d);
+    us_math_thread_end();
     return NULL;
 }
 

@@ -417,13 +417,15 @@ static void *worker(void *arg)
         size_t i = pr->next < pr->total ? pr->next++ : pr->total;
         pthread_mutex_unlock(&pr->lock);
         if (i == pr->total)
-            return NULL;
+            break;
         run_file(pr, &pr->jobs[i]);
         pthread_mutex_lock(&pr->lock);
         pr->done[i] = true;
         print_ready(pr);
         pthread_mutex_unlock(&pr->lock);
     }
+    us_math_thread_end();
+    return NULL;
 }
 
 /* Run every job on `jobs` host threads (the caller is one of them). */

@@ -563,6 +563,7 @@ static void *vertex_worker(void *arg)
     w->ok = shade_vertices(j->d, j->vparams, w->threads, j->cv, j->nvary,
                            j->stride, b0 * VERTEX_BATCH, to, &w->vfailed,
                            &w->diag);
+    us_math_thread_end();
     return NULL;
 }
 
@@ -654,6 +655,7 @@ static void *fragment_worker(void *arg)
     }
     w->ok = !c.failed && flush_quads(&c);
     w->stats.tex_samples += w->sampler.samples;
+    us_math_thread_end();
     return NULL;
 }
 

@@ -530,6 +530,11 @@ struct us_math {
 /* Correctly rounded binary32 results (MPFR decides the hard cases). */
 extern const struct us_math us_math_exact;
 
+/* Free what us_math_exact keeps per host thread (MPFR's caches): call it
+ * last in a thread of yours that computed with it, or they leak when the
+ * thread exits. */
+void us_math_thread_end(void);
+
 /* ---------------------------------------------------------------------- */
 /* Reference interpreter.                                                  */
 

@@ -5,6 +5,7 @@
  * mpfr_check_range and mpfr_subnormalize. */
 #include <mpfr.h>
 
+#include "ushader.h"
 #include "sfu/exact.h"
 
 float us_exact_mpfr(enum us_exact_fn fn, float x, float y)
@@ -36,4 +37,11 @@ float us_exact_mpfr(enum us_exact_fn fn, float x, float y)
     mpfr_set_emax(old_emax);
     mpfr_clears(a, b, r, (mpfr_ptr)0);
     return res;
+}
+
+/* ushader.h: MPFR keeps its caches of constants (pi for sin and cos) per
+ * thread; a thread that ends without freeing them leaks them. */
+void us_math_thread_end(void)
+{
+    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
 }

@@ -135,7 +135,7 @@ static void *worker(void *arg)
         unsigned j = p->next < total ? p->next++ : total;
         pthread_mutex_unlock(&p->lock);
         if (j == total)
-            return NULL;
+            break;
         run_job(p->b, &p->b->jobs[j]);
         pthread_mutex_lock(&p->lock);
         p->done++;
@@ -143,6 +143,8 @@ static void *worker(void *arg)
             p->progress(p->ctx, "run", p->done, total);
         pthread_mutex_unlock(&p->lock);
     }
+    us_math_thread_end();
+    return NULL;
 }
 
 bool us_cb_run(struct us_cbench *b, unsigned jobs,

@@ -73,7 +73,7 @@ static void *worker(void *arg)
         unsigned j = p->next < p->total ? p->next++ : p->total;
         pthread_mutex_unlock(&p->lock);
         if (j == p->total)
-            return NULL;
+            break;
         run_job(p->b, j, &p->b->res[j]);
         pthread_mutex_lock(&p->lock);
         p->done++;
@@ -81,6 +81,8 @@ static void *worker(void *arg)
             p->progress(p->ctx, "run", p->done, p->total);
         pthread_mutex_unlock(&p->lock);
     }
+    us_math_thread_end();
+    return NULL;
 }
 
 bool us_bench_run(struct us_bench *b, unsigned jobs,
