@@ -57,21 +57,28 @@ bool us_bench_sens_fit(const struct us_bench *b, int v, int ref,
     return true;
 }
 
+/* Mean utilization of `model` at value `value` of knob k (section b's
+ * mean; NaN when that variant did not run). */
+static double sens_util(const struct us_bench *b, const char *model,
+                        unsigned k, int value)
+{
+    return us_bench_util_mean(b, us_bench_sens_var(b, model, k, value),
+                              US_BENCH_ALL);
+}
+
 /* Gain of the scalar SP over each baseline at one knob value. */
 static void knob_row(FILE *f, const struct us_report *r, unsigned k,
                      int value)
 {
     const struct us_bench *b = r->b;
-    int sc = us_bench_sens_var(b, "scalar", k, value);
     fprintf(f, "| %d%s |", value,
             value == b->base.v[us_bench_sens[k].knob] ? " (base)" : "");
-    double us = us_bench_util_mean(b, sc, US_BENCH_ALL);
+    double us = sens_util(b, "scalar", k, value);
     fprintf(f, isfinite(us) ? " %.1f%% |" : " n/a |", 100 * us);
     for (unsigned a = R_SIMD4; a < R_NARCH; a++) {
         if (!us_report_ran(r, a))
             continue;
-        int v = us_bench_sens_var(b, us_report_arch[a], k, value);
-        double g = us / us_bench_util_mean(b, v, US_BENCH_ALL);
+        double g = us / sens_util(b, us_report_arch[a], k, value);
         fprintf(f, isfinite(g) ? " %+.1f%% |" : " n/a |", 100 * (g - 1));
     }
     fputc('\n', f);
@@ -167,12 +174,11 @@ bool us_report_sens_closest(const struct us_report *r, unsigned a,
     for (unsigned k = 0; k < US_BENCH_SENS_KNOBS; k++)
         for (unsigned i = 0; i < US_BENCH_SENS_VALUES; i++) {
             int x = us_bench_sens[k].values[i];
-            int sv = us_bench_sens_var(b, "scalar", k, x),
-                av = us_bench_sens_var(b, us_report_arch[a], k, x);
-            double g = us_bench_util_mean(b, sv, US_BENCH_ALL) /
-                       us_bench_util_mean(b, av, US_BENCH_ALL);
-            if (x == 0 || x == b->base.v[us_bench_sens[k].knob] ||
-                !isfinite(g))
+            if (x == 0 || x == b->base.v[us_bench_sens[k].knob])
+                continue;
+            double g = sens_util(b, "scalar", k, x) /
+                       sens_util(b, us_report_arch[a], k, x);
+            if (!isfinite(g))
                 continue;
             if (!any || fabs(log(g / paper)) < fabs(log(*gain / paper))) {
                 *knob = k;
