@@ -29,19 +29,32 @@ static bool outputs_equal(const struct us_program *prog,
     return t->killed == r->killed;
 }
 
+/* A worker's thread records, kept from job to job: a fresh allocation
+ * per job would fault its pages in again every time. */
+struct records {
+    struct us_thread *t;
+    unsigned cap;
+};
+
 static void run_job(const struct us_bench *b, unsigned j,
-                    struct us_bench_result *res)
+                    struct records *rec, struct us_bench_result *res)
 {
     const struct us_bench_prog *bp = &b->progs[j / b->nvars];
     const struct us_bench_variant *v = &b->vars[j % b->nvars];
     memset(res, 0, sizeof *res);
-    struct us_thread *t = malloc((size_t)bp->n * sizeof *t);
-    if (!t) {
-        snprintf(res->err, sizeof res->err, "out of memory");
-        return;
+    if (rec->cap < bp->n) {
+        free(rec->t);
+        rec->t = malloc((size_t)bp->n * sizeof *rec->t);
+        rec->cap = rec->t ? bp->n : 0;
+        if (!rec->t) {
+            snprintf(res->err, sizeof res->err, "out of memory");
+            return;
+        }
     }
+    struct us_thread *t = rec->t;
+    /* Only the temps the program declares: it cannot read the others. */
     for (unsigned i = 0; i < bp->n; i++) {
-        us_thread_reset(&t[i]);
+        us_thread_reset_for(&t[i], &bp->prog);
         memcpy(t[i].input, bp->inputs[i], sizeof t[i].input);
     }
     struct gfx_sampler smp = bp->sampler;
@@ -62,25 +75,26 @@ static void run_job(const struct us_bench *b, unsigned j,
                          "differ from the reference interpreter's", i);
             }
     }
-    free(t);
 }
 
 static void *worker(void *arg)
 {
     struct pool *p = arg;
+    struct records rec = { NULL, 0 };
     for (;;) {
         pthread_mutex_lock(&p->lock);
         unsigned j = p->next < p->total ? p->next++ : p->total;
         pthread_mutex_unlock(&p->lock);
         if (j == p->total)
             break;
-        run_job(p->b, j, &p->b->res[j]);
+        run_job(p->b, j, &rec, &p->b->res[j]);
         pthread_mutex_lock(&p->lock);
         p->done++;
         if (p->progress)
             p->progress(p->ctx, "run", p->done, p->total);
         pthread_mutex_unlock(&p->lock);
     }
+    free(rec.t);
     us_math_thread_end();
     return NULL;
 }
