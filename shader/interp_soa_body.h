@@ -274,6 +274,14 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
         SOA(write)(p, si, res);
 }
 
+/* The program on the rows of a chunk of n lanes. */
+static void SOA(chunk)(struct us_soa *p, const struct us_exec_env *env,
+                       unsigned n, bool quads)
+{
+    for (unsigned i = 0; i < p->ninsts; i++)
+        SOA(exec)(p, &p->inst[i], env, n, quads);
+}
+
 /* The batch, a chunk of US_SOA_WIDTH lanes at a time: the register
  * components the program reads before writing them in, the program, the
  * components it writes out (TEMPs only when `temps`). */
@@ -294,8 +302,7 @@ static void SOA(run)(struct us_soa *p, const struct us_exec_env *env,
             }
             p->killed[l] = tc[l].killed;
         }
-        for (unsigned i = 0; i < p->ninsts; i++)
-            SOA(exec)(p, &p->inst[i], env, w, quads);
+        SOA(chunk)(p, env, w, quads);
         for (unsigned l = 0; l < w; l++) {
             char *th = (char *)&tc[l];
             for (unsigned k = 0; k < p->nslots; k++) {
