@@ -405,8 +405,16 @@ bool gfx_tri_edges(const struct gfx_tri_setup *s, int px, int py,
 void gfx_tri_edge_steps(const struct gfx_tri_setup *s, int64_t dx[3],
                         int64_t dy[3]);
 /* Whether edge values e (gfx_tri_edges' or stepped to) cover the pixel
- * under the fill rule. */
-bool gfx_tri_inside(const struct gfx_tri_setup *s, const int64_t e[3]);
+ * under the fill rule (inline: it runs for every pixel of every bounding
+ * box). */
+static inline bool gfx_tri_inside(const struct gfx_tri_setup *s,
+                                  const int64_t e[3])
+{
+    /* e > 0, or e >= 0 on an owned edge: e + owned - 1 >= 0 (no
+     * overflow: |e| < 2^62), for the three edges at once */
+    return ((e[0] + s->owned[0] - 1) | (e[1] + s->owned[1] - 1) |
+            (e[2] + s->owned[2] - 1)) >= 0;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Framebuffer, state and drawing (gfx/pipeline.c).                        */

@@ -99,6 +99,8 @@ struct draw_ctx {
                                          is computed (records: all four
                                          of those the draw writes; rows:
                                          those the program reads)        */
+    uint64_t in_interp;               /* inputs COLOR0 .. FACING - 1 with
+                                         components in in_comps           */
     float *in_row[US_FIN_COUNT][4];   /* rows: where they go              */
     const float *out_row[5];          /* rows: result.color x y z w and
                                          result.depth z; NULL: the program
@@ -180,6 +182,9 @@ static void frag_setup(struct draw_ctx *c)
     }
     if (c->fog)
         c->in_comps[US_FIN_FOGCOORD] |= 1;   /* the fog stage's */
+    c->in_interp = 0;
+    for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++)
+        c->in_interp |= (uint64_t)(c->in_comps[in] != 0) << in;
     if (!c->rows)
         return;
     static const uint8_t outs[5][2] = {
@@ -321,20 +326,30 @@ static void put_input(struct draw_ctx *c, unsigned in, unsigned k,
  * precision would round differently (the weights' three products and two
  * sums, and the perspective division): not bit-identical. */
 static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
-                             const int64_t e[4][3], int qx, int qy,
+                             const int64_t e[3][4], int qx, int qy,
                              struct quad_info *qi)
 {
-    double l[3][4], q[3][4], b[3][4], sum[4] = { 0.0, 0.0, 0.0, 0.0 };
+    double ed[3][4], l[3][4], q[3][4], b[3][4];
+    double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
     double area2 = (double)t->s.area2;
     for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 4; i++)
+            ed[k][i] = (double)e[k][i];
+    /* the divisions apart from the conversions, and taken whether or
+     * not they are used, so that they go two or four at a time */
+    for (int k = 0; k < 3; k++)
         for (int i = 0; i < 4; i++) {
-            l[k][i] = (double)e[i][k] / area2;
+            l[k][i] = ed[k][i] / area2;
             q[k][i] = l[k][i] * t->invw[k];
             sum[i] += q[k][i];
         }
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 4; i++)
-            b[k][i] = sum[i] != 0.0 ? q[k][i] / sum[i] : l[k][i];
+            b[k][i] = q[k][i] / sum[i];
+    for (int i = 0; i < 4; i++)
+        if (sum[i] == 0.0)
+            for (int k = 0; k < 3; k++)
+                b[k][i] = l[k][i];
     float v[4];
     for (int i = 0; i < 4; i++) {
         double z = l[0][i] * t->z[0] + l[1][i] * t->z[1] + l[2][i] * t->z[2];
@@ -380,10 +395,9 @@ static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
 
     bool back = t->s.back && c->d->state->two_side;
     /* the interpolated inputs, lowest first */
-    for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++) {
+    for (uint64_t left = c->in_interp; left; left &= left - 1) {
+        unsigned in = (unsigned)__builtin_ctzll(left);
         m = c->in_comps[in];
-        if (!m)
-            continue;
         unsigned src;
         if (in == US_FIN_COLOR0)
             src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
@@ -426,13 +440,15 @@ static bool raster_quad(struct draw_ctx *c, const struct tri *t, int qx,
                         const int64_t dy[3])
 {
     int fw = (int)c->fb->w, fh = (int)c->fb->h;
-    int64_t e[4][3];
+    int64_t e[3][4];
     uint8_t cover = 0;
     for (unsigned i = 0; i < 4; i++) {
         int px = qx + (int)(i & 1), py = qy + 1 - (int)(i >> 1);
+        int64_t ei[3];
         for (int k = 0; k < 3; k++)
-            e[i][k] = e2[k] + (i & 1 ? dx[k] : 0) + (i >> 1 ? 0 : dy[k]);
-        if (gfx_tri_inside(&t->s, e[i]) && px < fw && py < fh)
+            e[k][i] = ei[k] = e2[k] + (i & 1 ? dx[k] : 0) +
+                              (i >> 1 ? 0 : dy[k]);
+        if (gfx_tri_inside(&t->s, ei) && px < fw && py < fh)
             cover |= (uint8_t)(1u << i);
     }
     if (!cover)

@@ -89,15 +89,6 @@ bool gfx_tri_edges(const struct gfx_tri_setup *s, int px, int py,
     return gfx_tri_inside(s, e);
 }
 
-bool gfx_tri_inside(const struct gfx_tri_setup *s, const int64_t e[3])
-{
-    bool in = true;
-    for (int i = 0; i < 3; i++)
-        if (!(e[i] > 0 || (e[i] == 0 && s->owned[i])))
-            in = false;
-    return in;
-}
-
 void gfx_tri_edge_steps(const struct gfx_tri_setup *s, int64_t dx[3],
                         int64_t dy[3])
 {
