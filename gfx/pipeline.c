@@ -471,9 +471,40 @@ static bool raster_quad(struct draw_ctx *c, const struct tri *t, int qx,
     return ++c->nquads < batch || flush_quads(c);
 }
 
+/* Of the quads j = 0 .. last of a row, x = x_0 + 2j, whose member 2
+ * has edge values e at j = 0: [*lo, *hi], outside of which no member is
+ * covered (empty: *lo > *hi).  A member's e + owned - 1 is below its
+ * quad's member 2's plus the positive ones of the steps dx, dy; where
+ * that bound is negative for an edge the whole quad is outside it, and
+ * the bound is linear in j.  Only quads raster_quad would leave are
+ * skipped. */
+static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
+                      const int64_t dx[3], const int64_t dy[3], int last,
+                      int64_t *lo, int64_t *hi)
+{
+    *lo = 0;
+    *hi = last;
+    for (int k = 0; k < 3; k++) {
+        int64_t m = e[k] + s->owned[k] - 1 + (dx[k] > 0 ? dx[k] : 0) +
+                    (dy[k] > 0 ? dy[k] : 0);
+        int64_t step = 2 * dx[k];
+        if (step > 0 && m < 0) {
+            int64_t j = (-m + step - 1) / step;     /* first m + j step >= 0 */
+            *lo = j > *lo ? j : *lo;
+        } else if (step < 0) {
+            int64_t j = m < 0 ? -1 : m / -step;     /* last m + j step >= 0 */
+            *hi = j < *hi ? j : *hi;
+        } else if (step == 0 && m < 0) {
+            *hi = -1;
+        }
+    }
+    if (*lo > last)
+        *lo = last + 1;
+}
+
 /* The quads of the triangle in this worker's tiles, in scanline order
  * (a quad lies in one tile: TILE is even), the edge functions stepped
- * along each row of quads. */
+ * along each row of quads, past the quads wholly outside (quad_span). */
 static void raster_triangle(struct draw_ctx *c, const struct tri *t)
 {
     const struct gfx_tri_setup *s = &t->s;
@@ -493,7 +524,12 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
                                                     : s->xmax;
             int64_t e[3];
             gfx_tri_edges(s, from, qy, e);
-            for (int qx = from; qx <= to; qx += 2) {
+            int64_t lo, hi;
+            quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
+            for (int k = 0; k < 3; k++)
+                e[k] += lo * dx2[k];
+            for (int qx = from + 2 * (int)lo; qx <= from + 2 * (int)hi;
+                 qx += 2) {
                 if (!raster_quad(c, t, qx, qy, e, dx, dy)) {
                     c->failed = true;
                     return;
@@ -503,6 +539,7 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
             }
         }
 }
+
 /* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,
  * then a fan of triangles from its first vertex; pv: the provoking vertex
  * of the triangle it came from. */
