@@ -336,14 +336,14 @@ struct gfx_shader_backend {
                   unsigned n, bool quads);
     uint32_t max_insts;  /* every thread's instruction budget, 0: default;
                             a thread over it fails the draw             */
+    unsigned varying_slots;  /* knob varying_slots: a draw whose programs
+                                use more fails; 0: the default (8)      */
     /* Optional (NULL: none): the fragment program's row form
      * (shader/interp_soa.h us_soa_open), which the pipeline fills and
      * reads lane rows of instead of thread records; NULL when the
      * backend does not take the program: the pipeline then shades thread
      * records through `shade`.  Freed with us_soa_free. */
     struct us_soa *(*rows_open)(void *ctx, const struct us_program *prog);
-    unsigned varying_slots;  /* knob varying_slots: a draw whose programs
-                                use more fails; 0: the default (8)      */
 };
 
 /* The reference interpreter. */
