@@ -55,6 +55,8 @@ struct soa_inst {
     const struct us_dinst *d;
     struct soa_src src[3];
     uint32_t dst;         /* the destination slot's first row            */
+    bool direct;          /* no source reads the destination's rows: a
+                             component-wise result goes straight there  */
 };
 
 struct us_soa {
@@ -223,6 +225,15 @@ struct us_soa *us_soa_plan(const struct us_decoded *d)
                 if (s->row[c] >= SOA_NOSLOT)
                     s->row[c] = SOA_ROW(p, s->row[c] - SOA_NOSLOT);
         }
+    for (unsigned pc = 0; pc < n; pc++) {
+        struct soa_inst *si = &p->inst[pc];
+        si->direct = d->inst[pc].dst_kind == US_DDST_THREAD;
+        for (unsigned i = 0; i < d->inst[pc].nsrc; i++)
+            for (int c = 0; c < 4; c++)
+                if (si->src[i].row[c] >= si->dst &&
+                    si->src[i].row[c] < si->dst + 4)
+                    si->direct = false;
+    }
     size_t bytes = (size_t)(p->extra + SOA_EXTRA + 4 * p->nuniform) *
                    US_SOA_WIDTH * sizeof(float);
     p->rows = aligned_alloc(64, bytes);
@@ -256,6 +267,14 @@ void us_soa_free(struct us_soa *p)
 }
 
 /* ---- The two builds of the loops ---------------------------------------- */
+
+/* Component-wise results: plain (SOA_PLAIN, SOA(write) follows), or
+ * straight into the destination, saturated or canonicalized as
+ * SOA(write) would (SOA_SAT, SOA_CANON). */
+enum { SOA_PLAIN, SOA_CANON, SOA_SAT };
+#define SOA_POST(post, x) ((post) == SOA_SAT ? micro_sat(x) \
+                           : (post) == SOA_CANON ? micro_canon(x) : (x))
+
 
 #define SOA(name) soa_base_##name
 #include "shader/interp_soa_body.h"
