@@ -82,8 +82,17 @@ static void functional_shade(void *ctx, const struct us_program *prog,
     }
 }
 
+/* The pipeline's row form: the same executor and choice as `shade`. */
+static struct us_soa *functional_rows(void *ctx, const struct us_program *prog)
+{
+    (void)ctx;
+    enum us_soa_isa isa;
+    return soa_choice(&isa) ? us_soa_open(prog, isa) : NULL;
+}
+
 const struct gfx_shader_backend gfx_backend_functional = {
     .name = "functional",
     .ctx = NULL,
     .shade = functional_shade,
+    .rows_open = functional_rows,
 };

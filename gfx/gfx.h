@@ -324,6 +324,7 @@ void gfx_mesh_tangents(struct gfx_mesh *m);
 /* ---------------------------------------------------------------------- */
 /* Shader backend: the one way the pipeline runs programs.                 */
 
+struct us_soa;
 struct gfx_shader_backend {
     const char *name;
     void *ctx;
@@ -337,6 +338,12 @@ struct gfx_shader_backend {
                             a thread over it fails the draw             */
     unsigned varying_slots;  /* knob varying_slots: a draw whose programs
                                 use more fails; 0: the default (8)      */
+    /* Optional (NULL: none): the fragment program's row form
+     * (shader/interp_soa.h us_soa_open), which the pipeline fills and
+     * reads lane rows of instead of thread records; NULL when the
+     * backend does not take the program: the pipeline then shades thread
+     * records through `shade`.  Freed with us_soa_free. */
+    struct us_soa *(*rows_open)(void *ctx, const struct us_program *prog);
 };
 
 /* The reference interpreter. */
@@ -391,6 +398,23 @@ bool gfx_tri_setup(struct gfx_tri_setup *s, const float wx[3],
  * the pixel is covered under the fill rule. */
 bool gfx_tri_edges(const struct gfx_tri_setup *s, int px, int py,
                    int64_t e[3]);
+/* The edge functions' steps from a pixel to the next one right (dx) and
+ * up (dy): e(px + i, py + j) = e(px, py) + i dx + j dy, exactly (integer
+ * arithmetic), so a rasterizer can walk a row instead of evaluating each
+ * pixel. */
+void gfx_tri_edge_steps(const struct gfx_tri_setup *s, int64_t dx[3],
+                        int64_t dy[3]);
+/* Whether edge values e (gfx_tri_edges' or stepped to) cover the pixel
+ * under the fill rule (inline: it runs for every pixel of every bounding
+ * box). */
+static inline bool gfx_tri_inside(const struct gfx_tri_setup *s,
+                                  const int64_t e[3])
+{
+    /* e > 0, or e >= 0 on an owned edge: e + owned - 1 >= 0 (no
+     * overflow: |e| < 2^62), for the three edges at once */
+    return ((e[0] + s->owned[0] - 1) | (e[1] + s->owned[1] - 1) |
+            (e[2] + s->owned[2] - 1)) >= 0;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Framebuffer, state and drawing (gfx/pipeline.c).                        */

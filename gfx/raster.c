@@ -86,9 +86,17 @@ bool gfx_tri_edges(const struct gfx_tri_setup *s, int px, int py,
     e[0] = edge(s, 0, cx, cy);
     e[1] = edge(s, 1, cx, cy);
     e[2] = edge(s, 2, cx, cy);
-    bool in = true;
-    for (int i = 0; i < 3; i++)
-        if (!(e[i] > 0 || (e[i] == 0 && s->owned[i])))
-            in = false;
-    return in;
+    return gfx_tri_inside(s, e);
+}
+
+void gfx_tri_edge_steps(const struct gfx_tri_setup *s, int64_t dx[3],
+                        int64_t dy[3])
+{
+    /* edge() is (x_b - x_a)(py - y_a) - (y_b - y_a)(px - x_a), and a pixel
+     * is ONE in either coordinate */
+    for (int i = 0; i < 3; i++) {
+        int a = (i + 1) % 3, b = (i + 2) % 3;
+        dx[i] = -(s->y[b] - s->y[a]) * ONE;
+        dy[i] = (s->x[b] - s->x[a]) * ONE;
+    }
 }

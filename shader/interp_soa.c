@@ -55,10 +55,15 @@ struct soa_inst {
     const struct us_dinst *d;
     struct soa_src src[3];
     uint32_t dst;         /* the destination slot's first row            */
+    bool direct;          /* no source reads the destination's rows: a
+                             component-wise result goes straight there  */
 };
 
 struct us_soa {
     unsigned ninsts, nslots;
+    struct us_decoded *own;   /* us_soa_open's decoded program, or NULL   */
+    enum us_soa_isa isa;      /* us_soa_open's build of the loops         */
+    uint64_t given;           /* row form: the inputs the caller writes   */
     struct soa_inst *inst;
     uint32_t *slot_off;   /* byte offset of each slot's register         */
     uint8_t *slot_load;   /* components read before the program writes them */
@@ -220,6 +225,15 @@ struct us_soa *us_soa_plan(const struct us_decoded *d)
                 if (s->row[c] >= SOA_NOSLOT)
                     s->row[c] = SOA_ROW(p, s->row[c] - SOA_NOSLOT);
         }
+    for (unsigned pc = 0; pc < n; pc++) {
+        struct soa_inst *si = &p->inst[pc];
+        si->direct = d->inst[pc].dst_kind == US_DDST_THREAD;
+        for (unsigned i = 0; i < d->inst[pc].nsrc; i++)
+            for (int c = 0; c < 4; c++)
+                if (si->src[i].row[c] >= si->dst &&
+                    si->src[i].row[c] < si->dst + 4)
+                    si->direct = false;
+    }
     size_t bytes = (size_t)(p->extra + SOA_EXTRA + 4 * p->nuniform) *
                    US_SOA_WIDTH * sizeof(float);
     p->rows = aligned_alloc(64, bytes);
@@ -248,10 +262,19 @@ void us_soa_free(struct us_soa *p)
     free(p->slot_store);
     free(p->slot_temp);
     free(p->rows);
+    us_decoded_free(p->own);
     free(p);
 }
 
 /* ---- The two builds of the loops ---------------------------------------- */
+
+/* Component-wise results: plain (SOA_PLAIN, SOA(write) follows), or
+ * straight into the destination, saturated or canonicalized as
+ * SOA(write) would (SOA_SAT, SOA_CANON). */
+enum { SOA_PLAIN, SOA_CANON, SOA_SAT };
+#define SOA_POST(post, x) ((post) == SOA_SAT ? micro_sat(x) \
+                           : (post) == SOA_CANON ? micro_canon(x) : (x))
+
 
 #define SOA(name) soa_base_##name
 #include "shader/interp_soa_body.h"
@@ -311,4 +334,110 @@ void us_soa_run(struct us_soa *p, const struct us_exec_env *env,
     (void)isa;
 #endif
     soa_base_run(p, env, t, n, quads, temps);
+}
+
+/* ---- The row form --------------------------------------------------------- */
+
+struct us_soa *us_soa_open(const struct us_program *prog, enum us_soa_isa isa)
+{
+    struct us_decoded *d = us_decode(prog);
+    struct us_soa *p = d ? us_soa_plan(d) : NULL;
+    if (!p) {
+        us_decoded_free(d);
+        return NULL;
+    }
+    p->own = d;
+#ifdef US_SOA_HAVE_AVX2
+    if (isa == US_SOA_AUTO)
+        isa = us_soa_have_avx2() ? US_SOA_AVX2 : US_SOA_BASELINE;
+#else
+    isa = US_SOA_BASELINE;
+#endif
+    p->isa = isa;
+    return p;
+}
+
+static int slot_find(const struct us_soa *p, uint32_t off)
+{
+    for (unsigned k = 0; k < p->nslots; k++)
+        if (p->slot_off[k] == off)
+            return (int)k;
+    return -1;
+}
+
+float *us_soa_reg_row(struct us_soa *p, uint32_t off, unsigned c)
+{
+    int k = slot_find(p, off);
+    return k < 0 ? NULL : soa_row(p, 4 * (unsigned)k + c);
+}
+
+unsigned us_soa_reg_reads(const struct us_soa *p, uint32_t off)
+{
+    int k = slot_find(p, off);
+    return k < 0 ? 0 : p->slot_load[k];
+}
+
+unsigned us_soa_reg_writes(const struct us_soa *p, uint32_t off)
+{
+    int k = slot_find(p, off);
+    return k < 0 ? 0 : p->slot_store[k];
+}
+
+const uint8_t *us_soa_killed(const struct us_soa *p)
+{
+    return p->killed;
+}
+
+/* Whether slot k is an input the caller writes. */
+static bool slot_given(const struct us_soa *p, unsigned k)
+{
+    uint32_t in = (uint32_t)offsetof(struct us_thread, input);
+    uint32_t off = p->slot_off[k];
+    if (off < in || off >= (uint32_t)offsetof(struct us_thread, output))
+        return false;
+    return (p->given >> ((off - in) / sizeof(us_vec4))) & 1;
+}
+
+/* The components in `mask` of slot k's rows as a fresh thread has them
+ * (us_thread_reset: inputs (0, 0, 0, 1), TEMPs and outputs 0). */
+static void reset_rows(struct us_soa *p, unsigned k, unsigned mask)
+{
+    bool input = p->slot_off[k] >= offsetof(struct us_thread, input) &&
+                 p->slot_off[k] < offsetof(struct us_thread, output);
+    for (; mask; mask &= mask - 1) {
+        unsigned c = (unsigned)__builtin_ctz(mask);
+        float v = input && c == 3 ? 1.0f : 0.0f;
+        float *r = soa_row(p, 4 * k + c);
+        for (unsigned l = 0; l < US_SOA_WIDTH; l++)
+            r[l] = v;
+    }
+}
+
+void us_soa_rows_begin(struct us_soa *p, const struct us_exec_env *env,
+                       uint64_t given)
+{
+    p->given = given;
+    fill_uniforms(p, env);
+    for (unsigned k = 0; k < p->nslots; k++)
+        if (!slot_given(p, k))
+            reset_rows(p, k, p->slot_load[k]);
+}
+
+void us_soa_rows_run(struct us_soa *p, const struct us_exec_env *env,
+                     unsigned n, bool quads)
+{
+    assert(n <= US_SOA_WIDTH && (!quads || n % 4 == 0));
+    /* a TEMP or output read before the program writes it starts each
+     * chunk as reset; inputs are never written (decode.h) */
+    for (unsigned k = 0; k < p->nslots; k++)
+        if (!slot_given(p, k) && (p->slot_load[k] & p->slot_store[k]))
+            reset_rows(p, k, p->slot_load[k] & p->slot_store[k]);
+    memset(p->killed, 0, sizeof p->killed);
+#ifdef US_SOA_HAVE_AVX2
+    if (p->isa == US_SOA_AVX2) {
+        soa_avx2_chunk(p, env, n, quads);
+        return;
+    }
+#endif
+    soa_base_chunk(p, env, n, quads);
 }

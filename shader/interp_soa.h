@@ -55,4 +55,39 @@ void us_soa_run(struct us_soa *p, const struct us_exec_env *env,
                 struct us_thread *t, unsigned n, bool quads, bool temps,
                 enum us_soa_isa isa);
 
+/* ---- The row form: for a caller that keeps no thread records --------
+ * A pipeline writes a chunk's inputs straight into the executor's rows,
+ * runs the program on them and reads the results from rows, so no
+ * thread record is reset, filled or gathered from.  The plan then owns
+ * its decoded program and its build of the loops. */
+
+/* us_soa_plan of prog's decoded form run with `isa` (US_SOA_AUTO: the
+ * CPU's best), or NULL when the executor does not take the program. */
+struct us_soa *us_soa_open(const struct us_program *prog, enum us_soa_isa isa);
+
+/* The row (lane l at [l], US_SOA_WIDTH lanes) of component c of the
+ * register at byte offset `off` in struct us_thread (decode.h's
+ * naming), or NULL when the program names no such register. */
+float *us_soa_reg_row(struct us_soa *p, uint32_t off, unsigned c);
+/* Bit c: the program reads component c of that register before writing
+ * it (a row the caller must fill), resp. writes it (a result). */
+unsigned us_soa_reg_reads(const struct us_soa *p, uint32_t off);
+unsigned us_soa_reg_writes(const struct us_soa *p, uint32_t off);
+
+/* Before the first chunk of a batch: the uniforms' rows from
+ * env->params, and every row the program reads set as us_thread_reset
+ * leaves it (inputs (0, 0, 0, 1), the rest 0) but those of the inputs
+ * in `given` (a bit per input register), which the caller writes for
+ * every chunk (the components us_soa_reg_reads gives). */
+void us_soa_rows_begin(struct us_soa *p, const struct us_exec_env *env,
+                       uint64_t given);
+
+/* The program on lanes [0, n) of the rows (n <= US_SOA_WIDTH; `quads`:
+ * n a multiple of 4, each run of four a 2x2 quad), as the reference runs
+ * threads reset, given those inputs; the killed flags in
+ * us_soa_killed(p)[0 .. n). */
+void us_soa_rows_run(struct us_soa *p, const struct us_exec_env *env,
+                     unsigned n, bool quads);
+const uint8_t *us_soa_killed(const struct us_soa *p);
+
 #endif

@@ -31,7 +31,7 @@ US_INLINE void SOA(sources)(struct us_soa *p, const struct soa_inst *si,
 }
 
 US_INLINE void SOA(comp1)(unsigned mask, float *res[4],
-                          const float *s[3][4], float (*f)(float))
+                          const float *s[3][4], float (*f)(float), int post)
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
@@ -39,12 +39,13 @@ US_INLINE void SOA(comp1)(unsigned mask, float *res[4],
         const float *restrict a = s[0][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
-            r[l] = f(a[l]);
+            r[l] = SOA_POST(post, f(a[l]));
     }
 }
 
 US_INLINE void SOA(comp2)(unsigned mask, float *res[4],
-                          const float *s[3][4], float (*f)(float, float))
+                          const float *s[3][4], float (*f)(float, float),
+                          int post)
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
@@ -52,13 +53,13 @@ US_INLINE void SOA(comp2)(unsigned mask, float *res[4],
         const float *restrict a = s[0][c], *restrict b = s[1][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
-            r[l] = f(a[l], b[l]);
+            r[l] = SOA_POST(post, f(a[l], b[l]));
     }
 }
 
 US_INLINE void SOA(comp3)(unsigned mask, float *res[4],
                           const float *s[3][4],
-                          float (*f)(float, float, float))
+                          float (*f)(float, float, float), int post)
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
@@ -67,7 +68,7 @@ US_INLINE void SOA(comp3)(unsigned mask, float *res[4],
                               *restrict d = s[2][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
-            r[l] = f(a[l], b[l], d[l]);
+            r[l] = SOA_POST(post, f(a[l], b[l], d[l]));
     }
 }
 
@@ -231,14 +232,33 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
         res[c] = soa_row(p, SOA_ROW(p, SOA_RES + c));
     const struct us_math *m = env->math;
     unsigned mask = d->mask;
+    /* component-wise opcodes write their destination straight away
+     * when no source reads it */
+    float *to[4];
+    for (unsigned c = 0; c < 4; c++)
+        to[c] = si->direct ? soa_row(p, si->dst + c) : res[c];
+    int post = !si->direct ? SOA_PLAIN : d->sat ? SOA_SAT : SOA_CANON;
+    bool written = false;
     switch ((enum us_opcode)d->op) {
-#define X(name, f) case US_OP_##name: SOA(comp1)(mask, res, s, f); break;
+#define X(name, f) case US_OP_##name: \
+    if (post == SOA_SAT) SOA(comp1)(mask, to, s, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(comp1)(mask, to, s, f, SOA_CANON); \
+    else SOA(comp1)(mask, to, s, f, SOA_PLAIN); \
+    written = si->direct; break;
     COMP1_OPS(X)
 #undef X
-#define X(name, f) case US_OP_##name: SOA(comp2)(mask, res, s, f); break;
+#define X(name, f) case US_OP_##name: \
+    if (post == SOA_SAT) SOA(comp2)(mask, to, s, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(comp2)(mask, to, s, f, SOA_CANON); \
+    else SOA(comp2)(mask, to, s, f, SOA_PLAIN); \
+    written = si->direct; break;
     COMP2_OPS(X)
 #undef X
-#define X(name, f) case US_OP_##name: SOA(comp3)(mask, res, s, f); break;
+#define X(name, f) case US_OP_##name: \
+    if (post == SOA_SAT) SOA(comp3)(mask, to, s, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(comp3)(mask, to, s, f, SOA_CANON); \
+    else SOA(comp3)(mask, to, s, f, SOA_PLAIN); \
+    written = si->direct; break;
     COMP3_OPS(X)
 #undef X
 #define X(name, f) case US_OP_##name: SOA(repl1)(n, res[0], s, m, f); \
@@ -270,8 +290,16 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
         assert(!"us_soa_plan refuses this opcode");
         return;
     }
-    if (dst)
+    if (dst && !written)
         SOA(write)(p, si, res);
+}
+
+/* The program on the rows of a chunk of n lanes. */
+static void SOA(chunk)(struct us_soa *p, const struct us_exec_env *env,
+                       unsigned n, bool quads)
+{
+    for (unsigned i = 0; i < p->ninsts; i++)
+        SOA(exec)(p, &p->inst[i], env, n, quads);
 }
 
 /* The batch, a chunk of US_SOA_WIDTH lanes at a time: the register
@@ -294,8 +322,7 @@ static void SOA(run)(struct us_soa *p, const struct us_exec_env *env,
             }
             p->killed[l] = tc[l].killed;
         }
-        for (unsigned i = 0; i < p->ninsts; i++)
-            SOA(exec)(p, &p->inst[i], env, w, quads);
+        SOA(chunk)(p, env, w, quads);
         for (unsigned l = 0; l < w; l++) {
             char *th = (char *)&tc[l];
             for (unsigned k = 0; k < p->nslots; k++) {

@@ -1,4 +1,4 @@
-/* Unit tests of the 3D pipeline: fill rule, clipping (user clip planes
+/* Unit tests of the 3D pipeline: fill rule (the rasterizer's too), clipping (user clip planes
  * too), perspective-correct, flat and noperspective interpolation, texture wrap modes and mip selection, PNG and OBJ errors. */
 #include <check.h>
 #include <math.h>
@@ -185,6 +185,78 @@ static struct us_program assemble(const char *text)
                   "%u:%u: %s", d.line, d.col, d.msg);
     return p;
 }
+
+/* The pipeline's rasterizer (edge functions stepped along quad rows, the
+ * quads wholly outside a triangle skipped) covers exactly the pixels
+ * gfx_tri_edges covers, on random triangles of every size and slope in
+ * an odd-sized viewport: each pixel written iff covered, and the count. */
+START_TEST(raster_matches_edges)
+{
+    enum { W = 37, H = 29 };
+    struct us_program vp = assemble(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n");
+    struct us_program fp = assemble(
+        "!!ARBfp1.0\nMOV result.color, 1.0;\nEND\n");
+    struct us_glstate gl;
+    us_glstate_init(&gl);
+    struct gfx_state st;
+    gfx_state_init(&st);
+    st.depth_test = false;
+    struct us_diag d;
+    uint64_t seed = 0x7a57e125ull, covered = 0;
+    for (int n = 0; n < 120; n++) {
+        struct gfx_mesh m;
+        ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
+        float wx[3], wy[3];
+        /* small, large and sliver triangles inside the viewport */
+        float scale = (n % 3 == 0) ? 0.1f : 1.0f;
+        float cx = 0, cy = 0;
+        for (int i = 0; i < 3; i++) {
+            float xy[2];
+            for (int k = 0; k < 2; k++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                xy[k] = (float)((seed >> 40) % 20001) / 10000.0f - 1.0f;
+            }
+            if (i == 0) {
+                cx = xy[0];
+                cy = xy[1];
+            } else {
+                xy[0] = cx + (xy[0] - cx) * scale;
+                xy[1] = cy + (xy[1] - cy) * scale;
+            }
+            float pos[4] = { xy[0], xy[1], 0, 1 };
+            memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos, sizeof pos);
+            m.idx[i] = (uint32_t)i;
+            /* the viewport transform of draw_polygon, w = 1 */
+            wx[i] = (pos[0] * (1.0f / pos[3]) + 1.0f) * (0.5f * (float)W);
+            wy[i] = (pos[1] * (1.0f / pos[3]) + 1.0f) * (0.5f * (float)H);
+        }
+        int count[W * H] = { 0 };
+        cover(count, W, H, wx, wy);
+        struct gfx_framebuffer fb;
+        ck_assert(gfx_fb_init(&fb, W, H, &d));
+        struct gfx_stats stats = { 0 };
+        struct gfx_draw dr = { .mesh = &m, .vp = &vp, .fp = &fp, .gl = &gl,
+                               .state = &st, .math = &us_math_exact,
+                               .backend = &gfx_backend_functional };
+        ck_assert(gfx_draw_mesh(&fb, &dr, &stats, &d));
+        uint64_t want = 0;
+        for (int i = 0; i < W * H; i++) {
+            ck_assert_int_le(count[i], 1);
+            want += (uint64_t)count[i];
+            ck_assert_msg((fb.color[4 * i] == 1.0f) == (count[i] == 1),
+                          "triangle %d pixel %d", n, i);
+        }
+        ck_assert_uint_eq(stats.fragments, want);
+        covered += want;
+        gfx_fb_free(&fb);
+        gfx_mesh_free(&m);
+    }
+    ck_assert_uint_gt(covered, 4000);
+    us_program_free(&vp);
+    us_program_free(&fp);
+}
+END_TEST
 
 START_TEST(perspective_interpolation)
 {
@@ -637,8 +709,10 @@ static Suite *make_suite(void)
 {
     Suite *s = suite_create("gfx");
     TCase *t = tcase_create("pipeline");
+    tcase_set_timeout(t, 60);   /* raster_matches_edges draws 120 times */
     tcase_add_test(t, fill_rule_square);
     tcase_add_test(t, fill_rule_fan);
+    tcase_add_test(t, raster_matches_edges);
     tcase_add_test(t, clip_near_plane);
     tcase_add_test(t, clip_trivial);
     tcase_add_test(t, perspective_interpolation);

@@ -4,8 +4,11 @@
  * (isa/randprog.c) with special values in every register: fragment
  * batches of quads (with derivatives and texture lookups per quad) and
  * vertex batches of lone threads, batches longer and shorter than a chunk,
- * the x86-64 baseline build and the AVX2 build each forced.  Also: the
- * programs it must refuse (the caller runs those on the reference).
+ * the x86-64 baseline build and the AVX2 build each forced; the row form
+ * (a pipeline's inputs written straight into the rows, several chunks
+ * in a row) against the reference on reset threads given those inputs.
+ * Also: the programs it must refuse (the caller runs those on the
+ * reference).
  */
 #include <check.h>
 #include <stdint.h>
@@ -197,6 +200,124 @@ START_TEST(random_programs_match_reference)
 }
 END_TEST
 
+/* The row form of one program: `given` inputs random, the rest as reset,
+ * a few chunks of random length one after the other (rows the program
+ * reads after writing them must start every chunk as reset); true when
+ * every output component, the killed flags and the texture calls agree
+ * with the reference on reset threads. */
+static bool check_rows(const struct us_program *prog, struct us_rng *r,
+                       const struct us_math *math, bool quads,
+                       enum us_soa_isa isa)
+{
+    us_vec4 *params = calloc(prog->nparams ? prog->nparams : 1,
+                             sizeof *params);
+    struct us_thread *ref = calloc(US_SOA_WIDTH, sizeof *ref);
+    struct us_thread *scratch = calloc(1, sizeof *scratch);
+    ck_assert(params && ref && scratch);
+    for (unsigned i = 0; i < prog->nparams; i++)
+        memcpy(params[i], prog->params[i].value, sizeof params[i]);
+    uint64_t given = 0;
+    for (unsigned in = 0; in < US_MAX_INPUTS; in++)
+        given |= (uint64_t)(us_rng_below(r, 3) != 0) << in;
+    struct fake_tex tref = { 0 }, tgot = { 0 };
+    struct us_exec_env env = { .params = (const us_vec4 *)params,
+                               .math = math, .sample = fake_sample,
+                               .sample_quad = fake_sample_quad };
+    struct us_decoded *dec = us_decode(prog);
+    struct us_soa *p = us_soa_open(prog, isa);
+    ck_assert_ptr_nonnull(dec);
+    ck_assert_ptr_nonnull(p);
+    us_soa_rows_begin(p, &env, given);
+    bool ok = true;
+    for (unsigned chunk = 0; chunk < 3 && ok; chunk++) {
+        unsigned n = quads ? 4 * (1 + us_rng_below(r, US_SOA_WIDTH / 4))
+                           : 1 + us_rng_below(r, US_SOA_WIDTH);
+        for (unsigned l = 0; l < n; l++) {
+            us_thread_reset(&ref[l]);
+            us_random_thread(r, scratch);
+            for (unsigned in = 0; in < US_MAX_INPUTS; in++) {
+                if (!(given >> in & 1))
+                    continue;
+                memcpy(ref[l].input[in], scratch->input[in], sizeof(us_vec4));
+                uint32_t off = (uint32_t)(offsetof(struct us_thread, input) +
+                                          in * sizeof(us_vec4));
+                unsigned reads = us_soa_reg_reads(p, off);
+                for (unsigned c = 0; c < 4; c++)
+                    if (reads >> c & 1)
+                        us_soa_reg_row(p, off, c)[l] = ref[l].input[in][c];
+            }
+        }
+        env.sample_ctx = &tref;
+        if (quads)
+            us_interpret_quads(dec, &env, ref, n / 4);
+        else
+            for (unsigned l = 0; l < n; l++)
+                us_interpret_decoded(dec, &env, &ref[l]);
+        env.sample_ctx = &tgot;
+        us_soa_rows_run(p, &env, n, quads);
+        const uint8_t *killed = us_soa_killed(p);
+        for (unsigned o = 0; o < US_MAX_OUTPUTS && ok; o++) {
+            uint32_t off = (uint32_t)(offsetof(struct us_thread, output) +
+                                      o * sizeof(us_vec4));
+            unsigned named = us_soa_reg_reads(p, off) |
+                             us_soa_reg_writes(p, off);
+            for (unsigned l = 0; l < n && ok; l++)
+                for (unsigned c = 0; c < 4 && ok; c++) {
+                    float got = named >> c & 1 ? us_soa_reg_row(p, off, c)[l]
+                                               : 0.0f;
+                    ok = bits_of(got) == bits_of(ref[l].output[o][c]);
+                    if (!ok)
+                        fprintf(stderr, "rows: chunk %u lane %u output %u.%u "
+                                "differs\n", chunk, l, o, c);
+                }
+        }
+        for (unsigned l = 0; l < n && ok; l++)
+            ok = (bool)killed[l] == ref[l].killed;
+        ok = ok && tgot.calls == tref.calls && tgot.sum == tref.sum;
+    }
+    us_soa_free(p);
+    us_decoded_free(dec);
+    free(params);
+    free(ref);
+    free(scratch);
+    return ok;
+}
+
+START_TEST(rows_match_reference)
+{
+    struct us_sfu sfu;
+    struct us_sfu_config cfg;
+    struct us_diag d;
+    us_sfu_config_default(&cfg);
+    ck_assert(us_sfu_init(&sfu, &cfg, &d));
+    struct us_math sfu_math;
+    us_sfu_math(&sfu, &sfu_math);
+    struct us_rng r = { 0x0a5050 };
+    unsigned n = random_count(), failed = 0;
+    for (unsigned k = 0; k < n; k++) {
+        bool frag = k & 1;
+        struct us_program p;
+        ck_assert(us_random_program(&r, frag ? US_STAGE_FRAGMENT
+                                              : US_STAGE_VERTEX,
+                                    1 + us_rng_below(&r, 28), &p));
+        make_soa_program(&r, &p);
+        const struct us_math *m = k % 4 < 2 ? &sfu_math : &us_math_exact;
+        enum us_soa_isa isa = us_soa_have_avx2() && us_rng_below(&r, 2)
+                                  ? US_SOA_AVX2 : US_SOA_BASELINE;
+        if (!check_rows(&p, &r, m, frag, isa)) {
+            failed++;
+            char *text = us_disassemble(&p);
+            fprintf(stderr, "SoA row form differs:\n%s", text ? text : "");
+            free(text);
+        }
+        us_program_free(&p);
+    }
+    printf("SoA row form: %u random programs, %u failed\n", n, failed);
+    ck_assert_uint_eq(failed, 0);
+    us_sfu_free(&sfu);
+}
+END_TEST
+
 /* Programs the executor must leave to the reference. */
 START_TEST(refuses_what_it_cannot_run)
 {
@@ -241,6 +362,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, random_programs_match_reference);
+    tcase_add_test(tc, rows_match_reference);
     tcase_add_test(tc, refuses_what_it_cannot_run);
     suite_add_tcase(s, tc);
     return s;
