@@ -510,11 +510,16 @@ bool gfx_writes_memory(const struct us_program *prog)
 
 /* The workers of a draw on a w x h framebuffer: d->jobs, at most one a
  * tile. */
-static unsigned draw_workers(const struct gfx_draw *d, unsigned w, unsigned h)
+unsigned gfx_draw_workers(unsigned jobs, unsigned w, unsigned h)
 {
     size_t tiles = (size_t)((w + TILE - 1) / TILE) * ((h + TILE - 1) / TILE);
-    unsigned n = d->jobs > 1 ? d->jobs : 1;
+    unsigned n = jobs > 1 ? jobs : 1;
     return n < tiles ? n : tiles ? (unsigned)tiles : 1;
+}
+
+static unsigned draw_workers(const struct gfx_draw *d, unsigned w, unsigned h)
+{
+    return gfx_draw_workers(d->jobs, w, h);
 }
 
 /* A triangle's tiles as the slices see them (the first pass of a draw
@@ -755,10 +760,28 @@ static void *fragment_worker(void *arg)
     return NULL;
 }
 
-/* fn on workers [0, n): 1.. on host threads, 0 on this one (and any a
- * thread could not be started for, after it). */
-static void run_workers(struct worker *w, unsigned n, void *(*fn)(void *))
+struct pool_job {
+    struct worker *w;
+    void *(*fn)(void *);
+};
+
+static void pool_job(void *arg, unsigned i)
 {
+    struct pool_job *r = arg;
+    r->fn(&r->w[i]);
+}
+
+/* fn on workers [0, n): 1.. on host threads (the pool's, or started for
+ * it), 0 on this one (and any a thread could not be started for, after
+ * it). */
+static void run_workers(struct gfx_pool *pool, struct worker *w, unsigned n,
+                        void *(*fn)(void *))
+{
+    if (pool) {
+        struct pool_job r = { w, fn };
+        gfx_pool_run(pool, n, pool_job, &r);
+        return;
+    }
     for (unsigned i = 1; i < n; i++)
         w[i].started = pthread_create(&w[i].tid, NULL, fn, &w[i]) == 0;
     fn(&w[0]);
@@ -797,10 +820,21 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
                                 ? malloc(m->ntris * sizeof *boxes) : NULL;
     bool ok = vparams && fparams && cv && w && slices &&
               (boxes || nslices == 1 || !m->ntris);
+    /* a worker's thread records: the pool's, kept from draw to draw */
+    struct gfx_pool *pool = d->pool && nw <= gfx_pool_workers(d->pool)
+                                ? d->pool : NULL;
     for (unsigned i = 0; ok && i < nw; i++) {
         w[i].index = i;
-        w[i].threads = malloc(NTHREADS * sizeof *w[i].threads);
-        w[i].quads = malloc(QUAD_BATCH * sizeof *w[i].quads);
+        if (pool) {
+            char *r = gfx_pool_scratch(pool, i, NTHREADS * sizeof *w[i].threads +
+                                                QUAD_BATCH * sizeof *w[i].quads);
+            w[i].threads = (struct us_thread *)r;
+            w[i].quads = r ? (struct quad_info *)(r + NTHREADS *
+                                                  sizeof *w[i].threads) : NULL;
+        } else {
+            w[i].threads = malloc(NTHREADS * sizeof *w[i].threads);
+            w[i].quads = malloc(QUAD_BATCH * sizeof *w[i].quads);
+        }
         ok = w[i].threads && w[i].quads;
     }
     if (!ok) {
@@ -824,7 +858,7 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     atomic_init(&job.failed, false);
     for (unsigned i = 0; i < nw; i++)
         w[i].job = &job;
-    run_workers(w, job.nvworkers, vertex_worker);
+    run_workers(pool, w, job.nvworkers, vertex_worker);
     const struct worker *vf = NULL;
     for (unsigned i = 0; i < job.nvworkers; i++)
         if (!w[i].ok && (!vf || w[i].vfailed < vf->vfailed))
@@ -864,8 +898,8 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     job.proto = &proto;
     job.spec = &spec;
     if (nslices > 1)
-        run_workers(w, job.nfworkers, box_worker);
-    run_workers(w, job.nfworkers, fragment_worker);
+        run_workers(pool, w, job.nfworkers, box_worker);
+    run_workers(pool, w, job.nfworkers, fragment_worker);
     /* the counts in slice order; a failure: every slice's message is the
      * one the serial draw gives (the slices after a failed one may not
      * have run: the counts of a failed draw are not the serial ones) */
@@ -890,7 +924,7 @@ out:
     free(vparams);
     free(fparams);
     free(cv);
-    for (unsigned i = 0; w && i < nw; i++) {
+    for (unsigned i = 0; w && !pool && i < nw; i++) {
         free(w[i].threads);
         free(w[i].quads);
     }
