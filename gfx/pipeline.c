@@ -537,12 +537,13 @@ struct tri_box {
 enum { TRI_SKIP = -2, TRI_ALL = -1 };
 
 /* The tile sets of the fragment stage on `workers` workers: SLICES a
- * worker (one on one), at most one a tile. */
+ * worker (one on one), at most one a diagonal of tiles (slice k owns the
+ * tiles with tx + ty = k modulo their number: none would be empty). */
 static unsigned draw_slices(unsigned workers, unsigned w, unsigned h)
 {
-    size_t tiles = (size_t)((w + TILE - 1) / TILE) * ((h + TILE - 1) / TILE);
-    size_t n = workers > 1 ? (size_t)SLICES * workers : 1;
-    return n < tiles ? (unsigned)n : tiles ? (unsigned)tiles : 1;
+    unsigned diagonals = (w + TILE - 1) / TILE + (h + TILE - 1) / TILE - 1;
+    unsigned n = workers > 1 ? SLICES * workers : 1;
+    return n < diagonals ? n : diagonals > workers ? diagonals : workers;
 }
 
 /* One slice's counts and outcome, merged in slice order. */

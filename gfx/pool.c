@@ -119,6 +119,8 @@ unsigned gfx_pool_workers(const struct gfx_pool *p)
 void gfx_pool_run(struct gfx_pool *p, unsigned n,
                   void (*fn)(void *arg, unsigned worker), void *arg)
 {
+    if (!n)
+        return;
     unsigned on_threads = n > 1 ? n - 1 : 0;
     on_threads = on_threads < p->nthreads ? on_threads : p->nthreads;
     if (on_threads) {
