@@ -10,15 +10,17 @@
  * submission order, so every backend sees the same threads in the same
  * order and the image does not depend on the backend.
  *
- * Host threads (gfx_draw.jobs): the vertex batches are dealt out in
- * contiguous runs, one per worker, each with its own thread records; the
- * fragments by screen tiles (TILE x TILE pixels, tile (tx, ty) owned by
- * worker (tx + ty) % workers), every worker going through every triangle
- * in submission order (past those whose bounding box meets none of its
- * tiles) and shading only the quads of its own tiles.  A pixel is then
- * written by one worker, in the serial order of its fragments, so depth
- * and blending see what they see serially; the counts are summed in
- * worker order, each triangle's by one worker.  A stage whose program writes
+ * Host threads (gfx_draw.jobs, on gfx_draw.pool when the render keeps
+ * them): the vertex batches are dealt out in contiguous runs, one per
+ * worker, each with its own thread records; the fragments by screen
+ * tiles (TILE x TILE pixels) grouped in slices (tile (tx, ty) in slice
+ * (tx + ty) % slices), which the workers take in turn; a slice goes
+ * through every triangle in submission order (past those whose bounding
+ * box, computed once a draw, meets none of its tiles) and shades only
+ * the quads of its own tiles.  A pixel is then written by one slice, in
+ * the serial order of its fragments, so depth and blending see what they
+ * see serially, whichever worker runs it; the counts are summed in slice
+ * order, each triangle's by one slice.  A stage whose program writes
  * memory (stores, atomics) runs on one worker, in the serial order.
  */
 #include <math.h>
