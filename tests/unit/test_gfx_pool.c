@@ -69,7 +69,7 @@ static struct us_program assemble(const char *text)
     return p;
 }
 
-/* 300 random overlapping triangles (some behind the eye, some off
+/* 120 random overlapping triangles (some behind the eye, some off
  * screen) blended on a 70 x 45 framebuffer, jobs host threads, on a pool
  * when pool is set. */
 static void draw_random(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
@@ -81,7 +81,7 @@ static void draw_random(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
     struct us_program fp = assemble(
         "!!ARBfp1.0\nTEMP t;\nMUL t, fragment.color, fragment.position.z;\n"
         "ADD result.color, t, fragment.color;\nEND\n");
-    enum { NT = 300 };
+    enum { NT = 120 };
     struct gfx_mesh m;
     struct us_diag d;
     ck_assert(gfx_mesh_alloc(&m, 3 * NT, NT, NULL, &d));
