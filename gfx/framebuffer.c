@@ -10,6 +10,16 @@
 bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
                  struct us_diag *diag)
 {
+    if (!gfx_fb_alloc(fb, w, h, diag))
+        return false;
+    static const float black[4] = { 0, 0, 0, 0 };
+    gfx_fb_clear(fb, black, 1.0f);
+    return true;
+}
+
+bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w, unsigned h,
+                  struct us_diag *diag)
+{
     memset(fb, 0, sizeof *fb);
     if (w == 0 || h == 0 || w > GFX_MAX_VIEWPORT || h > GFX_MAX_VIEWPORT)
         return gfx_fail(diag, 0, 0, "image size %ux%u outside 1..%d", w, h,
@@ -22,8 +32,6 @@ bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
     }
     fb->w = w;
     fb->h = h;
-    static const float black[4] = { 0, 0, 0, 0 };
-    gfx_fb_clear(fb, black, 1.0f);
     return true;
 }
 
@@ -43,8 +51,14 @@ void gfx_fb_free(struct gfx_framebuffer *fb)
 void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
                   float depth)
 {
-    size_t n = (size_t)fb->w * fb->h;
-    for (size_t i = 0; i < n; i++) {
+    gfx_fb_clear_rows(fb, rgba, depth, 0, fb->h);
+}
+
+void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
+                       float depth, unsigned y0, unsigned y1)
+{
+    size_t n = (size_t)fb->w * y1;
+    for (size_t i = (size_t)fb->w * y0; i < n; i++) {
         memcpy(fb->color + 4 * i, rgba, 4 * sizeof *rgba);
         fb->depth[i] = depth;
     }

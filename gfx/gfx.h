@@ -426,12 +426,19 @@ struct gfx_framebuffer {
 };
 US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
                                unsigned h, struct us_diag *diag);
+/* The same, its contents left undefined: for a caller that clears it at
+ * once (gfx_fb_clear_rows, on several threads). */
+US_MUST_CHECK bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w,
+                                unsigned h, struct us_diag *diag);
 /* Bytes a w x h framebuffer costs a run: colour, depth, the RGBA8 export
  * (gfx_fb_rgba8) and a PNG written from it (28 bytes a pixel). */
 size_t gfx_fb_bytes(unsigned w, unsigned h);
 void gfx_fb_free(struct gfx_framebuffer *fb);
 void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
                   float depth);
+/* The same for rows [y0, y1) only. */
+void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
+                       float depth, unsigned y0, unsigned y1);
 /* RGBA8 rows top first (malloc'd). */
 uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb);
 /* FNV-1a 64 over RGBA8 bytes: the golden-image hash. */
@@ -472,6 +479,8 @@ struct gfx_stats {
     uint64_t tex_samples;
 };
 
+struct gfx_pool;
+
 struct gfx_draw {
     const struct gfx_mesh *mesh;
     const struct us_program *vp, *fp;
@@ -483,6 +492,8 @@ struct gfx_draw {
                                   (gfx_draw_bytes) while it runs, or NULL */
     struct us_memory *mem;     /* buffer bindings both stages' memory
                                   instructions use; NULL: none           */
+    struct gfx_pool *pool;     /* the host threads to run on, or NULL:
+                                  threads started for each stage        */
     unsigned jobs;             /* host threads (0, 1: this one alone);
                                   the image, counts and errors are the
                                   same for any number.  More than one
@@ -492,10 +503,28 @@ struct gfx_draw {
                                   whose ctx counts cycles)              */
 };
 
+/* Host threads kept for a whole render (gfx/pool.c): `workers` in all,
+ * the caller's one of them (NULL when out of memory; fewer threads when
+ * they cannot be started: their workers then run on the caller's).
+ * gfx_pool_run calls fn(arg, i) for i in [0, n) and returns when every
+ * call has returned, i = 0 on the caller's thread; gfx_pool_scratch is
+ * worker i's memory of at least `bytes`, kept from run to run (NULL when
+ * out of memory or i >= workers).  The threads end with
+ * us_math_thread_end. */
+struct gfx_pool *gfx_pool_new(unsigned workers);
+void gfx_pool_free(struct gfx_pool *p);
+unsigned gfx_pool_workers(const struct gfx_pool *p);
+void gfx_pool_run(struct gfx_pool *p, unsigned n,
+                  void (*fn)(void *arg, unsigned worker), void *arg);
+void *gfx_pool_scratch(struct gfx_pool *p, unsigned worker, size_t bytes);
+
 /* Bytes gfx_draw_mesh allocates for a draw: the clip-space vertices, the
  * parameters, a thread batch per host thread (at most d->jobs: a draw
  * uses no more than one a 16 x 16 tile of the framebuffer). */
 size_t gfx_draw_bytes(const struct gfx_draw *d);
+/* The host threads a draw on a w x h framebuffer uses of `jobs`: at most
+ * one a 16 x 16 tile. */
+unsigned gfx_draw_workers(unsigned jobs, unsigned w, unsigned h);
 US_MUST_CHECK bool gfx_draw_mesh(struct gfx_framebuffer *fb,
                                  const struct gfx_draw *d,
                                  struct gfx_stats *stats,

@@ -1050,6 +1050,23 @@ bool gfx_scene_render(const struct gfx_scene *s, unsigned w, unsigned h,
     return gfx_scene_render_jobs(s, w, h, math, be, 1, fb, stats, diag);
 }
 
+/* Rows of the framebuffer cleared by worker i of n (the first touch of
+ * its pages, which costs more than the clear itself, on n threads). */
+struct clear_job {
+    struct gfx_framebuffer *fb;
+    const float *rgba;
+    unsigned n;
+};
+
+static void clear_part(void *arg, unsigned i)
+{
+    const struct clear_job *c = arg;
+    unsigned h = c->fb->h;
+    gfx_fb_clear_rows(c->fb, c->rgba, 1.0f,
+                      (unsigned)((uint64_t)h * i / c->n),
+                      (unsigned)((uint64_t)h * (i + 1) / c->n));
+}
+
 bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
                            const struct us_math *math,
                            const struct gfx_shader_backend *be, unsigned jobs,
@@ -1064,11 +1081,21 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
     snprintf(what, sizeof what, "a %ux%u image", w, h);
     if (!gfx_budget_take(&budget, gfx_fb_bytes(w, h), 1, what, diag))
         return false;
-    if (!gfx_fb_init(fb, w, h, diag))
+    if (!gfx_fb_alloc(fb, w, h, diag))
         return false;
-    gfx_fb_clear(fb, s->clear, 1.0f);
+    /* host threads for the whole render (without them, each draw starts
+     * its own) */
+    unsigned workers = gfx_draw_workers(jobs, w, h);
+    struct gfx_pool *pool = workers > 1 ? gfx_pool_new(workers) : NULL;
+    if (pool) {
+        struct clear_job cj = { fb, s->clear, workers < h ? workers : h };
+        gfx_pool_run(pool, cj.n, clear_part, &cj);
+    } else {
+        gfx_fb_clear(fb, s->clear, 1.0f);
+    }
     struct us_glstate *gl = malloc(sizeof *gl);
     if (!gl) {
+        gfx_pool_free(pool);
         gfx_fb_free(fb);
         return gfx_fail(diag, 0, 0, "out of memory");
     }
@@ -1081,7 +1108,8 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
         struct gfx_draw dr = {
             .mesh = &s->mesh[d->mesh].mesh, .vp = &s->prog[d->vp].prog,
             .fp = &s->prog[d->fp].prog, .gl = gl, .state = &d->st,
-            .math = math, .backend = be, .budget = &budget, .jobs = jobs,
+            .math = math, .backend = be, .budget = &budget, .pool = pool,
+            .jobs = jobs,
         };
         ok = gfx_draw_mesh(fb, &dr, stats, diag);
         if (!ok) {   /* say which draw and programs */
@@ -1096,6 +1124,7 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
         }
     }
     free(gl);
+    gfx_pool_free(pool);
     if (!ok)
         gfx_fb_free(fb);
     return ok;
