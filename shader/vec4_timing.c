@@ -1,4 +1,5 @@
 /* The issue engine of the vec4-family baselines: see shader/vec4_timing.h. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,12 @@ struct slot {
     struct us_scoreboard sb;
     uint8_t unit[US_SB_REGS];   /* unit of each register's pending write   */
     float scratch[US_SCRATCH_REGS];
+    /* group_ready of group rdy_pc (UINT_MAX: none), kept until the
+     * scoreboard changes (an issue of this slot's, or its start): a warp
+     * waiting for a result is checked every cycle */
+    unsigned rdy_pc;
+    uint8_t rdy_unit;           /* UINT8_MAX: group_ready left it alone    */
+    uint64_t rdy_at;
 };
 
 struct proc {
@@ -193,6 +200,10 @@ struct vt_core {
     struct us_program xprog;    /* *w->prog with the reordered instructions */
     const struct us_program *vprog;  /* what vec4 ops index                */
     struct us_dinst *dec;            /* vprog's instructions decoded once  */
+    /* the scoreboard entries group g names, its ops' reads then writes in
+     * order: sbx[sbx_at[g] .. sbx_at[g + 1]) */
+    uint16_t *sbx;
+    unsigned *sbx_at;
     /* scoreboard entries the ops name, per register file (temps, outputs,
      * addresses, scratch): [lo, hi) each; a thread's start clears only
      * these */
@@ -273,6 +284,7 @@ static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
     s->tid = tid;
     us_workload_start(c->w, tid)->overrun = false;
     s->start = s->done = c->now;
+    s->rdy_pc = UINT_MAX;
     /* the entries no op reads or writes stay 0 */
     for (unsigned f = 0; f < 4; f++)
         if (c->sb_lo[f] < c->sb_hi[f]) {
@@ -428,6 +440,35 @@ static bool link_groups(struct vt_code *code, struct us_diag *diag)
     return ok;
 }
 
+/* sbx and sbx_at from the groups' ops (registers that never wait left
+ * out); false when out of memory. */
+static bool index_groups(struct vt_core *c)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < c->code.nops; i++)
+        n += c->code.ops[i].item.nreads + c->code.ops[i].item.nwrites;
+    c->sbx = malloc((n ? n : 1) * sizeof *c->sbx);
+    c->sbx_at = malloc(((size_t)c->code.ngroups + 1) * sizeof *c->sbx_at);
+    if (!c->sbx || !c->sbx_at)
+        return false;
+    unsigned m = 0;
+    for (unsigned g = 0; g < c->code.ngroups; g++) {
+        const struct vt_group *gp = &c->code.groups[g];
+        c->sbx_at[g] = m;
+        for (unsigned i = 0; i < gp->nops; i++) {
+            const struct us_sched_item *it = &c->code.ops[gp->first + i].item;
+            for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
+                int x = us_sb_index(k < it->nreads ? it->reads[k]
+                                                   : it->writes[k - it->nreads]);
+                if (x >= 0)
+                    c->sbx[m++] = (uint16_t)x;
+            }
+        }
+    }
+    c->sbx_at[c->code.ngroups] = m;
+    return true;
+}
+
 struct us_core *vt_create(const struct us_config *cfg,
                           const struct us_workload *w,
                           const struct vt_desc *desc, struct vt_code *code,
@@ -480,6 +521,11 @@ struct us_core *vt_create(const struct us_config *cfg,
     }
     for (unsigned i = 0; i < c->vprog->ninsts; i++)
         us_decode_inst(&c->vprog->insts[i], c->vprog->word_bits, &c->dec[i]);
+    if (!index_groups(c)) {
+        vt_destroy((struct us_core *)c);
+        struct vt_code none = { 0 };
+        return vt_oom(desc->name, &none, diag);
+    }
     for (unsigned i = 0; i < c->code.nops; i++) {
         const struct us_sched_item *it = &c->code.ops[i].item;
         for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
@@ -543,6 +589,8 @@ void vt_destroy(struct us_core *core)
             us_workload_thread(c->w, c->slot_mem[i].tid)->shared = NULL;
     vt_code_free(&c->code);
     free(c->dec);
+    free(c->sbx);
+    free(c->sbx_at);
     us_wgs_free(&c->wgs);
     if (c->mem)
         c->mp->destroy(c->mem);
@@ -553,48 +601,47 @@ void vt_destroy(struct us_core *core)
     free(c);
 }
 
-/* Cycle at which op's registers are all usable, and the unit producing the
- * last of them. */
-static uint64_t op_ready(const struct slot *s, const struct vt_op *op,
-                         unsigned *unit)
-{
-    uint64_t at = 0;
-    const struct us_sched_item *it = &op->item;
-    for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
-        unsigned key = k < it->nreads ? it->reads[k] : it->writes[k - it->nreads];
-        int i = us_sb_index(key);
-        if (i >= 0 && s->sb.ready[i] > at) {
-            at = s->sb.ready[i];
-            *unit = s->unit[i];
-        }
-    }
-    return at;
-}
-
+/* Cycle at which group pc's registers are all usable on slot s (0: now),
+ * and the unit producing the first (in op order) that is usable last. */
 static uint64_t group_ready(const struct vt_core *c, const struct slot *s,
-                            const struct vt_group *g, unsigned *unit)
+                            unsigned pc, unsigned *unit)
 {
     uint64_t at = 0;
-    for (unsigned i = 0; i < g->nops; i++) {
-        unsigned u = US_UNIT_ALU;
-        uint64_t r = op_ready(s, &c->code.ops[g->first + i], &u);
-        if (r > at) {
-            at = r;
-            *unit = u;
+    for (unsigned k = c->sbx_at[pc]; k < c->sbx_at[pc + 1]; k++) {
+        unsigned x = c->sbx[k];
+        if (s->sb.ready[x] > at) {
+            at = s->sb.ready[x];
+            *unit = s->unit[x];
         }
     }
     return at;
 }
 
-/* Are group g's registers usable now on every active lane of warp j?  If
+/* group_ready of group pc on slot s, from its cache when the scoreboard
+ * has not changed since. */
+static uint64_t slot_group_ready(const struct vt_core *c, struct slot *s,
+                                 unsigned pc, unsigned *unit)
+{
+    if (s->rdy_pc != pc) {
+        unsigned u = UINT8_MAX;
+        s->rdy_at = group_ready(c, s, pc, &u);
+        s->rdy_unit = (uint8_t)u;
+        s->rdy_pc = pc;
+    }
+    if (s->rdy_unit != UINT8_MAX)
+        *unit = s->rdy_unit;
+    return s->rdy_at;
+}
+
+/* Are group pc's registers usable now on every active lane of warp j?  If
  * not, *unit is the unit the first blocked lane waits for. */
 static bool lanes_ready(const struct vt_core *c, const struct lgroup *gr,
-                        unsigned j, const struct vt_group *g, unsigned *unit)
+                        unsigned j, unsigned pc, unsigned *unit)
 {
     uint32_t active = gr->warps[j].fs.active;
     for (unsigned i = 0; i < gr->n; i++)
         if (((active >> i) & 1) &&
-            group_ready(c, lane(c, gr, i, j), g, unit) > c->now)
+            slot_group_ready(c, lane(c, gr, i, j), pc, unit) > c->now)
             return false;
     return true;
 }
@@ -620,7 +667,7 @@ static bool warp_ready(void *ctx, unsigned j)
         why = US_STALL_BARRIER;
     else if (wp->fbuf > 0) {
         unsigned unit = US_UNIT_ALU;
-        if (lanes_ready(x->c, x->gr, j, &x->c->code.groups[wp->fs.pc], &unit))
+        if (lanes_ready(x->c, x->gr, j, wp->fs.pc, &unit))
             return true;
         why = us_unit_stall(unit);
     }
@@ -737,6 +784,7 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
             }
             if (at > s->done)
                 s->done = at;
+            s->rdy_pc = UINT_MAX;
         }
     }
     c->nreq = c->nwait = 0;
@@ -806,6 +854,7 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
     }
     if (s->done < c->now + g->issues)
         s->done = c->now + g->issues;
+    s->rdy_pc = UINT_MAX;   /* its scoreboard changed */
     return cond;
 }
 
@@ -937,7 +986,7 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
         if (item_writes(&a->item, b->item.writes[k]))
             return false;
     unsigned unit;
-    return lanes_ready(c, gr, j, g, &unit);
+    return lanes_ready(c, gr, j, wp->fs.pc, &unit);
 }
 
 /* Fetch up to fetch_words words into the warp buffers that hold the
