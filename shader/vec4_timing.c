@@ -154,6 +154,7 @@ struct slot {
 
 struct proc {
     struct slot *slots;
+    unsigned nbusy;             /* slots holding a thread                  */
 };
 
 /* Slot j of the processors of a lockstep group: one instruction stream
@@ -218,6 +219,11 @@ struct vt_core {
     struct warp *warp_mem;
     struct us_tqueue queue;
     uint64_t now;
+    /* no thread can retire before: the earliest `done` of a finished
+     * warp's lanes (a thread's start, or its warp's last issue, lowers
+     * it) */
+    uint64_t next_retire;
+    unsigned word_bits;         /* us_target_word_bits of the target       */
     bool finished;
     struct us_tcounts counts;
     struct us_activity act;
@@ -276,10 +282,19 @@ static struct slot *lane(const struct vt_core *c, const struct lgroup *gr,
 }
 
 /* Slot s takes thread tid (of workgroup entry wg, or -1). */
+/* Slot s holds a thread or not. */
+static void set_busy(struct vt_core *c, struct slot *s, bool busy)
+{
+    c->procs[(size_t)(s - c->slot_mem) / c->tpp].nbusy += (unsigned)busy -
+                                                           (unsigned)s->busy;
+    s->busy = busy;
+}
+
 static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
                          int wg)
 {
-    s->busy = true;
+    set_busy(c, s, true);
+    c->next_retire = c->now;   /* (no code: done at once) scan next cycle */
     s->wg = wg;
     s->tid = tid;
     us_workload_start(c->w, tid)->overrun = false;
@@ -305,9 +320,10 @@ static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
 static void start_thread(struct vt_core *c, struct slot *s)
 {
     unsigned tid;
-    s->busy = us_tqueue_take(&c->queue, &tid);
-    if (s->busy)
+    if (us_tqueue_take(&c->queue, &tid))
         begin_thread(c, s, tid, -1);
+    else
+        set_busy(c, s, false);
 }
 
 /* Warp j takes the threads its lanes hold (after start_thread). */
@@ -371,6 +387,9 @@ void vt_reset(struct us_core *core)
     /* Threads go round the processors first, as on the scalar model (and
      * a warp's lanes hold consecutive threads); workgroups start whole. */
     bool wgs = us_wgs_on(&c->wgs);
+    c->next_retire = 0;
+    for (unsigned p = 0; p < c->desc.procs; p++)
+        c->procs[p].nbusy = 0;
     for (unsigned i = 0; i < c->tpp; i++)
         for (unsigned p = 0; p < c->desc.procs; p++) {
             c->procs[p].slots[i].busy = false;
@@ -548,6 +567,7 @@ struct us_core *vt_create(const struct us_config *cfg,
         }
     }
     c->tpp = tpp;
+    c->word_bits = us_target_word_bits(desc->target);
     c->mp = us_memsys_part(cfg);
     c->mem = c->mp->create(cfg, ng, diag);
     if (!c->mem) {
@@ -948,6 +968,8 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     if (wp->fs.pc >= c->code.ngroups)   /* its threads have finished */
         for (unsigned i = 0; i < gr->n; i++) {
             struct slot *s = lane(c, gr, i, j);
+            if (((wp->present >> i) & 1) && s->done < c->next_retire)
+                c->next_retire = s->done;
             if (((wp->present >> i) & 1) && s->wg >= 0)
                 us_wgs_finish(&c->wgs, s->wg, s->tid,
                               us_workload_thread(c->w, s->tid),
@@ -995,11 +1017,12 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
  * lanes. */
 static void fetch(struct vt_core *c, struct lgroup *gr)
 {
-    unsigned n = c->tpp, bits = us_target_word_bits(c->desc.target);
+    unsigned n = c->tpp, bits = c->word_bits;
     for (unsigned k = 0; k < c->fetch_words; k++) {
         int best = -1;
+        unsigned j = gr->sched.last % n;
         for (unsigned m = 1; m <= n; m++) {
-            unsigned j = (gr->sched.last + m) % n;
+            j = j + 1 == n ? 0 : j + 1;
             const struct warp *wp = &gr->warps[j];
             if (!wp->present || wp->fbuf >= c->fbuf_words ||
                 wp->fs.pc + wp->fbuf >= c->code.ngroups)
@@ -1017,10 +1040,7 @@ static void fetch(struct vt_core *c, struct lgroup *gr)
 
 static bool proc_has_thread(const struct vt_core *c, unsigned p)
 {
-    for (unsigned j = 0; j < c->tpp; j++)
-        if (c->procs[p].slots[j].busy)
-            return true;
-    return false;
+    return c->procs[p].nbusy > 0;
 }
 
 static void step_group(struct vt_core *c, struct lgroup *gr)
@@ -1087,7 +1107,7 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     us_workload_retire(c->w, s->tid);
     c->counts.threads++;
     c->counts.latency_sum += c->now - s->start;
-    s->busy = false;
+    set_busy(c, s, false);
     wp->present &= ~(1u << i);
     if (wp->present || us_wgs_on(&c->wgs))
         return false;   /* a workgroup's warp waits for admission (admit) */
@@ -1102,21 +1122,32 @@ bool vt_step(struct us_core *core)
     struct vt_core *c = vt(core);
     if (c->finished)
         return false;
-    /* Retire threads whose last result is usable; refill their slots. */
+    /* Retire threads whose last result is usable; refill their slots
+     * (only when some thread can retire now). */
     bool live = false, retired = false;
-    for (unsigned g = 0; g < c->nlgroups; g++) {
-        struct lgroup *gr = &c->lgroups[g];
-        for (unsigned j = 0; j < c->tpp; j++) {
-            bool done = us_flow_done(&gr->warps[j].fs, c->code.ngroups);
-            for (unsigned i = 0; i < gr->n && done; i++) {
-                struct slot *s = lane(c, gr, i, j);
-                if (!s->busy || s->done > c->now)
-                    continue;
-                retired = true;
-                if (retire_lane(c, gr, i, j))
-                    break;   /* new threads: checked from next cycle */
+    if (c->next_retire <= c->now) {
+        uint64_t next = UINT64_MAX;
+        c->next_retire = UINT64_MAX;   /* begin_thread lowers it */
+        for (unsigned g = 0; g < c->nlgroups; g++) {
+            struct lgroup *gr = &c->lgroups[g];
+            for (unsigned j = 0; j < c->tpp; j++) {
+                bool done = us_flow_done(&gr->warps[j].fs, c->code.ngroups);
+                for (unsigned i = 0; i < gr->n && done; i++) {
+                    struct slot *s = lane(c, gr, i, j);
+                    if (!s->busy)
+                        continue;
+                    if (s->done > c->now) {
+                        next = s->done < next ? s->done : next;
+                        continue;
+                    }
+                    retired = true;
+                    if (retire_lane(c, gr, i, j))
+                        break;   /* new threads: checked from next cycle */
+                }
             }
         }
+        if (next < c->next_retire)
+            c->next_retire = next;
     }
     if (retired) {
         us_watchdog_kick(&c->dog, c->now);
