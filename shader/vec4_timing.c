@@ -205,6 +205,9 @@ struct vt_core {
      * order: sbx[sbx_at[g] .. sbx_at[g + 1]) */
     uint16_t *sbx;
     unsigned *sbx_at;
+    /* likewise the entries op i writes: wx[wx_at[i] .. wx_at[i + 1]) */
+    uint16_t *wx;
+    unsigned *wx_at;
     /* scoreboard entries the ops name, per register file (temps, outputs,
      * addresses, scratch): [lo, hi) each; a thread's start clears only
      * these */
@@ -468,9 +471,22 @@ static bool index_groups(struct vt_core *c)
         n += c->code.ops[i].item.nreads + c->code.ops[i].item.nwrites;
     c->sbx = malloc((n ? n : 1) * sizeof *c->sbx);
     c->sbx_at = malloc(((size_t)c->code.ngroups + 1) * sizeof *c->sbx_at);
-    if (!c->sbx || !c->sbx_at)
+    c->wx = malloc((n ? n : 1) * sizeof *c->wx);
+    c->wx_at = malloc(((size_t)c->code.nops + 1) * sizeof *c->wx_at);
+    if (!c->sbx || !c->sbx_at || !c->wx || !c->wx_at)
         return false;
     unsigned m = 0;
+    for (unsigned i = 0; i < c->code.nops; i++) {
+        const struct us_sched_item *it = &c->code.ops[i].item;
+        c->wx_at[i] = m;
+        for (unsigned k = 0; k < it->nwrites; k++) {
+            int x = us_sb_index(it->writes[k]);
+            if (x >= 0)
+                c->wx[m++] = (uint16_t)x;
+        }
+    }
+    c->wx_at[c->code.nops] = m;
+    m = 0;
     for (unsigned g = 0; g < c->code.ngroups; g++) {
         const struct vt_group *gp = &c->code.groups[g];
         c->sbx_at[g] = m;
@@ -611,6 +627,8 @@ void vt_destroy(struct us_core *core)
     free(c->dec);
     free(c->sbx);
     free(c->sbx_at);
+    free(c->wx);
+    free(c->wx_at);
     us_wgs_free(&c->wgs);
     if (c->mem)
         c->mp->destroy(c->mem);
@@ -768,6 +786,20 @@ static bool mem_note(struct vt_core *c, struct slot *s, unsigned i,
     return true;
 }
 
+/* Op i's destinations on slot s usable at `at` (an older, later pending
+ * write kept: us_sb_item_write), written by its unit. */
+static void op_write(const struct vt_core *c, struct slot *s, unsigned i,
+                     uint64_t at)
+{
+    uint8_t unit = c->code.ops[i].unit;
+    for (unsigned k = c->wx_at[i]; k < c->wx_at[i + 1]; k++) {
+        unsigned x = c->wx[k];
+        if (s->sb.ready[x] < at)
+            s->sb.ready[x] = at;
+        s->unit[x] = unit;
+    }
+}
+
 /* Hand the issue's memory requests to the memory system, one op of the
  * group at a time (a warp instruction's requests, in lane order), as
  * `requester` (the lockstep group): an op's results are usable when its
@@ -787,7 +819,6 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
         if (!n)
             continue;
         c->mp->access(c->mem, requester, req, n, done);
-        const struct vt_op *op = &c->code.ops[g->first + i];
         n = 0;
         for (unsigned w = 0; w < c->nwait; w++) {
             if (c->wait[w].op != i)
@@ -796,12 +827,7 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
             uint64_t at = 0;
             for (unsigned k = 0; k < c->wait[w].n; k++, n++)
                 at = done[n] > at ? done[n] : at;
-            us_sb_item_write(&s->sb, &op->item, at);
-            for (unsigned k = 0; k < op->item.nwrites; k++) {
-                int r = us_sb_index(op->item.writes[k]);
-                if (r >= 0)
-                    s->unit[r] = op->unit;
-            }
+            op_write(c, s, g->first + i, at);
             if (at > s->done)
                 s->done = at;
             s->rdy_pc = UINT_MAX;
@@ -848,12 +874,7 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
         const struct vt_op *op = &c->code.ops[g->first + i];
         if (!(i < 32 && (deferred >> i & 1))) {
             uint64_t at = last + c->desc.latency[op->unit];
-            us_sb_item_write(&s->sb, &op->item, at);
-            for (unsigned k = 0; k < op->item.nwrites; k++) {
-                int r = us_sb_index(op->item.writes[k]);
-                if (r >= 0)
-                    s->unit[r] = op->unit;
-            }
+            op_write(c, s, g->first + i, at);
             if (at > s->done)
                 s->done = at;
         }
