@@ -524,22 +524,23 @@ static void fetch(struct us_core *core, struct sp *p)
 {
     if (p->fetched_all)
         return;
-    unsigned n = core->nslots, end = core->code.n;
-    for (unsigned w = 0; w < core->fetch_width; w++) {
+    unsigned n = core->nslots, end = core->code.n, width = core->fetch_width;
+    struct slot *slots = p->slot;
+    for (unsigned w = 0; w < width; w++) {
         struct slot *best = NULL;
-        unsigned i = p->sched.last;
+        unsigned i = p->sched.last, best_fbuf = FBUF_WORDS;
         for (unsigned j = 0; j < n; j++) {
-            if (++i == n)
-                i = 0;
-            struct slot *sl = &p->slot[i];
-            if (!sl->active || sl->fbuf >= FBUF_WORDS ||
-                sl->pc + sl->fbuf >= end)
+            i = i + 1 == n ? 0 : i + 1;
+            struct slot *sl = &slots[i];
+            unsigned fb = sl->fbuf;
+            /* the first slot holding fewest words (inactive ones hold
+             * nothing to fetch for) */
+            if (fb >= best_fbuf || !sl->active || sl->pc + fb >= end)
                 continue;
-            if (!best || sl->fbuf < best->fbuf) {
-                best = sl;
-                if (sl->fbuf == 0)
-                    break;   /* none later holds fewer */
-            }
+            best = sl;
+            best_fbuf = fb;
+            if (fb == 0)
+                break;   /* none later holds fewer */
         }
         if (!best) {
             p->fetched_all = true;  /* until an issue or a thread start */
@@ -645,7 +646,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         lat = core->lat[s->unit];
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
-        for (unsigned j = 1, k = 1; j < s->span && core->w->events; j++) {
+        for (unsigned j = 1, k = 1; core->w->events && j < s->span; j++) {
             if (k < s->count && s->off[k] == j) {
                 k++;
                 continue;
