@@ -1138,6 +1138,42 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     return true;
 }
 
+/* The first cycle after `now` whose work can differ from now's, or now + 1:
+ * a group's issue stage freeing, a thread able to retire, a register a
+ * waiting warp's lane reads or writes becoming usable, the watchdog's
+ * deadline.  Called after a cycle in which nothing retired, issued or was
+ * fetched, so until then each processor repeats now's stall (or idle)
+ * and nothing else changes; only on a graphics workload without an event
+ * sink (barrier releases and per-cycle events are not followed here). */
+static uint64_t quiet_until(struct vt_core *c)
+{
+    uint64_t now = c->now, next = c->next_retire;
+    uint64_t dead = c->dog.last + c->dog.bound + 1;
+    next = dead < next ? dead : next;
+    for (unsigned g = 0; g < c->nlgroups && next > now + 1; g++) {
+        struct lgroup *gr = &c->lgroups[g];
+        if (gr->busy_until > now) {
+            next = gr->busy_until < next ? gr->busy_until : next;
+            continue;   /* its warps are not looked at before then */
+        }
+        for (unsigned j = 0; j < c->tpp; j++) {
+            const struct warp *wp = &gr->warps[j];
+            if (!wp->present || wp->fs.pc >= c->code.ngroups)
+                continue;
+            for (unsigned i = 0; i < gr->n; i++) {
+                if (!((wp->fs.active >> i) & 1))
+                    continue;
+                unsigned unit = US_UNIT_ALU;
+                uint64_t r = slot_group_ready(c, lane(c, gr, i, j),
+                                              wp->fs.pc, &unit);
+                if (r > now && r < next)
+                    next = r;
+            }
+        }
+    }
+    return next > now + 1 ? next : now + 1;
+}
+
 bool vt_step(struct us_core *core)
 {
     struct vt_core *c = vt(core);
@@ -1184,9 +1220,25 @@ bool vt_step(struct us_core *core)
         c->counts.cycles = c->now;
         return false;
     }
+    /* a cycle without retirement, issue or fetch may be followed by
+     * copies of itself (quiet_until) */
+    bool quiet = !retired && !c->w->events && !us_wgs_on(&c->wgs);
+    uint64_t stall0[US_STALL_COUNT], idle0 = c->counts.idle;
+    uint64_t issued0 = c->counts.issued, words0 = c->counts.instr_words;
+    if (quiet)
+        memcpy(stall0, c->counts.stall, sizeof stall0);
     for (unsigned g = 0; g < c->nlgroups; g++)
         step_group(c, &c->lgroups[g]);
-    c->now++;
+    if (quiet && !c->failed && c->counts.issued == issued0 &&
+        c->counts.instr_words == words0) {
+        uint64_t next = quiet_until(c), k = next - c->now - 1;
+        for (unsigned u = 0; u < US_STALL_COUNT && k; u++)
+            c->counts.stall[u] += k * (c->counts.stall[u] - stall0[u]);
+        c->counts.idle += k * (c->counts.idle - idle0);
+        c->now = next;
+    } else {
+        c->now++;
+    }
     c->counts.cycles = c->now;
     return true;
 }
