@@ -524,22 +524,23 @@ static void fetch(struct us_core *core, struct sp *p)
 {
     if (p->fetched_all)
         return;
-    unsigned n = core->nslots, end = core->code.n;
-    for (unsigned w = 0; w < core->fetch_width; w++) {
+    unsigned n = core->nslots, end = core->code.n, width = core->fetch_width;
+    struct slot *slots = p->slot;
+    for (unsigned w = 0; w < width; w++) {
         struct slot *best = NULL;
-        unsigned i = p->sched.last;
+        unsigned i = p->sched.last, best_fbuf = FBUF_WORDS;
         for (unsigned j = 0; j < n; j++) {
-            if (++i == n)
-                i = 0;
-            struct slot *sl = &p->slot[i];
-            if (!sl->active || sl->fbuf >= FBUF_WORDS ||
-                sl->pc + sl->fbuf >= end)
+            i = i + 1 == n ? 0 : i + 1;
+            struct slot *sl = &slots[i];
+            unsigned fb = sl->fbuf;
+            /* the first slot holding fewest words (inactive ones hold
+             * nothing to fetch for) */
+            if (fb >= best_fbuf || !sl->active || sl->pc + fb >= end)
                 continue;
-            if (!best || sl->fbuf < best->fbuf) {
-                best = sl;
-                if (sl->fbuf == 0)
-                    break;   /* none later holds fewer */
-            }
+            best = sl;
+            best_fbuf = fb;
+            if (fb == 0)
+                break;   /* none later holds fewer */
         }
         if (!best) {
             p->fetched_all = true;  /* until an issue or a thread start */
@@ -645,7 +646,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         lat = core->lat[s->unit];
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
         core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
-        for (unsigned j = 1, k = 1; j < s->span && core->w->events; j++) {
+        for (unsigned j = 1, k = 1; core->w->events && j < s->span; j++) {
             if (k < s->count && s->off[k] == j) {
                 k++;
                 continue;
@@ -1060,11 +1061,55 @@ static void reset(struct us_core *core)
         admit(core);
 }
 
+/* The first cycle after `now` whose work can differ from now's, or now + 1:
+ * an SP's datapath freeing, a thread able to retire, a register read or
+ * written by a free SP's waiting thread becoming usable, the watchdog's
+ * deadline.  Called after a cycle in which nothing issued, retired or was
+ * fetched, so until then each SP repeats now's stall (or idle, or busy
+ * datapath) and nothing else changes; only for independent SPs on a
+ * graphics workload without an event sink (barrier releases, the
+ * lockstep sequencer and per-cycle events are not followed here). */
+static uint64_t quiet_until(const struct us_core *core)
+{
+    uint64_t now = core->now, next = core->next_retire;
+    uint64_t dead = core->dog.last + core->dog.bound + 1;
+    next = dead < next ? dead : next;
+    for (unsigned i = 0; i < core->nsp && next > now + 1; i++) {
+        const struct sp *p = &core->sp[i];
+        if (p->free_at > now) {
+            next = p->free_at < next ? p->free_at : next;
+            continue;   /* its slots are not looked at before then */
+        }
+        for (unsigned j = 0; j < core->nslots; j++) {
+            const struct slot *sl = &p->slot[j];
+            if (!sl->active || sl->pc >= core->code.n)
+                continue;
+            const struct sinfo *si = &core->info[sl->pc];
+            const uint64_t *ready = sl->r->sb.ready;
+            for (unsigned k = 0; k < si->nreads; k++) {
+                uint64_t r = ready[si->rd[k].x];
+                if (r > now + si->rd[k].k && r - si->rd[k].k < next)
+                    next = r - si->rd[k].k;
+            }
+            for (unsigned k = 0; k < si->nwrites; k++) {
+                uint64_t r = ready[si->wr[k].x];
+                if (r > now + si->wr[k].k && r - si->wr[k].k < next)
+                    next = r - si->wr[k].k;
+            }
+        }
+    }
+    return next > now + 1 ? next : now + 1;
+}
+
 static bool step(struct us_core *core)
 {
     if (core->finished)
         return false;
     uint64_t now = core->now;
+    /* a cycle without retirement, issue or fetch may be followed by
+     * copies of itself (quiet_until) */
+    bool quiet = core->next_retire > now && !core->w->events &&
+                 !us_wgs_on(&core->wgs);
     /* Retire, then refill slots (only when some thread can retire now). */
     if (core->next_retire <= now) {
         core->next_retire = UINT64_MAX;
@@ -1117,6 +1162,10 @@ static bool step(struct us_core *core)
         core->now++;
         return true;
     }
+    uint64_t stall0[US_STALL_COUNT], idle0 = core->c.idle;
+    uint64_t issued0 = core->c.issued, words0 = core->c.instr_words;
+    if (quiet)
+        memcpy(stall0, core->c.stall, sizeof stall0);
     /* SPs in an order rotating each cycle: fair arbitration of the pool. */
     unsigned first = (unsigned)(now % core->nsp);
     for (unsigned n = 0, i = first; n < core->nsp; n++, i = i + 1 == core->nsp ? 0 : i + 1) {
@@ -1141,6 +1190,14 @@ static bool step(struct us_core *core)
             }
         }
         fetch(core, p);  /* words fetched now are usable from next cycle */
+    }
+    if (quiet && core->c.issued == issued0 && core->c.instr_words == words0) {
+        uint64_t next = quiet_until(core), k = next - now - 1;
+        for (unsigned c = 0; c < US_STALL_COUNT && k; c++)
+            core->c.stall[c] += k * (core->c.stall[c] - stall0[c]);
+        core->c.idle += k * (core->c.idle - idle0);
+        core->now = next;
+        return true;
     }
     core->now++;
     return true;

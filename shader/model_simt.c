@@ -715,6 +715,29 @@ static struct us_core *simt_create(const struct us_config *cfg,
     return c;
 }
 
+/* While every core's FSM is taken and no finished warp's results are in,
+ * a cycle does nothing (step_core returns at once, retire finds none, no
+ * stall or idle is counted): go to the first cycle that can differ -- a
+ * core freeing, a warp retiring, or the watchdog's deadline. */
+static void skip_busy(struct us_core *c)
+{
+    uint64_t next = UINT64_MAX;
+    for (unsigned i = 0; i < c->ncores; i++) {
+        if (c->cores[i].free_at <= c->now)
+            return;
+        next = c->cores[i].free_at < next ? c->cores[i].free_at : next;
+    }
+    for (unsigned i = 0; i < c->ncores * c->nwarps; i++) {
+        const struct warp *wp = &c->warps[i];
+        if (wp->present && wp->done == wp->present && wp->ready_at < next)
+            next = wp->ready_at;
+    }
+    uint64_t dead = c->dog.last + c->dog.bound + 1;
+    next = dead < next ? dead : next;
+    if (next > c->now)
+        c->now = next;
+}
+
 static bool simt_step(struct us_core *c)
 {
     if (c->finished)
@@ -738,6 +761,7 @@ static bool simt_step(struct us_core *c)
     for (unsigned i = 0; i < c->ncores && !c->failed; i++)
         step_core(c, &c->cores[i]);
     c->now++;
+    skip_busy(c);
     c->counts.cycles = c->now;
     return true;
 }

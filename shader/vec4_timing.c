@@ -1,4 +1,5 @@
 /* The issue engine of the vec4-family baselines: see shader/vec4_timing.h. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,10 +144,17 @@ struct slot {
     struct us_scoreboard sb;
     uint8_t unit[US_SB_REGS];   /* unit of each register's pending write   */
     float scratch[US_SCRATCH_REGS];
+    /* group_ready of group rdy_pc (UINT_MAX: none), kept until the
+     * scoreboard changes (an issue of this slot's, or its start): a warp
+     * waiting for a result is checked every cycle */
+    unsigned rdy_pc;
+    uint8_t rdy_unit;           /* UINT8_MAX: group_ready left it alone    */
+    uint64_t rdy_at;
 };
 
 struct proc {
     struct slot *slots;
+    unsigned nbusy;             /* slots holding a thread                  */
 };
 
 /* Slot j of the processors of a lockstep group: one instruction stream
@@ -193,6 +201,13 @@ struct vt_core {
     struct us_program xprog;    /* *w->prog with the reordered instructions */
     const struct us_program *vprog;  /* what vec4 ops index                */
     struct us_dinst *dec;            /* vprog's instructions decoded once  */
+    /* the scoreboard entries group g names, its ops' reads then writes in
+     * order: sbx[sbx_at[g] .. sbx_at[g + 1]) */
+    uint16_t *sbx;
+    unsigned *sbx_at;
+    /* likewise the entries op i writes: wx[wx_at[i] .. wx_at[i + 1]) */
+    uint16_t *wx;
+    unsigned *wx_at;
     /* scoreboard entries the ops name, per register file (temps, outputs,
      * addresses, scratch): [lo, hi) each; a thread's start clears only
      * these */
@@ -207,6 +222,11 @@ struct vt_core {
     struct warp *warp_mem;
     struct us_tqueue queue;
     uint64_t now;
+    /* no thread can retire before: the earliest `done` of a finished
+     * warp's lanes (a thread's start, or its warp's last issue, lowers
+     * it) */
+    uint64_t next_retire;
+    unsigned word_bits;         /* us_target_word_bits of the target       */
     bool finished;
     struct us_tcounts counts;
     struct us_activity act;
@@ -265,14 +285,24 @@ static struct slot *lane(const struct vt_core *c, const struct lgroup *gr,
 }
 
 /* Slot s takes thread tid (of workgroup entry wg, or -1). */
+/* Slot s holds a thread or not. */
+static void set_busy(struct vt_core *c, struct slot *s, bool busy)
+{
+    c->procs[(size_t)(s - c->slot_mem) / c->tpp].nbusy += (unsigned)busy -
+                                                           (unsigned)s->busy;
+    s->busy = busy;
+}
+
 static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
                          int wg)
 {
-    s->busy = true;
+    set_busy(c, s, true);
+    c->next_retire = c->now;   /* (no code: done at once) scan next cycle */
     s->wg = wg;
     s->tid = tid;
     us_workload_start(c->w, tid)->overrun = false;
     s->start = s->done = c->now;
+    s->rdy_pc = UINT_MAX;
     /* the entries no op reads or writes stay 0 */
     for (unsigned f = 0; f < 4; f++)
         if (c->sb_lo[f] < c->sb_hi[f]) {
@@ -293,9 +323,10 @@ static void begin_thread(struct vt_core *c, struct slot *s, unsigned tid,
 static void start_thread(struct vt_core *c, struct slot *s)
 {
     unsigned tid;
-    s->busy = us_tqueue_take(&c->queue, &tid);
-    if (s->busy)
+    if (us_tqueue_take(&c->queue, &tid))
         begin_thread(c, s, tid, -1);
+    else
+        set_busy(c, s, false);
 }
 
 /* Warp j takes the threads its lanes hold (after start_thread). */
@@ -359,6 +390,9 @@ void vt_reset(struct us_core *core)
     /* Threads go round the processors first, as on the scalar model (and
      * a warp's lanes hold consecutive threads); workgroups start whole. */
     bool wgs = us_wgs_on(&c->wgs);
+    c->next_retire = 0;
+    for (unsigned p = 0; p < c->desc.procs; p++)
+        c->procs[p].nbusy = 0;
     for (unsigned i = 0; i < c->tpp; i++)
         for (unsigned p = 0; p < c->desc.procs; p++) {
             c->procs[p].slots[i].busy = false;
@@ -428,6 +462,48 @@ static bool link_groups(struct vt_code *code, struct us_diag *diag)
     return ok;
 }
 
+/* sbx and sbx_at from the groups' ops (registers that never wait left
+ * out); false when out of memory. */
+static bool index_groups(struct vt_core *c)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < c->code.nops; i++)
+        n += c->code.ops[i].item.nreads + c->code.ops[i].item.nwrites;
+    c->sbx = malloc((n ? n : 1) * sizeof *c->sbx);
+    c->sbx_at = malloc(((size_t)c->code.ngroups + 1) * sizeof *c->sbx_at);
+    c->wx = malloc((n ? n : 1) * sizeof *c->wx);
+    c->wx_at = malloc(((size_t)c->code.nops + 1) * sizeof *c->wx_at);
+    if (!c->sbx || !c->sbx_at || !c->wx || !c->wx_at)
+        return false;
+    unsigned m = 0;
+    for (unsigned i = 0; i < c->code.nops; i++) {
+        const struct us_sched_item *it = &c->code.ops[i].item;
+        c->wx_at[i] = m;
+        for (unsigned k = 0; k < it->nwrites; k++) {
+            int x = us_sb_index(it->writes[k]);
+            if (x >= 0)
+                c->wx[m++] = (uint16_t)x;
+        }
+    }
+    c->wx_at[c->code.nops] = m;
+    m = 0;
+    for (unsigned g = 0; g < c->code.ngroups; g++) {
+        const struct vt_group *gp = &c->code.groups[g];
+        c->sbx_at[g] = m;
+        for (unsigned i = 0; i < gp->nops; i++) {
+            const struct us_sched_item *it = &c->code.ops[gp->first + i].item;
+            for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
+                int x = us_sb_index(k < it->nreads ? it->reads[k]
+                                                   : it->writes[k - it->nreads]);
+                if (x >= 0)
+                    c->sbx[m++] = (uint16_t)x;
+            }
+        }
+    }
+    c->sbx_at[c->code.ngroups] = m;
+    return true;
+}
+
 struct us_core *vt_create(const struct us_config *cfg,
                           const struct us_workload *w,
                           const struct vt_desc *desc, struct vt_code *code,
@@ -480,6 +556,11 @@ struct us_core *vt_create(const struct us_config *cfg,
     }
     for (unsigned i = 0; i < c->vprog->ninsts; i++)
         us_decode_inst(&c->vprog->insts[i], c->vprog->word_bits, &c->dec[i]);
+    if (!index_groups(c)) {
+        vt_destroy((struct us_core *)c);
+        struct vt_code none = { 0 };
+        return vt_oom(desc->name, &none, diag);
+    }
     for (unsigned i = 0; i < c->code.nops; i++) {
         const struct us_sched_item *it = &c->code.ops[i].item;
         for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
@@ -502,6 +583,7 @@ struct us_core *vt_create(const struct us_config *cfg,
         }
     }
     c->tpp = tpp;
+    c->word_bits = us_target_word_bits(desc->target);
     c->mp = us_memsys_part(cfg);
     c->mem = c->mp->create(cfg, ng, diag);
     if (!c->mem) {
@@ -543,6 +625,10 @@ void vt_destroy(struct us_core *core)
             us_workload_thread(c->w, c->slot_mem[i].tid)->shared = NULL;
     vt_code_free(&c->code);
     free(c->dec);
+    free(c->sbx);
+    free(c->sbx_at);
+    free(c->wx);
+    free(c->wx_at);
     us_wgs_free(&c->wgs);
     if (c->mem)
         c->mp->destroy(c->mem);
@@ -553,48 +639,47 @@ void vt_destroy(struct us_core *core)
     free(c);
 }
 
-/* Cycle at which op's registers are all usable, and the unit producing the
- * last of them. */
-static uint64_t op_ready(const struct slot *s, const struct vt_op *op,
-                         unsigned *unit)
-{
-    uint64_t at = 0;
-    const struct us_sched_item *it = &op->item;
-    for (unsigned k = 0; k < it->nreads + it->nwrites; k++) {
-        unsigned key = k < it->nreads ? it->reads[k] : it->writes[k - it->nreads];
-        int i = us_sb_index(key);
-        if (i >= 0 && s->sb.ready[i] > at) {
-            at = s->sb.ready[i];
-            *unit = s->unit[i];
-        }
-    }
-    return at;
-}
-
+/* Cycle at which group pc's registers are all usable on slot s (0: now),
+ * and the unit producing the first (in op order) that is usable last. */
 static uint64_t group_ready(const struct vt_core *c, const struct slot *s,
-                            const struct vt_group *g, unsigned *unit)
+                            unsigned pc, unsigned *unit)
 {
     uint64_t at = 0;
-    for (unsigned i = 0; i < g->nops; i++) {
-        unsigned u = US_UNIT_ALU;
-        uint64_t r = op_ready(s, &c->code.ops[g->first + i], &u);
-        if (r > at) {
-            at = r;
-            *unit = u;
+    for (unsigned k = c->sbx_at[pc]; k < c->sbx_at[pc + 1]; k++) {
+        unsigned x = c->sbx[k];
+        if (s->sb.ready[x] > at) {
+            at = s->sb.ready[x];
+            *unit = s->unit[x];
         }
     }
     return at;
 }
 
-/* Are group g's registers usable now on every active lane of warp j?  If
+/* group_ready of group pc on slot s, from its cache when the scoreboard
+ * has not changed since. */
+static uint64_t slot_group_ready(const struct vt_core *c, struct slot *s,
+                                 unsigned pc, unsigned *unit)
+{
+    if (s->rdy_pc != pc) {
+        unsigned u = UINT8_MAX;
+        s->rdy_at = group_ready(c, s, pc, &u);
+        s->rdy_unit = (uint8_t)u;
+        s->rdy_pc = pc;
+    }
+    if (s->rdy_unit != UINT8_MAX)
+        *unit = s->rdy_unit;
+    return s->rdy_at;
+}
+
+/* Are group pc's registers usable now on every active lane of warp j?  If
  * not, *unit is the unit the first blocked lane waits for. */
 static bool lanes_ready(const struct vt_core *c, const struct lgroup *gr,
-                        unsigned j, const struct vt_group *g, unsigned *unit)
+                        unsigned j, unsigned pc, unsigned *unit)
 {
     uint32_t active = gr->warps[j].fs.active;
     for (unsigned i = 0; i < gr->n; i++)
         if (((active >> i) & 1) &&
-            group_ready(c, lane(c, gr, i, j), g, unit) > c->now)
+            slot_group_ready(c, lane(c, gr, i, j), pc, unit) > c->now)
             return false;
     return true;
 }
@@ -620,7 +705,7 @@ static bool warp_ready(void *ctx, unsigned j)
         why = US_STALL_BARRIER;
     else if (wp->fbuf > 0) {
         unsigned unit = US_UNIT_ALU;
-        if (lanes_ready(x->c, x->gr, j, &x->c->code.groups[wp->fs.pc], &unit))
+        if (lanes_ready(x->c, x->gr, j, wp->fs.pc, &unit))
             return true;
         why = us_unit_stall(unit);
     }
@@ -701,6 +786,20 @@ static bool mem_note(struct vt_core *c, struct slot *s, unsigned i,
     return true;
 }
 
+/* Op i's destinations on slot s usable at `at` (an older, later pending
+ * write kept: us_sb_item_write), written by its unit. */
+static void op_write(const struct vt_core *c, struct slot *s, unsigned i,
+                     uint64_t at)
+{
+    uint8_t unit = c->code.ops[i].unit;
+    for (unsigned k = c->wx_at[i]; k < c->wx_at[i + 1]; k++) {
+        unsigned x = c->wx[k];
+        if (s->sb.ready[x] < at)
+            s->sb.ready[x] = at;
+        s->unit[x] = unit;
+    }
+}
+
 /* Hand the issue's memory requests to the memory system, one op of the
  * group at a time (a warp instruction's requests, in lane order), as
  * `requester` (the lockstep group): an op's results are usable when its
@@ -720,7 +819,6 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
         if (!n)
             continue;
         c->mp->access(c->mem, requester, req, n, done);
-        const struct vt_op *op = &c->code.ops[g->first + i];
         n = 0;
         for (unsigned w = 0; w < c->nwait; w++) {
             if (c->wait[w].op != i)
@@ -729,14 +827,10 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
             uint64_t at = 0;
             for (unsigned k = 0; k < c->wait[w].n; k++, n++)
                 at = done[n] > at ? done[n] : at;
-            us_sb_item_write(&s->sb, &op->item, at);
-            for (unsigned k = 0; k < op->item.nwrites; k++) {
-                int r = us_sb_index(op->item.writes[k]);
-                if (r >= 0)
-                    s->unit[r] = op->unit;
-            }
+            op_write(c, s, g->first + i, at);
             if (at > s->done)
                 s->done = at;
+            s->rdy_pc = UINT_MAX;
         }
     }
     c->nreq = c->nwait = 0;
@@ -780,12 +874,7 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
         const struct vt_op *op = &c->code.ops[g->first + i];
         if (!(i < 32 && (deferred >> i & 1))) {
             uint64_t at = last + c->desc.latency[op->unit];
-            us_sb_item_write(&s->sb, &op->item, at);
-            for (unsigned k = 0; k < op->item.nwrites; k++) {
-                int r = us_sb_index(op->item.writes[k]);
-                if (r >= 0)
-                    s->unit[r] = op->unit;
-            }
+            op_write(c, s, g->first + i, at);
             if (at > s->done)
                 s->done = at;
         }
@@ -806,6 +895,7 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
     }
     if (s->done < c->now + g->issues)
         s->done = c->now + g->issues;
+    s->rdy_pc = UINT_MAX;   /* its scoreboard changed */
     return cond;
 }
 
@@ -899,6 +989,8 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     if (wp->fs.pc >= c->code.ngroups)   /* its threads have finished */
         for (unsigned i = 0; i < gr->n; i++) {
             struct slot *s = lane(c, gr, i, j);
+            if (((wp->present >> i) & 1) && s->done < c->next_retire)
+                c->next_retire = s->done;
             if (((wp->present >> i) & 1) && s->wg >= 0)
                 us_wgs_finish(&c->wgs, s->wg, s->tid,
                               us_workload_thread(c->w, s->tid),
@@ -937,7 +1029,7 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
         if (item_writes(&a->item, b->item.writes[k]))
             return false;
     unsigned unit;
-    return lanes_ready(c, gr, j, g, &unit);
+    return lanes_ready(c, gr, j, wp->fs.pc, &unit);
 }
 
 /* Fetch up to fetch_words words into the warp buffers that hold the
@@ -946,11 +1038,12 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
  * lanes. */
 static void fetch(struct vt_core *c, struct lgroup *gr)
 {
-    unsigned n = c->tpp, bits = us_target_word_bits(c->desc.target);
+    unsigned n = c->tpp, bits = c->word_bits;
     for (unsigned k = 0; k < c->fetch_words; k++) {
         int best = -1;
+        unsigned j = gr->sched.last % n;
         for (unsigned m = 1; m <= n; m++) {
-            unsigned j = (gr->sched.last + m) % n;
+            j = j + 1 == n ? 0 : j + 1;
             const struct warp *wp = &gr->warps[j];
             if (!wp->present || wp->fbuf >= c->fbuf_words ||
                 wp->fs.pc + wp->fbuf >= c->code.ngroups)
@@ -968,10 +1061,7 @@ static void fetch(struct vt_core *c, struct lgroup *gr)
 
 static bool proc_has_thread(const struct vt_core *c, unsigned p)
 {
-    for (unsigned j = 0; j < c->tpp; j++)
-        if (c->procs[p].slots[j].busy)
-            return true;
-    return false;
+    return c->procs[p].nbusy > 0;
 }
 
 static void step_group(struct vt_core *c, struct lgroup *gr)
@@ -1038,7 +1128,7 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     us_workload_retire(c->w, s->tid);
     c->counts.threads++;
     c->counts.latency_sum += c->now - s->start;
-    s->busy = false;
+    set_busy(c, s, false);
     wp->present &= ~(1u << i);
     if (wp->present || us_wgs_on(&c->wgs))
         return false;   /* a workgroup's warp waits for admission (admit) */
@@ -1048,26 +1138,73 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     return true;
 }
 
+/* The first cycle after `now` whose work can differ from now's, or now + 1:
+ * a group's issue stage freeing, a thread able to retire, a register a
+ * waiting warp's lane reads or writes becoming usable, the watchdog's
+ * deadline.  Called after a cycle in which nothing retired, issued or was
+ * fetched, so until then each processor repeats now's stall (or idle)
+ * and nothing else changes; only on a graphics workload without an event
+ * sink (barrier releases and per-cycle events are not followed here). */
+static uint64_t quiet_until(struct vt_core *c)
+{
+    uint64_t now = c->now, next = c->next_retire;
+    uint64_t dead = c->dog.last + c->dog.bound + 1;
+    next = dead < next ? dead : next;
+    for (unsigned g = 0; g < c->nlgroups && next > now + 1; g++) {
+        struct lgroup *gr = &c->lgroups[g];
+        if (gr->busy_until > now) {
+            next = gr->busy_until < next ? gr->busy_until : next;
+            continue;   /* its warps are not looked at before then */
+        }
+        for (unsigned j = 0; j < c->tpp; j++) {
+            const struct warp *wp = &gr->warps[j];
+            if (!wp->present || wp->fs.pc >= c->code.ngroups)
+                continue;
+            for (unsigned i = 0; i < gr->n; i++) {
+                if (!((wp->fs.active >> i) & 1))
+                    continue;
+                unsigned unit = US_UNIT_ALU;
+                uint64_t r = slot_group_ready(c, lane(c, gr, i, j),
+                                              wp->fs.pc, &unit);
+                if (r > now && r < next)
+                    next = r;
+            }
+        }
+    }
+    return next > now + 1 ? next : now + 1;
+}
+
 bool vt_step(struct us_core *core)
 {
     struct vt_core *c = vt(core);
     if (c->finished)
         return false;
-    /* Retire threads whose last result is usable; refill their slots. */
+    /* Retire threads whose last result is usable; refill their slots
+     * (only when some thread can retire now). */
     bool live = false, retired = false;
-    for (unsigned g = 0; g < c->nlgroups; g++) {
-        struct lgroup *gr = &c->lgroups[g];
-        for (unsigned j = 0; j < c->tpp; j++) {
-            bool done = us_flow_done(&gr->warps[j].fs, c->code.ngroups);
-            for (unsigned i = 0; i < gr->n && done; i++) {
-                struct slot *s = lane(c, gr, i, j);
-                if (!s->busy || s->done > c->now)
-                    continue;
-                retired = true;
-                if (retire_lane(c, gr, i, j))
-                    break;   /* new threads: checked from next cycle */
+    if (c->next_retire <= c->now) {
+        uint64_t next = UINT64_MAX;
+        c->next_retire = UINT64_MAX;   /* begin_thread lowers it */
+        for (unsigned g = 0; g < c->nlgroups; g++) {
+            struct lgroup *gr = &c->lgroups[g];
+            for (unsigned j = 0; j < c->tpp; j++) {
+                bool done = us_flow_done(&gr->warps[j].fs, c->code.ngroups);
+                for (unsigned i = 0; i < gr->n && done; i++) {
+                    struct slot *s = lane(c, gr, i, j);
+                    if (!s->busy)
+                        continue;
+                    if (s->done > c->now) {
+                        next = s->done < next ? s->done : next;
+                        continue;
+                    }
+                    retired = true;
+                    if (retire_lane(c, gr, i, j))
+                        break;   /* new threads: checked from next cycle */
+                }
             }
         }
+        if (next < c->next_retire)
+            c->next_retire = next;
     }
     if (retired) {
         us_watchdog_kick(&c->dog, c->now);
@@ -1083,9 +1220,25 @@ bool vt_step(struct us_core *core)
         c->counts.cycles = c->now;
         return false;
     }
+    /* a cycle without retirement, issue or fetch may be followed by
+     * copies of itself (quiet_until) */
+    bool quiet = !retired && !c->w->events && !us_wgs_on(&c->wgs);
+    uint64_t stall0[US_STALL_COUNT], idle0 = c->counts.idle;
+    uint64_t issued0 = c->counts.issued, words0 = c->counts.instr_words;
+    if (quiet)
+        memcpy(stall0, c->counts.stall, sizeof stall0);
     for (unsigned g = 0; g < c->nlgroups; g++)
         step_group(c, &c->lgroups[g]);
-    c->now++;
+    if (quiet && !c->failed && c->counts.issued == issued0 &&
+        c->counts.instr_words == words0) {
+        uint64_t next = quiet_until(c), k = next - c->now - 1;
+        for (unsigned u = 0; u < US_STALL_COUNT && k; u++)
+            c->counts.stall[u] += k * (c->counts.stall[u] - stall0[u]);
+        c->counts.idle += k * (c->counts.idle - idle0);
+        c->now = next;
+    } else {
+        c->now++;
+    }
     c->counts.cycles = c->now;
     return true;
 }

@@ -244,6 +244,60 @@ START_TEST(events_are_the_counts)
 }
 END_TEST
 
+/* Long waits every processor shares (texture results, a dependent SFU
+ * chain): the scalar SP and the vec4 models count the cycles in which
+ * nothing can change at once without a sink (quiet_until in
+ * model_scalar.c and vec4_timing.c) and one by one with one; the
+ * registers and every statistic must agree, under each knob set that
+ * changes what a waiting cycle counts. */
+static const char waits[] =
+    "!!ARBfp1.0\n"
+    "TEMP a, b, c;\n"
+    "TEX a, fragment.texcoord[0], texture[0], 2D;\n"
+    "MUL b, a, fragment.color;\n"
+    "TEX c, b, texture[1], 2D;\n"
+    "RSQ b.x, c.x;\n"
+    "RCP b.y, b.x;\n"
+    "LG2 b.z, b.y;\n"
+    "MAD result.color, b, c, a;\n"
+    "END\n";
+
+START_TEST(quiet_cycles_are_counted)
+{
+    static const char *const sets[][4] = {
+        { "tex_latency=40", NULL },
+        { "tex_latency=40", "alu_lanes=4", "threads_per_proc=2", NULL },
+        { "tex_latency=64", "sfu=pool", "sfu_pool=1", NULL },
+        { "tex_latency=33", "sched=oldest", "fetch_width=2", NULL },
+        { "alu_latency=9", "compaction=0", "threads_per_proc=1", NULL },
+    };
+    enum { N = 23 };
+    static struct rec rec;
+    static const char *const names[] = { "scalar", "simd4", "vliw",
+                                         "superscalar", "hetero" };
+    const struct us_core_model *m = us_model_lookup(names[_i / 5]);
+    struct run a, b;
+    ck_assert_ptr_nonnull(m);
+    memset(&rec, 0, sizeof rec);
+    run_on(&a, m, waits, N, sets[_i % 5], NULL);
+    run_on(&b, m, waits, N, sets[_i % 5], &rec);
+    for (unsigned i = 0; i < N; i++)
+        ck_assert_msg(!memcmp(&a.t[i], &b.t[i], sizeof a.t[i]),
+                      "%s: thread %u differs with a sink", m->name, i);
+    ck_assert_uint_eq(a.st.n, b.st.n);
+    for (unsigned i = 0; i < a.st.n; i++) {
+        double x = us_stats_get(&a.st, a.st.s[i].name);
+        double y = us_stats_get(&b.st, a.st.s[i].name);
+        ck_assert_msg(x == y || (isnan(x) && isnan(y)), "%s, set %d: %s %g "
+                      "vs %g", m->name, _i % 5, a.st.s[i].name, x, y);
+    }
+    ck_assert_msg(stat(&a, "stalls.texture") > 0, "%s, set %d: no texture "
+                  "waits", m->name, _i % 5);
+    free_run(&a);
+    free_run(&b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("events");
@@ -253,6 +307,7 @@ static Suite *make_suite(void)
         n++;
     tcase_add_test(tc, scalar_hand_schedule);
     tcase_add_loop_test(tc, events_are_the_counts, 0, 2 * (int)n);
+    tcase_add_loop_test(tc, quiet_cycles_are_counted, 0, 25);
     suite_add_tcase(s, tc);
     return s;
 }
