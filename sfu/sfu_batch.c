@@ -25,30 +25,40 @@ static inline void block(const struct us_sfu *s, enum us_sfu_func F,
                          const float *restrict x, float *restrict out)
 {
     const unsigned n = BLK;
-    struct red r[BLK];
     int64_t acc[BLK], T[BLK], extra[BLK];
     unsigned seg[BLK];
+    uint32_t sign[BLK], result[BLK];
+    int e2[BLK];
+    bool special[BLK];
     const struct us_sfu_coeffs *c = &s->tab[func_table(F)];
     const int32_t *coef = c->coef;
     int d = (int)c->degree;
+    unsigned tbits = 0;
     for (unsigned l = 0; l < n; l++) {
-        reduce(s, F, x[l], &r[l]);
-        seg[l] = r[l].seg * (unsigned)(d + 1);   /* special: segment 0 */
-        T[l] = r[l].T;
-        extra[l] = r[l].c0_extra;
+        struct red r;
+        reduce(s, F, x[l], &r);
+        tbits = r.tbits;                      /* the table's */
+        special[l] = r.special;
+        result[l] = bits_of(r.result);
+        seg[l] = r.seg * (unsigned)(d + 1);   /* special: segment 0 */
+        T[l] = r.T;
+        extra[l] = r.c0_extra;
+        sign[l] = r.sign;
+        e2[l] = r.e2;
     }
     for (unsigned l = 0; l < n; l++)
         acc[l] = coef[seg[l] + (unsigned)d];
     for (int i = d - 1; i >= 0; i--) {
-        int sh = horner_shift(c, r[0].tbits, i);  /* tbits: the table's */
+        int sh = horner_shift(c, tbits, i);
         for (unsigned l = 0; l < n; l++)
             acc[l] = horner_step(acc[l], T[l],
                                  coef[seg[l] + (unsigned)i] +
                                      (i == 0 ? extra[l] : 0), sh);
     }
     for (unsigned l = 0; l < n; l++) {
-        float v = finish_pack(s, F, &r[l], acc[l]);
-        out[l] = r[l].special ? r[l].result : v;
+        struct red r = { .sign = sign[l], .e2 = e2[l] };
+        float v = finish_pack(s, F, &r, acc[l]);
+        out[l] = special[l] ? float_of(result[l]) : v;
     }
 }
 

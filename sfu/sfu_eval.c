@@ -63,6 +63,33 @@ static float m_sin(const void *c, float x) { return us_sfu_eval(c, US_SFU_SIN, x
 static float m_cos(const void *c, float x) { return us_sfu_eval(c, US_SFU_COS, x); }
 static float m_pow(const void *c, float x, float y) { return us_sfu_pow(c, x, y); }
 
+/* us_math's batch: through local buffers, since out may be x or y. */
+static void m_batch(const void *c, enum us_math_fn f, const float *x,
+                    const float *y, float *out, unsigned n)
+{
+    static const enum us_sfu_func fn[] = {
+        [US_MATH_RCP] = US_SFU_RCP, [US_MATH_RSQ] = US_SFU_RSQ,
+        [US_MATH_EX2] = US_SFU_EX2, [US_MATH_LG2] = US_SFU_LG2,
+        [US_MATH_SIN] = US_SFU_SIN, [US_MATH_COS] = US_SFU_COS,
+    };
+    enum { N = 256 };
+    float a[N], r[N];
+    for (unsigned i = 0; i < n; i += N) {
+        unsigned k = n - i < N ? n - i : N;
+        memcpy(a, x + i, k * sizeof *a);
+        if (f == US_MATH_POW) {
+            /* us_sfu_pow: ex2(y * lg2(x)), an FP32 MUL between. */
+            us_sfu_eval_batch(c, US_SFU_LG2, a, r, k);
+            for (unsigned l = 0; l < k; l++)
+                a[l] = y[i + l] * r[l];
+            us_sfu_eval_batch(c, US_SFU_EX2, a, r, k);
+        } else {
+            us_sfu_eval_batch(c, fn[f], a, r, k);
+        }
+        memcpy(out + i, r, k * sizeof *r);
+    }
+}
+
 void us_sfu_math(const struct us_sfu *sfu, struct us_math *out)
 {
     out->name = "sfu";
@@ -74,6 +101,7 @@ void us_sfu_math(const struct us_sfu *sfu, struct us_math *out)
     out->sin = m_sin;
     out->cos = m_cos;
     out->pow = m_pow;
+    out->batch = m_batch;
 }
 
 bool us_sfu_init(struct us_sfu *sfu, const struct us_sfu_config *cfg,

@@ -160,6 +160,7 @@ static inline void reduce(const struct us_sfu *s, enum us_sfu_func f, float x,
     enum us_sfu_table t = func_table(f);
     geom(t, s->tab[t].k, &g);
     r->special = false;
+    r->result = 0;
     r->seg = 0;                               /* special cases read none */
     r->T = 0;
     r->c0_extra = 0;
