@@ -3,7 +3,7 @@
  * own multiply-add datapath (the "partial SFU" of SPEC section 1), with one
  * coefficient LUT shared by the SPs.  Public API: include/ushader.h.
  *
- * WHAT A FUNCTION DOES (sfu/sfu_eval.c is the bit-exact definition)
+ * WHAT A FUNCTION DOES (sfu/sfu_lane.h is the bit-exact definition)
  *
  *  1. Special cases, before anything else.  Flush-to-zero (FTZ) on input
  *     and output, sign preserved: a denormal input is read as +-0, a result
