@@ -87,21 +87,29 @@ static inline int64_t horner(const struct us_sfu_coeffs *c, unsigned tbits,
     return acc;
 }
 
-/* mag * 2^e2 rounded to binary32 (ties away from zero: add half an ulp,
- * truncate, renormalize on a carry), FTZ, with `sign`.  Selects only. */
+/* mag * 2^e2 rounded to binary32 (ties away from zero), FTZ, with `sign`. */
 static inline float pack(uint32_t sign, uint64_t mag, int e2)
 {
-    int b = 63 - __builtin_clzll(mag | 1);
-    unsigned sh = b > 23 ? (unsigned)(b - 23) : 0u;
-    uint64_t m = b > 23 ? (mag + ((1ull << sh) >> 1)) >> sh
-                        : mag << (unsigned)(23 - b);
-    unsigned carry = (unsigned)(m >> 24);     /* 0 or 1 */
-    m >>= carry;
-    int e = b + (int)carry + e2;
-    uint32_t r = sign | (uint32_t)(e + 127) << 23 | (uint32_t)(m & 0x7fffff);
-    r = e > 127 ? sign | INF : r;
-    r = e < -126 || mag == 0 ? sign : r;
-    return float_of(r);
+    if (mag == 0)
+        return float_of(sign);
+    int b = 63 - __builtin_clzll(mag);
+    uint64_t m;
+    if (b > 23) {
+        unsigned sh = (unsigned)(b - 23);
+        m = (mag + (1ull << (sh - 1))) >> sh;
+        if (m >> 24) {
+            m >>= 1;
+            b++;
+        }
+    } else {
+        m = mag << (23 - b);
+    }
+    int e = b + e2;
+    if (e > 127)
+        return float_of(sign | INF);
+    if (e < -126)
+        return float_of(sign);
+    return float_of(sign | (uint32_t)(e + 127) << 23 | (uint32_t)(m & 0x7fffff));
 }
 
 /* us_sfu_func_table (sfu/sfu_config.c), visible to the compiler here. */
