@@ -515,6 +515,10 @@ void us_load_initial_locals(const struct us_program *prog,
 
 /* The elementary functions an SFU provides; `cfg` selects a configuration.
  * RCP RSQ EX2 LG2 SIN COS POW reach the hardware only through this. */
+/* The function of a us_math batch call (the members below). */
+enum us_math_fn { US_MATH_RCP, US_MATH_RSQ, US_MATH_EX2, US_MATH_LG2,
+                  US_MATH_SIN, US_MATH_COS, US_MATH_POW };
+
 struct us_math {
     const char *name;
     const void *cfg;
@@ -525,6 +529,11 @@ struct us_math {
     float (*sin)(const void *cfg, float x);
     float (*cos)(const void *cfg, float x);
     float (*pow)(const void *cfg, float x, float y);
+    /* Optional (NULL: callers make one call per lane): out[i] = f(x[i])
+     * (POW: f(x[i], y[i]); y is unused otherwise) for i < n, the same bits
+     * as the members above; out may be x or y. */
+    void (*batch)(const void *cfg, enum us_math_fn f, const float *x,
+                  const float *y, float *out, unsigned n);
 };
 
 /* Correctly rounded binary32 results (MPFR decides the hard cases). */

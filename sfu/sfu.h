@@ -3,7 +3,7 @@
  * own multiply-add datapath (the "partial SFU" of SPEC section 1), with one
  * coefficient LUT shared by the SPs.  Public API: include/ushader.h.
  *
- * WHAT A FUNCTION DOES (sfu/sfu_eval.c is the bit-exact definition)
+ * WHAT A FUNCTION DOES (sfu/sfu_lane.h is the bit-exact definition)
  *
  *  1. Special cases, before anything else.  Flush-to-zero (FTZ) on input
  *     and output, sign preserved: a denormal input is read as +-0, a result
@@ -169,6 +169,11 @@ US_MUST_CHECK bool us_sfu_generate(const struct us_sfu_config *cfg,
                                    enum us_sfu_table t, int32_t *coef,
                                    struct us_sfu_coeffs *out, double *err,
                                    struct us_diag *diag);
+
+/* us_sfu_eval of x[0..n-1] into out[0..n-1] (the arrays do not overlap),
+ * the same bits, with the lanes in one loop (sfu/sfu_batch.c). */
+void us_sfu_eval_batch(const struct us_sfu *sfu, enum us_sfu_func f,
+                       const float *restrict x, float *restrict out, size_t n);
 
 /* 1/(2 pi) as 32-bit words, most significant first: bit j (weight 2^-j,
  * j >= 1) is bit 31 - (j - 1) % 32 of word (j - 1) / 32. */

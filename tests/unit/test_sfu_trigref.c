@@ -10,7 +10,7 @@
  *    value against libm's) on ranges with the special values (zeros,
  *    denormals, inf, NaN, huge arguments), hard cases and a sample of
  *    the whole range, for every function;
- *  - the SFU model's results (sfu/sfu_eval.c, specialised per function
+ *  - the SFU model's results (sfu/sfu_lane.h, specialised per function
  *    for the check) hash to the values of the model before (6faa626).
  */
 #include <float.h>
