@@ -5,7 +5,9 @@
  * fixed-point triangle setup, 2x2-quad rasterization with perspective-
  * correct interpolation (flat: the provoking vertex's value, the last of
  * the triangle as GL's default; noperspective: linear in window space),
- * fragment shading in quads, KIL, fog, depth test and blending.
+ * fragment shading in quads, KIL, fog, depth test and blending; this
+ * file is the draw level (vertices, clipping, the host threads),
+ * gfx/fragment.c the fragment stage of one slice of tiles.
  * Shading goes only through d->backend; batches and quads are visited in
  * submission order, so every backend sees the same threads in the same
  * order and the image does not depend on the backend.
@@ -31,8 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gfx/gfx.h"
-#include "shader/interp_soa.h"
+#include "gfx/fragment.h"
 
 /* SLICES: the fragment stage of a draw on n > 1 workers is cut into
  * SLICES * n tile sets that the workers take in turn as they finish, so
@@ -40,7 +41,7 @@
  * others up at the end of the draw.  More slices cost more: a triangle
  * on tiles of several slices is clipped and set up by each (bunny.scn on
  * 2 workers, callgrind: 4 slices +1.8% instructions over 2, 8 +3.5%). */
-enum { VERTEX_BATCH = 32, QUAD_BATCH = 64, TILE = 16, SLICES = 2 };
+enum { VERTEX_BATCH = 32, SLICES = 2 };
 
 void gfx_state_init(struct gfx_state *s)
 {
@@ -48,11 +49,6 @@ void gfx_state_init(struct gfx_state *s)
     s->depth_test = true;
     s->depth_write = true;
     s->cull = GFX_CULL_NONE;
-}
-
-static float clamp01(float x)
-{
-    return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;  /* NaN -> 0 */
 }
 
 /* ARB_vertex_program §2.14.3.1 table X.2: conventional attributes alias
@@ -72,523 +68,6 @@ static void fetch_vertex(const struct gfx_vertex *v, struct us_thread *t)
     for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
         memcpy(t->input[US_VIN_TEXCOORD0 + n], v->attr[GFX_ATTR_TEXCOORD0 + n],
                sizeof(us_vec4));
-}
-
-struct quad_info {
-    int x, y;             /* window coordinates of member 2 (bottom-left) */
-    uint8_t cover;        /* bit i: member i is covered                   */
-    float z[4];           /* interpolated window z                        */
-    float fog[4];         /* fragment.fogcoord.x, when the draw fogs      */
-};
-
-struct draw_ctx {
-    struct gfx_framebuffer *fb;
-    const struct gfx_draw *d;
-    struct gfx_stats *stats;
-    struct us_exec_env fenv;
-    struct us_diag *diag;
-    bool failed;                  /* a fragment went over the budget  */
-    struct us_thread *threads;    /* 4 per quad                       */
-    struct quad_info *quads;
-    unsigned nquads;
-    uint64_t fin_mask;            /* fragment inputs to interpolate   */
-    uint64_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
-    bool fog;
-    unsigned worker, nworkers;    /* this one owns the tiles (tx, ty)
-                                     with (tx + ty) % nworkers == worker:
-                                     a slice, of nworkers slices        */
-    bool count_prims;             /* counts this triangle's pieces and
-                                     culls (one slice does)            */
-    /* Set up at the first triangle (frag_setup).  The row form: the
-     * backend's rows_open took the program, so the inputs go straight
-     * into the executor's lane rows, a chunk of US_SOA_WIDTH / 4 quads at
-     * a time, and no thread record is touched; NULL: thread records. */
-    bool set_up;
-    struct us_soa *rows;
-    uint8_t in_comps[US_FIN_COUNT];   /* bit k: component k of the input
-                                         is computed (records: all four
-                                         of those the draw writes; rows:
-                                         those the program reads)        */
-    uint64_t in_interp;               /* inputs COLOR0 .. FACING - 1 with
-                                         components in in_comps           */
-    float *in_row[US_FIN_COUNT][4];   /* rows: where they go              */
-    const float *out_row[5];          /* rows: result.color x y z w and
-                                         result.depth z; NULL: the program
-                                         never writes it (0, as reset)    */
-};
-
-/* Fog on the program's clamped colour: ARB_fragment_program §3.11.4.6 and
- * GL 2.1 §3.10 (f from fragment.fogcoord.x, clamped to [0, 1]). */
-static void apply_fog(const struct us_program *fp, const struct us_glstate *gl,
-                      float c, float color[4])
-{
-    float f;
-    if (fp->options & US_OPT_FOG_LINEAR)
-        f = gl->fog_end == gl->fog_start
-                ? 1.0f : (gl->fog_end - c) / (gl->fog_end - gl->fog_start);
-    else if (fp->options & US_OPT_FOG_EXP)
-        f = expf(-gl->fog_density * c);
-    else {
-        float k = gl->fog_density * c;
-        f = expf(-k * k);
-    }
-    f = clamp01(f);
-    for (int i = 0; i < 3; i++)
-        color[i] = f * color[i] + (1.0f - f) * gl->fog_color[i];
-}
-
-/* A thread over the instruction budget fails the draw (its program would
- * hang hardware); the first one found is reported. */
-static bool overrun(const struct us_thread *t, unsigned n,
-                    const struct us_exec_env *env, const char *what,
-                    struct us_diag *diag)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (t[i].overrun) {
-            gfx_fail(diag, 0, 0, "the %s program does not finish: a thread "
-                     "executed more than %u instructions (the budget, knob "
-                     "max_instructions)", what,
-                     env->max_insts ? env->max_insts : US_MAX_INSTS_DEFAULT);
-            return true;
-        }
-    return false;
-}
-
-static uint32_t input_off(unsigned in)
-{
-    return (uint32_t)(offsetof(struct us_thread, input) + in * sizeof(us_vec4));
-}
-
-static uint32_t output_off(unsigned out)
-{
-    return (uint32_t)(offsetof(struct us_thread, output) +
-                      out * sizeof(us_vec4));
-}
-
-/* The fragment stage's per-worker part, at its first triangle: the row
- * form when the backend takes the program, and which input components
- * each quad needs. */
-static void frag_setup(struct draw_ctx *c)
-{
-    const struct gfx_draw *d = c->d;
-    c->set_up = true;
-    c->rows = d->backend->rows_open
-                  ? d->backend->rows_open(d->backend->ctx, d->fp) : NULL;
-    uint64_t given = 0;
-    for (unsigned in = 0; in < US_FIN_COUNT; in++) {
-        c->in_comps[in] = 0;
-        if (in != US_FIN_POSITION && !(c->fin_mask >> in & 1))
-            continue;           /* stays as reset: (0, 0, 0, 1) */
-        if (!c->rows) {
-            c->in_comps[in] = 0xF;
-            continue;
-        }
-        unsigned reads = us_soa_reg_reads(c->rows, input_off(in));
-        c->in_comps[in] = (uint8_t)reads;
-        given |= (uint64_t)(reads != 0) << in;
-        for (unsigned k = 0; k < 4; k++)
-            c->in_row[in][k] = reads >> k & 1
-                ? us_soa_reg_row(c->rows, input_off(in), k) : NULL;
-    }
-    if (c->fog)
-        c->in_comps[US_FIN_FOGCOORD] |= 1;   /* the fog stage's */
-    c->in_interp = 0;
-    for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++)
-        c->in_interp |= (uint64_t)(c->in_comps[in] != 0) << in;
-    if (!c->rows)
-        return;
-    static const uint8_t outs[5][2] = {
-        { US_FOUT_COLOR, 0 }, { US_FOUT_COLOR, 1 }, { US_FOUT_COLOR, 2 },
-        { US_FOUT_COLOR, 3 }, { US_FOUT_DEPTH, 2 },
-    };
-    for (unsigned j = 0; j < 5; j++) {
-        uint32_t off = output_off(outs[j][0]);
-        unsigned c4 = outs[j][1];
-        unsigned named = us_soa_reg_reads(c->rows, off) |
-                         us_soa_reg_writes(c->rows, off);
-        c->out_row[j] = named >> c4 & 1 ? us_soa_reg_row(c->rows, off, c4)
-                                        : NULL;
-    }
-    us_soa_rows_begin(c->rows, &c->fenv, given);
-}
-
-/* The end of a worker's fragment stage (after its last flush). */
-static void frag_end(struct draw_ctx *c)
-{
-    us_soa_free(c->rows);
-    c->rows = NULL;
-}
-
-/* The per-fragment operations on member i of quad qi after shading:
- * KIL, depth (result.depth z when the program writes it), the colour's
- * clamp, fog, depth test and blending, in order. */
-static void fragment_ops(struct draw_ctx *c, const struct quad_info *qi,
-                         unsigned i, bool killed, const float color[4],
-                         float depth)
-{
-    const struct gfx_draw *d = c->d;
-    struct gfx_framebuffer *fb = c->fb;
-    if (killed) {
-        c->stats->killed++;
-        return;
-    }
-    bool writes_depth = d->fp->outputs_written >> US_FOUT_DEPTH & 1;
-    int px = qi->x + (int)(i & 1), py = qi->y + 1 - (int)(i >> 1);
-    size_t idx = (size_t)py * fb->w + (size_t)px;
-    float z = writes_depth ? clamp01(depth) : qi->z[i];
-    if (d->state->depth_test) {
-        if (!(z < fb->depth[idx])) {  /* GL_LESS */
-            c->stats->depth_failed++;
-            return;
-        }
-        if (d->state->depth_write)
-            fb->depth[idx] = z;
-    }
-    float col[4];
-    for (int k = 0; k < 4; k++)
-        col[k] = clamp01(color[k]);
-    if (c->fog)
-        apply_fog(d->fp, d->gl, qi->fog[i], col);
-    float *dst = fb->color + 4 * idx;
-    if (d->state->blend) {
-        float a = col[3];
-        for (int k = 0; k < 4; k++)
-            dst[k] = col[k] * a + dst[k] * (1.0f - a);
-    } else {
-        memcpy(dst, col, sizeof col);
-    }
-    c->stats->written++;
-}
-
-/* Shade the pending quads, then run the per-fragment operations in order;
- * false when a fragment went over the instruction budget. */
-static bool flush_quads(struct draw_ctx *c)
-{
-    if (!c->nquads)
-        return true;
-    const struct gfx_draw *d = c->d;
-    if (c->rows) {
-        /* straight-line code (us_soa_plan): no fragment can go over the
-         * budget, as for the records on the same executor */
-        us_soa_rows_run(c->rows, &c->fenv, 4 * c->nquads, true);
-        const uint8_t *killed = us_soa_killed(c->rows);
-        for (unsigned q = 0; q < c->nquads; q++) {
-            const struct quad_info *qi = &c->quads[q];
-            for (unsigned i = 0; i < 4; i++) {
-                if (!(qi->cover >> i & 1))
-                    continue;
-                unsigned l = 4 * q + i;
-                float out[5];
-                for (unsigned j = 0; j < 5; j++)
-                    out[j] = c->out_row[j] ? c->out_row[j][l] : 0.0f;
-                fragment_ops(c, qi, i, killed[l], out, out[4]);
-            }
-        }
-        c->nquads = 0;
-        return true;
-    }
-    d->backend->shade(d->backend->ctx, d->fp, &c->fenv, c->threads,
-                      4 * c->nquads, true);
-    if (overrun(c->threads, 4 * c->nquads, &c->fenv, "fragment", c->diag))
-        return false;
-    for (unsigned q = 0; q < c->nquads; q++) {
-        const struct quad_info *qi = &c->quads[q];
-        for (unsigned i = 0; i < 4; i++) {
-            if (!(qi->cover >> i & 1))
-                continue;
-            const struct us_thread *t = &c->threads[4 * q + i];
-            fragment_ops(c, qi, i, t->killed, t->output[US_FOUT_COLOR],
-                         t->output[US_FOUT_DEPTH][2]);
-        }
-    }
-    c->nquads = 0;
-    return true;
-}
-
-/* A triangle after the viewport transform, in setup (counter-clockwise)
- * order. */
-struct tri {
-    struct gfx_tri_setup s;
-    const struct gfx_cvert *v[3];
-    const struct gfx_cvert *pv;   /* the provoking vertex (before clipping) */
-    float invw[3], z[3];
-};
-
-/* Component k of fragment input `in` for the pending quad's four
- * members: into their thread records, or the rows. */
-static void put_input(struct draw_ctx *c, unsigned in, unsigned k,
-                      const float v[4])
-{
-    if (c->rows) {
-        if (c->in_row[in][k])
-            memcpy(c->in_row[in][k] + 4 * c->nquads, v, 4 * sizeof *v);
-        return;
-    }
-    struct us_thread *th = &c->threads[4 * c->nquads];
-    for (unsigned i = 0; i < 4; i++)
-        th[i].input[in][k] = v[i];
-}
-
-/* Interpolate the fragment inputs of the pending quad's members (helpers
- * included: their barycentrics just lie outside [0, 1]), in double
- * precision, each member as one fragment alone would be: the loops over
- * the four members only let the compiler use vector registers.  Single
- * precision would round differently (the weights' three products and two
- * sums, and the perspective division): not bit-identical. */
-static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
-                             const int64_t e[3][4], int qx, int qy,
-                             struct quad_info *qi)
-{
-    double ed[3][4], l[3][4], q[3][4], b[3][4];
-    double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
-    double area2 = (double)t->s.area2;
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 4; i++)
-            ed[k][i] = (double)e[k][i];
-    /* the divisions apart from the conversions, and taken whether or
-     * not they are used, so that they go two or four at a time */
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 4; i++) {
-            l[k][i] = ed[k][i] / area2;
-            q[k][i] = l[k][i] * t->invw[k];
-            sum[i] += q[k][i];
-        }
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 4; i++)
-            b[k][i] = q[k][i] / sum[i];
-    for (int i = 0; i < 4; i++)
-        if (sum[i] == 0.0)
-            for (int k = 0; k < 3; k++)
-                b[k][i] = l[k][i];
-    float v[4];
-    for (int i = 0; i < 4; i++) {
-        double z = l[0][i] * t->z[0] + l[1][i] * t->z[1] + l[2][i] * t->z[2];
-        qi->z[i] = clamp01((float)z);
-    }
-
-    const struct us_program *fp = c->d->fp;
-    unsigned m = c->in_comps[US_FIN_POSITION];
-    if (m) {
-        float fx[4], fy[4];
-        for (int i = 0; i < 4; i++) {
-            fx[i] = (float)(qx + (i & 1)) + 0.5f;
-            fy[i] = (float)(qy + 1 - (i >> 1)) + 0.5f;
-            if (fp->options & US_OPT_PIXEL_CENTER_INTEGER)
-                fx[i] -= 0.5f, fy[i] -= 0.5f;
-            if (fp->options & US_OPT_ORIGIN_UPPER_LEFT)
-                fy[i] = (float)c->fb->h - fy[i];
-        }
-        if (m & 1)
-            put_input(c, US_FIN_POSITION, 0, fx);
-        if (m & 2)
-            put_input(c, US_FIN_POSITION, 1, fy);
-        if (m & 4)
-            put_input(c, US_FIN_POSITION, 2, qi->z);
-        if (m & 8) {
-            for (int i = 0; i < 4; i++)
-                v[i] = (float)(l[0][i] * t->invw[0] + l[1][i] * t->invw[1] +
-                               l[2][i] * t->invw[2]);
-            put_input(c, US_FIN_POSITION, 3, v);
-        }
-    }
-
-    /* fragment.facing: the primitive's orientation as culling sees it
-     * (GL 2.1 §2.14.1, counter-clockwise in window space is front) */
-    m = c->in_comps[US_FIN_FACING];
-    for (unsigned k = 0; k < 4; k++)
-        if (m >> k & 1) {
-            float f = k == 0 ? (t->s.back ? 0.0f : 1.0f) : k == 3 ? 1.0f
-                                                                  : 0.0f;
-            const float fv[4] = { f, f, f, f };
-            put_input(c, US_FIN_FACING, k, fv);
-        }
-
-    bool back = t->s.back && c->d->state->two_side;
-    /* the interpolated inputs, lowest first */
-    for (uint64_t left = c->in_interp; left; left &= left - 1) {
-        unsigned in = (unsigned)__builtin_ctzll(left);
-        m = c->in_comps[in];
-        unsigned src;
-        if (in == US_FIN_COLOR0)
-            src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
-        else if (in == US_FIN_COLOR1)
-            src = back ? US_VOUT_BCOLOR1 : US_VOUT_COLOR1;
-        else if (in == US_FIN_FOGCOORD)
-            src = US_VOUT_FOGCOORD;
-        else
-            src = US_VOUT_TEXCOORD0 + (in - US_FIN_TEXCOORD0);
-        bool flat = c->fin_flat >> in & 1, linear = c->fin_linear >> in & 1;
-        for (unsigned k = 0; k < 4; k++) {
-            if (!(m >> k & 1))
-                continue;
-            if (in == US_FIN_FOGCOORD && k > 0) {
-                /* fragment.fogcoord is (f, 0, 0, 1) */
-                for (int i = 0; i < 4; i++)
-                    v[i] = k == 3 ? 1.0f : 0.0f;
-            } else if (flat) {
-                for (int i = 0; i < 4; i++)
-                    v[i] = t->pv->vary[src][k];
-            } else {
-                const double (*w)[4] = linear ? l : b;
-                double a0 = t->v[0]->vary[src][k], a1 = t->v[1]->vary[src][k],
-                       a2 = t->v[2]->vary[src][k];
-                for (int i = 0; i < 4; i++)
-                    v[i] = (float)(w[0][i] * a0 + w[1][i] * a1 + w[2][i] * a2);
-            }
-            if (in == US_FIN_FOGCOORD && k == 0 && c->fog)
-                memcpy(qi->fog, v, sizeof qi->fog);
-            put_input(c, in, k, v);
-        }
-    }
-}
-
-/* Queue the quad at (qx, qy) when it covers a pixel, e its member 2's
- * edge values (bottom-left) and dx, dy their steps; false when a flush
- * went over the instruction budget. */
-static bool raster_quad(struct draw_ctx *c, const struct tri *t, int qx,
-                        int qy, const int64_t e2[3], const int64_t dx[3],
-                        const int64_t dy[3])
-{
-    int fw = (int)c->fb->w, fh = (int)c->fb->h;
-    int64_t e[3][4];
-    uint8_t cover = 0;
-    for (unsigned i = 0; i < 4; i++) {
-        int px = qx + (int)(i & 1), py = qy + 1 - (int)(i >> 1);
-        int64_t ei[3];
-        for (int k = 0; k < 3; k++)
-            e[k][i] = ei[k] = e2[k] + (i & 1 ? dx[k] : 0) +
-                              (i >> 1 ? 0 : dy[k]);
-        if (gfx_tri_inside(&t->s, ei) && px < fw && py < fh)
-            cover |= (uint8_t)(1u << i);
-    }
-    if (!cover)
-        return true;
-    struct quad_info *qi = &c->quads[c->nquads];
-    qi->x = qx;
-    qi->y = qy;
-    qi->cover = cover;
-    if (!c->rows)
-        for (unsigned i = 0; i < 4; i++) {
-            struct us_thread *th = &c->threads[4 * c->nquads + i];
-            us_thread_reset_for(th, c->d->fp);
-            th->helper = !(cover >> i & 1);
-        }
-    interpolate_quad(c, t, e, qx, qy, qi);
-    unsigned covered = (unsigned)__builtin_popcount(cover);
-    c->stats->fragments += covered;
-    c->stats->helpers += 4 - covered;
-    unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
-    return ++c->nquads < batch || flush_quads(c);
-}
-
-/* Of the quads j = 0 .. last of a row, x = x_0 + 2j, whose member 2
- * has edge values e at j = 0: [*lo, *hi], outside of which no member is
- * covered (empty: *lo > *hi).  A member's e + owned - 1 is below its
- * quad's member 2's plus the positive ones of the steps dx, dy; where
- * that bound is negative for an edge the whole quad is outside it, and
- * the bound is linear in j.  Only quads raster_quad would leave are
- * skipped. */
-static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
-                      const int64_t dx[3], const int64_t dy[3], int last,
-                      int64_t *lo, int64_t *hi)
-{
-    *lo = 0;
-    *hi = last;
-    for (int k = 0; k < 3; k++) {
-        int64_t m = e[k] + s->owned[k] - 1 + (dx[k] > 0 ? dx[k] : 0) +
-                    (dy[k] > 0 ? dy[k] : 0);
-        int64_t step = 2 * dx[k];
-        if (step > 0 && m < 0) {
-            int64_t j = (-m + step - 1) / step;     /* first m + j step >= 0 */
-            *lo = j > *lo ? j : *lo;
-        } else if (step < 0) {
-            int64_t j = m < 0 ? -1 : m / -step;     /* last m + j step >= 0 */
-            *hi = j < *hi ? j : *hi;
-        } else if (step == 0 && m < 0) {
-            *hi = -1;
-        }
-    }
-    if (*lo > last)
-        *lo = last + 1;
-}
-
-/* The quads of the triangle in this worker's tiles, in scanline order
- * (a quad lies in one tile: TILE is even), the edge functions stepped
- * along each row of quads, past the quads wholly outside (quad_span). */
-static void raster_triangle(struct draw_ctx *c, const struct tri *t)
-{
-    const struct gfx_tri_setup *s = &t->s;
-    if (!c->set_up)
-        frag_setup(c);
-    int64_t dx[3], dy[3], dx2[3];
-    gfx_tri_edge_steps(s, dx, dy);
-    for (int k = 0; k < 3; k++)
-        dx2[k] = 2 * dx[k];
-    int x0 = s->xmin & ~1;
-    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2)
-        for (int tx = x0 / TILE; tx <= s->xmax / TILE; tx++) {
-            if ((unsigned)(tx + qy / TILE) % c->nworkers != c->worker)
-                continue;
-            int from = tx * TILE > x0 ? tx * TILE : x0;
-            int to = tx * TILE + TILE - 1 < s->xmax ? tx * TILE + TILE - 1
-                                                    : s->xmax;
-            int64_t e[3];
-            gfx_tri_edges(s, from, qy, e);
-            int64_t lo, hi;
-            quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
-            for (int k = 0; k < 3; k++)
-                e[k] += lo * dx2[k];
-            for (int qx = from + 2 * (int)lo; qx <= from + 2 * (int)hi;
-                 qx += 2) {
-                if (!raster_quad(c, t, qx, qy, e, dx, dy)) {
-                    c->failed = true;
-                    return;
-                }
-                for (int k = 0; k < 3; k++)
-                    e[k] += dx2[k];
-            }
-        }
-}
-
-/* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,
- * then a fan of triangles from its first vertex; pv: the provoking vertex
- * of the triangle it came from. */
-static void draw_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
-                         unsigned n, const struct gfx_cvert *pv)
-{
-    const struct gfx_draw *d = c->d;
-    float wx[GFX_CLIP_MAX_VERTS], wy[GFX_CLIP_MAX_VERTS];
-    float wz[GFX_CLIP_MAX_VERTS], iw[GFX_CLIP_MAX_VERTS];
-    float hw = 0.5f * (float)c->fb->w, hh = 0.5f * (float)c->fb->h;
-    float dn = d->gl->depth_near, df = d->gl->depth_far;
-    for (unsigned i = 0; i < n; i++) {
-        const float *p = poly[i].pos;
-        iw[i] = 1.0f / p[3];
-        wx[i] = (p[0] * iw[i] + 1.0f) * hw;
-        wy[i] = (p[1] * iw[i] + 1.0f) * hh;
-        wz[i] = p[2] * iw[i] * 0.5f * (df - dn) + 0.5f * (dn + df);
-    }
-    for (unsigned k = 1; k + 1 < n; k++) {
-        unsigned vi[3] = { 0, k, k + 1 }, perm[3];
-        float tx[3] = { wx[0], wx[k], wx[k + 1] };
-        float ty[3] = { wy[0], wy[k], wy[k + 1] };
-        struct tri t = { .pv = pv };
-        if (!gfx_tri_setup(&t.s, tx, ty, c->fb->w, c->fb->h, perm))
-            continue;
-        if ((t.s.back && d->state->cull == GFX_CULL_BACK) ||
-            (!t.s.back && d->state->cull == GFX_CULL_FRONT)) {
-            c->stats->culled += c->count_prims;
-            continue;
-        }
-        for (int j = 0; j < 3; j++) {
-            unsigned src = vi[perm[j]];
-            t.v[j] = &poly[src];
-            t.invw[j] = iw[src];
-            t.z[j] = wz[src];
-        }
-        c->stats->clipped += c->count_prims;
-        raster_triangle(c, &t);
-    }
 }
 
 /* GL 3.0 §2.17: the clip distances of the enabled planes for a vertex
@@ -644,7 +123,7 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
             fetch_vertex(&m->verts[base + i], &threads[i]);
         }
         d->backend->shade(d->backend->ctx, d->vp, &env, threads, n, false);
-        if (overrun(threads, n, &env, "vertex", diag)) {
+        if (gfx_overrun(threads, n, &env, "vertex", diag)) {
             *failed = base;
             return false;
         }
@@ -666,8 +145,10 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
             static const unsigned colors[] = { US_VOUT_COLOR0, US_VOUT_COLOR1,
                                                US_VOUT_BCOLOR0, US_VOUT_BCOLOR1 };
             for (size_t k = 0; k < 4; k++)
-                for (int ch = 0; ch < 4; ch++)
-                    o->vary[colors[k]][ch] = clamp01(o->vary[colors[k]][ch]);
+                for (int ch = 0; ch < 4; ch++) {
+                    float *v = &o->vary[colors[k]][ch];
+                    *v = gfx_clamp01(*v);
+                }
         }
     }
     return true;
@@ -962,12 +443,12 @@ static void fragment_slice(struct worker *w, unsigned slice)
         struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
         unsigned n = gfx_clip_polygon(in, j->spec, poly);
         if (n >= 3)
-            draw_polygon(&c, poly, n, in[2]);
+            gfx_frag_polygon(&c, poly, n, in[2]);
     }
     struct slice *out = &j->slices[slice];
     out->ran = true;
-    out->ok = !c.failed && flush_quads(&c);
-    frag_end(&c);
+    out->ok = !c.failed && gfx_frag_flush(&c);
+    gfx_frag_end(&c);
     stats.tex_samples += sampler.samples;
     out->stats = stats;
     out->diag = diag;
