@@ -80,8 +80,14 @@ awk 'function sort(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j
            printf "  goal: warm wall under 15 s on an idle machine (median above: %.2f s)\n", med(ww, nw) }' \
     "$tmp/runs.txt"
 echo "stages of the last runs (wall seconds, cold / warm):"
-# each mark's time to the next mark
-stages() { awk 'NR > 1 { printf "%s %.2f\n", name, $1 - t } { t = $1; name = $2 }' "$1"; }
+# each mark's time to the next mark of its part: the demo's own marks,
+# then those of its background parts (tools/demo.sh: DEMO_TIMES-PART)
+stages() {
+    for f in "$1" "$1-graphics" "$1-compute"; do
+        [ ! -f "$f" ] ||
+            awk 'NR > 1 { printf "%s %.2f\n", name, $1 - t } { t = $1; name = $2 }' "$f"
+    done
+}
 stages "$tmp/cold$COLD.times" >"$tmp/c.st"
 stages "$tmp/warm$WARM.times" >"$tmp/w.st"
 paste "$tmp/c.st" "$tmp/w.st" | awk '{ printf "  %-20s %7.2f %7.2f\n", $1, $2, $4 }'

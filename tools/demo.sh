@@ -21,6 +21,8 @@
 set -eu
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
+OUT=${OUT:-out}
+export BUILD U OUT
 cd "$(dirname "$0")/.."
 # DEMO_TIMES=FILE: each stage's start ("TIME NAME", date +%s.%N) appended
 # to FILE, and "TIME end" last (bench/demo_time.bench.sh).
@@ -49,65 +51,90 @@ echo
 mark scenes
 BUILD=$BUILD sh tools/demo_render.sh
 
+# Two parts run in the background beside the suite's bench, which leaves
+# a core idle in its serial parts (loading, reports, plots): the compute
+# suite, and glmark2's and Minetest's shaders.  Each part's output is
+# kept in files and printed in its place; its stage marks go to its own
+# DEMO_TIMES file (DEMO_TIMES-PART), so each stage ends at the next mark
+# of its own part.
+LOG=$(mktemp -d)
+export LOG
+pid_compute="" pid_graphics=""
+trap 'for p in $pid_compute $pid_graphics; do kill "$p" 2>/dev/null; done
+      rm -rf "$LOG"' EXIT
+trap 'exit 130' HUP INT TERM
+# part NAME: run the shell script on standard input as part NAME, in the
+# background (its mark() and DEMO_TIMES-NAME first)
+part() {
+    { echo 'mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }'
+      cat; } > "$LOG/$1.sh"
+    DEMO_TIMES=${DEMO_TIMES:+$DEMO_TIMES-$1} \
+        sh -eu "$LOG/$1.sh" > "$LOG/$1.out" 2> "$LOG/$1.err" &
+    eval "pid_$1=$!"
+}
+# show NAME: wait for part NAME, print its output, fail as it did
+show() {
+    status=0
+    eval "wait \"\$pid_$1\"" || status=$?
+    eval "pid_$1="
+    cat "$LOG/$1.out"
+    cat "$LOG/$1.err" >&2
+    [ "$status" -eq 0 ] || exit "$status"
+}
+
 # The compute suite (docs/COMPUTE_SUITE.md): every kernel on every model,
 # the SIMT presets and the divergence, memory and e-GPU studies, each
-# output checked against its C reference, in process -- in the background
-# beside the graphics benches below, which leave a core idle in their
-# serial parts (loading, reports, plots); its output is kept in a file and
-# printed in its place, last.  Its GLSL and OpenCL C kernels are compiled
-# on JOBS processes first, into the SPIR-V cache (glsl/spv_cache.c) the
-# suite's loading then reads.  The subset: every kernel but gemm64,
-# gemm64_cl and gemm32 (gemm32_cl stays: GeMM and the e-GPU launch share).
-compute_log=$(mktemp)
-compute_err=$(mktemp)
-compute_pid=""
-trap '[ -z "$compute_pid" ] || kill "$compute_pid" 2>/dev/null
-      rm -f "$compute_log" "$compute_err"' EXIT
-trap 'exit 130' HUP INT TERM
+# output checked against its C reference, in process.  Its GLSL and
+# OpenCL C kernels are compiled on JOBS processes first, into the SPIR-V
+# cache (glsl/spv_cache.c) the suite's loading then reads.  The subset:
+# every kernel but gemm64, gemm64_cl and gemm32 (gemm32_cl stays: GeMM
+# and the e-GPU launch share).
 kernels=$(sed -n 's/^KREF(\([a-z0-9_]*\))$/\1/p' bench/compute/ref/list.def |
     grep -v -x -e gemm64 -e gemm64_cl -e gemm32 | paste -s -d, -)
-(
-    [ -n "${USHADER_NO_CACHE:-}" ] ||
-        ls bench/compute/*.comp bench/compute/*.cl |
-        xargs -P "${JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 "$U" glsl \
-            >/dev/null 2>&1 || true
-    exec "$U" bench --suite compute --only "$kernels" --jobs 2 \
-        --out "${OUT:-out}/compute"
-) > "$compute_log" 2> "$compute_err" &
-compute_pid=$!
+KERNELS=$kernels
+export KERNELS
+part compute <<'PART'
+mark compute
+[ -n "${USHADER_NO_CACHE:-}" ] ||
+    ls bench/compute/*.comp bench/compute/*.cl |
+    xargs -P "${JOBS:-$(nproc 2>/dev/null || echo 2)}" -n 1 "$U" glsl \
+        >/dev/null 2>&1 || true
+echo
+echo "== ushader demo: the compute suite on every model, but gemm64 and the GLSL gemm32 (bench/compute/; whole: make bench)"
+"$U" bench --suite compute --only "$KERNELS" --jobs 2 --out "$OUT/compute" \
+    > "$LOG/compute.bench"
+tail -n 1 "$LOG/compute.bench"
+echo "  report: $OUT/compute/report.md (utilization, stalls, presets, divergence, memory, e-GPU scaling, area)"
+mark end
+PART
+
+# glmark2's shader pairs (docs/GLMARK2.md, bench/glmark2/) and Minetest's
+# shaders (docs/MINETEST.md, bench/minetest/) as workloads.
+part graphics <<'PART'
+mark glmark2
+echo
+echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/; the LUT and lockstep studies: make bench)"
+o=$OUT
+OUT="$o/glmark2" TGSI_OUT="$o/tgsi" sh bench/glmark2/bench.sh --demo --jobs 2
+echo "  report: $OUT/glmark2/report.md (its last section: glmark2 shader pairs)"
+mark minetest
+echo
+echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/; the LUT study: make bench)"
+OUT="$OUT/minetest" sh bench/minetest/bench.sh --no-lut-study --no-sensitivity --jobs 2
+echo "  report: $OUT/minetest/report.md"
+mark end
+PART
 
 # The main job (SPEC 3): every benchmark program on every core model, and
 # the architecture-comparison report with its plots (suite/, bench/).
 echo
 mark bench
 echo "== ushader demo: benchmark suite on every core model (bench/suite.list)"
-"$U" bench --jobs 2 --out "${OUT:-out}/bench"
-echo "  report: ${OUT:-out}/bench/report.md (tables, plots, results.csv, results.json)"
+"$U" bench --jobs 2 --out "$OUT/bench"
+echo "  report: $OUT/bench/report.md (tables, plots, results.csv, results.json)"
 
-# glmark2's shader pairs as workloads (docs/GLMARK2.md, bench/glmark2/).
-echo
-mark glmark2
-echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/; the LUT and lockstep studies: make bench)"
-o=${OUT:-out}
-BUILD=$BUILD OUT="$o/glmark2" TGSI_OUT="$o/tgsi" sh bench/glmark2/bench.sh --demo --jobs 2
-echo "  report: ${OUT:-out}/glmark2/report.md (its last section: glmark2 shader pairs)"
-
-# Minetest's shaders as workloads (docs/MINETEST.md, bench/minetest/).
-echo
-mark minetest
-echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/; the LUT study: make bench)"
-BUILD=$BUILD OUT="${OUT:-out}/minetest" sh bench/minetest/bench.sh --no-lut-study --no-sensitivity --jobs 2
-echo "  report: ${OUT:-out}/minetest/report.md"
-
-# The compute suite: started in the background here, printed last.
-echo
-mark compute
-echo "== ushader demo: the compute suite on every model, but gemm64 and the GLSL gemm32 (bench/compute/; whole: make bench)"
-status=0
-wait "$compute_pid" || status=$?
-compute_pid=""
-tail -n 1 "$compute_log"
-cat "$compute_err" >&2
-[ "$status" -eq 0 ] || exit "$status"
-echo "  report: ${OUT:-out}/compute/report.md (utilization, stalls, presets, divergence, memory, e-GPU scaling, area)"
+mark graphics-wait
+show graphics
+mark compute-wait
+show compute
 mark end
