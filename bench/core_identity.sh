@@ -20,33 +20,31 @@ trap 'rm -rf "$tmp"' EXIT
 
 strip() { grep -v -e '^ *"commit":' -e '^ *"command":'; }
 pass=0 fail=0
+# same WHAT ARGS...: `ushader ARGS` on both builds, outputs compared
+same() {
+    what=$1
+    shift
+    "$U" "$@" 2>&1 | strip >"$tmp/a"
+    "$BASE" "$@" 2>&1 | strip >"$tmp/b"
+    if cmp -s "$tmp/a" "$tmp/b"; then
+        pass=$((pass + 1))
+    else
+        echo "DIFF: $what"
+        diff "$tmp/a" "$tmp/b" | head -n 6
+        fail=$((fail + 1))
+    fi
+}
 for p in bench/programs/*.vp bench/programs/*.fp; do
     for n in $THREADS; do
         for v in $VARIANTS; do
             set --
             [ "$v" = - ] || set -- --set "$v"
-            "$U" run "$p" --arch all --threads "$n" --json "$@" 2>&1 | strip >"$tmp/a"
-            "$BASE" run "$p" --arch all --threads "$n" --json "$@" 2>&1 | strip >"$tmp/b"
-            if cmp -s "$tmp/a" "$tmp/b"; then
-                pass=$((pass + 1))
-            else
-                echo "DIFF: $p threads $n $v"
-                diff "$tmp/a" "$tmp/b" | head -n 6
-                fail=$((fail + 1))
-            fi
+            same "$p threads $n $v" run "$p" --arch all --threads "$n" --json "$@"
         done
     done
 done
 if [ "$COMPUTE" != 0 ]; then
-    "$U" bench --suite compute --json --jobs 2 2>&1 | strip >"$tmp/a"
-    "$BASE" bench --suite compute --json --jobs 2 2>&1 | strip >"$tmp/b"
-    if cmp -s "$tmp/a" "$tmp/b"; then
-        pass=$((pass + 1))
-    else
-        echo "DIFF: bench --suite compute"
-        diff "$tmp/a" "$tmp/b" | head -n 6
-        fail=$((fail + 1))
-    fi
+    same "bench --suite compute" bench --suite compute --json --jobs 2
 fi
 echo "core_identity: $pass identical, $fail different"
 [ "$fail" -eq 0 ]

@@ -80,6 +80,23 @@ static void run_on(struct run *r, const struct us_core_model *m,
     ck_assert_msg(us_core_run(m, &cfg, &w, &r->st, &diag), "%s", diag.msg);
 }
 
+/* Runs a (no sink) and b (a sink, or cycle by cycle) left the same
+ * registers in their n threads and the same statistics. */
+static void same_runs(const struct run *a, const struct run *b, unsigned n,
+                      const char *what)
+{
+    for (unsigned i = 0; i < n; i++)
+        ck_assert_msg(!memcmp(&a->t[i], &b->t[i], sizeof a->t[i]),
+                      "%s: thread %u differs with a sink", what, i);
+    ck_assert_uint_eq(a->st.n, b->st.n);
+    for (unsigned i = 0; i < a->st.n; i++) {
+        double x = us_stats_get(&a->st, a->st.s[i].name);
+        double y = us_stats_get(&b->st, a->st.s[i].name);
+        ck_assert_msg(x == y || (isnan(x) && isnan(y)), "%s: %s %g vs %g",
+                      what, a->st.s[i].name, x, y);
+    }
+}
+
 static void free_run(struct run *r)
 {
     free(r->t);
@@ -202,16 +219,7 @@ START_TEST(events_are_the_counts)
     m = us_models[_i / 2];
     run_on(&a, m, text, N, sets, NULL);
     run_on(&b, m, text, N, sets, &rec);
-    for (unsigned i = 0; i < N; i++)
-        ck_assert_msg(!memcmp(&a.t[i], &b.t[i], sizeof a.t[i]),
-                      "%s: thread %u differs with a sink", m->name, i);
-    ck_assert_uint_eq(a.st.n, b.st.n);
-    for (unsigned i = 0; i < a.st.n; i++) {
-        double x = us_stats_get(&a.st, a.st.s[i].name);
-        double y = us_stats_get(&b.st, a.st.s[i].name);
-        ck_assert_msg(x == y || (isnan(x) && isnan(y)), "%s: %s %g vs %g",
-                      m->name, a.st.s[i].name, x, y);
-    }
+    same_runs(&a, &b, N, m->name);
     ck_assert_uint_eq(rec.retires, N);
     double stalls = 0;
     for (unsigned s = 0; s < US_STALL_COUNT; s++) {
@@ -281,16 +289,9 @@ START_TEST(quiet_cycles_are_counted)
     memset(&rec, 0, sizeof rec);
     run_on(&a, m, waits, N, sets[_i % 5], NULL);
     run_on(&b, m, waits, N, sets[_i % 5], &rec);
-    for (unsigned i = 0; i < N; i++)
-        ck_assert_msg(!memcmp(&a.t[i], &b.t[i], sizeof a.t[i]),
-                      "%s: thread %u differs with a sink", m->name, i);
-    ck_assert_uint_eq(a.st.n, b.st.n);
-    for (unsigned i = 0; i < a.st.n; i++) {
-        double x = us_stats_get(&a.st, a.st.s[i].name);
-        double y = us_stats_get(&b.st, a.st.s[i].name);
-        ck_assert_msg(x == y || (isnan(x) && isnan(y)), "%s, set %d: %s %g "
-                      "vs %g", m->name, _i % 5, a.st.s[i].name, x, y);
-    }
+    char what[64];
+    snprintf(what, sizeof what, "%s, set %d", m->name, _i % 5);
+    same_runs(&a, &b, N, what);
     ck_assert_msg(stat(&a, "stalls.texture") > 0, "%s, set %d: no texture "
                   "waits", m->name, _i % 5);
     free_run(&a);
