@@ -555,6 +555,25 @@ US_MUST_CHECK bool us_scalar_exec(const struct us_sinst *code, unsigned n,
 void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
                     struct us_thread *t, float scratch[US_SCRATCH_REGS]);
 
+/* An instruction's operands resolved once (us_scalar_prepare): each
+ * operand's register array (the thread record, SCRATCH, the parameters or
+ * the immediate ROM) and its register at each repetition as an index into
+ * it, so a model issuing the instruction many times does not decode its
+ * files, offsets and swizzles at every issue. */
+struct us_sprep {
+    uint8_t src_base[3], dst_base;
+    uint32_t src_idx[3][4], dst_idx[4];
+};
+
+void us_scalar_prepare(const struct us_sinst *in, struct us_sprep *p);
+
+/* us_scalar_step with `p` prepared from `in`. */
+void us_scalar_step_prepared(const struct us_sinst *in,
+                             const struct us_sprep *p,
+                             const struct us_exec_env *env,
+                             struct us_thread *t,
+                             float scratch[US_SCRATCH_REGS]);
+
 /* The branch condition of a thread: an IF's SRC0 (after NEG/ABS) is not
  * 0.0, a BRA's COND holds for SRC0 and SRC1 (micro_cond); false for any
  * other instruction. */

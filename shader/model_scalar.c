@@ -183,6 +183,7 @@ struct us_core {
     unsigned nreq, nwait;
     struct us_scode code;
     struct sinfo *info;
+    struct us_sprep *prep;         /* each word's operands, resolved    */
     struct us_sfu sfu;
     bool have_sfu;
     unsigned nsp, nslots, nluts;
@@ -682,8 +683,9 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     core->act.rf_reads += s->rf_reads;
     core->act.rf_writes += s->nwrites;
     core->trace.n = 0;
-    us_scalar_step(in, &core->env, us_workload_thread(core->w, sl->tid),
-                   sl->r->scratch);
+    us_scalar_step_prepared(in, &core->prep[sl->pc], &core->env,
+                            us_workload_thread(core->w, sl->tid),
+                            sl->r->scratch);
     if (mem)
         mem_note(core, sl, s, lane);
     return busy;
@@ -1225,6 +1227,7 @@ static void destroy(struct us_core *core)
     free(core->regs);
     free(core->sp);
     free(core->info);
+    free(core->prep);
     us_wgs_free(&core->wgs);
     if (core->mem)
         core->mp->destroy(core->mem);
@@ -1258,11 +1261,13 @@ static struct us_core *create(const struct us_config *cfg,
         return NULL;
     }
     core->info = calloc(core->code.n ? core->code.n : 1, sizeof *core->info);
-    if (!core->info)
+    core->prep = calloc(core->code.n ? core->code.n : 1, sizeof *core->prep);
+    if (!core->info || !core->prep)
         goto oom;
     bool need_sfu = false;
     for (unsigned i = 0; i < core->code.n; i++) {
         digest(&core->code.insts[i], cfg, &core->info[i]);
+        us_scalar_prepare(&core->code.insts[i], &core->prep[i]);
         us_opcount_add(&core->info[i].w, w->prog->insts, core->code.vbegin[i],
                        core->code.vbegin[i + 1]);
         need_sfu |= core->info[i].unit == US_UNIT_SFU;

@@ -82,35 +82,55 @@ static uint32_t ivalue(enum us_sop op, uint32_t a, uint32_t b, uint32_t c,
     }
 }
 
-/* The registers of `file` as one array of scalars, register r at [r] (a
- * us_vec4 row is 4 contiguous floats, the rows contiguous): what read and
- * write reach through reg_ptr, resolved once per instruction. */
-static float *file_base(struct sp *sp, unsigned file)
+/* The four arrays a prepared operand indexes (struct us_sprep): the
+ * thread record as floats (its temp, input and output rows, a us_vec4 row
+ * being 4 contiguous floats), the SCRATCH file, the parameters, the
+ * immediate ROM; any other file has no array (NULL, as reg_ptr's). */
+enum { BASE_THREAD, BASE_SCRATCH, BASE_PARAM, BASE_IMM, BASE_NONE };
+
+static unsigned file_array(unsigned file, unsigned *first)
 {
-    char *t = (char *)sp->t;
+    *first = 0;
     switch (file) {
-    case US_FILE_TEMP: return (float *)(t + offsetof(struct us_thread, temp));
-    case US_FILE_INPUT: return (float *)(t + offsetof(struct us_thread, input));
+    case US_FILE_TEMP:
+        *first = offsetof(struct us_thread, temp) / sizeof(float);
+        return BASE_THREAD;
+    case US_FILE_INPUT:
+        *first = offsetof(struct us_thread, input) / sizeof(float);
+        return BASE_THREAD;
     case US_FILE_OUTPUT:
-        return (float *)(t + offsetof(struct us_thread, output));
-    case US_FILE_SCRATCH: return sp->scratch;
-    default: return NULL;
+        *first = offsetof(struct us_thread, output) / sizeof(float);
+        return BASE_THREAD;
+    case US_FILE_SCRATCH: return BASE_SCRATCH;
+    case US_FILE_PARAM: return BASE_PARAM;
+    case US_FILE_IMM: return BASE_IMM;
+    default: return BASE_NONE;
     }
 }
 
-static const float *src_base(struct sp *sp, unsigned file)
+static void prepare_opnd(const struct us_sopnd *o, unsigned n,
+                         uint8_t *base, uint32_t idx[4])
 {
-    switch (file) {
-    case US_FILE_PARAM: return (const float *)sp->env->params;
-    case US_FILE_IMM: return us_imm_rom;
-    default: return file_base(sp, file);
-    }
+    unsigned first;
+    *base = (uint8_t)file_array(o->file, &first);
+    for (unsigned k = 0; k < 4; k++)
+        idx[k] = first + (k < n ? us_sopnd_reg(o, k) : 0);
+}
+
+void us_scalar_prepare(const struct us_sinst *in, struct us_sprep *p)
+{
+    for (unsigned i = 0; i < 3; i++)
+        prepare_opnd(&in->src[i], in->count, &p->src_base[i], p->src_idx[i]);
+    prepare_opnd(&in->dst, in->count, &p->dst_base, p->dst_idx);
+    if (p->dst_base == BASE_PARAM || p->dst_base == BASE_IMM)
+        p->dst_base = BASE_NONE;   /* constant stores: not written */
 }
 
 /* VAL: every repetition's sources read, the value computed (an SFU's once,
  * at repetition 0, and latched) and written, in repetition order as
- * step's read / value / write do, with the operands' register arrays
- * resolved once and the opcode dispatched once per instruction. */
+ * step's read / value / write do, each operand's register array and
+ * per-repetition registers resolved beforehand (us_scalar_prepare) and
+ * the opcode dispatched once per instruction. */
 #define ONCE_ALU 0
 #define ONCE_SFU 1
 #define ONCE_TEX 0
@@ -118,7 +138,7 @@ static const float *src_base(struct sp *sp, unsigned file)
 #define ONCE_BRANCH 0
 #define ONCE_LSU 0
 #define ONCE_BARRIER 0
-#define VAL_SRC(i) modify(&in->src[i], b##i[us_sopnd_reg(&in->src[i], k)])
+#define VAL_SRC(i) modify(&in->src[i], b##i[p->src_idx[i][k]])
 #define VAL_LOOP(nsrc, once, expr)                                          \
     for (unsigned k = 0; k < n; k++) {                                      \
         if (k == 0 || !(once)) {                                            \
@@ -129,7 +149,7 @@ static const float *src_base(struct sp *sp, unsigned file)
             (void)a; (void)b; (void)c;                                      \
             v = (expr);                                                     \
         }                                                                   \
-        d[us_sopnd_reg(&in->dst, k)] = sat ? micro_sat(v) : micro_canon(v); \
+        d[p->dst_idx[k]] = sat ? micro_sat(v) : micro_canon(v);             \
     }
 #define WHEN_LOOP_VAL(x) x
 #define WHEN_LOOP_DOT(x)
@@ -143,15 +163,14 @@ static const float *src_base(struct sp *sp, unsigned file)
 #define WHEN_LOOP_MEM(x)
 #define WHEN_LOOP_BAR(x)
 
-static void val_step(struct sp *sp, const struct us_sinst *in)
+static void val_step(float *const arr[], const struct us_sinst *in,
+                     const struct us_sprep *p, const struct us_math *m)
 {
-    const struct us_math *m = sp->env->math;
-    unsigned n = in->count, ns = us_sops[in->op].nsrc;
+    unsigned n = in->count;
     bool sat = in->sat;
-    const float *b0 = ns > 0 ? src_base(sp, in->src[0].file) : NULL;
-    const float *b1 = ns > 1 ? src_base(sp, in->src[1].file) : NULL;
-    const float *b2 = ns > 2 ? src_base(sp, in->src[2].file) : NULL;
-    float *d = file_base(sp, in->dst.file);
+    const float *b0 = arr[p->src_base[0]], *b1 = arr[p->src_base[1]];
+    const float *b2 = arr[p->src_base[2]];
+    float *d = arr[p->dst_base];
     float v = 0.0f;
     (void)m; (void)b0; (void)b1; (void)b2;
     switch (in->op) {
@@ -161,9 +180,25 @@ static void val_step(struct sp *sp, const struct us_sinst *in)
 #undef SOP
     default:
         for (unsigned k = 0; k < n; k++)
-            d[us_sopnd_reg(&in->dst, k)] = sat ? micro_sat(0.0f)
-                                               : micro_canon(0.0f);
+            d[p->dst_idx[k]] = sat ? micro_sat(0.0f) : micro_canon(0.0f);
         break;
+    }
+}
+
+/* DOT: the multiply-add accumulates in the destination, repetition by
+ * repetition; saturation on the last. */
+static void dot_step(float *const arr[], const struct us_sinst *in,
+                     const struct us_sprep *p)
+{
+    unsigned n = in->count;
+    const float *b0 = arr[p->src_base[0]], *b1 = arr[p->src_base[1]];
+    float *d = arr[p->dst_base];
+    for (unsigned k = 0; k < n; k++) {
+        float a = VAL_SRC(0), b = VAL_SRC(1);
+        float v = k == 0 ? micro_mul(a, b)
+                         : micro_mad(a, b, modify(&in->dst, d[p->dst_idx[k]]));
+        bool sat = in->sat && k == n - 1;
+        d[p->dst_idx[k]] = sat ? micro_sat(v) : micro_canon(v);
     }
 }
 
@@ -286,21 +321,22 @@ static void texture(struct sp *sp, const struct us_sinst *in, float r[4])
     }
 }
 
-static void step(struct sp *sp, const struct us_sinst *in)
+static void step(struct sp *sp, const struct us_sinst *in,
+                 const struct us_sprep *p)
 {
     unsigned n = in->count;
     switch (us_sops[in->op].kind) {
     case US_SK_VAL:
-        val_step(sp, in);
+    case US_SK_DOT: {
+        float *const arr[] = { (float *)sp->t, sp->scratch,
+                               (float *)sp->env->params,
+                               (float *)us_imm_rom, NULL };
+        if (us_sops[in->op].kind == US_SK_VAL)
+            val_step(arr, in, p, sp->env->math);
+        else
+            dot_step(arr, in, p);
         break;
-    case US_SK_DOT:
-        for (unsigned k = 0; k < n; k++) {
-            float a = read(sp, &in->src[0], k), b = read(sp, &in->src[1], k);
-            float v = k == 0 ? micro_mul(a, b)
-                             : micro_mad(a, b, read(sp, &in->dst, k));
-            write(sp, in, k, v, in->sat && k == n - 1);
-        }
-        break;
+    }
     case US_SK_ARL:
         for (unsigned k = 0; k < n; k++) {
             unsigned r = us_sopnd_reg(&in->dst, k);
@@ -338,11 +374,22 @@ static void step(struct sp *sp, const struct us_sinst *in)
     }
 }
 
+void us_scalar_step_prepared(const struct us_sinst *in,
+                             const struct us_sprep *p,
+                             const struct us_exec_env *env,
+                             struct us_thread *t,
+                             float scratch[US_SCRATCH_REGS])
+{
+    struct sp sp = { .env = env, .t = t, .scratch = scratch };
+    step(&sp, in, p);
+}
+
 void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
                     struct us_thread *t, float scratch[US_SCRATCH_REGS])
 {
-    struct sp sp = { .env = env, .t = t, .scratch = scratch };
-    step(&sp, in);
+    struct us_sprep p;
+    us_scalar_prepare(in, &p);
+    us_scalar_step_prepared(in, &p, env, t, scratch);
 }
 
 bool us_scalar_cond(const struct us_sinst *in, const struct us_exec_env *env,
