@@ -184,6 +184,9 @@ struct us_core {
     struct us_scode code;
     struct sinfo *info;
     struct us_sprep *prep;         /* each word's operands, resolved    */
+    uint64_t *execs;               /* each word's executions (lanes that
+                                      ran it): the counts every execution
+                                      adds alike, summed at stats        */
     struct us_sfu sfu;
     bool have_sfu;
     unsigned nsp, nslots, nluts;
@@ -548,9 +551,7 @@ static void fetch(struct us_core *core, struct sp *p)
             return;
         }
         best->fbuf++;
-        core->c.instr_words++;
-        core->c.instr_bits += core->word_bits;
-        core->act.imem_bits += core->word_bits;
+        core->c.instr_words++;   /* instr_bits, imem_bits: at stats */
     }
 }
 
@@ -605,6 +606,37 @@ static void mem_flush(struct us_core *core, unsigned requester)
     core->nreq = core->nwait = 0;
 }
 
+/* What n executions of word pc add alike to the counts (exec_inst counts
+ * them in core->execs; stats adds them): the vec4 work, the dependency
+ * bubbles between its repetitions, the datapath and register-file
+ * activity. */
+static void exec_counts(const struct us_core *core, unsigned pc, uint64_t n,
+                        struct us_tcounts *c, struct us_activity *act)
+{
+    const struct sinfo *s = &core->info[pc];
+    us_tcounts_exec(c, &s->w, n);
+    if (s->unit == US_UNIT_SFU) {
+        if (core->sfu_mode == 0) {
+            act->fmul_ops += n * s->passes;
+            act->fadd_ops += n * s->passes;
+        } else {
+            act->sfu_full_ops += n;
+        }
+    } else if (s->kind != US_SK_TEX && s->kind != US_SK_FLOW &&
+               s->kind != US_SK_BAR) {
+        c->stall[US_STALL_DEPENDENCY] += n * (uint64_t)(s->span - s->count);
+        if (s->kind == US_SK_INT) {
+            us_activity_int(act, us_sop_int_kind(core->code.insts[pc].op),
+                            n * s->count);
+        } else if (s->kind != US_SK_MEM) {
+            act->fmul_ops += n * s->count;
+            act->fadd_ops += n * s->count;
+        }
+    }
+    act->rf_reads += n * s->rf_reads;
+    act->rf_writes += n * s->nwrites;
+}
+
 /* Time and execute instruction sl->pc for the thread of slot sl on SP p
  * (the sequencer's part is the caller's); returns the cycles the SP's
  * datapath is busy. */
@@ -628,13 +660,10 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
             first = stall + s->passes - 1;
             busy = first + s->count;
             lat = (unsigned)cfg->v[US_KNOB_alu_latency];
-            core->act.fmul_ops += s->passes;
-            core->act.fadd_ops += s->passes;
         } else {                    /* a full SFU, private or pooled */
             lat = (unsigned)cfg->v[US_KNOB_sfu_latency] + stall;
             if (mode == 2)
                 core->pool_used++;
-            core->act.sfu_full_ops++;
         }
     } else if (s->kind == US_SK_TEX) {
         busy = 1;
@@ -646,7 +675,6 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         /* the datapath, or the LSU one request per repetition */
         lat = core->lat[s->unit];
         busy = s->span;  /* bubbles where a repetition awaits an earlier */
-        core->c.stall[US_STALL_DEPENDENCY] += s->span - s->count;
         for (unsigned j = 1, k = 1; core->w->events && j < s->span; j++) {
             if (k < s->count && s->off[k] == j) {
                 k++;
@@ -654,12 +682,6 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
             }
             us_event_stall(core->w->events, now + j,
                            (unsigned)(p - core->sp), US_STALL_DEPENDENCY);
-        }
-        if (s->kind == US_SK_INT) {
-            us_activity_int(&core->act, us_sop_int_kind(in->op), s->count);
-        } else if (s->kind != US_SK_MEM) {
-            core->act.fmul_ops += s->count;
-            core->act.fadd_ops += s->count;
         }
     }
     bool mem = s->kind == US_SK_MEM;   /* timed by mem_flush */
@@ -680,8 +702,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         sl->done_at = now + busy;
     p->free_at = now + busy;
     p->fetched_all = false;
-    core->act.rf_reads += s->rf_reads;
-    core->act.rf_writes += s->nwrites;
+    core->execs[sl->pc]++;   /* exec_counts */
     core->trace.n = 0;
     us_scalar_step_prepared(in, &core->prep[sl->pc], &core->env,
                             us_workload_thread(core->w, sl->tid),
@@ -741,7 +762,6 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     us_watchdog_kick(&core->dog, core->now);
     core->act.issues++;
     core->c.issued++;
-    us_tcounts_exec(&core->c, &s->w, 1);
     core->c.branches += s->kind == US_SK_FLOW;
     struct us_thread *t = us_workload_thread(core->w, sl->tid);
     /* only IF and BRA (flow words) have a condition */
@@ -863,10 +883,8 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
             event_issue(core, gr->first + i, lane(core, gr, i, j), pc,
                         lbusy[i], (unsigned)__builtin_popcount(active));
     us_watchdog_kick(&core->dog, core->now);
-    unsigned nactive = (unsigned)__builtin_popcount(active);
     core->act.issues++;
     core->c.issued++;
-    us_tcounts_exec(&core->c, &s->w, nactive);
     core->c.branches += s->kind == US_SK_FLOW;
     enum us_flow_kind fk = us_sop_flow_kind((enum us_sop)in->op);
     core->c.divergent += (fk == US_FLOW_IF || fk == US_FLOW_BRA) &&
@@ -912,8 +930,6 @@ static void warp_fetch(struct us_core *core, struct group *gr)
             return;
         gr->warp[best].fbuf++;
         core->c.instr_words++;
-        core->c.instr_bits += core->word_bits;
-        core->act.imem_bits += core->word_bits;
     }
 }
 
@@ -1023,6 +1039,8 @@ static void reset(struct us_core *core)
     core->finished = false;
     memset(&core->c, 0, sizeof core->c);
     memset(&core->act, 0, sizeof core->act);
+    memset(core->execs, 0, (core->code.n ? core->code.n : 1) *
+                               sizeof *core->execs);
     core->c.instr_mem_bits = (uint64_t)core->code.n * core->word_bits;
     us_tcounts_mem_start(&core->c, core->w->env);
     core->failed = false;
@@ -1228,6 +1246,7 @@ static void destroy(struct us_core *core)
     free(core->sp);
     free(core->info);
     free(core->prep);
+    free(core->execs);
     us_wgs_free(&core->wgs);
     if (core->mem)
         core->mp->destroy(core->mem);
@@ -1262,7 +1281,9 @@ static struct us_core *create(const struct us_config *cfg,
     }
     core->info = calloc(core->code.n ? core->code.n : 1, sizeof *core->info);
     core->prep = calloc(core->code.n ? core->code.n : 1, sizeof *core->prep);
-    if (!core->info || !core->prep)
+    core->execs = calloc(core->code.n ? core->code.n : 1,
+                         sizeof *core->execs);
+    if (!core->info || !core->prep || !core->execs)
         goto oom;
     bool need_sfu = false;
     for (unsigned i = 0; i < core->code.n; i++) {
@@ -1360,6 +1381,11 @@ oom:
 static void stats(const struct us_core *core, struct us_stats *st)
 {
     struct us_tcounts c = core->c;
+    struct us_activity act = core->act;
+    for (unsigned pc = 0; pc < core->code.n; pc++)
+        exec_counts(core, pc, core->execs[pc], &c, &act);
+    c.instr_bits = c.instr_words * core->word_bits;
+    act.imem_bits = c.instr_bits;
     us_tcounts_mem(&c, core->w->env);
     c.workgroups = core->wgs.admitted;
     c.barrier_wait = core->wgs.wait_cycles;
@@ -1412,7 +1438,6 @@ static void stats(const struct us_core *core, struct us_stats *st)
     }
     /* LUT energy per bank read actually made (merged requests share one);
      * a full SFU's own table read is part of its evaluation's energy. */
-    struct us_activity act = core->act;
     act.lut_reads = mode == 0 ? c.lut_accesses : 0;
     us_memsys_activity(core->mp, core->mem, &act);
     us_area_report(cfg, &hw, &act, c.instr_mem_bits, st);

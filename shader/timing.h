@@ -266,7 +266,7 @@ void us_opcount_add(struct us_opcount *oc, const struct us_inst *insts,
 /* `lanes` threads executed an issue unit worth *oc. */
 static inline void us_tcounts_exec(struct us_tcounts *c,
                                    const struct us_opcount *oc,
-                                   unsigned lanes)
+                                   uint64_t lanes)
 {
     c->useful_ops += (uint64_t)oc->ops * lanes;
     for (unsigned w = 1; w <= 4; w++)
