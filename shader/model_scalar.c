@@ -134,11 +134,14 @@ struct slot {
     unsigned tid, pc, fbuf;
     uint64_t start, done_at;
     struct slot_regs *r;
+    struct sp *sp;                 /* the SP it belongs to */
 };
 
 struct sp {
     uint64_t free_at;
-    bool fetched_all;   /* every buffer full or at the program's end */
+    /* slots fetch can fill (active, buffer not full, words left), by the
+     * words they hold: want[f] bit j for slot j holding f (want_update) */
+    uint64_t want[FBUF_WORDS];
     struct us_tsched sched;
     struct slot *slot;
     struct us_lut *lut;            /* the LUT this SP reads */
@@ -215,6 +218,18 @@ struct us_core {
     bool failed;                   /* the run cannot go on: `why`       */
     struct us_diag why;
 };
+
+/* Slot sl's place in its SP's fetch masks, after its thread, pc or buffer
+ * changed. */
+static void want_update(const struct us_core *core, struct slot *sl)
+{
+    struct sp *p = sl->sp;
+    uint64_t bit = 1ull << (sl - p->slot);
+    for (unsigned f = 0; f < FBUF_WORDS; f++)
+        p->want[f] &= ~bit;
+    if (sl->active && sl->fbuf < FBUF_WORDS && sl->pc + sl->fbuf < core->code.n)
+        p->want[sl->fbuf] |= bit;
+}
 
 static void add_read(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
 {
@@ -403,6 +418,7 @@ static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
     sl->pc = 0;
     us_flow_start(&sl->r->fs, 1, core->w->env->max_insts);
     sl->fbuf = 0;
+    want_update(core, sl);
     sl->start = core->now;
     sl->done_at = core->now;
     sl->done_unit = US_UNIT_ALU;
@@ -428,6 +444,7 @@ static void start_thread(struct us_core *core, struct slot *sl)
     } else {
         core->nactive -= sl->active;
         sl->active = false;
+        want_update(core, sl);
     }
 }
 
@@ -523,34 +540,22 @@ static int pick(struct us_tsched *s, unsigned n, struct pick_ctx *ctx)
 }
 
 /* Fetch up to fetch_width words into the buffers that hold the fewest,
- * trying slots in the scheduler's round-robin order. */
+ * trying slots in the scheduler's round-robin order: the first slot after
+ * the last issuer among those holding fewest words (the masks). */
 static void fetch(struct us_core *core, struct sp *p)
 {
-    if (p->fetched_all)
-        return;
-    unsigned n = core->nslots, end = core->code.n, width = core->fetch_width;
-    struct slot *slots = p->slot;
-    for (unsigned w = 0; w < width; w++) {
-        struct slot *best = NULL;
-        unsigned i = p->sched.last, best_fbuf = FBUF_WORDS;
-        for (unsigned j = 0; j < n; j++) {
-            i = i + 1 == n ? 0 : i + 1;
-            struct slot *sl = &slots[i];
-            unsigned fb = sl->fbuf;
-            /* the first slot holding fewest words (inactive ones hold
-             * nothing to fetch for) */
-            if (fb >= best_fbuf || !sl->active || sl->pc + fb >= end)
-                continue;
-            best = sl;
-            best_fbuf = fb;
-            if (fb == 0)
-                break;   /* none later holds fewer */
-        }
-        if (!best) {
-            p->fetched_all = true;  /* until an issue or a thread start */
+    unsigned n = core->nslots;
+    for (unsigned w = 0; w < core->fetch_width; w++) {
+        uint64_t m = p->want[0];
+        for (unsigned f = 1; !m && f < FBUF_WORDS; f++)
+            m = p->want[f];
+        if (!m)
             return;
-        }
-        best->fbuf++;
+        unsigned from = p->sched.last + 1 == n ? 0 : p->sched.last + 1;
+        uint64_t later = m & (~0ull << from);
+        struct slot *sl = &p->slot[__builtin_ctzll(later ? later : m)];
+        sl->fbuf++;
+        want_update(core, sl);
         core->c.instr_words++;   /* instr_bits, imem_bits: at stats */
     }
 }
@@ -701,7 +706,6 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     if (now + busy > sl->done_at)
         sl->done_at = now + busy;
     p->free_at = now + busy;
-    p->fetched_all = false;
     core->execs[sl->pc]++;   /* exec_counts */
     core->trace.n = 0;
     us_scalar_step_prepared(in, &core->prep[sl->pc], &core->env,
@@ -774,6 +778,7 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     if (sl->r->fs.pc != sl->pc + 1)
         sl->fbuf = 0;   /* a taken branch: refetch from the target */
     sl->pc = sl->r->fs.pc;
+    want_update(core, sl);
     note_end(core, sl);
     if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
         core->next_retire = sl->done_at;
@@ -968,6 +973,7 @@ static void retire_lane(struct us_core *core, unsigned sp, unsigned j)
     struct warp *wp = &gr->warp[j];
     struct slot *sl = &core->sp[sp].slot[j];
     sl->active = false;
+    want_update(core, sl);
     core->nactive--;
     wp->present &= ~(1u << (sp - gr->first));
     if (wp->present || us_wgs_on(&core->wgs))
@@ -1010,7 +1016,6 @@ static void admit(struct us_core *core)
                         continue;
                     for (unsigned i = 0; i < gr->n && tid < end; i++) {
                         begin_thread(core, lane(core, gr, i, j), tid++, e);
-                        core->sp[gr->first + i].fetched_all = false;
                     }
                     warp_start(core, gr, j);
                 }
@@ -1021,7 +1026,6 @@ static void admit(struct us_core *core)
                 if (sl->active)
                     continue;
                 begin_thread(core, sl, tid++, e);
-                core->sp[i].fetched_all = false;
             }
         }
     }
@@ -1059,7 +1063,7 @@ static void reset(struct us_core *core)
     for (unsigned i = 0; i < core->nsp; i++) {
         struct sp *p = &core->sp[i];
         p->free_at = 0;
-        p->fetched_all = false;
+        memset(p->want, 0, sizeof p->want);   /* every slot emptied above */
         us_tsched_init(&p->sched, &core->cfg);
         p->sched.last = core->nslots - 1;  /* RR starts at slot 0 */
     }
@@ -1152,11 +1156,11 @@ static bool step(struct us_core *core)
                     }
                     if (us_wgs_on(&core->wgs)) {   /* admit refills */
                         sl->active = false;
+                        want_update(core, sl);
                         core->nactive--;
                         continue;
                     }
                     start_thread(core, sl);
-                    core->sp[i].fetched_all = false;
                 } else if (sl->done_at < core->next_retire) {
                     core->next_retire = sl->done_at;
                 }
@@ -1322,8 +1326,10 @@ static struct us_core *create(const struct us_config *cfg,
         core->sp[i].slot = calloc(core->nslots, sizeof *core->sp[i].slot);
         if (!core->sp[i].slot)
             goto oom;
-        for (unsigned j = 0; j < core->nslots; j++)
+        for (unsigned j = 0; j < core->nslots; j++) {
             core->sp[i].slot[j].r = &core->regs[i * core->nslots + j];
+            core->sp[i].slot[j].sp = &core->sp[i];
+        }
         core->sp[i].lut = &core->luts[i / share];
     }
     unsigned L = (unsigned)cfg->v[US_KNOB_lockstep];
