@@ -201,6 +201,10 @@ struct vt_core {
     struct us_program xprog;    /* *w->prog with the reordered instructions */
     const struct us_program *vprog;  /* what vec4 ops index                */
     struct us_dinst *dec;            /* vprog's instructions decoded once  */
+    struct us_sprep *sprep;     /* scalar code: each op's operands resolved */
+    /* lanes that executed each group: the counts every execution adds
+     * alike (exec_counts), summed at stats */
+    uint64_t *execs;
     /* the scoreboard entries group g names, its ops' reads then writes in
      * order: sbx[sbx_at[g] .. sbx_at[g + 1]) */
     uint16_t *sbx;
@@ -382,6 +386,8 @@ void vt_reset(struct us_core *core)
     c->failed = false;
     memset(&c->counts, 0, sizeof c->counts);
     memset(&c->act, 0, sizeof c->act);
+    memset(c->execs, 0, (c->code.ngroups ? c->code.ngroups : 1) *
+                            sizeof *c->execs);
     us_tcounts_mem_start(&c->counts, c->w->env);
     us_watchdog_init(&c->dog, &c->cfg);
     us_wgs_reset(&c->wgs);
@@ -556,6 +562,18 @@ struct us_core *vt_create(const struct us_config *cfg,
     }
     for (unsigned i = 0; i < c->vprog->ninsts; i++)
         us_decode_inst(&c->vprog->insts[i], c->vprog->word_bits, &c->dec[i]);
+    c->execs = calloc(c->code.ngroups ? c->code.ngroups : 1,
+                      sizeof *c->execs);
+    if (c->code.sinsts)
+        c->sprep = malloc((c->code.nops ? c->code.nops : 1) *
+                          sizeof *c->sprep);
+    if (!c->execs || (c->code.sinsts && !c->sprep)) {
+        vt_destroy((struct us_core *)c);
+        struct vt_code none = { 0 };
+        return vt_oom(desc->name, &none, diag);
+    }
+    for (unsigned i = 0; c->code.sinsts && i < c->code.nops; i++)
+        us_scalar_prepare(&c->code.sinsts[c->code.ops[i].ref], &c->sprep[i]);
     if (!index_groups(c)) {
         vt_destroy((struct us_core *)c);
         struct vt_code none = { 0 };
@@ -625,6 +643,8 @@ void vt_destroy(struct us_core *core)
             us_workload_thread(c->w, c->slot_mem[i].tid)->shared = NULL;
     vt_code_free(&c->code);
     free(c->dec);
+    free(c->sprep);
+    free(c->execs);
     free(c->sbx);
     free(c->sbx_at);
     free(c->wx);
@@ -861,8 +881,9 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
         else {
             c->trace.n = 0;
             if (c->code.sinsts)
-                us_scalar_step(&c->code.sinsts[op->ref], &c->env, t,
-                               s->scratch);
+                us_scalar_step_prepared(&c->code.sinsts[op->ref],
+                                        &c->sprep[g->first + i], &c->env, t,
+                                        s->scratch);
             else
                 us_interpret_dinst(&c->dec[op->ref], &c->env, t);
             if (op->unit == US_UNIT_LSU && i < 32 &&
@@ -878,20 +899,6 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
             if (at > s->done)
                 s->done = at;
         }
-        /* Energy events: an integer ALU or multiplier op, else a
-         * MAD-datapath pass (multiply and add), per ALU component; an
-         * evaluation per SFU op; a 32-bit access per register read or
-         * written. */
-        if (op->ikind != US_INT_NONE) {
-            us_activity_int(&c->act, (enum us_int_kind)op->ikind, op->width);
-        } else if (op->unit == US_UNIT_ALU) {
-            c->act.fmul_ops += op->width;
-            c->act.fadd_ops += op->width;
-        } else if (op->unit == US_UNIT_SFU) {
-            c->act.sfu_full_ops++;
-        }
-        c->act.rf_reads += op->item.nreads;
-        c->act.rf_writes += op->item.nwrites;
     }
     if (s->done < c->now + g->issues)
         s->done = c->now + g->issues;
@@ -952,6 +959,33 @@ static void event_issue(const struct vt_core *c, const struct lgroup *gr,
     }
 }
 
+/* What n lanes' executions of group pc add alike to the counts (issue_group
+ * counts them in c->execs; stats adds them): the slots filled, the vec4
+ * work and the energy events -- an integer ALU or multiplier op, else a
+ * MAD-datapath pass (multiply and add), per ALU component; an evaluation
+ * per SFU op; a 32-bit access per register read or written. */
+static void exec_counts(const struct vt_core *c, unsigned pc, uint64_t n,
+                        struct us_tcounts *counts, struct us_activity *act)
+{
+    const struct vt_group *g = &c->code.groups[pc];
+    counts->slots_filled += (uint64_t)g->nops * n;
+    counts->slots_total += (uint64_t)c->desc.nslots * n;
+    us_tcounts_exec(counts, &g->w, n);
+    for (unsigned i = 0; i < g->nops; i++) {
+        const struct vt_op *op = &c->code.ops[g->first + i];
+        if (op->ikind != US_INT_NONE) {
+            us_activity_int(act, (enum us_int_kind)op->ikind, n * op->width);
+        } else if (op->unit == US_UNIT_ALU) {
+            act->fmul_ops += n * op->width;
+            act->fadd_ops += n * op->width;
+        } else if (op->unit == US_UNIT_SFU) {
+            act->sfu_full_ops += n;
+        }
+        act->rf_reads += n * op->item.nreads;
+        act->rf_writes += n * op->item.nwrites;
+    }
+}
+
 static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
 {
     struct warp *wp = &gr->warps[j];
@@ -972,11 +1006,8 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     if (c->w->events)
         event_issue(c, gr, j, pc, active);
     us_watchdog_kick(&c->dog, c->now);
-    unsigned nactive = (unsigned)__builtin_popcount(active);
+    c->execs[pc] += (unsigned)__builtin_popcount(active);   /* exec_counts */
     wp->fbuf--;
-    c->counts.slots_filled += (uint64_t)g->nops * nactive;
-    c->counts.slots_total += (uint64_t)c->desc.nslots * nactive;
-    us_tcounts_exec(&c->counts, &g->w, nactive);
     c->counts.branches += g->flow != US_FLOW_NONE;
     c->counts.divergent += (g->flow == US_FLOW_IF || g->flow == US_FLOW_BRA) &&
                            cond != 0 && cond != active;
@@ -1247,6 +1278,9 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
 {
     const struct vt_core *c = cvt(core);
     struct us_tcounts counts = c->counts;
+    struct us_activity act = c->act;
+    for (unsigned pc = 0; pc < c->code.ngroups; pc++)
+        exec_counts(c, pc, c->execs[pc], &counts, &act);
     us_tcounts_mem(&counts, c->w->env);
     counts.workgroups = c->wgs.admitted;
     counts.barrier_wait = c->wgs.wait_cycles;
@@ -1262,7 +1296,6 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
         us_stats_counter(st, "dual_issued", "second instructions co-issued "
                          "with the first (superscalar)",
                          (double)c->dual_issued);
-    struct us_activity act = c->act;
     act.imem_bits = c->counts.instr_bits;
     us_memsys_activity(c->mp, c->mem, &act);
     us_area_report(&c->cfg, &c->desc.hw, &act, c->counts.instr_mem_bits, st);
