@@ -864,7 +864,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
     if (in->op == US_SOP_BAR && masked && us_wgs_on(&core->wgs)) {
         core->failed = true;   /* its masked lanes wait for its active ones */
         us_wgs_divergent_error("scalar", core->w->prog, core->code.vbegin[pc],
-                               (unsigned)__builtin_popcount(masked),
+                               us_lanes(masked),
                                &core->why);
         return;
     }
@@ -886,7 +886,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
     for (unsigned i = 0; i < gr->n && core->w->events; i++)
         if ((active >> i) & 1)
             event_issue(core, gr->first + i, lane(core, gr, i, j), pc,
-                        lbusy[i], (unsigned)__builtin_popcount(active));
+                        lbusy[i], us_lanes(active));
     us_watchdog_kick(&core->dog, core->now);
     core->act.issues++;
     core->c.issued++;
@@ -895,7 +895,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
     core->c.divergent += (fk == US_FLOW_IF || fk == US_FLOW_BRA) &&
                          cond != 0 && cond != active;
     core->c.masked_lane_slots +=
-        (uint64_t)__builtin_popcount(wp->present & ~active) * busy;
+        (uint64_t)us_lanes(wp->present & ~active) * busy;
     gr->free_at = core->now + busy;
     us_flow_advance(&wp->fs, core->code.flow, cond);
     for (uint32_t m = wp->fs.stopped; m; m &= m - 1)

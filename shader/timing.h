@@ -263,6 +263,17 @@ struct us_opcount {
 void us_opcount_add(struct us_opcount *oc, const struct us_inst *insts,
                     unsigned first, unsigned end);
 
+/* Lanes set in a lane mask.  A loop over the set bits: the x86-64 baseline
+ * has no popcount instruction (__builtin_popcount calls libgcc), and the
+ * masks the models count at each issue hold few lanes. */
+static inline unsigned us_lanes(uint32_t m)
+{
+    unsigned n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
 /* `lanes` threads executed an issue unit worth *oc. */
 static inline void us_tcounts_exec(struct us_tcounts *c,
                                    const struct us_opcount *oc,

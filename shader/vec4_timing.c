@@ -939,7 +939,7 @@ static void event_issue(const struct vt_core *c, const struct lgroup *gr,
     }
     struct us_event ev = {
         .kind = US_EVENT_ISSUE, .cycle = c->now, .pc = pc, .name = name,
-        .lanes = (unsigned)__builtin_popcount(active),
+        .lanes = us_lanes(active),
     };
     for (unsigned i = 0; i < gr->n; i++) {
         if (!((active >> i) & 1))
@@ -1006,7 +1006,7 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     if (c->w->events)
         event_issue(c, gr, j, pc, active);
     us_watchdog_kick(&c->dog, c->now);
-    c->execs[pc] += (unsigned)__builtin_popcount(active);   /* exec_counts */
+    c->execs[pc] += us_lanes(active);   /* exec_counts */
     wp->fbuf--;
     c->counts.branches += g->flow != US_FLOW_NONE;
     c->counts.divergent += (g->flow == US_FLOW_IF || g->flow == US_FLOW_BRA) &&
@@ -1114,7 +1114,7 @@ static void step_group(struct vt_core *c, struct lgroup *gr)
     struct pick_ctx x = { c, gr, false, US_STALL_DEPENDENCY };
     int pick = us_tsched_pick(&gr->sched, c->tpp, warp_ready, warp_age, &x);
     if (pick < 0) {
-        c->counts.stall[x.cause] += (unsigned)__builtin_popcount(holding);
+        c->counts.stall[x.cause] += us_lanes(holding);
         for (unsigned i = 0; i < gr->n && c->w->events; i++)
             if ((holding >> i) & 1)
                 us_event_stall(c->w->events, c->now, gr->first + i, x.cause);
@@ -1129,14 +1129,14 @@ static void step_group(struct vt_core *c, struct lgroup *gr)
         const struct vt_op *op = &c->code.ops[g->first];
         us_wgs_divergent_error(c->desc.name, c->vprog,   /* its line */
                                c->code.sinsts ? UINT32_MAX : op->ref,
-                               (unsigned)__builtin_popcount(masked), &c->why);
+                               us_lanes(masked), &c->why);
         c->failed = true;
         return;
     }
     /* The group occupies every processor of the warp for g->issues
      * cycles; those of lanes masked off do nothing (docs/METRICS.md). */
     c->counts.masked_lane_slots +=
-        (uint64_t)__builtin_popcount(wp->present & ~wp->fs.active) *
+        (uint64_t)us_lanes(wp->present & ~wp->fs.active) *
         c->desc.lanes_per_proc * g->issues;
     issue_group(c, gr, j);
     gr->busy_until = c->now + g->issues;
