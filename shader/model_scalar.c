@@ -111,6 +111,10 @@ struct sinfo {
     struct { uint16_t key, x; uint8_t k; } rd[MAX_READS];
     struct { uint16_t key, x; uint8_t k; } wr[MAX_WRITES];  /* x: the key's
                                           scoreboard index (us_sb_index) */
+    /* the datapath's busy cycles and each write's usable cycle, from
+     * issue, but for an SFU word's LUT stall (exec_inst adds it) */
+    uint8_t busy;
+    unsigned at[MAX_WRITES];
     int8_t func;       /* enum us_sfu_func, -1: POW-like (LG2 then EX2) */
     bool lit;          /* LITZ: POW of LIT's clamped operands           */
     unsigned passes;   /* partial SFU datapath passes                   */
@@ -339,6 +343,28 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
             s->passes = us_sfu_pow_passes(sfu);
         }
     }
+    /* The timing rules of the header: an SFU's results per the `sfu`
+     * knob, TEX and flow words one issue cycle, the datapath or LSU a
+     * cycle per repetition with the bubbles between them. */
+    unsigned first = 0, lat = us_unit_latency(cfg, o->unit);
+    s->busy = s->span;
+    if (o->unit == US_UNIT_SFU) {
+        if (cfg->v[US_KNOB_sfu] == 0) {   /* partial: the SP's datapath */
+            first = s->passes - 1;
+            s->busy = (uint8_t)(first + in->count);
+            lat = (unsigned)cfg->v[US_KNOB_alu_latency];
+        } else {                          /* a full SFU */
+            s->busy = in->count;
+            lat = (unsigned)cfg->v[US_KNOB_sfu_latency];
+        }
+    } else if (o->kind == US_SK_TEX) {
+        s->busy = 1;
+        lat = (unsigned)cfg->v[US_KNOB_tex_latency];
+    } else if (o->kind == US_SK_FLOW || o->kind == US_SK_BAR) {
+        s->busy = 1;   /* an issue slot; the sequencer, not the datapath */
+    }
+    for (unsigned i = 0; i < s->nwrites; i++)
+        s->at[i] = o->kind == US_SK_TEX ? lat : first + s->wr[i].k + lat;
 }
 
 /* Value of source operand `o` at repetition 0, with its modifiers. */
@@ -542,7 +568,7 @@ static int pick(struct us_tsched *s, unsigned n, struct pick_ctx *ctx)
 /* Fetch up to fetch_width words into the buffers that hold the fewest,
  * trying slots in the scheduler's round-robin order: the first slot after
  * the last issuer among those holding fewest words (the masks). */
-static void fetch(struct us_core *core, struct sp *p)
+static void fetch_words(struct us_core *core, struct sp *p)
 {
     unsigned n = core->nslots;
     for (unsigned w = 0; w < core->fetch_width; w++) {
@@ -558,6 +584,15 @@ static void fetch(struct us_core *core, struct sp *p)
         want_update(core, sl);
         core->c.instr_words++;   /* instr_bits, imem_bits: at stats */
     }
+}
+
+static inline void fetch(struct us_core *core, struct sp *p)
+{
+    uint64_t any = 0;
+    for (unsigned f = 0; f < FBUF_WORDS; f++)
+        any |= p->want[f];
+    if (any)
+        fetch_words(core, p);
 }
 
 /* The requests of the memory word slot sl just executed (its trace),
@@ -650,37 +685,22 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
-    const struct us_config *cfg = &core->cfg;
     uint64_t now = core->now;
-    unsigned busy = s->count, first = 0, lat = 0;
-    unsigned mode = (unsigned)cfg->v[US_KNOB_sfu];
+    unsigned busy = s->busy, stall = 0;   /* the LUT's, an SFU word's */
     if (s->unit == US_UNIT_SFU) {
-        unsigned stall = sfu_lookups(core, p, sl, in, s);
-        if (mode == 0) {            /* partial: on the SP's own datapath */
+        stall = sfu_lookups(core, p, sl, in, s);
+        if (core->sfu_mode == 0) {  /* partial: its passes wait for the bank */
             core->c.stall[US_STALL_LUT] += stall;
-            /* the cycles its passes wait for the bank, after the issue */
             for (unsigned k = 1; k <= stall && core->w->events; k++)
                 us_event_stall(core->w->events, now + k,
                                (unsigned)(p - core->sp), US_STALL_LUT);
-            first = stall + s->passes - 1;
-            busy = first + s->count;
-            lat = (unsigned)cfg->v[US_KNOB_alu_latency];
-        } else {                    /* a full SFU, private or pooled */
-            lat = (unsigned)cfg->v[US_KNOB_sfu_latency] + stall;
-            if (mode == 2)
-                core->pool_used++;
+            busy += stall;
+        } else if (core->sfu_mode == 2) {
+            core->pool_used++;
         }
-    } else if (s->kind == US_SK_TEX) {
-        busy = 1;
-        lat = (unsigned)cfg->v[US_KNOB_tex_latency];
-    } else if (s->kind == US_SK_FLOW || s->kind == US_SK_BAR) {
-        busy = 1;   /* an issue slot; the sequencer, not the datapath */
-        lat = core->lat[s->unit];
-    } else {
-        /* the datapath, or the LSU one request per repetition */
-        lat = core->lat[s->unit];
-        busy = s->span;  /* bubbles where a repetition awaits an earlier */
-        for (unsigned j = 1, k = 1; core->w->events && j < s->span; j++) {
+    } else if (core->w->events && s->span > s->count) {
+        /* the bubbles where a repetition awaits an earlier */
+        for (unsigned j = 1, k = 1; j < s->span; j++) {
             if (k < s->count && s->off[k] == j) {
                 k++;
                 continue;
@@ -690,12 +710,12 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         }
     }
     bool mem = s->kind == US_SK_MEM;   /* timed by mem_flush */
+    uint64_t *ready = sl->r->sb.ready;
     for (unsigned i = 0; i < s->nwrites && !mem; i++) {
-        uint64_t at = s->kind == US_SK_TEX ? now + lat
-                                           : now + first + s->wr[i].k + lat;
+        uint64_t at = now + s->at[i] + stall;
         unsigned x = s->wr[i].x;
-        if (sl->r->sb.ready[x] < at) {
-            sl->r->sb.ready[x] = at;
+        if (ready[x] < at) {
+            ready[x] = at;
             sl->r->producer[x] = s->unit;
         }
         if (at > sl->done_at) {
