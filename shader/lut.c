@@ -19,6 +19,7 @@ bool us_lut_init(struct us_lut *l, const struct us_config *cfg,
     for (unsigned t = 0; t < US_SFU_NTABLES; t++) {
         struct us_sfu_lut lay;
         us_sfu_lut_layout(&l->sfu, (enum us_sfu_table)t, &lay);
+        l->base[t] = lay.base;
         entries += lay.entries;
     }
     l->rows_per_bank = (entries + l->banks - 1) / l->banks;
@@ -59,9 +60,7 @@ unsigned us_lut_bank_of(const struct us_lut *l, enum us_sfu_table t,
         us_sfu_lut_map(&l->sfu, t, segment, &bank, &row);
         return bank;
     }
-    struct us_sfu_lut lay;
-    us_sfu_lut_layout(&l->sfu, t, &lay);
-    return (lay.base + segment) / l->rows_per_bank;
+    return (l->base[t] + segment) / l->rows_per_bank;
 }
 
 unsigned us_lut_request(struct us_lut *l, uint64_t now, enum us_sfu_table t,
@@ -71,9 +70,7 @@ unsigned us_lut_request(struct us_lut *l, uint64_t now, enum us_sfu_table t,
         l->accesses++;  /* a private LUT: the SP's own port, always free */
         return 0;
     }
-    struct us_sfu_lut lay;
-    us_sfu_lut_layout(&l->sfu, t, &lay);
-    unsigned entry = lay.base + segment;
+    unsigned entry = l->base[t] + segment;
     struct us_lut_bank *b = &l->bank[us_lut_bank_of(l, t, segment)];
     if (b->cycle != now) {
         b->cycle = now;

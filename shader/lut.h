@@ -30,6 +30,7 @@ struct us_lut {
     bool shared, multifetch, block;
     unsigned banks, lookahead, rows_per_bank;
     struct us_sfu_config sfu;  /* banks = the LUT's banks */
+    unsigned base[US_SFU_NTABLES];  /* each table's first entry (layout) */
     struct us_lut_bank bank[US_LUT_MAX_BANKS];
     /* counters */
     uint64_t accesses, merged, conflicts, stall_cycles;
