@@ -172,6 +172,8 @@ struct lgroup {
     unsigned first, n;
     struct us_tsched sched;
     uint64_t busy_until;        /* issue stage busy (multi-cycle issue)    */
+    bool fetched_all;           /* no warp could take a word (until an
+                                   issue or a warp's start)                */
     struct warp *warps;         /* tpp                                     */
 };
 
@@ -342,6 +344,7 @@ static void warp_start(struct vt_core *c, struct lgroup *gr, unsigned j)
         wp->present |= (uint32_t)lane(c, gr, i, j)->busy << i;
     us_flow_start(&wp->fs, wp->present, c->w->env->max_insts);
     wp->fbuf = 0;
+    gr->fetched_all = false;
 }
 
 /* Start workgroups while whole free warps hold them, warps taken in the
@@ -1008,6 +1011,7 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     us_watchdog_kick(&c->dog, c->now);
     c->execs[pc] += us_lanes(active);   /* exec_counts */
     wp->fbuf--;
+    gr->fetched_all = false;
     c->counts.branches += g->flow != US_FLOW_NONE;
     c->counts.divergent += (g->flow == US_FLOW_IF || g->flow == US_FLOW_BRA) &&
                            cond != 0 && cond != active;
@@ -1069,7 +1073,9 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
  * lanes. */
 static void fetch(struct vt_core *c, struct lgroup *gr)
 {
-    unsigned n = c->tpp, bits = c->word_bits;
+    if (gr->fetched_all)
+        return;
+    unsigned n = c->tpp;
     for (unsigned k = 0; k < c->fetch_words; k++) {
         int best = -1;
         unsigned j = gr->sched.last % n;
@@ -1082,11 +1088,12 @@ static void fetch(struct vt_core *c, struct lgroup *gr)
             if (best < 0 || wp->fbuf < gr->warps[best].fbuf)
                 best = (int)j;
         }
-        if (best < 0)
+        if (best < 0) {
+            gr->fetched_all = true;
             return;
+        }
         gr->warps[best].fbuf++;
-        c->counts.instr_words++;
-        c->counts.instr_bits += bits;
+        c->counts.instr_words++;   /* instr_bits: at stats */
     }
 }
 
@@ -1278,6 +1285,7 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
 {
     const struct vt_core *c = cvt(core);
     struct us_tcounts counts = c->counts;
+    counts.instr_bits = counts.instr_words * c->word_bits;
     struct us_activity act = c->act;
     for (unsigned pc = 0; pc < c->code.ngroups; pc++)
         exec_counts(c, pc, c->execs[pc], &counts, &act);
@@ -1296,7 +1304,7 @@ void vt_stats(const struct us_core *core, struct us_stats *st)
         us_stats_counter(st, "dual_issued", "second instructions co-issued "
                          "with the first (superscalar)",
                          (double)c->dual_issued);
-    act.imem_bits = c->counts.instr_bits;
+    act.imem_bits = counts.instr_bits;
     us_memsys_activity(c->mp, c->mem, &act);
     us_area_report(&c->cfg, &c->desc.hw, &act, c->counts.instr_mem_bits, st);
 }
