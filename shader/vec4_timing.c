@@ -133,7 +133,7 @@ bool vt_code_group(struct vt_code *c, unsigned issues)
 
 /* A thread's fetch buffer holds this many issue widths of words (as on
  * the scalar model). */
-enum { FBUF_GROUPS = 2 };
+enum { FBUF_GROUPS = 2, FBUF_MAX = 2 * FBUF_GROUPS };  /* dual: 2 words */
 
 /* One thread slot of a processor: a lane of the warp of its slot index. */
 struct slot {
@@ -172,8 +172,10 @@ struct lgroup {
     unsigned first, n;
     struct us_tsched sched;
     uint64_t busy_until;        /* issue stage busy (multi-cycle issue)    */
-    bool fetched_all;           /* no warp could take a word (until an
-                                   issue or a warp's start)                */
+    /* warps fetch can fill (present, buffer not full, groups left), by
+     * the words they hold: want[f] bit j for warp j holding f
+     * (want_update) */
+    uint64_t want[FBUF_MAX];
     struct warp *warps;         /* tpp                                     */
 };
 
@@ -292,6 +294,20 @@ static struct slot *lane(const struct vt_core *c, const struct lgroup *gr,
 
 /* Slot s takes thread tid (of workgroup entry wg, or -1). */
 /* Slot s holds a thread or not. */
+/* Warp j's place in its group's fetch masks, after its lanes, pc or
+ * buffer changed. */
+static void want_update(const struct vt_core *c, struct lgroup *gr,
+                        unsigned j)
+{
+    const struct warp *wp = &gr->warps[j];
+    uint64_t bit = 1ull << j;
+    for (unsigned f = 0; f < FBUF_MAX; f++)
+        gr->want[f] &= ~bit;
+    if (wp->present && wp->fbuf < c->fbuf_words &&
+        wp->fs.pc + wp->fbuf < c->code.ngroups)
+        gr->want[wp->fbuf] |= bit;
+}
+
 static void set_busy(struct vt_core *c, struct slot *s, bool busy)
 {
     c->procs[(size_t)(s - c->slot_mem) / c->tpp].nbusy += (unsigned)busy -
@@ -344,7 +360,7 @@ static void warp_start(struct vt_core *c, struct lgroup *gr, unsigned j)
         wp->present |= (uint32_t)lane(c, gr, i, j)->busy << i;
     us_flow_start(&wp->fs, wp->present, c->w->env->max_insts);
     wp->fbuf = 0;
-    gr->fetched_all = false;
+    want_update(c, gr, j);
 }
 
 /* Start workgroups while whole free warps hold them, warps taken in the
@@ -1011,7 +1027,6 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     us_watchdog_kick(&c->dog, c->now);
     c->execs[pc] += us_lanes(active);   /* exec_counts */
     wp->fbuf--;
-    gr->fetched_all = false;
     c->counts.branches += g->flow != US_FLOW_NONE;
     c->counts.divergent += (g->flow == US_FLOW_IF || g->flow == US_FLOW_BRA) &&
                            cond != 0 && cond != active;
@@ -1021,6 +1036,7 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
             lane(c, gr, (unsigned)__builtin_ctz(m), j)->tid));
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */
+    want_update(c, gr, j);
     if (wp->fs.pc >= c->code.ngroups)   /* its threads have finished */
         for (unsigned i = 0; i < gr->n; i++) {
             struct slot *s = lane(c, gr, i, j);
@@ -1073,26 +1089,20 @@ static bool can_pair(const struct vt_core *c, const struct lgroup *gr,
  * lanes. */
 static void fetch(struct vt_core *c, struct lgroup *gr)
 {
-    if (gr->fetched_all)
-        return;
     unsigned n = c->tpp;
     for (unsigned k = 0; k < c->fetch_words; k++) {
-        int best = -1;
-        unsigned j = gr->sched.last % n;
-        for (unsigned m = 1; m <= n; m++) {
-            j = j + 1 == n ? 0 : j + 1;
-            const struct warp *wp = &gr->warps[j];
-            if (!wp->present || wp->fbuf >= c->fbuf_words ||
-                wp->fs.pc + wp->fbuf >= c->code.ngroups)
-                continue;
-            if (best < 0 || wp->fbuf < gr->warps[best].fbuf)
-                best = (int)j;
-        }
-        if (best < 0) {
-            gr->fetched_all = true;
+        uint64_t m = 0;
+        for (unsigned f = 0; !m && f < FBUF_MAX; f++)
+            m = gr->want[f];
+        if (!m)
             return;
-        }
-        gr->warps[best].fbuf++;
+        /* the first after the last issuer among those holding fewest */
+        unsigned from = gr->sched.last % n + 1 == n ? 0
+                                                    : gr->sched.last % n + 1;
+        uint64_t later = m & (~0ull << from);
+        unsigned j = (unsigned)__builtin_ctzll(later ? later : m);
+        gr->warps[j].fbuf++;
+        want_update(c, gr, j);
         c->counts.instr_words++;   /* instr_bits: at stats */
     }
 }
@@ -1168,6 +1178,7 @@ static bool retire_lane(struct vt_core *c, struct lgroup *gr, unsigned i,
     c->counts.latency_sum += c->now - s->start;
     set_busy(c, s, false);
     wp->present &= ~(1u << i);
+    want_update(c, gr, j);
     if (wp->present || us_wgs_on(&c->wgs))
         return false;   /* a workgroup's warp waits for admission (admit) */
     for (unsigned k = 0; k < gr->n; k++)
