@@ -1112,6 +1112,23 @@ static bool proc_has_thread(const struct vt_core *c, unsigned p)
     return c->procs[p].nbusy > 0;
 }
 
+/* us_tsched_pick over the warps, its round robin inline (the common
+ * policy, tried by every free group every cycle). */
+static int pick_warp(struct us_tsched *s, unsigned n, struct pick_ctx *x)
+{
+    if (s->policy != US_SCHED_RR)
+        return us_tsched_pick(s, n, warp_ready, warp_age, x);
+    unsigned j = s->last % n;
+    for (unsigned i = 1; i <= n; i++) {
+        j = j + 1 == n ? 0 : j + 1;
+        if (warp_ready(x, j)) {
+            s->last = j;
+            return (int)j;
+        }
+    }
+    return -1;
+}
+
 static void step_group(struct vt_core *c, struct lgroup *gr)
 {
     /* A processor without threads counts idle; one whose group issues
@@ -1129,7 +1146,7 @@ static void step_group(struct vt_core *c, struct lgroup *gr)
     if (gr->busy_until > c->now)
         return;   /* still issuing a multi-cycle group */
     struct pick_ctx x = { c, gr, false, US_STALL_DEPENDENCY };
-    int pick = us_tsched_pick(&gr->sched, c->tpp, warp_ready, warp_age, &x);
+    int pick = pick_warp(&gr->sched, c->tpp, &x);
     if (pick < 0) {
         c->counts.stall[x.cause] += us_lanes(holding);
         for (unsigned i = 0; i < gr->n && c->w->events; i++)
