@@ -138,7 +138,8 @@ struct slot {
     unsigned tid, pc, fbuf;
     uint64_t start, done_at;
     struct slot_regs *r;
-    struct sp *sp;                 /* the SP it belongs to */
+    struct sp *sp;                 /* the SP it belongs to, */
+    unsigned idx;                  /* as its slot idx */
 };
 
 struct sp {
@@ -228,7 +229,7 @@ struct us_core {
 static void want_update(const struct us_core *core, struct slot *sl)
 {
     struct sp *p = sl->sp;
-    uint64_t bit = 1ull << (sl - p->slot);
+    uint64_t bit = 1ull << sl->idx;
     for (unsigned f = 0; f < FBUF_WORDS; f++)
         p->want[f] &= ~bit;
     if (sl->active && sl->fbuf < FBUF_WORDS && sl->pc + sl->fbuf < core->code.n)
@@ -1349,6 +1350,7 @@ static struct us_core *create(const struct us_config *cfg,
         for (unsigned j = 0; j < core->nslots; j++) {
             core->sp[i].slot[j].r = &core->regs[i * core->nslots + j];
             core->sp[i].slot[j].sp = &core->sp[i];
+            core->sp[i].slot[j].idx = j;
         }
         core->sp[i].lut = &core->luts[i / share];
     }
