@@ -499,7 +499,8 @@ static enum us_stall regs_blocked(const struct us_core *core,
 }
 
 /* At a barrier its workgroup has not released? */
-static bool at_barrier(const struct us_core *core, const struct slot *sl)
+static inline bool at_barrier(const struct us_core *core,
+                              const struct slot *sl)
 {
     return sl->wg >= 0 &&
            us_wgs_waiting(&core->wgs, sl->wg, sl->tid, core->now);
@@ -618,10 +619,8 @@ static void mem_note(struct us_core *core, struct slot *sl,
  * (an SP, or a lockstep group): a loaded (or atomic's old) value is
  * usable when its request is done; a store holds nothing afterwards (the
  * thread may retire before it is performed). */
-static void mem_flush(struct us_core *core, unsigned requester)
+static void mem_flush_reqs(struct us_core *core, unsigned requester)
 {
-    if (!core->nreq)
-        return;
     core->mp->access(core->mem, requester, core->req, core->nreq,
                      core->req_done);
     for (unsigned w = 0; w < core->nwait; w++) {
@@ -645,6 +644,12 @@ static void mem_flush(struct us_core *core, unsigned requester)
         }
     }
     core->nreq = core->nwait = 0;
+}
+
+static inline void mem_flush(struct us_core *core, unsigned requester)
+{
+    if (core->nreq)
+        mem_flush_reqs(core, requester);
 }
 
 /* What n executions of word pc add alike to the counts (exec_inst counts
