@@ -844,8 +844,8 @@ static void op_write(const struct vt_core *c, struct slot *s, unsigned i,
  * `requester` (the lockstep group): an op's results are usable when its
  * last request is done, and a thread retires only once every request of
  * its ops is done, stores too (as every op's latency holds it). */
-static void mem_flush(struct vt_core *c, const struct vt_group *g,
-                      unsigned requester)
+static void mem_flush_ops(struct vt_core *c, const struct vt_group *g,
+                          unsigned requester)
 {
     struct us_mem_req req[US_MEMSYS_MAX_REQS];
     uint64_t done[US_MEMSYS_MAX_REQS];
@@ -873,6 +873,14 @@ static void mem_flush(struct vt_core *c, const struct vt_group *g,
         }
     }
     c->nreq = c->nwait = 0;
+}
+
+/* (a request always comes with its wait: mem_note) */
+static inline void mem_flush(struct vt_core *c, const struct vt_group *g,
+                             unsigned requester)
+{
+    if (c->nwait)
+        mem_flush_ops(c, g, requester);
 }
 
 /* Run and time group g on the thread of slot s, lane `lane` of its warp:
