@@ -114,7 +114,8 @@ bool vt_code_group(struct vt_code *c, unsigned issues)
         c->groups = p;
         c->groups_cap = cap;
     }
-    struct vt_group grp = { first, n, (uint8_t)issues, US_FLOW_NONE, { 0 } };
+    struct vt_group grp = { first, n, (uint8_t)issues, US_FLOW_NONE, false,
+                            { 0 } };
     for (unsigned i = 0; i < n; i++) {
         grp.w.ops += g[i].w.ops;
         for (unsigned k = 0; k < 5; k++)
@@ -123,6 +124,7 @@ bool vt_code_group(struct vt_code *c, unsigned issues)
         grp.w.bar = (uint16_t)(grp.w.bar + g[i].w.bar);
         if (g[i].flow != US_FLOW_NONE)
             grp.flow = g[i].flow;   /* alone in its group (the compilers') */
+        grp.bar |= g[i].bar;
     }
     assert(grp.flow == US_FLOW_NONE || n == 1);
     c->groups[c->ngroups++] = grp;
@@ -933,14 +935,6 @@ static bool lane_issue(struct vt_core *c, struct slot *s,
     return cond;
 }
 
-/* Does group g hold a BAR? */
-static bool group_bar(const struct vt_core *c, const struct vt_group *g)
-{
-    for (unsigned i = 0; i < g->nops; i++)
-        if (c->code.ops[g->first + i].bar)
-            return true;
-    return false;
-}
 
 /* Warp j issues its next group on its active lanes (the processors whose
  * lanes are masked off idle meanwhile: the caller counts them), and its
@@ -1019,7 +1013,7 @@ static void issue_group(struct vt_core *c, struct lgroup *gr, unsigned j)
     unsigned pc = wp->fs.pc;
     const struct vt_group *g = &c->code.groups[pc];
     uint32_t active = wp->fs.active, cond = 0;
-    bool bar = group_bar(c, g);
+    bool bar = g->bar;
     for (unsigned i = 0; i < gr->n; i++) {
         if (!((active >> i) & 1))
             continue;
@@ -1166,7 +1160,7 @@ static void step_group(struct vt_core *c, struct lgroup *gr)
     struct warp *wp = &gr->warps[j];
     const struct vt_group *g = &c->code.groups[wp->fs.pc];
     uint32_t masked = wp->present & ~wp->fs.active & ~wp->fs.stopped;
-    if (masked && us_wgs_on(&c->wgs) && group_bar(c, g)) {
+    if (masked && us_wgs_on(&c->wgs) && g->bar) {
         /* its masked lanes wait for its active ones, which wait at BAR */
         const struct vt_op *op = &c->code.ops[g->first];
         us_wgs_divergent_error(c->desc.name, c->vprog,   /* its line */

@@ -124,6 +124,7 @@ struct vt_group {
     unsigned first, nops;       /* ops[first .. first + nops)              */
     uint8_t issues;             /* cycles the issue stage spends on it     */
     uint8_t flow;               /* enum us_flow_kind of its one op, or NONE */
+    bool bar;                   /* it holds a BAR                          */
     struct us_opcount w;        /* the sum of its ops'                     */
 };
 
