@@ -477,8 +477,8 @@ static void start_thread(struct us_core *core, struct slot *sl)
 
 /* Can the thread of slot sl issue instruction sl->pc now, registers and
  * SFU pool considered? */
-static enum us_stall regs_blocked(const struct us_core *core,
-                                  const struct slot *sl)
+static inline enum us_stall regs_blocked(const struct us_core *core,
+                                         const struct slot *sl)
 {
     const struct sinfo *s = &core->info[sl->pc];
     uint64_t now = core->now;
