@@ -232,7 +232,8 @@ static void want_update(const struct us_core *core, struct slot *sl)
     uint64_t bit = 1ull << sl->idx;
     for (unsigned f = 0; f < FBUF_WORDS; f++)
         p->want[f] &= ~bit;
-    if (sl->active && sl->fbuf < FBUF_WORDS && sl->pc + sl->fbuf < core->code.n)
+    if (sl->active && sl->fbuf < FBUF_WORDS &&
+        sl->pc + sl->fbuf < core->code.n)
         p->want[sl->fbuf] |= bit;
 }
 

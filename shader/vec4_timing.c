@@ -714,8 +714,9 @@ static uint64_t slot_group_ready(const struct vt_core *c, struct slot *s,
 
 /* Are group pc's registers usable now on every active lane of warp j?  If
  * not, *unit is the unit the first blocked lane waits for. */
-static inline bool lanes_ready(const struct vt_core *c, const struct lgroup *gr,
-                               unsigned j, unsigned pc, unsigned *unit)
+static inline bool lanes_ready(const struct vt_core *c,
+                               const struct lgroup *gr, unsigned j,
+                               unsigned pc, unsigned *unit)
 {
     uint32_t active = gr->warps[j].fs.active;
     for (unsigned i = 0; i < gr->n; i++)
