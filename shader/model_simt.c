@@ -131,7 +131,7 @@ struct us_core {
 
 static unsigned components(const struct us_inst *in)
 {
-    unsigned k = us_lanes(in->dst.mask);
+    unsigned k = (unsigned)__builtin_popcount(in->dst.mask);
     return k ? k : 1;
 }
 
@@ -379,7 +379,7 @@ static void time_issue(struct us_core *c, struct simt_core *cr,
                        uint64_t t, uint64_t at, unsigned nreq)
 {
     unsigned k = c->k[pc];
-    unsigned seq = c->selective ? us_lanes(lanes) : c->W;
+    unsigned seq = c->selective ? (unsigned)__builtin_popcount(lanes) : c->W;
     uint64_t occ = (uint64_t)k * ((seq + c->width - 1) / c->width);
     uint64_t span = 0;   /* after `at`: the memory's, a texture's latency */
     if (nreq) {
@@ -413,12 +413,12 @@ static void time_issue(struct us_core *c, struct simt_core *cr,
 static void count_issue(struct us_core *c, const struct warp *wp,
                         unsigned pc, uint32_t lanes)
 {
-    unsigned k = c->k[pc], nl = us_lanes(lanes);
+    unsigned k = c->k[pc], nl = (unsigned)__builtin_popcount(lanes);
     c->counts.issued++;
     c->counts.masked_lane_slots +=
-        (uint64_t)k * us_lanes(wp->present & ~lanes);
+        (uint64_t)k * (unsigned)__builtin_popcount(wp->present & ~lanes);
     c->active_slots += (uint64_t)k * nl;
-    c->empty_slots += (uint64_t)k * (c->W - us_lanes(wp->present));
+    c->empty_slots += (uint64_t)k * (c->W - (unsigned)__builtin_popcount(wp->present));
     us_tcounts_exec(&c->counts, &c->oc[pc], nl);
     c->counts.branches += (c->flags[pc] & F_BRANCH) != 0;
     c->counts.divergent = c->rstats.divergent;
@@ -444,7 +444,7 @@ static void event_issue(const struct us_core *c, const struct simt_core *cr,
         .kind = US_EVENT_ISSUE, .cycle = c->now, .done = wp->ready_at,
         .proc = (unsigned)(cr - c->cores), .slot = (unsigned)(wp - cr->warp),
         .thread = wp->lane[__builtin_ctz(lanes ? lanes : wp->present)].tid,
-        .lanes = us_lanes(lanes), .pc = pc,
+        .lanes = (unsigned)__builtin_popcount(lanes), .pc = pc,
         .name = lanes ? us_ops[c->w->prog->insts[pc].op].name : "resume",
     };
     us_event_emit(c->w->events, &ev);
@@ -468,7 +468,7 @@ static bool issue(struct us_core *c, struct simt_core *cr, struct warp *wp)
     bool bar = c->flags[pc] & F_BAR;
     if (bar && lanes != wp->view.live) {
         us_wgs_divergent_error("simt", c->w->prog, pc,
-                               us_lanes(wp->view.live &
+                               (unsigned)__builtin_popcount(wp->view.live &
                                                             ~lanes), &c->why);
         c->failed = true;
         return false;
