@@ -320,7 +320,8 @@ static unsigned interp_plan(const struct draw_ctx *c, const struct tri *t,
  * the four members only let the compiler use vector registers.  Single
  * precision would round differently (the weights' three products and two
  * sums, and the perspective division): not bit-identical. */
-static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
+__attribute__((always_inline))
+static inline void interpolate_quad(struct draw_ctx *c, const struct tri *t,
                              const struct interp_comp *plan, unsigned nplan,
                              const int64_t e[3][4], int qx, int qy,
                              struct quad_info *qi)
@@ -410,7 +411,8 @@ static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
 /* Queue the quad at (qx, qy) when it covers a pixel, e its member 2's
  * edge values (bottom-left) and dx, dy their steps; false when a flush
  * went over the instruction budget. */
-static bool raster_quad(struct draw_ctx *c, const struct tri *t,
+__attribute__((always_inline))
+static inline bool raster_quad(struct draw_ctx *c, const struct tri *t,
                         const struct interp_comp *plan, unsigned nplan,
                         int qx, int qy, const int64_t e2[3],
                         const int64_t dx[3], const int64_t dy[3])
@@ -492,7 +494,8 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
 /* The quads of the triangle in this worker's tiles, in scanline order
  * (a quad lies in one tile: TILE is even), the edge functions stepped
  * along each row of quads, past the quads wholly outside (quad_span). */
-static void raster_triangle(struct draw_ctx *c, const struct tri *t)
+__attribute__((always_inline))
+static inline void raster_body(struct draw_ctx *c, const struct tri *t)
 {
     const struct gfx_tri_setup *s = &t->s;
     if (!c->set_up)
@@ -527,6 +530,34 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
                     e[k] += dx2[k];
             }
         }
+}
+
+/* raster_body built for the x86-64 baseline and, chosen at run time,
+ * for AVX2 (4 doubles or int64 per vector for the interpolation and the
+ * edge values; no FMA, so the same roundings). */
+static void raster_base(struct draw_ctx *c, const struct tri *t)
+{
+    raster_body(c, t);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_AVX2 1
+__attribute__((target("avx2")))
+static void raster_avx2(struct draw_ctx *c, const struct tri *t)
+{
+    raster_body(c, t);
+}
+#endif
+
+static void raster_triangle(struct draw_ctx *c, const struct tri *t)
+{
+#ifdef HAVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        raster_avx2(c, t);
+        return;
+    }
+#endif
+    raster_base(c, t);
 }
 
 /* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,

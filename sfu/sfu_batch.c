@@ -198,12 +198,14 @@ static inline void block(const struct us_sfu *s, enum us_sfu_func F,
         seg[l] *= (unsigned)(d + 1);
         acc[l] = coef[seg[l] + (unsigned)d];
     }
+    /* only lg2 has a c0_extra (reduce()) */
     for (int i = d - 1; i >= 0; i--) {
         int sh = horner_shift(c, tbits, i);
         for (unsigned l = 0; l < n; l++)
             acc[l] = horner_step(acc[l], T[l],
                                  coef[seg[l] + (unsigned)i] +
-                                     (i == 0 ? extra[l] : 0), sh);
+                                     (i == 0 && F == US_SFU_LG2 ? extra[l]
+                                                                : 0), sh);
     }
     int e2off = c->shift[0];
     uint64_t wide = 0;
