@@ -1,10 +1,10 @@
 /*
  * The SFU model over arrays of inputs (us_sfu_eval_batch, sfu/sfu.h):
  * the per-lane arithmetic of sfu/sfu_lane.h in one loop per function
- * with f a constant, built twice -- for the x86-64 baseline and, chosen
- * at run time, for AVX2 (no FMA: the arithmetic is integer, and
- * -ffp-contract=off holds for the pow multiply) -- so the results are
- * us_sfu_eval's bit for bit (tests/unit/test_sfu_batch.c).
+ * with f a constant, built three times -- for the x86-64 baseline and,
+ * chosen at run time, for AVX2 and AVX-512 (integer arithmetic and one
+ * exact double subtraction; no FMA) -- so the results are us_sfu_eval's
+ * bit for bit (tests/unit/test_sfu_batch.c, every build the CPU has).
  */
 #include <stddef.h>
 #include <string.h>
@@ -289,16 +289,64 @@ static void loops_avx2(const struct us_sfu *s, enum us_sfu_func f,
 {
     loops(s, f, x, out, n);
 }
+
+/* AVX-512 (F, DQ, VL, CD): 64-bit multiplies, arithmetic shifts and
+ * leading-zero counts in one instruction each. */
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512cd")))
+static void loops_avx512(const struct us_sfu *s, enum us_sfu_func f,
+                         const float *restrict x, float *restrict out,
+                         size_t n)
+{
+    loops(s, f, x, out, n);
+}
 #endif
+
+static bool have(enum us_sfu_isa isa)
+{
+    switch (isa) {
+    case US_SFU_ISA_BASE:
+        return true;
+#ifdef HAVE_AVX2
+    case US_SFU_ISA_AVX2:
+        return __builtin_cpu_supports("avx2");
+    case US_SFU_ISA_AVX512:
+        return __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512cd");
+#endif
+    default:
+        return false;
+    }
+}
+
+bool us_sfu_eval_batch_isa(const struct us_sfu *sfu, enum us_sfu_isa isa,
+                           enum us_sfu_func f, const float *restrict x,
+                           float *restrict out, size_t n)
+{
+    if (isa == US_SFU_ISA_BEST)
+        isa = have(US_SFU_ISA_AVX512) ? US_SFU_ISA_AVX512
+            : have(US_SFU_ISA_AVX2) ? US_SFU_ISA_AVX2 : US_SFU_ISA_BASE;
+    if (!have(isa))
+        return false;
+    switch (isa) {
+#ifdef HAVE_AVX2
+    case US_SFU_ISA_AVX512:
+        loops_avx512(sfu, f, x, out, n);
+        break;
+    case US_SFU_ISA_AVX2:
+        loops_avx2(sfu, f, x, out, n);
+        break;
+#endif
+    default:
+        loops_base(sfu, f, x, out, n);
+        break;
+    }
+    return true;
+}
 
 void us_sfu_eval_batch(const struct us_sfu *sfu, enum us_sfu_func f,
                        const float *restrict x, float *restrict out, size_t n)
 {
-#ifdef HAVE_AVX2
-    if (__builtin_cpu_supports("avx2")) {
-        loops_avx2(sfu, f, x, out, n);
-        return;
-    }
-#endif
-    loops_base(sfu, f, x, out, n);
+    (void)us_sfu_eval_batch_isa(sfu, US_SFU_ISA_BEST, f, x, out, n);
 }
