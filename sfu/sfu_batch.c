@@ -81,12 +81,14 @@ static inline void reduce_sel(enum us_sfu_func F, const struct us_sfu_geom *g,
         *spec = nan | zero | big;
         *res = nan ? DEFAULT_NAN : zero ? ONE : sign ? 0 : INF;
         /* reduce()'s three shift cases in one: a right shift of 63
-         * leaves 0 and inexact, as its sh <= -64 case does */
+         * leaves 0 and inexact, as its sh <= -64 case does; a lane
+         * that is not special has sh <= 15 (|x| < 128), and the clamp
+         * keeps the special ones' mag far from the int64 range */
         uint64_t M = frac | MIN_NORMAL;
         int sh = e - 23 + 32;
         unsigned sl = sh > 0 ? (unsigned)sh : 0u;
         unsigned sr = sh < 0 ? (unsigned)-sh : 0u;
-        sl = sl < 63 ? sl : 63;
+        sl = sl < 15 ? sl : 15;
         sr = sr < 63 ? sr : 63;
         uint64_t right = M >> sr;
         uint64_t mag = sh >= 0 ? M << sl : right;
