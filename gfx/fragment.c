@@ -61,6 +61,9 @@ static uint32_t output_off(unsigned out)
                       out * sizeof(us_vec4));
 }
 
+/* The row of a result the program never writes: 0, as reset. */
+static const float zero_row[US_SOA_WIDTH];
+
 /* The fragment stage's per-worker part, at its first triangle: the row
  * form when the backend takes the program, and which input components
  * each quad needs. */
@@ -103,7 +106,7 @@ static void frag_setup(struct draw_ctx *c)
         unsigned named = us_soa_reg_reads(c->rows, off) |
                          us_soa_reg_writes(c->rows, off);
         c->out_row[j] = named >> c4 & 1 ? us_soa_reg_row(c->rows, off, c4)
-                                        : NULL;
+                                        : zero_row;
     }
     us_soa_rows_begin(c->rows, &c->fenv, given);
 }
@@ -114,45 +117,74 @@ void gfx_frag_end(struct draw_ctx *c)
     c->rows = NULL;
 }
 
+/* What the per-fragment operations read of the draw, fetched once per
+ * flush, and their counts, added to the statistics after it. */
+struct frag_ops {
+    bool writes_depth, depth_test, depth_write, fog, blend;
+    float *color, *depth;
+    size_t w;
+    uint64_t killed, depth_failed, written;
+};
+
+static void frag_ops_begin(const struct draw_ctx *c, struct frag_ops *o)
+{
+    const struct gfx_draw *d = c->d;
+    o->writes_depth = d->fp->outputs_written >> US_FOUT_DEPTH & 1;
+    o->depth_test = d->state->depth_test;
+    o->depth_write = d->state->depth_write;
+    o->fog = c->fog;
+    o->blend = d->state->blend;
+    o->color = c->fb->color;
+    o->depth = c->fb->depth;
+    o->w = c->fb->w;
+    o->killed = o->depth_failed = o->written = 0;
+}
+
+static void frag_ops_end(struct draw_ctx *c, const struct frag_ops *o)
+{
+    c->stats->killed += o->killed;
+    c->stats->depth_failed += o->depth_failed;
+    c->stats->written += o->written;
+}
+
 /* The per-fragment operations on member i of quad qi after shading:
  * KIL, depth (result.depth z when the program writes it), the colour's
  * clamp, fog, depth test and blending, in order. */
-static void fragment_ops(struct draw_ctx *c, const struct quad_info *qi,
-                         unsigned i, bool killed, const float color[4],
-                         float depth)
+__attribute__((always_inline))
+static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
+                                const struct quad_info *qi, unsigned i,
+                                bool killed, const float color[4],
+                                float depth)
 {
-    const struct gfx_draw *d = c->d;
-    struct gfx_framebuffer *fb = c->fb;
     if (killed) {
-        c->stats->killed++;
+        o->killed++;
         return;
     }
-    bool writes_depth = d->fp->outputs_written >> US_FOUT_DEPTH & 1;
     int px = qi->x + (int)(i & 1), py = qi->y + 1 - (int)(i >> 1);
-    size_t idx = (size_t)py * fb->w + (size_t)px;
-    float z = writes_depth ? gfx_clamp01(depth) : qi->z[i];
-    if (d->state->depth_test) {
-        if (!(z < fb->depth[idx])) {  /* GL_LESS */
-            c->stats->depth_failed++;
+    size_t idx = (size_t)py * o->w + (size_t)px;
+    float z = o->writes_depth ? gfx_clamp01(depth) : qi->z[i];
+    if (o->depth_test) {
+        if (!(z < o->depth[idx])) {  /* GL_LESS */
+            o->depth_failed++;
             return;
         }
-        if (d->state->depth_write)
-            fb->depth[idx] = z;
+        if (o->depth_write)
+            o->depth[idx] = z;
     }
     float col[4];
     for (int k = 0; k < 4; k++)
         col[k] = gfx_clamp01(color[k]);
-    if (c->fog)
-        apply_fog(d->fp, d->gl, qi->fog[i], col);
-    float *dst = fb->color + 4 * idx;
-    if (d->state->blend) {
+    if (o->fog)
+        apply_fog(c->d->fp, c->d->gl, qi->fog[i], col);
+    float *dst = o->color + 4 * idx;
+    if (o->blend) {
         float a = col[3];
         for (int k = 0; k < 4; k++)
             dst[k] = col[k] * a + dst[k] * (1.0f - a);
     } else {
         memcpy(dst, col, sizeof col);
     }
-    c->stats->written++;
+    o->written++;
 }
 
 bool gfx_frag_flush(struct draw_ctx *c)
@@ -160,24 +192,28 @@ bool gfx_frag_flush(struct draw_ctx *c)
     if (!c->nquads)
         return true;
     const struct gfx_draw *d = c->d;
+    struct frag_ops o;
+    frag_ops_begin(c, &o);
     if (c->rows) {
         /* straight-line code (us_soa_plan): no fragment can go over the
          * budget, as for the records on the same executor */
         us_soa_rows_run(c->rows, &c->fenv, 4 * c->nquads, true);
         const uint8_t *killed = us_soa_killed(c->rows);
+        const float *r0 = c->out_row[0], *r1 = c->out_row[1],
+                    *r2 = c->out_row[2], *r3 = c->out_row[3],
+                    *rz = c->out_row[4];
         for (unsigned q = 0; q < c->nquads; q++) {
             const struct quad_info *qi = &c->quads[q];
             for (unsigned i = 0; i < 4; i++) {
                 if (!(qi->cover >> i & 1))
                     continue;
                 unsigned l = 4 * q + i;
-                float out[5];
-                for (unsigned j = 0; j < 5; j++)
-                    out[j] = c->out_row[j] ? c->out_row[j][l] : 0.0f;
-                fragment_ops(c, qi, i, killed[l], out, out[4]);
+                const float out[4] = { r0[l], r1[l], r2[l], r3[l] };
+                fragment_ops(c, &o, qi, i, killed[l], out, rz[l]);
             }
         }
         c->nquads = 0;
+        frag_ops_end(c, &o);
         return true;
     }
     d->backend->shade(d->backend->ctx, d->fp, &c->fenv, c->threads,
@@ -190,11 +226,12 @@ bool gfx_frag_flush(struct draw_ctx *c)
             if (!(qi->cover >> i & 1))
                 continue;
             const struct us_thread *t = &c->threads[4 * q + i];
-            fragment_ops(c, qi, i, t->killed, t->output[US_FOUT_COLOR],
+            fragment_ops(c, &o, qi, i, t->killed, t->output[US_FOUT_COLOR],
                          t->output[US_FOUT_DEPTH][2]);
         }
     }
     c->nquads = 0;
+    frag_ops_end(c, &o);
     return true;
 }
 
@@ -209,7 +246,8 @@ struct tri {
 
 /* Component k of fragment input `in` for the pending quad's four
  * members: into their thread records, or the rows. */
-static void put_input(struct draw_ctx *c, unsigned in, unsigned k,
+__attribute__((always_inline))
+static inline void put_input(struct draw_ctx *c, unsigned in, unsigned k,
                       const float v[4])
 {
     if (c->rows) {
@@ -222,13 +260,69 @@ static void put_input(struct draw_ctx *c, unsigned in, unsigned k,
         th[i].input[in][k] = v[i];
 }
 
+/* How one interpolated input component (COLOR0 .. FACING - 1) of a
+ * triangle is computed, set up once per triangle (interp_plan) so the
+ * per-quad loop has neither the draw's flags nor the vertices to look
+ * up. */
+enum { COMP_PERSP, COMP_LINEAR, COMP_CONST };
+struct interp_comp {
+    uint8_t in, k, kind;
+    bool fog;                     /* fogcoord.x, kept for the fog stage */
+    float value;                  /* COMP_CONST                         */
+    double a[3];                  /* the three vertices' values         */
+};
+
+static unsigned interp_plan(const struct draw_ctx *c, const struct tri *t,
+                            struct interp_comp *plan)
+{
+    bool back = t->s.back && c->d->state->two_side;
+    unsigned n = 0;
+    for (uint64_t left = c->in_interp; left; left &= left - 1) {
+        unsigned in = (unsigned)__builtin_ctzll(left);
+        unsigned m = c->in_comps[in];
+        unsigned src;
+        if (in == US_FIN_COLOR0)
+            src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
+        else if (in == US_FIN_COLOR1)
+            src = back ? US_VOUT_BCOLOR1 : US_VOUT_COLOR1;
+        else if (in == US_FIN_FOGCOORD)
+            src = US_VOUT_FOGCOORD;
+        else
+            src = US_VOUT_TEXCOORD0 + (in - US_FIN_TEXCOORD0);
+        bool flat = c->fin_flat >> in & 1, linear = c->fin_linear >> in & 1;
+        for (unsigned k = 0; k < 4; k++) {
+            if (!(m >> k & 1))
+                continue;
+            struct interp_comp *e = &plan[n++];
+            e->in = (uint8_t)in;
+            e->k = (uint8_t)k;
+            e->fog = in == US_FIN_FOGCOORD && k == 0 && c->fog;
+            if (in == US_FIN_FOGCOORD && k > 0) {
+                /* fragment.fogcoord is (f, 0, 0, 1) */
+                e->kind = COMP_CONST;
+                e->value = k == 3 ? 1.0f : 0.0f;
+            } else if (flat) {
+                e->kind = COMP_CONST;
+                e->value = t->pv->vary[src][k];
+            } else {
+                e->kind = linear ? COMP_LINEAR : COMP_PERSP;
+                for (int j = 0; j < 3; j++)
+                    e->a[j] = t->v[j]->vary[src][k];
+            }
+        }
+    }
+    return n;
+}
+
 /* Interpolate the fragment inputs of the pending quad's members (helpers
  * included: their barycentrics just lie outside [0, 1]), in double
  * precision, each member as one fragment alone would be: the loops over
  * the four members only let the compiler use vector registers.  Single
  * precision would round differently (the weights' three products and two
  * sums, and the perspective division): not bit-identical. */
-static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
+__attribute__((always_inline))
+static inline void interpolate_quad(struct draw_ctx *c, const struct tri *t,
+                             const struct interp_comp *plan, unsigned nplan,
                              const int64_t e[3][4], int qx, int qy,
                              struct quad_info *qi)
 {
@@ -296,64 +390,56 @@ static void interpolate_quad(struct draw_ctx *c, const struct tri *t,
             put_input(c, US_FIN_FACING, k, fv);
         }
 
-    bool back = t->s.back && c->d->state->two_side;
     /* the interpolated inputs, lowest first */
-    for (uint64_t left = c->in_interp; left; left &= left - 1) {
-        unsigned in = (unsigned)__builtin_ctzll(left);
-        m = c->in_comps[in];
-        unsigned src;
-        if (in == US_FIN_COLOR0)
-            src = back ? US_VOUT_BCOLOR0 : US_VOUT_COLOR0;
-        else if (in == US_FIN_COLOR1)
-            src = back ? US_VOUT_BCOLOR1 : US_VOUT_COLOR1;
-        else if (in == US_FIN_FOGCOORD)
-            src = US_VOUT_FOGCOORD;
-        else
-            src = US_VOUT_TEXCOORD0 + (in - US_FIN_TEXCOORD0);
-        bool flat = c->fin_flat >> in & 1, linear = c->fin_linear >> in & 1;
-        for (unsigned k = 0; k < 4; k++) {
-            if (!(m >> k & 1))
-                continue;
-            if (in == US_FIN_FOGCOORD && k > 0) {
-                /* fragment.fogcoord is (f, 0, 0, 1) */
-                for (int i = 0; i < 4; i++)
-                    v[i] = k == 3 ? 1.0f : 0.0f;
-            } else if (flat) {
-                for (int i = 0; i < 4; i++)
-                    v[i] = t->pv->vary[src][k];
-            } else {
-                const double (*w)[4] = linear ? l : b;
-                double a0 = t->v[0]->vary[src][k], a1 = t->v[1]->vary[src][k],
-                       a2 = t->v[2]->vary[src][k];
-                for (int i = 0; i < 4; i++)
-                    v[i] = (float)(w[0][i] * a0 + w[1][i] * a1 + w[2][i] * a2);
-            }
-            if (in == US_FIN_FOGCOORD && k == 0 && c->fog)
-                memcpy(qi->fog, v, sizeof qi->fog);
-            put_input(c, in, k, v);
+    for (unsigned j = 0; j < nplan; j++) {
+        const struct interp_comp *p = &plan[j];
+        if (p->kind == COMP_CONST) {
+            for (int i = 0; i < 4; i++)
+                v[i] = p->value;
+        } else {
+            const double (*w)[4] = p->kind == COMP_LINEAR ? l : b;
+            for (int i = 0; i < 4; i++)
+                v[i] = (float)(w[0][i] * p->a[0] + w[1][i] * p->a[1] +
+                               w[2][i] * p->a[2]);
         }
+        if (p->fog)
+            memcpy(qi->fog, v, sizeof qi->fog);
+        put_input(c, p->in, p->k, v);
     }
 }
 
 /* Queue the quad at (qx, qy) when it covers a pixel, e its member 2's
  * edge values (bottom-left) and dx, dy their steps; false when a flush
  * went over the instruction budget. */
-static bool raster_quad(struct draw_ctx *c, const struct tri *t, int qx,
-                        int qy, const int64_t e2[3], const int64_t dx[3],
-                        const int64_t dy[3])
+__attribute__((always_inline))
+static inline bool raster_quad(struct draw_ctx *c, const struct tri *t,
+                        const struct interp_comp *plan, unsigned nplan,
+                        int qx, int qy, const int64_t e2[3],
+                        const int64_t dx[3], const int64_t dy[3])
 {
     int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    /* member i at (qx + (i & 1), qy + 1 - (i >> 1)): member 2's edge
+     * values plus dx for the right column, dy for the top row */
     int64_t e[3][4];
+    for (int k = 0; k < 3; k++) {
+        e[k][2] = e2[k];
+        e[k][3] = e2[k] + dx[k];
+        e[k][0] = e2[k] + dy[k];
+        e[k][1] = e2[k] + dx[k] + dy[k];
+    }
     uint8_t cover = 0;
     for (unsigned i = 0; i < 4; i++) {
-        int px = qx + (int)(i & 1), py = qy + 1 - (int)(i >> 1);
-        int64_t ei[3];
-        for (int k = 0; k < 3; k++)
-            e[k][i] = ei[k] = e2[k] + (i & 1 ? dx[k] : 0) +
-                              (i >> 1 ? 0 : dy[k]);
-        if (gfx_tri_inside(&t->s, ei) && px < fw && py < fh)
-            cover |= (uint8_t)(1u << i);
+        const int64_t ei[3] = { e[0][i], e[1][i], e[2][i] };
+        cover |= (uint8_t)((unsigned)gfx_tri_inside(&t->s, ei) << i);
     }
+    if (qx + 1 >= fw)
+        cover &= 0x5;                     /* the right column is off-screen */
+    if (qy + 1 >= fh)
+        cover &= 0xC;                     /* the top row */
+    if (qx >= fw)
+        cover &= 0xA;
+    if (qy >= fh)
+        cover &= 0x3;
     if (!cover)
         return true;
     struct quad_info *qi = &c->quads[c->nquads];
@@ -366,7 +452,7 @@ static bool raster_quad(struct draw_ctx *c, const struct tri *t, int qx,
             us_thread_reset_for(th, c->d->fp);
             th->helper = !(cover >> i & 1);
         }
-    interpolate_quad(c, t, e, qx, qy, qi);
+    interpolate_quad(c, t, plan, nplan, e, qx, qy, qi);
     unsigned covered = (unsigned)__builtin_popcount(cover);
     c->stats->fragments += covered;
     c->stats->helpers += 4 - covered;
@@ -408,11 +494,14 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
 /* The quads of the triangle in this worker's tiles, in scanline order
  * (a quad lies in one tile: TILE is even), the edge functions stepped
  * along each row of quads, past the quads wholly outside (quad_span). */
-static void raster_triangle(struct draw_ctx *c, const struct tri *t)
+__attribute__((always_inline))
+static inline void raster_body(struct draw_ctx *c, const struct tri *t)
 {
     const struct gfx_tri_setup *s = &t->s;
     if (!c->set_up)
         frag_setup(c);
+    struct interp_comp plan[4 * US_FIN_COUNT];
+    unsigned nplan = interp_plan(c, t, plan);
     int64_t dx[3], dy[3], dx2[3];
     gfx_tri_edge_steps(s, dx, dy);
     for (int k = 0; k < 3; k++)
@@ -433,7 +522,7 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
                 e[k] += lo * dx2[k];
             for (int qx = from + 2 * (int)lo; qx <= from + 2 * (int)hi;
                  qx += 2) {
-                if (!raster_quad(c, t, qx, qy, e, dx, dy)) {
+                if (!raster_quad(c, t, plan, nplan, qx, qy, e, dx, dy)) {
                     c->failed = true;
                     return;
                 }
@@ -441,6 +530,34 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
                     e[k] += dx2[k];
             }
         }
+}
+
+/* raster_body built for the x86-64 baseline and, chosen at run time,
+ * for AVX2 (4 doubles or int64 per vector for the interpolation and the
+ * edge values; no FMA, so the same roundings). */
+static void raster_base(struct draw_ctx *c, const struct tri *t)
+{
+    raster_body(c, t);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_AVX2 1
+__attribute__((target("avx2")))
+static void raster_avx2(struct draw_ctx *c, const struct tri *t)
+{
+    raster_body(c, t);
+}
+#endif
+
+static void raster_triangle(struct draw_ctx *c, const struct tri *t)
+{
+#ifdef HAVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        raster_avx2(c, t);
+        return;
+    }
+#endif
+    raster_base(c, t);
 }
 
 /* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,

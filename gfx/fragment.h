@@ -53,8 +53,9 @@ struct draw_ctx {
                                          components in in_comps           */
     float *in_row[US_FIN_COUNT][4];   /* rows: where they go              */
     const float *out_row[5];          /* rows: result.color x y z w and
-                                         result.depth z; NULL: the program
-                                         never writes it (0, as reset)    */
+                                         result.depth z; a row of zeros
+                                         when the program never writes it
+                                         (0, as reset)                    */
 };
 
 /* A thread over the instruction budget fails the draw (its program would

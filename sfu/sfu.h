@@ -125,6 +125,7 @@
 #ifndef US_SFU_SFU_H
 #define US_SFU_SFU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -174,6 +175,14 @@ US_MUST_CHECK bool us_sfu_generate(const struct us_sfu_config *cfg,
  * the same bits, with the lanes in one loop (sfu/sfu_batch.c). */
 void us_sfu_eval_batch(const struct us_sfu *sfu, enum us_sfu_func f,
                        const float *restrict x, float *restrict out, size_t n);
+
+/* us_sfu_eval_batch on one build of its loops (the tests'): false when
+ * the CPU lacks it.  BEST is what us_sfu_eval_batch takes. */
+enum us_sfu_isa { US_SFU_ISA_BEST, US_SFU_ISA_BASE, US_SFU_ISA_AVX2,
+                  US_SFU_ISA_AVX512 };
+bool us_sfu_eval_batch_isa(const struct us_sfu *sfu, enum us_sfu_isa isa,
+                           enum us_sfu_func f, const float *restrict x,
+                           float *restrict out, size_t n);
 
 /* 1/(2 pi) as 32-bit words, most significant first: bit j (weight 2^-j,
  * j >= 1) is bit 31 - (j - 1) % 32 of word (j - 1) / 32. */

@@ -63,7 +63,9 @@ static float m_sin(const void *c, float x) { return us_sfu_eval(c, US_SFU_SIN, x
 static float m_cos(const void *c, float x) { return us_sfu_eval(c, US_SFU_COS, x); }
 static float m_pow(const void *c, float x, float y) { return us_sfu_pow(c, x, y); }
 
-/* us_math's batch: through local buffers, since out may be x or y. */
+/* us_math's batch: straight into out, through a local buffer only when
+ * out is x (us_sfu_eval_batch's arrays do not overlap); pow's x and y
+ * are read before out is written. */
 static void m_batch(const void *c, enum us_math_fn f, const float *x,
                     const float *y, float *out, unsigned n)
 {
@@ -76,17 +78,18 @@ static void m_batch(const void *c, enum us_math_fn f, const float *x,
     float a[N], r[N];
     for (unsigned i = 0; i < n; i += N) {
         unsigned k = n - i < N ? n - i : N;
-        memcpy(a, x + i, k * sizeof *a);
         if (f == US_MATH_POW) {
             /* us_sfu_pow: ex2(y * lg2(x)), an FP32 MUL between. */
-            us_sfu_eval_batch(c, US_SFU_LG2, a, r, k);
+            us_sfu_eval_batch(c, US_SFU_LG2, x + i, r, k);
             for (unsigned l = 0; l < k; l++)
                 a[l] = y[i + l] * r[l];
-            us_sfu_eval_batch(c, US_SFU_EX2, a, r, k);
+            us_sfu_eval_batch(c, US_SFU_EX2, a, out + i, k);
+        } else if (x == out) {
+            us_sfu_eval_batch(c, fn[f], x + i, r, k);
+            memcpy(out + i, r, k * sizeof *r);
         } else {
-            us_sfu_eval_batch(c, fn[f], a, r, k);
+            us_sfu_eval_batch(c, fn[f], x + i, out + i, k);
         }
-        memcpy(out + i, r, k * sizeof *r);
     }
 }
 

@@ -73,17 +73,21 @@ US_INLINE void SOA(comp3)(unsigned mask, float *res[4],
 }
 
 /* Elementary functions: one us_math batch call when it has one (RSQ's
- * operand is |a|, as micro_rsq passes it), else one call per lane. */
-US_INLINE void SOA(repl1)(unsigned n, float *restrict r, const float *s[3][4],
-                          const struct us_math *m, enum us_math_fn fn,
+ * operand is |a|, as micro_rsq passes it, taken into a spare row: source
+ * 1's, unused by a one-source opcode), else one call per lane. */
+US_INLINE void SOA(repl1)(struct us_soa *p, unsigned n, float *restrict r,
+                          const float *s[3][4], const struct us_math *m,
+                          enum us_math_fn fn,
                           float (*f)(const struct us_math *, float))
 {
     const float *restrict a = s[0][0];
     if (m->batch) {
         if (fn == US_MATH_RSQ) {
-            for (unsigned l = 0; l < n; l++)
-                r[l] = fabsf(a[l]);
-            m->batch(m->cfg, fn, r, NULL, r, n);
+            float *restrict t = soa_row(p, SOA_ROW(p, SOA_TMP + 4));
+            SOA_LOOP
+            for (unsigned l = 0; l < US_SOA_WIDTH; l++)
+                t[l] = fabsf(a[l]);
+            m->batch(m->cfg, fn, t, NULL, r, n);
         } else {
             m->batch(m->cfg, fn, a, NULL, r, n);
         }
@@ -276,7 +280,7 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
     written = si->direct; break;
     COMP3_OPS(X)
 #undef X
-#define X(name, f) case US_OP_##name: SOA(repl1)(n, res[0], s, m, \
+#define X(name, f) case US_OP_##name: SOA(repl1)(p, n, res[0], s, m, \
                                                 US_MATH_##name, f);   \
                                       res[1] = res[2] = res[3] = res[0]; break;
     REPL1_OPS(X)

@@ -9,8 +9,8 @@
  *  - batches of every length 0 .. 3 blocks + 1 (the padded tail);
  *  - us_math.batch == the per-lane members (pow included), in place
  *    (out = x, out = y) and not.
- * Both builds of the loops run where the CPU has AVX2: the one chosen at
- * run time is what the test sees (the baseline's on other CPUs).
+ * The sweeps run every build of the loops the CPU has (baseline, AVX2,
+ * AVX-512); the rest sees the one chosen at run time.
  */
 #include <math.h>
 #include <stdint.h>
@@ -31,18 +31,24 @@ static uint64_t next_rand(uint64_t *s)
     return *s;
 }
 
-/* Batch vs one at a time on x[0..n-1]; the number of differences. */
+/* Batch vs one at a time on x[0..n-1], every build of the loops the CPU
+ * has; the number of differences. */
 static unsigned compare(const struct us_sfu *sfu, enum us_sfu_func f,
                         const float *x, unsigned n)
 {
     static float out[N];
     unsigned bad = 0;
-    us_sfu_eval_batch(sfu, f, x, out, n);
-    for (unsigned i = 0; i < n; i++)
-        if (bits_of(out[i]) != bits_of(us_sfu_eval(sfu, f, x[i])) && !bad++)
-            ck_assert_msg(0, "f %d x 0x%08x: batch 0x%08x, eval 0x%08x",
-                          (int)f, bits_of(x[i]), bits_of(out[i]),
-                          bits_of(us_sfu_eval(sfu, f, x[i])));
+    for (int isa = US_SFU_ISA_BASE; isa <= US_SFU_ISA_AVX512; isa++) {
+        if (!us_sfu_eval_batch_isa(sfu, isa, f, x, out, n))
+            continue;
+        for (unsigned i = 0; i < n; i++)
+            if (bits_of(out[i]) != bits_of(us_sfu_eval(sfu, f, x[i])) &&
+                !bad++)
+                ck_assert_msg(0, "f %d isa %d x 0x%08x: batch 0x%08x, "
+                              "eval 0x%08x", (int)f, isa, bits_of(x[i]),
+                              bits_of(out[i]),
+                              bits_of(us_sfu_eval(sfu, f, x[i])));
+    }
     return bad;
 }
 
