@@ -406,7 +406,7 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
 }
 
 /* The quads of the triangle in this worker's tiles, in scanline order
- * (a quad lies in one tile: TILE is even), the edge functions stepped
+ * (a quad lies in one tile: its side is even), the edge functions stepped
  * along each row of quads, past the quads wholly outside (quad_span). */
 static void raster_triangle(struct draw_ctx *c, const struct tri *t)
 {
@@ -417,14 +417,13 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
     gfx_tri_edge_steps(s, dx, dy);
     for (int k = 0; k < 3; k++)
         dx2[k] = 2 * dx[k];
-    int x0 = s->xmin & ~1;
+    int x0 = s->xmin & ~1, T = c->tile;
     for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2)
-        for (int tx = x0 / TILE; tx <= s->xmax / TILE; tx++) {
-            if ((unsigned)(tx + qy / TILE) % c->nworkers != c->worker)
+        for (int tx = x0 / T; tx <= s->xmax / T; tx++) {
+            if ((unsigned)(tx + qy / T) % c->nworkers != c->worker)
                 continue;
-            int from = tx * TILE > x0 ? tx * TILE : x0;
-            int to = tx * TILE + TILE - 1 < s->xmax ? tx * TILE + TILE - 1
-                                                    : s->xmax;
+            int from = tx * T > x0 ? tx * T : x0;
+            int to = tx * T + T - 1 < s->xmax ? tx * T + T - 1 : s->xmax;
             int64_t e[3];
             gfx_tri_edges(s, from, qy, e);
             int64_t lo, hi;

@@ -244,14 +244,35 @@ struct tri_box {
 };
 enum { TRI_SKIP = -2, TRI_ALL = -1 };
 
-/* The tile sets of the fragment stage on `workers` workers: SLICES a
- * worker (one on one), at most one a diagonal of tiles (slice k owns the
- * tiles with tx + ty = k modulo their number: none would be empty). */
-static unsigned draw_slices(unsigned workers, unsigned w, unsigned h)
+static unsigned diagonals(unsigned tile, unsigned w, unsigned h)
 {
-    unsigned diagonals = (w + TILE - 1) / TILE + (h + TILE - 1) / TILE - 1;
+    return (w + tile - 1) / tile + (h + tile - 1) / tile - 1;
+}
+
+/* The side of the slices' tiles on `workers` workers: the largest of 4,
+ * 2 and 1 times TILE that leaves each slice 4 diagonals or more (enough
+ * for their costs to even out).  A triangle on the tiles of several
+ * slices is clipped and set up by each: on bunny.scn at 512x512, 32
+ * pixel tiles rather than 16 ... */
+static unsigned slice_tile(unsigned workers, unsigned w, unsigned h)
+{
     unsigned n = workers > 1 ? SLICES * workers : 1;
-    return n < diagonals ? n : diagonals > workers ? diagonals : workers;
+    for (unsigned t = 4 * TILE; t > TILE; t /= 2)
+        if (diagonals(t, w, h) >= 4 * n)
+            return t;
+    return TILE;
+}
+
+/* The tile sets of the fragment stage on `workers` workers: SLICES a
+ * worker (one on one), at most one a diagonal of tiles of side `tile`
+ * (slice k owns the tiles with tx + ty = k modulo their number: none
+ * would be empty). */
+static unsigned draw_slices(unsigned workers, unsigned tile, unsigned w,
+                            unsigned h)
+{
+    unsigned nd = diagonals(tile, w, h);
+    unsigned n = workers > 1 ? SLICES * workers : 1;
+    return n < nd ? n : nd > workers ? nd : workers;
 }
 
 /* One slice's counts and outcome, merged in slice order. */
@@ -278,7 +299,7 @@ size_t gfx_draw_bytes(const struct gfx_draw *d)
     return draw_bytes(d, n, n > 1 ? SLICES * n : 1);
 }
 
-static struct tri_box tri_box(const struct gfx_framebuffer *fb,
+static struct tri_box tri_box(const struct gfx_framebuffer *fb, int tile,
                               const struct gfx_cvert *in[3])
 {
     const struct tri_box all = { TRI_ALL, 0, 0, 0 }, none = { 0, 0, -1, -1 };
@@ -309,8 +330,8 @@ static struct tri_box tri_box(const struct gfx_framebuffer *fb,
     py1 = py1 >= fh ? fh - 1 : py1;
     if (px0 > px1 || py0 > py1)
         return none;
-    return (struct tri_box){ (int16_t)(px0 / TILE), (int16_t)(py0 / TILE),
-                             (int16_t)(px1 / TILE), (int16_t)(py1 / TILE) };
+    return (struct tri_box){ (int16_t)(px0 / tile), (int16_t)(py0 / tile),
+                             (int16_t)(px1 / tile), (int16_t)(py1 / tile) };
 }
 
 /* Whether slice c->worker may own a quad of the triangle of box b (not
@@ -350,6 +371,7 @@ struct draw_job {
     const struct gfx_draw *d;
     struct gfx_framebuffer *fb;
     unsigned first, ntasks, nv, nb, nslices, nw;
+    int tile;                     /* the side of the slices' tiles     */
     bool alone;                   /* it writes memory, or the one before
                                      does: it runs after that one only  */
     /* made by the prepare task; the big parts freed by the last task */
@@ -464,7 +486,7 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
     us_resolve_params(d->vp, d->gl, j->vparams);
     us_resolve_params(d->fp, d->gl, j->fparams);
     j->proto = (struct draw_ctx){
-        .fb = j->fb, .d = d,
+        .fb = j->fb, .d = d, .tile = j->tile,
         .fenv = { .params = j->fparams, .math = d->math, .sample = gfx_sample,
                   .sample_quad = gfx_sample_quad,
                   .max_insts = d->backend->max_insts, .mem = d->mem },
@@ -519,7 +541,7 @@ static void box_run(struct draw_job *j, unsigned i)
             (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
         };
-        j->boxes[tix] = tri_box(j->fb, in);
+        j->boxes[tix] = tri_box(j->fb, j->tile, in);
     }
 }
 
@@ -605,7 +627,8 @@ static void run_task(struct worker *w, struct chain *ch, unsigned k,
         else
             ready = j->prepared && !j->v_left && !j->b_left &&
                     (!prev || prev->released ||
-                     (prev->nslices == j->nslices && !j->alone &&
+                     (prev->nslices == j->nslices &&
+                      prev->tile == j->tile && !j->alone &&
                       prev->slice_done[part]));
         if (ready || ch->first_lost <= k)
             break;
@@ -767,7 +790,8 @@ unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         j->nw = draw_workers(&d[k], fb->w, fb->h);
         unsigned nfw = gfx_writes_memory(d[k].fp) ? 1 : j->nw;
         unsigned nb = (m->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
-        j->nslices = draw_slices(nfw, fb->w, fb->h);
+        j->tile = (int)slice_tile(nfw, fb->w, fb->h);
+        j->nslices = draw_slices(nfw, (unsigned)j->tile, fb->w, fb->h);
         j->nv = gfx_writes_memory(d[k].vp) ? 1 : j->nw < nb ? j->nw : nb ? nb : 1;
         j->nb = j->nslices > 1 ? nfw : 0;
         j->first = ch.ntasks;
