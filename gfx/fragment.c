@@ -417,11 +417,12 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
     gfx_tri_edge_steps(s, dx, dy);
     for (int k = 0; k < 3; k++)
         dx2[k] = 2 * dx[k];
-    int x0 = s->xmin & ~1, T = c->tile;
-    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2)
-        for (int tx = x0 / T; tx <= s->xmax / T; tx++) {
-            if ((unsigned)(tx + qy / T) % c->nworkers != c->worker)
-                continue;
+    int x0 = s->xmin & ~1, T = c->tile, n = (int)c->nworkers;
+    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2) {
+        /* the row's tiles of this slice: tx + qy / T = worker mod n */
+        int first = x0 / T;
+        int off = ((int)c->worker - (first + qy / T) % n + n) % n;
+        for (int tx = first + off; tx <= s->xmax / T; tx += n) {
             int from = tx * T > x0 ? tx * T : x0;
             int to = tx * T + T - 1 < s->xmax ? tx * T + T - 1 : s->xmax;
             int64_t e[3];
@@ -440,6 +441,7 @@ static void raster_triangle(struct draw_ctx *c, const struct tri *t)
                     e[k] += dx2[k];
             }
         }
+    }
 }
 
 /* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,

@@ -282,6 +282,18 @@ struct slice {
     struct us_diag diag;
 };
 
+/* A triangle's record of the slices it may touch, on `slices` slices:
+ * a bit a slice and the slice that counts it. */
+static unsigned touch_words(unsigned slices)
+{
+    return (slices + 63) / 64;
+}
+
+static size_t touch_bytes(unsigned slices)
+{
+    return touch_words(slices) * sizeof(uint64_t) + sizeof(uint16_t);
+}
+
 static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
                          unsigned slices)
 {
@@ -290,7 +302,7 @@ static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
            workers * (NTHREADS * sizeof(struct us_thread) +
                       QUAD_BATCH * sizeof(struct quad_info)) +
            slices * sizeof(struct slice) +
-           (slices > 1 ? d->mesh->ntris * sizeof(struct tri_box) : 0);
+           (slices > 1 ? d->mesh->ntris * touch_bytes(slices) : 0);
 }
 
 size_t gfx_draw_bytes(const struct gfx_draw *d)
@@ -321,9 +333,11 @@ static struct tri_box tri_box(const struct gfx_framebuffer *fb, int tile,
         y0 = i == 0 || y < y0 ? y : y0;
         y1 = i == 0 || y > y1 ? y : y1;
     }
+    /* floor and ceiling (|x| < 2^24: the truncation is exact) */
     int fw = (int)fb->w, fh = (int)fb->h;
-    int px0 = (int)floorf(x0) - 1, px1 = (int)ceilf(x1) + 1;
-    int py0 = (int)floorf(y0) - 1, py1 = (int)ceilf(y1) + 1;
+    int ix0 = (int)x0, ix1 = (int)x1, iy0 = (int)y0, iy1 = (int)y1;
+    int px0 = ix0 - (x0 < (float)ix0) - 1, px1 = ix1 + (x1 > (float)ix1) + 1;
+    int py0 = iy0 - (y0 < (float)iy0) - 1, py1 = iy1 + (y1 > (float)iy1) + 1;
     px0 = px0 < 0 ? 0 : px0;
     py0 = py0 < 0 ? 0 : py0;
     px1 = px1 >= fw ? fw - 1 : px1;
@@ -334,26 +348,24 @@ static struct tri_box tri_box(const struct gfx_framebuffer *fb, int tile,
                              (int16_t)(px1 / tile), (int16_t)(py1 / tile) };
 }
 
-/* Whether slice c->worker may own a quad of the triangle of box b (not
- * TRI_SKIP).  *owner is the slice that counts the triangle's pieces: the
- * one whose tile holds the box's lower-left pixel (it goes through the
- * triangle), or slice 0 when the box does not apply. */
-static bool may_touch(const struct draw_ctx *c, struct tri_box b,
-                      unsigned *owner)
+/* The slices that may own a quad of the triangle of box b, as bits into
+ * bits[0 .. touch_words(n)) (zero on entry), and the one that counts its
+ * pieces: the owner of the tile of the box's lower-left pixel (it goes
+ * through the triangle), or slice 0 when the box does not apply.  The
+ * tiles of a box meet the diagonals tx + ty = d0 .. d1, every one. */
+static unsigned touch(struct tri_box b, unsigned n, uint64_t *bits)
 {
-    *owner = 0;
-    if (b.tx0 == TRI_ALL)
-        return true;
-    if (b.tx0 > b.tx1)
-        return false;              /* outside the viewport: no quads   */
-    *owner = (unsigned)(b.tx0 + b.ty0) % c->nworkers;
-    if ((unsigned)(b.tx1 - b.tx0) + 1 >= c->nworkers)
-        return true;               /* a row of n tiles has every owner */
-    for (int ty = b.ty0; ty <= b.ty1; ty++)
-        for (int tx = b.tx0; tx <= b.tx1; tx++)
-            if ((unsigned)(tx + ty) % c->nworkers == c->worker)
-                return true;
-    return false;
+    if (b.tx0 == TRI_SKIP || (b.tx0 != TRI_ALL && b.tx0 > b.tx1))
+        return 0;                  /* not drawn, or outside the viewport */
+    unsigned d0 = b.tx0 == TRI_ALL ? 0 : (unsigned)(b.tx0 + b.ty0);
+    unsigned d1 = b.tx0 == TRI_ALL ? n - 1 : (unsigned)(b.tx1 + b.ty1);
+    if (d1 - d0 + 1 >= n)
+        for (unsigned k = 0; k < n; k++)
+            bits[k / 64] |= 1ull << (k % 64);
+    else
+        for (unsigned d = d0; d <= d1; d++)
+            bits[d % n / 64] |= 1ull << (d % n % 64);
+    return d0 % n;
 }
 
 /* The outcome of one vertex run. */
@@ -382,7 +394,9 @@ struct draw_job {
     size_t stride;
     struct draw_ctx proto;        /* the fragment stage's common part  */
     struct gfx_clip_spec spec;
-    struct tri_box *boxes;        /* a triangle's, with several slices  */
+    uint64_t *touch;              /* with several slices: a triangle's
+                                     slices (touch_words bits a one) */
+    uint16_t *owner;              /* and the one that counts it         */
     struct slice *slices;         /* kept to the end: the counts        */
     struct vrun *vruns;
     /* progress, under the chain's lock */
@@ -426,10 +440,12 @@ static void release(struct draw_job *j)
     free(j->vparams);
     free(j->fparams);
     free(j->cv);
-    free(j->boxes);
+    free(j->touch);
+    free(j->owner);
     j->vparams = j->fparams = NULL;
     j->cv = NULL;
-    j->boxes = NULL;
+    j->touch = NULL;
+    j->owner = NULL;
     if (j->bytes)
         gfx_budget_give(j->d->budget, j->bytes);
     j->bytes = 0;
@@ -478,10 +494,14 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
     j->nvary = draw_nvary(d);
     j->stride = draw_stride(j->nvary);
     j->cv = malloc(((size_t)m->nverts + 1) * j->stride);
-    j->boxes = j->nslices > 1 && m->ntris
-                   ? malloc(m->ntris * sizeof *j->boxes) : NULL;
+    bool boxes = j->nslices > 1 && m->ntris;
+    if (boxes) {
+        j->touch = malloc((size_t)m->ntris * touch_words(j->nslices) *
+                          sizeof *j->touch);
+        j->owner = malloc(m->ntris * sizeof *j->owner);
+    }
     if (!j->vparams || !j->fparams || !j->cv ||
-        (!j->boxes && j->nslices > 1 && m->ntris))
+        (boxes && (!j->touch || !j->owner)))
         return gfx_fail(diag, 0, 0, "out of memory while drawing");
     us_resolve_params(d->vp, d->gl, j->vparams);
     us_resolve_params(d->fp, d->gl, j->fparams);
@@ -528,10 +548,11 @@ static void vertex_run(struct worker *w, struct draw_job *j, unsigned i)
                            &r->diag);
 }
 
-/* Box run i: the boxes of a contiguous run of triangles. */
+/* Box run i: the slices of a contiguous run of triangles. */
 static void box_run(struct draw_job *j, unsigned i)
 {
     const struct gfx_mesh *m = j->d->mesh;
+    unsigned words = touch_words(j->nslices);
     unsigned t0 = (unsigned)((uint64_t)m->ntris * i / j->nb);
     unsigned t1 = (unsigned)((uint64_t)m->ntris * (i + 1) / j->nb);
     for (unsigned tix = t0; tix < t1; tix++) {
@@ -541,7 +562,10 @@ static void box_run(struct draw_job *j, unsigned i)
             (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
         };
-        j->boxes[tix] = tri_box(j->fb, j->tile, in);
+        uint64_t *bits = j->touch + (size_t)tix * words;
+        memset(bits, 0, words * sizeof *bits);
+        j->owner[tix] = (uint16_t)touch(tri_box(j->fb, j->tile, in),
+                                        j->nslices, bits);
     }
 }
 
@@ -566,23 +590,22 @@ static void fragment_slice(struct worker *w, struct draw_job *j,
     memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
     sampler.samples = 0;
     c.fenv.sample_ctx = &sampler;
+    const uint64_t *bits = j->touch + slice / 64, bit = 1ull << (slice % 64);
+    unsigned words = touch_words(j->nslices);
     for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
+        c.stats->triangles += slice == 0;
+        if (c.nworkers > 1 && !(bits[(size_t)tix * words] & bit))
+            continue;
         const uint32_t *ix = m->idx + 3 * tix;
         const struct gfx_cvert *in[3] = {
             (const struct gfx_cvert *)(j->cv + ix[0] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
         };
-        c.stats->triangles += slice == 0;
-        unsigned owner = 0;
-        if (c.nworkers > 1) {
-            struct tri_box b = j->boxes[tix];
-            if (b.tx0 == TRI_SKIP || !may_touch(&c, b, &owner))
-                continue;
-        } else if (!finite4(in[0]->pos) || !finite4(in[1]->pos) ||
-                   !finite4(in[2]->pos)) {
+        unsigned owner = c.nworkers > 1 ? j->owner[tix] : 0;
+        if (c.nworkers == 1 && (!finite4(in[0]->pos) ||
+                                !finite4(in[1]->pos) || !finite4(in[2]->pos)))
             continue;
-        }
         c.count_prims = owner == slice;
         struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
         unsigned n = gfx_clip_polygon(in, &j->spec, poly);
