@@ -13,13 +13,14 @@
  * order and the image does not depend on the backend.
  *
  * Host threads (gfx_draw.jobs, on gfx_draw.pool when the render keeps
- * them): the vertex batches are dealt out in contiguous runs, one per
- * worker, each with its own thread records; the fragments by screen
- * tiles (TILE x TILE pixels) grouped in slices (tile (tx, ty) in slice
- * (tx + ty) % slices), which the workers take in turn; a slice goes
- * through every triangle in submission order (past those whose bounding
- * box, computed once a draw, meets none of its tiles) and shades only
- * the quads of its own tiles.  A pixel is then written by one slice, in
+ * them): the draws of a render are one chain of tasks (struct chain)
+ * that the workers take in order, each waiting only for what it reads;
+ * the vertex batches are dealt out in contiguous runs, one per worker,
+ * each on its worker's thread records; the fragments by square screen
+ * tiles grouped in slices (tile (tx, ty) in slice (tx + ty) % slices);
+ * a slice goes through every triangle in submission order (past those
+ * whose bounding box, computed once a draw, meets none of its tiles)
+ * and shades only the quads of its own tiles.  A pixel is then written by one slice, in
  * the serial order of its fragments, so depth and blending see what they
  * see serially, whichever worker runs it; the counts are summed in slice
  * order, each triangle's by one slice.  A stage whose program writes
