@@ -492,7 +492,7 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
 }
 
 /* The quads of the triangle in this worker's tiles, in scanline order
- * (a quad lies in one tile: TILE is even), the edge functions stepped
+ * (a quad lies in one tile: its side is even), the edge functions stepped
  * along each row of quads, past the quads wholly outside (quad_span). */
 __attribute__((always_inline))
 static inline void raster_body(struct draw_ctx *c, const struct tri *t)
@@ -506,14 +506,14 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t)
     gfx_tri_edge_steps(s, dx, dy);
     for (int k = 0; k < 3; k++)
         dx2[k] = 2 * dx[k];
-    int x0 = s->xmin & ~1;
-    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2)
-        for (int tx = x0 / TILE; tx <= s->xmax / TILE; tx++) {
-            if ((unsigned)(tx + qy / TILE) % c->nworkers != c->worker)
-                continue;
-            int from = tx * TILE > x0 ? tx * TILE : x0;
-            int to = tx * TILE + TILE - 1 < s->xmax ? tx * TILE + TILE - 1
-                                                    : s->xmax;
+    int x0 = s->xmin & ~1, T = c->tile, n = (int)c->nworkers;
+    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2) {
+        /* the row's tiles of this slice: tx + qy / T = worker mod n */
+        int first = x0 / T;
+        int off = ((int)c->worker - (first + qy / T) % n + n) % n;
+        for (int tx = first + off; tx <= s->xmax / T; tx += n) {
+            int from = tx * T > x0 ? tx * T : x0;
+            int to = tx * T + T - 1 < s->xmax ? tx * T + T - 1 : s->xmax;
             int64_t e[3];
             gfx_tri_edges(s, from, qy, e);
             int64_t lo, hi;
@@ -530,6 +530,7 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t)
                     e[k] += dx2[k];
             }
         }
+    }
 }
 
 /* raster_body built for the x86-64 baseline and, chosen at run time,

@@ -37,6 +37,7 @@ struct draw_ctx {
     unsigned worker, nworkers;    /* this one owns the tiles (tx, ty)
                                      with (tx + ty) % nworkers == worker:
                                      a slice, of nworkers slices        */
+    int tile;                     /* their side: TILE times 1, 2 or 4  */
     bool count_prims;             /* counts this triangle's pieces and
                                      culls (one slice does)            */
     /* Set up at the first triangle (frag_setup).  The row form: the

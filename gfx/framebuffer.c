@@ -76,7 +76,9 @@ uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb)
         for (unsigned i = 0; i < fb->w * 4; i++) {
             float c = src[i];
             c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;  /* NaN -> 0 */
-            dst[i] = (uint8_t)floorf(c * 255.0f + 0.5f);
+            /* floor(c * 255 + 0.5): the sum is positive, so the
+             * conversion's truncation is the floor (and vectorizes) */
+            dst[i] = (uint8_t)(int)(c * 255.0f + 0.5f);
         }
     }
     return out;

@@ -529,6 +529,14 @@ US_MUST_CHECK bool gfx_draw_mesh(struct gfx_framebuffer *fb,
                                  const struct gfx_draw *d,
                                  struct gfx_stats *stats,
                                  struct us_diag *diag);
+/* The draws d[0 .. n) in order, as n gfx_draw_mesh calls would draw them
+ * (the same image, counts and first error), on the host threads of
+ * d[0].pool (or threads started for them) with no wait between draws:
+ * a thread done with a draw's last tiles goes on to the next draw.  The
+ * number of draws done before the first that failed (n: none failed). */
+unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
+                         unsigned n, struct gfx_stats *stats,
+                         struct us_diag *diag);
 
 /* ---------------------------------------------------------------------- */
 /* Scenes (gfx/scene.c; format in docs/SCENES.md).                         */

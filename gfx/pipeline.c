@@ -13,13 +13,14 @@
  * order and the image does not depend on the backend.
  *
  * Host threads (gfx_draw.jobs, on gfx_draw.pool when the render keeps
- * them): the vertex batches are dealt out in contiguous runs, one per
- * worker, each with its own thread records; the fragments by screen
- * tiles (TILE x TILE pixels) grouped in slices (tile (tx, ty) in slice
- * (tx + ty) % slices), which the workers take in turn; a slice goes
- * through every triangle in submission order (past those whose bounding
- * box, computed once a draw, meets none of its tiles) and shades only
- * the quads of its own tiles.  A pixel is then written by one slice, in
+ * them): the draws of a render are one chain of tasks (struct chain)
+ * that the workers take in order, each waiting only for what it reads;
+ * the vertex batches are dealt out in contiguous runs, one per worker,
+ * each on its worker's thread records; the fragments by square screen
+ * tiles grouped in slices (tile (tx, ty) in slice (tx + ty) % slices);
+ * a slice goes through every triangle in submission order (past those
+ * whose bounding box, computed once a draw, meets none of its tiles)
+ * and shades only the quads of its own tiles.  A pixel is then written by one slice, in
  * the serial order of its fragments, so depth and blending see what they
  * see serially, whichever worker runs it; the counts are summed in slice
  * order, each triangle's by one slice.  A stage whose program writes
@@ -38,10 +39,13 @@
 /* SLICES: the fragment stage of a draw on n > 1 workers is cut into
  * SLICES * n tile sets that the workers take in turn as they finish, so
  * that a worker the host preempts (or a slower set) does not hold the
- * others up at the end of the draw.  More slices cost more: a triangle
- * on tiles of several slices is clipped and set up by each (bunny.scn on
- * 2 workers, callgrind: 4 slices +1.8% instructions over 2, 8 +3.5%). */
-enum { VERTEX_BATCH = 32, SLICES = 2 };
+ * others up at the end of the draw: the last slice leaves a core idle
+ * for at most its own time.  A slice costs little past its triangles
+ * (their slices are found once a draw, as bits); what costs is a
+ * triangle on tiles of several slices, clipped and set up by each, so
+ * smaller tiles (slice_tile).  bunny.scn at 512x512 on 2 workers,
+ * callgrind: 8 slices of 32-pixel tiles +0.6% instructions over 4. */
+enum { VERTEX_BATCH = 32, SLICES = 4 };
 
 void gfx_state_init(struct gfx_state *s)
 {
@@ -244,14 +248,36 @@ struct tri_box {
 };
 enum { TRI_SKIP = -2, TRI_ALL = -1 };
 
-/* The tile sets of the fragment stage on `workers` workers: SLICES a
- * worker (one on one), at most one a diagonal of tiles (slice k owns the
- * tiles with tx + ty = k modulo their number: none would be empty). */
-static unsigned draw_slices(unsigned workers, unsigned w, unsigned h)
+static unsigned diagonals(unsigned tile, unsigned w, unsigned h)
 {
-    unsigned diagonals = (w + TILE - 1) / TILE + (h + TILE - 1) / TILE - 1;
+    return (w + tile - 1) / tile + (h + tile - 1) / tile - 1;
+}
+
+/* The side of the slices' tiles on `workers` workers: the largest of 4,
+ * 2 and 1 times TILE that leaves each slice 2 diagonals or more.  Larger
+ * tiles put fewer triangles on the tiles of two slices (each sets them
+ * up): bunny.scn at 512x512 on 2 workers, callgrind, 32-pixel tiles and
+ * 8 slices +7.8% instructions over one thread, 16-pixel tiles and 16
+ * slices +13%. */
+static unsigned slice_tile(unsigned workers, unsigned w, unsigned h)
+{
     unsigned n = workers > 1 ? SLICES * workers : 1;
-    return n < diagonals ? n : diagonals > workers ? diagonals : workers;
+    for (unsigned t = 4 * TILE; t > TILE; t /= 2)
+        if (diagonals(t, w, h) >= 2 * n)
+            return t;
+    return TILE;
+}
+
+/* The tile sets of the fragment stage on `workers` workers: SLICES a
+ * worker (one on one), at most one a diagonal of tiles of side `tile`
+ * (slice k owns the tiles with tx + ty = k modulo their number: none
+ * would be empty). */
+static unsigned draw_slices(unsigned workers, unsigned tile, unsigned w,
+                            unsigned h)
+{
+    unsigned nd = diagonals(tile, w, h);
+    unsigned n = workers > 1 ? SLICES * workers : 1;
+    return n < nd ? n : nd > workers ? nd : workers;
 }
 
 /* One slice's counts and outcome, merged in slice order. */
@@ -261,6 +287,18 @@ struct slice {
     struct us_diag diag;
 };
 
+/* A triangle's record of the slices it may touch, on `slices` slices:
+ * a bit a slice and the slice that counts it. */
+static unsigned touch_words(unsigned slices)
+{
+    return (slices + 63) / 64;
+}
+
+static size_t touch_bytes(unsigned slices)
+{
+    return touch_words(slices) * sizeof(uint64_t) + sizeof(uint16_t);
+}
+
 static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
                          unsigned slices)
 {
@@ -269,7 +307,7 @@ static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
            workers * (NTHREADS * sizeof(struct us_thread) +
                       QUAD_BATCH * sizeof(struct quad_info)) +
            slices * sizeof(struct slice) +
-           (slices > 1 ? d->mesh->ntris * sizeof(struct tri_box) : 0);
+           (slices > 1 ? d->mesh->ntris * touch_bytes(slices) : 0);
 }
 
 size_t gfx_draw_bytes(const struct gfx_draw *d)
@@ -278,53 +316,7 @@ size_t gfx_draw_bytes(const struct gfx_draw *d)
     return draw_bytes(d, n, n > 1 ? SLICES * n : 1);
 }
 
-/* What a draw's workers share, and each one's own part. */
-struct draw_job {
-    const struct gfx_draw *d;
-    const us_vec4 *vparams;
-    char *cv;                     /* the clip-space vertices            */
-    unsigned nvary;
-    size_t stride;
-    unsigned nvworkers, nfworkers;  /* of the vertex and fragment stages */
-    const struct draw_ctx *proto; /* the fragment stage's common part  */
-    const struct gfx_clip_spec *spec;
-    struct slice *slices;
-    unsigned nslices;
-    struct tri_box *boxes;        /* a triangle's, with several slices  */
-    atomic_uint next_slice;       /* the next one a worker takes        */
-    atomic_bool failed;           /* a slice failed: the draw is lost  */
-};
-
-struct worker {
-    struct draw_job *job;
-    unsigned index;
-    struct us_thread *threads;
-    struct quad_info *quads;
-    struct us_diag diag;          /* of the vertex stage                */
-    bool ok;
-    unsigned vfailed;             /* the first vertex of a failed batch */
-    pthread_t tid;
-    bool started;                 /* tid runs it                       */
-};
-
-/* Worker w's vertices: a contiguous run of whole batches. */
-static void *vertex_worker(void *arg)
-{
-    struct worker *w = arg;
-    const struct draw_job *j = w->job;
-    unsigned nb = (j->d->mesh->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
-    unsigned b0 = (unsigned)((uint64_t)nb * w->index / j->nvworkers);
-    unsigned b1 = (unsigned)((uint64_t)nb * (w->index + 1) / j->nvworkers);
-    unsigned to = b1 * VERTEX_BATCH < j->d->mesh->nverts
-                      ? b1 * VERTEX_BATCH : j->d->mesh->nverts;
-    w->ok = shade_vertices(j->d, j->vparams, w->threads, j->cv, j->nvary,
-                           j->stride, b0 * VERTEX_BATCH, to, &w->vfailed,
-                           &w->diag);
-    us_math_thread_end();
-    return NULL;
-}
-
-static struct tri_box tri_box(const struct gfx_framebuffer *fb,
+static struct tri_box tri_box(const struct gfx_framebuffer *fb, int tile,
                               const struct gfx_cvert *in[3])
 {
     const struct tri_box all = { TRI_ALL, 0, 0, 0 }, none = { 0, 0, -1, -1 };
@@ -346,49 +338,228 @@ static struct tri_box tri_box(const struct gfx_framebuffer *fb,
         y0 = i == 0 || y < y0 ? y : y0;
         y1 = i == 0 || y > y1 ? y : y1;
     }
+    /* floor and ceiling (|x| < 2^24: the truncation is exact) */
     int fw = (int)fb->w, fh = (int)fb->h;
-    int px0 = (int)floorf(x0) - 1, px1 = (int)ceilf(x1) + 1;
-    int py0 = (int)floorf(y0) - 1, py1 = (int)ceilf(y1) + 1;
+    int ix0 = (int)x0, ix1 = (int)x1, iy0 = (int)y0, iy1 = (int)y1;
+    int px0 = ix0 - (x0 < (float)ix0) - 1, px1 = ix1 + (x1 > (float)ix1) + 1;
+    int py0 = iy0 - (y0 < (float)iy0) - 1, py1 = iy1 + (y1 > (float)iy1) + 1;
     px0 = px0 < 0 ? 0 : px0;
     py0 = py0 < 0 ? 0 : py0;
     px1 = px1 >= fw ? fw - 1 : px1;
     py1 = py1 >= fh ? fh - 1 : py1;
     if (px0 > px1 || py0 > py1)
         return none;
-    return (struct tri_box){ (int16_t)(px0 / TILE), (int16_t)(py0 / TILE),
-                             (int16_t)(px1 / TILE), (int16_t)(py1 / TILE) };
+    return (struct tri_box){ (int16_t)(px0 / tile), (int16_t)(py0 / tile),
+                             (int16_t)(px1 / tile), (int16_t)(py1 / tile) };
 }
 
-/* Whether slice c->worker may own a quad of the triangle of box b (not
- * TRI_SKIP).  *owner is the slice that counts the triangle's pieces: the
- * one whose tile holds the box's lower-left pixel (it goes through the
- * triangle), or slice 0 when the box does not apply. */
-static bool may_touch(const struct draw_ctx *c, struct tri_box b,
-                      unsigned *owner)
+/* The slices that may own a quad of the triangle of box b, as bits into
+ * bits[0 .. touch_words(n)) (zero on entry), and the one that counts its
+ * pieces: the owner of the tile of the box's lower-left pixel (it goes
+ * through the triangle), or slice 0 when the box does not apply.  The
+ * tiles of a box meet the diagonals tx + ty = d0 .. d1, every one. */
+static unsigned touch(struct tri_box b, unsigned n, uint64_t *bits)
 {
-    *owner = 0;
-    if (b.tx0 == TRI_ALL)
-        return true;
-    if (b.tx0 > b.tx1)
-        return false;              /* outside the viewport: no quads   */
-    *owner = (unsigned)(b.tx0 + b.ty0) % c->nworkers;
-    if ((unsigned)(b.tx1 - b.tx0) + 1 >= c->nworkers)
-        return true;               /* a row of n tiles has every owner */
-    for (int ty = b.ty0; ty <= b.ty1; ty++)
-        for (int tx = b.tx0; tx <= b.tx1; tx++)
-            if ((unsigned)(tx + ty) % c->nworkers == c->worker)
-                return true;
-    return false;
+    if (b.tx0 == TRI_SKIP || (b.tx0 != TRI_ALL && b.tx0 > b.tx1))
+        return 0;                  /* not drawn, or outside the viewport */
+    unsigned d0 = b.tx0 == TRI_ALL ? 0 : (unsigned)(b.tx0 + b.ty0);
+    unsigned d1 = b.tx0 == TRI_ALL ? n - 1 : (unsigned)(b.tx1 + b.ty1);
+    if (d1 - d0 + 1 >= n)
+        for (unsigned k = 0; k < n; k++)
+            bits[k / 64] |= 1ull << (k % 64);
+    else
+        for (unsigned d = d0; d <= d1; d++)
+            bits[d % n / 64] |= 1ull << (d % n % 64);
+    return d0 % n;
 }
 
-/* The boxes of worker w's contiguous run of triangles. */
-static void *box_worker(void *arg)
+/* The outcome of one vertex run. */
+struct vrun {
+    bool ran, ok;
+    unsigned vfailed;             /* the first vertex of a failed batch */
+    struct us_diag diag;
+};
+
+/* One draw of a chain (gfx_draw_meshes): its tasks, numbered from
+ * `first`: a prepare task (budget, memory, parameters), nv vertex runs
+ * (contiguous runs of batches), nb box runs (contiguous runs of
+ * triangles; none on one slice) and nslices fragment slices. */
+struct draw_job {
+    const struct gfx_draw *d;
+    struct gfx_framebuffer *fb;
+    unsigned first, ntasks, nv, nb, nslices, nw;
+    int tile;                     /* the side of the slices' tiles     */
+    bool alone;                   /* it writes memory, or the one before
+                                     does: it runs after that one only  */
+    /* made by the prepare task; the big parts freed by the last task */
+    size_t bytes;
+    us_vec4 *vparams, *fparams;
+    char *cv;                     /* the clip-space vertices            */
+    unsigned nvary;
+    size_t stride;
+    struct draw_ctx proto;        /* the fragment stage's common part  */
+    struct gfx_clip_spec spec;
+    uint64_t *touch;              /* with several slices: a triangle's
+                                     slices (touch_words bits a one) */
+    uint16_t *owner;              /* and the one that counts it         */
+    struct slice *slices;         /* kept to the end: the counts        */
+    struct vrun *vruns;
+    /* progress, under the chain's lock */
+    bool prepared, prep_ok, released;
+    unsigned v_left, b_left, tasks_left;
+    bool *slice_done;
+    struct us_diag prep_diag;
+};
+
+/* The draws of a chain and the lock of their progress.  The tasks are
+ * taken in order from one counter, each waiting for those it needs: a
+ * draw's vertex runs for its prepare task, its box runs for its vertex
+ * runs, its slices for its box runs and for the same slice of the draw
+ * before (the same tiles: their pixels see the draws' fragments in
+ * order).  A worker done with the slices of a draw goes on to the next
+ * draw's vertices and the slices whose tiles are done, so no core waits
+ * at the end of each draw.  Every task a task waits for was taken
+ * before it, by a worker that runs it: no deadlock. */
+struct chain {
+    struct draw_job *jobs;
+    unsigned n, ntasks;
+    atomic_uint next;             /* the next task a worker takes       */
+    atomic_bool stop;             /* a draw failed: take no more tasks  */
+    unsigned first_lost;          /* the first draw that failed (or n)  */
+    pthread_mutex_t mu;
+    pthread_cond_t cond;          /* a task ended                        */
+};
+
+struct worker {
+    struct chain *ch;
+    unsigned index;
+    struct us_thread *threads;
+    struct quad_info *quads;
+    pthread_t tid;
+    bool started;                 /* tid runs it                       */
+};
+
+/* The big parts of a finished draw, and its budget (under the lock). */
+static void release(struct draw_job *j)
 {
-    struct worker *w = arg;
-    const struct draw_job *j = w->job;
+    free(j->vparams);
+    free(j->fparams);
+    free(j->cv);
+    free(j->touch);
+    free(j->owner);
+    j->vparams = j->fparams = NULL;
+    j->cv = NULL;
+    j->touch = NULL;
+    j->owner = NULL;
+    if (j->bytes)
+        gfx_budget_give(j->d->budget, j->bytes);
+    j->bytes = 0;
+    j->released = true;
+}
+
+/* Whether the draws before job k are all finished (under the lock). */
+static bool before_released(const struct chain *ch, unsigned k)
+{
+    return k == 0 || ch->jobs[k - 1].released;
+}
+
+static void wait_locked(struct chain *ch)
+{
+    pthread_cond_wait(&ch->cond, &ch->mu);
+}
+
+/* The draw's checks, budget and memory, its parameters and the
+ * fragment stage's common part; false with prep_diag on failure. */
+static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
+{
+    const struct gfx_draw *d = j->d;
+    struct us_diag *diag = &j->prep_diag;
+    if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
+        return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
+    if (!us_check_varying_slots(d->vp, d->backend->varying_slots, diag) ||
+        !us_check_varying_slots(d->fp, d->backend->varying_slots, diag))
+        return false;
+    const struct gfx_mesh *m = d->mesh;
+    size_t bytes = draw_bytes(d, j->nw, j->nslices);
+    char what[80];
+    snprintf(what, sizeof what, "drawing %u vertices", m->nverts);
+    /* taken as the serial draw takes it, with the draws before given
+     * back: while one still runs, a refusal waits for it to finish */
+    pthread_mutex_lock(&ch->mu);
+    bool taken;
+    while (!(taken = gfx_budget_take(d->budget, bytes, 1, what, diag)) &&
+           !before_released(ch, k) && ch->first_lost > k)
+        wait_locked(ch);
+    pthread_mutex_unlock(&ch->mu);
+    if (!taken)
+        return false;
+    j->bytes = bytes;
+    j->vparams = malloc((d->vp->nparams + 1) * sizeof *j->vparams);
+    j->fparams = malloc((d->fp->nparams + 1) * sizeof *j->fparams);
+    j->nvary = draw_nvary(d);
+    j->stride = draw_stride(j->nvary);
+    j->cv = malloc(((size_t)m->nverts + 1) * j->stride);
+    bool boxes = j->nslices > 1 && m->ntris;
+    if (boxes) {
+        j->touch = malloc((size_t)m->ntris * touch_words(j->nslices) *
+                          sizeof *j->touch);
+        j->owner = malloc(m->ntris * sizeof *j->owner);
+    }
+    if (!j->vparams || !j->fparams || !j->cv ||
+        (boxes && (!j->touch || !j->owner)))
+        return gfx_fail(diag, 0, 0, "out of memory while drawing");
+    us_resolve_params(d->vp, d->gl, j->vparams);
+    us_resolve_params(d->fp, d->gl, j->fparams);
+    j->proto = (struct draw_ctx){
+        .fb = j->fb, .d = d, .tile = j->tile,
+        .fenv = { .params = j->fparams, .math = d->math, .sample = gfx_sample,
+                  .sample_quad = gfx_sample_quad,
+                  .max_insts = d->backend->max_insts, .mem = d->mem },
+        .fin_mask = draw_fin_mask(d),
+        .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
+                                  US_OPT_FOG_LINEAR)) != 0,
+    };
+    /* interpolation: the program's qualifiers; the colours without one
+     * follow the shade model (GL 3.0 §2.19.7) */
+    uint64_t colors = 1ull << US_FIN_COLOR0 | 1ull << US_FIN_COLOR1;
+    const struct us_program *fp = d->fp;
+    struct draw_ctx *p = &j->proto;
+    p->fin_flat = fp->interp_flat & p->fin_mask;
+    p->fin_linear = fp->interp_linear & p->fin_mask & ~p->fin_flat;
+    if (d->state->flat_shade)
+        p->fin_flat |= p->fin_mask & colors &
+                       ~(fp->interp_smooth | fp->interp_linear);
+    /* varyings the clipper must carry, the noperspective ones among them */
+    j->spec = (struct gfx_clip_spec){
+        .vary_mask = vout_mask(p->fin_mask),
+        .linear_mask = vout_mask(p->fin_linear),
+        .planes = d->state->clip_planes,
+    };
+    return true;
+}
+
+/* Vertex run i: a contiguous run of whole batches. */
+static void vertex_run(struct worker *w, struct draw_job *j, unsigned i)
+{
+    unsigned nv = j->d->mesh->nverts;
+    unsigned nb = (nv + VERTEX_BATCH - 1) / VERTEX_BATCH;
+    unsigned b0 = (unsigned)((uint64_t)nb * i / j->nv);
+    unsigned b1 = (unsigned)((uint64_t)nb * (i + 1) / j->nv);
+    unsigned to = b1 * VERTEX_BATCH < nv ? b1 * VERTEX_BATCH : nv;
+    struct vrun *r = &j->vruns[i];
+    r->ran = true;
+    r->ok = shade_vertices(j->d, j->vparams, w->threads, j->cv, j->nvary,
+                           j->stride, b0 * VERTEX_BATCH, to, &r->vfailed,
+                           &r->diag);
+}
+
+/* Box run i: the slices of a contiguous run of triangles. */
+static void box_run(struct draw_job *j, unsigned i)
+{
     const struct gfx_mesh *m = j->d->mesh;
-    unsigned t0 = (unsigned)((uint64_t)m->ntris * w->index / j->nfworkers);
-    unsigned t1 = (unsigned)((uint64_t)m->ntris * (w->index + 1) / j->nfworkers);
+    unsigned words = touch_words(j->nslices);
+    unsigned t0 = (unsigned)((uint64_t)m->ntris * i / j->nb);
+    unsigned t1 = (unsigned)((uint64_t)m->ntris * (i + 1) / j->nb);
     for (unsigned tix = t0; tix < t1; tix++) {
         const uint32_t *ix = m->idx + 3 * tix;
         const struct gfx_cvert *in[3] = {
@@ -396,20 +567,22 @@ static void *box_worker(void *arg)
             (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
         };
-        j->boxes[tix] = tri_box(j->proto->fb, in);
+        uint64_t *bits = j->touch + (size_t)tix * words;
+        memset(bits, 0, words * sizeof *bits);
+        j->owner[tix] = (uint16_t)touch(tri_box(j->fb, j->tile, in),
+                                        j->nslices, bits);
     }
-    return NULL;
 }
 
 /* Every triangle in order, the quads of slice `slice`'s tiles, on worker
  * w's thread records; the counts and outcome go to the slice's record
  * (built on the stack: workers write no shared cache line per fragment). */
-static void fragment_slice(struct worker *w, unsigned slice)
+static void fragment_slice(struct worker *w, struct draw_job *j,
+                           unsigned slice)
 {
-    const struct draw_job *j = w->job;
     const struct gfx_draw *d = j->d;
     const struct gfx_mesh *m = d->mesh;
-    struct draw_ctx c = *j->proto;
+    struct draw_ctx c = j->proto;
     struct gfx_stats stats = { 0 };
     struct us_diag diag = { 0 };
     struct gfx_sampler sampler;
@@ -422,26 +595,25 @@ static void fragment_slice(struct worker *w, unsigned slice)
     memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
     sampler.samples = 0;
     c.fenv.sample_ctx = &sampler;
+    const uint64_t *bits = j->touch + slice / 64, bit = 1ull << (slice % 64);
+    unsigned words = touch_words(j->nslices);
     for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
+        c.stats->triangles += slice == 0;
+        if (c.nworkers > 1 && !(bits[(size_t)tix * words] & bit))
+            continue;
         const uint32_t *ix = m->idx + 3 * tix;
         const struct gfx_cvert *in[3] = {
             (const struct gfx_cvert *)(j->cv + ix[0] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
             (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
         };
-        c.stats->triangles += slice == 0;
-        unsigned owner = 0;
-        if (c.nworkers > 1) {
-            struct tri_box b = j->boxes[tix];
-            if (b.tx0 == TRI_SKIP || !may_touch(&c, b, &owner))
-                continue;
-        } else if (!finite4(in[0]->pos) || !finite4(in[1]->pos) ||
-                   !finite4(in[2]->pos)) {
+        unsigned owner = c.nworkers > 1 ? j->owner[tix] : 0;
+        if (c.nworkers == 1 && (!finite4(in[0]->pos) ||
+                                !finite4(in[1]->pos) || !finite4(in[2]->pos)))
             continue;
-        }
         c.count_prims = owner == slice;
         struct gfx_cvert poly[GFX_CLIP_MAX_VERTS];
-        unsigned n = gfx_clip_polygon(in, j->spec, poly);
+        unsigned n = gfx_clip_polygon(in, &j->spec, poly);
         if (n >= 3)
             gfx_frag_polygon(&c, poly, n, in[2]);
     }
@@ -454,17 +626,97 @@ static void fragment_slice(struct worker *w, unsigned slice)
     out->diag = diag;
 }
 
-/* The slices in turn, while the draw has not failed. */
-static void *fragment_worker(void *arg)
+/* Task t of job k (numbered within the draw): wait for what it needs,
+ * run it unless this draw or one before failed, record its end. */
+static void run_task(struct worker *w, struct chain *ch, unsigned k,
+                     unsigned t)
+{
+    struct draw_job *j = &ch->jobs[k];
+    const struct draw_job *prev = k ? &ch->jobs[k - 1] : NULL;
+    enum { PREPARE, VERTEX, BOX, SLICE } kind;
+    unsigned part;
+    if (t == 0)
+        kind = PREPARE, part = 0;
+    else if (t < 1 + j->nv)
+        kind = VERTEX, part = t - 1;
+    else if (t < 1 + j->nv + j->nb)
+        kind = BOX, part = t - 1 - j->nv;
+    else
+        kind = SLICE, part = t - 1 - j->nv - j->nb;
+    pthread_mutex_lock(&ch->mu);
+    for (;;) {
+        bool ready;
+        if (kind == PREPARE)
+            ready = !prev || (j->alone ? prev->released : prev->prepared);
+        else if (kind == VERTEX)
+            ready = j->prepared;
+        else if (kind == BOX)
+            ready = j->prepared && !j->v_left;
+        else
+            ready = j->prepared && !j->v_left && !j->b_left &&
+                    (!prev || prev->released ||
+                     (prev->nslices == j->nslices &&
+                      prev->tile == j->tile && !j->alone &&
+                      prev->slice_done[part]));
+        if (ready || ch->first_lost <= k)
+            break;
+        wait_locked(ch);
+    }
+    /* a draw's vertex runs all run, as the serial loop's batches up to
+     * the first that fails: its count is the first in order */
+    bool go = (ch->first_lost > k || (kind == VERTEX && ch->first_lost == k)) &&
+              (kind == PREPARE || j->prep_ok);
+    pthread_mutex_unlock(&ch->mu);
+    bool ok = true;
+    if (go) {
+        if (kind == PREPARE)
+            ok = prepare(ch, j, k);
+        else if (kind == VERTEX) {
+            vertex_run(w, j, part);
+            ok = j->vruns[part].ok;
+        } else if (kind == BOX) {
+            box_run(j, part);
+        } else {
+            fragment_slice(w, j, part);
+            ok = j->slices[part].ok;
+        }
+    }
+    pthread_mutex_lock(&ch->mu);
+    if (kind == PREPARE) {
+        j->prepared = true;
+        j->prep_ok = go && ok;
+    } else if (kind == VERTEX) {
+        j->v_left--;
+    } else if (kind == BOX) {
+        j->b_left--;
+    } else {
+        j->slice_done[part] = true;
+    }
+    if (!ok) {
+        if (k < ch->first_lost)
+            ch->first_lost = k;
+        atomic_store(&ch->stop, true);
+    }
+    /* a draw after a lost one never finishes: it is released at the end */
+    if (--j->tasks_left == 0 && before_released(ch, k))
+        for (unsigned i = k; i < ch->n && !ch->jobs[i].tasks_left &&
+                             !ch->jobs[i].released; i++)
+            release(&ch->jobs[i]);
+    pthread_cond_broadcast(&ch->cond);
+    pthread_mutex_unlock(&ch->mu);
+}
+
+/* The tasks in turn, while no draw has failed. */
+static void *chain_worker(void *arg)
 {
     struct worker *w = arg;
-    struct draw_job *j = w->job;
-    unsigned s;
-    while (!atomic_load(&j->failed) &&
-           (s = atomic_fetch_add(&j->next_slice, 1)) < j->nslices) {
-        fragment_slice(w, s);
-        if (!j->slices[s].ok)
-            atomic_store(&j->failed, true);
+    struct chain *ch = w->ch;
+    unsigned k = 0, t;
+    while (!atomic_load(&ch->stop) &&
+           (t = atomic_fetch_add(&ch->next, 1)) < ch->ntasks) {
+        while (t >= ch->jobs[k].first + ch->jobs[k].ntasks)
+            k++;
+        run_task(w, ch, k, t - ch->jobs[k].first);
     }
     us_math_thread_end();
     return NULL;
@@ -502,38 +754,96 @@ static void run_workers(struct gfx_pool *pool, struct worker *w, unsigned n,
             fn(&w[i]);
 }
 
-bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
-                   struct gfx_stats *stats, struct us_diag *diag)
+/* Draw k's counts into *stats; false (with *diag) when it failed, as
+ * the serial draw reports it. */
+static bool merge_draw(const struct draw_job *j, struct gfx_stats *stats,
+                       struct us_diag *diag)
 {
-    if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
-        return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
-    if (!us_check_varying_slots(d->vp, d->backend->varying_slots, diag) ||
-        !us_check_varying_slots(d->fp, d->backend->varying_slots, diag))
+    if (!j->prep_ok) {
+        *diag = j->prep_diag;
         return false;
-    const struct gfx_mesh *m = d->mesh;
-    unsigned nw = draw_workers(d, fb->w, fb->h);
-    unsigned nfw = gfx_writes_memory(d->fp) ? 1 : nw;
-    unsigned nslices = draw_slices(nfw, fb->w, fb->h);
-    size_t bytes = draw_bytes(d, nw, nslices);
-    char what[80];
-    snprintf(what, sizeof what, "drawing %u vertices", m->nverts);
-    if (!gfx_budget_take(d->budget, bytes, 1, what, diag))
+    }
+    const struct vrun *vf = NULL;
+    for (unsigned i = 0; i < j->nv; i++)
+        if (j->vruns[i].ran && !j->vruns[i].ok && (!vf || j->vruns[i].vfailed < vf->vfailed))
+            vf = &j->vruns[i];
+    if (vf) {
+        stats->vertices += vf->vfailed;
+        *diag = vf->diag;
         return false;
-    us_vec4 *vparams = malloc((d->vp->nparams + 1) * sizeof *vparams);
-    us_vec4 *fparams = malloc((d->fp->nparams + 1) * sizeof *fparams);
-    unsigned nvary = draw_nvary(d);
-    size_t stride = draw_stride(nvary);
-    char *cv = malloc(((size_t)m->nverts + 1) * stride);
+    }
+    stats->vertices += j->d->mesh->nverts;
+    /* the counts in slice order; a failure: every slice's message is the
+     * one the serial draw gives (the slices after a failed one may not
+     * have run: the counts of a failed draw are not the serial ones) */
+    bool ok = true;
+    for (unsigned i = 0; i < j->nslices; i++) {
+        const struct gfx_stats *s = &j->slices[i].stats;
+        stats->triangles += s->triangles;
+        stats->clipped += s->clipped;
+        stats->culled += s->culled;
+        stats->fragments += s->fragments;
+        stats->helpers += s->helpers;
+        stats->killed += s->killed;
+        stats->depth_failed += s->depth_failed;
+        stats->written += s->written;
+        stats->tex_samples += s->tex_samples;
+        if (j->slices[i].ran && !j->slices[i].ok && ok) {
+            *diag = j->slices[i].diag;
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
+                         unsigned n, struct gfx_stats *stats,
+                         struct us_diag *diag)
+{
+    struct chain ch = { .n = n, .first_lost = n };
+    ch.jobs = calloc(n ? n : 1, sizeof *ch.jobs);
+    if (!ch.jobs) {
+        gfx_fail(diag, 0, 0, "out of memory while drawing");
+        return 0;
+    }
+    unsigned nw = 1;
+    struct gfx_pool *pool = n ? d[0].pool : NULL;
+    bool ok = true, prev_mem = false;
+    for (unsigned k = 0; k < n; k++) {
+        struct draw_job *j = &ch.jobs[k];
+        const struct gfx_mesh *m = d[k].mesh;
+        bool mem = gfx_writes_memory(d[k].vp) || gfx_writes_memory(d[k].fp);
+        j->d = &d[k];
+        j->fb = fb;
+        j->nw = draw_workers(&d[k], fb->w, fb->h);
+        unsigned nfw = gfx_writes_memory(d[k].fp) ? 1 : j->nw;
+        unsigned nb = (m->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
+        j->tile = (int)slice_tile(nfw, fb->w, fb->h);
+        j->nslices = draw_slices(nfw, (unsigned)j->tile, fb->w, fb->h);
+        j->nv = gfx_writes_memory(d[k].vp) ? 1 : j->nw < nb ? j->nw : nb ? nb : 1;
+        j->nb = j->nslices > 1 ? nfw : 0;
+        j->first = ch.ntasks;
+        j->ntasks = j->tasks_left = 1 + j->nv + j->nb + j->nslices;
+        j->v_left = j->nv;
+        j->b_left = j->nb;
+        j->alone = mem || prev_mem;
+        prev_mem = mem;
+        ch.ntasks += j->ntasks;
+        j->slices = calloc(j->nslices, sizeof *j->slices);
+        j->slice_done = calloc(j->nslices, sizeof *j->slice_done);
+        j->vruns = calloc(j->nv, sizeof *j->vruns);
+        ok = ok && j->slices && j->slice_done && j->vruns;
+        nw = j->nw > nw ? j->nw : nw;
+        if (d[k].pool != pool)
+            pool = NULL;
+    }
     struct worker *w = calloc(nw, sizeof *w);
-    struct slice *slices = calloc(nslices, sizeof *slices);
-    struct tri_box *boxes = nslices > 1 && m->ntris
-                                ? malloc(m->ntris * sizeof *boxes) : NULL;
-    bool ok = vparams && fparams && cv && w && slices &&
-              (boxes || nslices == 1 || !m->ntris);
+    ok = ok && w;
     /* a worker's thread records: the pool's, kept from draw to draw */
-    struct gfx_pool *pool = d->pool && nw <= gfx_pool_workers(d->pool)
-                                ? d->pool : NULL;
+    if (pool && nw > gfx_pool_workers(pool))
+        pool = NULL;
     for (unsigned i = 0; ok && i < nw; i++) {
+        w[i].ch = &ch;
         w[i].index = i;
         if (pool) {
             char *r = gfx_pool_scratch(pool, i, NTHREADS * sizeof *w[i].threads +
@@ -547,100 +857,38 @@ bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         }
         ok = w[i].threads && w[i].quads;
     }
+    unsigned done = 0;
     if (!ok) {
         gfx_fail(diag, 0, 0, "out of memory while drawing");
-        goto out;
+    } else {
+        pthread_mutex_init(&ch.mu, NULL);
+        pthread_cond_init(&ch.cond, NULL);
+        atomic_init(&ch.next, 0);
+        atomic_init(&ch.stop, false);
+        run_workers(pool, w, nw, chain_worker);
+        pthread_cond_destroy(&ch.cond);
+        pthread_mutex_destroy(&ch.mu);
+        while (done < n && merge_draw(&ch.jobs[done], stats, diag))
+            done++;
     }
-    us_resolve_params(d->vp, d->gl, vparams);
-    us_resolve_params(d->fp, d->gl, fparams);
-
-    /* vertices: a failed batch fails the draw, with the message and the
-     * count of the first in order */
-    unsigned nb = (m->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
-    struct draw_job job = {
-        .d = d, .vparams = vparams, .cv = cv, .nvary = nvary,
-        .stride = stride,
-        .nvworkers = gfx_writes_memory(d->vp) ? 1 : nw < nb ? nw : nb ? nb : 1,
-        .nfworkers = nfw, .slices = slices, .nslices = nslices,
-        .boxes = boxes,
-    };
-    atomic_init(&job.next_slice, 0);
-    atomic_init(&job.failed, false);
-    for (unsigned i = 0; i < nw; i++)
-        w[i].job = &job;
-    run_workers(pool, w, job.nvworkers, vertex_worker);
-    const struct worker *vf = NULL;
-    for (unsigned i = 0; i < job.nvworkers; i++)
-        if (!w[i].ok && (!vf || w[i].vfailed < vf->vfailed))
-            vf = &w[i];
-    if (vf) {
-        stats->vertices += vf->vfailed;
-        *diag = vf->diag;
-        ok = false;
-        goto out;
+    for (unsigned k = 0; k < n; k++) {
+        if (!ch.jobs[k].released)
+            release(&ch.jobs[k]);
+        free(ch.jobs[k].slices);
+        free(ch.jobs[k].slice_done);
+        free(ch.jobs[k].vruns);
     }
-    stats->vertices += m->nverts;
-
-    struct draw_ctx proto = {
-        .fb = fb, .d = d,
-        .fenv = { .params = fparams, .math = d->math, .sample = gfx_sample,
-                  .sample_quad = gfx_sample_quad,
-                  .max_insts = d->backend->max_insts, .mem = d->mem },
-        .fin_mask = draw_fin_mask(d),
-        .fog = (d->fp->options & (US_OPT_FOG_EXP | US_OPT_FOG_EXP2 |
-                                  US_OPT_FOG_LINEAR)) != 0,
-    };
-    /* interpolation: the program's qualifiers; the colours without one
-     * follow the shade model (GL 3.0 §2.19.7) */
-    uint64_t colors = 1ull << US_FIN_COLOR0 | 1ull << US_FIN_COLOR1;
-    const struct us_program *fp = d->fp;
-    proto.fin_flat = fp->interp_flat & proto.fin_mask;
-    proto.fin_linear = fp->interp_linear & proto.fin_mask & ~proto.fin_flat;
-    if (d->state->flat_shade)
-        proto.fin_flat |= proto.fin_mask & colors &
-                          ~(fp->interp_smooth | fp->interp_linear);
-    /* varyings the clipper must carry, the noperspective ones among them */
-    struct gfx_clip_spec spec = {
-        .vary_mask = vout_mask(proto.fin_mask),
-        .linear_mask = vout_mask(proto.fin_linear),
-        .planes = d->state->clip_planes,
-    };
-    job.proto = &proto;
-    job.spec = &spec;
-    if (nslices > 1)
-        run_workers(pool, w, job.nfworkers, box_worker);
-    run_workers(pool, w, job.nfworkers, fragment_worker);
-    /* the counts in slice order; a failure: every slice's message is the
-     * one the serial draw gives (the slices after a failed one may not
-     * have run: the counts of a failed draw are not the serial ones) */
-    bool lost = atomic_load(&job.failed);
-    for (unsigned i = 0; i < nslices; i++) {
-        const struct gfx_stats *s = &slices[i].stats;
-        stats->triangles += s->triangles;
-        stats->clipped += s->clipped;
-        stats->culled += s->culled;
-        stats->fragments += s->fragments;
-        stats->helpers += s->helpers;
-        stats->killed += s->killed;
-        stats->depth_failed += s->depth_failed;
-        stats->written += s->written;
-        stats->tex_samples += s->tex_samples;
-        if (lost && slices[i].ran && !slices[i].ok && ok) {
-            *diag = slices[i].diag;
-            ok = false;
-        }
-    }
-out:
-    free(vparams);
-    free(fparams);
-    free(cv);
     for (unsigned i = 0; w && !pool && i < nw; i++) {
         free(w[i].threads);
         free(w[i].quads);
     }
     free(w);
-    free(slices);
-    free(boxes);
-    gfx_budget_give(d->budget, bytes);
-    return ok;
+    free(ch.jobs);
+    return done;
+}
+
+bool gfx_draw_mesh(struct gfx_framebuffer *fb, const struct gfx_draw *d,
+                   struct gfx_stats *stats, struct us_diag *diag)
+{
+    return gfx_draw_meshes(fb, d, 1, stats, diag) == 1;
 }

@@ -1093,36 +1093,44 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
     } else {
         gfx_fb_clear(fb, s->clear, 1.0f);
     }
-    struct us_glstate *gl = malloc(sizeof *gl);
-    if (!gl) {
+    /* every draw's state at once: the draws run on without a wait
+     * between them (gfx_draw_meshes) */
+    unsigned n = s->ndraws;
+    struct us_glstate *gl = malloc((n ? n : 1) * sizeof *gl);
+    struct gfx_draw *dr = malloc((n ? n : 1) * sizeof *dr);
+    if (!gl || !dr) {
+        free(gl);
+        free(dr);
         gfx_pool_free(pool);
         gfx_fb_free(fb);
         return gfx_fail(diag, 0, 0, "out of memory");
     }
-    bool ok = true;
-    for (unsigned i = 0; ok && i < s->ndraws; i++) {
+    for (unsigned i = 0; i < n; i++) {
         const struct scene_draw *d = &s->draws[i];
-        *gl = d->gl;
-        gfx_mat_perspective(gl->projection, s->fov, (float)w / (float)h,
+        gl[i] = d->gl;
+        gfx_mat_perspective(gl[i].projection, s->fov, (float)w / (float)h,
                             s->znear, s->zfar);
-        struct gfx_draw dr = {
+        dr[i] = (struct gfx_draw){
             .mesh = &s->mesh[d->mesh].mesh, .vp = &s->prog[d->vp].prog,
-            .fp = &s->prog[d->fp].prog, .gl = gl, .state = &d->st,
+            .fp = &s->prog[d->fp].prog, .gl = &gl[i], .state = &d->st,
             .math = math, .backend = be, .budget = &budget, .pool = pool,
             .jobs = jobs,
         };
-        ok = gfx_draw_mesh(fb, &dr, stats, diag);
-        if (!ok) {   /* say which draw and programs */
-            char msg[2 * sizeof diag->msg];
-            int n = snprintf(msg, sizeof msg, "draw %u (programs '%s' and "
-                             "'%s'): %s", i + 1, s->prog[d->vp].name,
-                             s->prog[d->fp].name, diag->msg);
-            size_t k = n < 0 ? 0 : (size_t)n < sizeof diag->msg
-                                       ? (size_t)n : sizeof diag->msg - 1;
-            memcpy(diag->msg, msg, k);
-            diag->msg[k] = '\0';
-        }
     }
+    unsigned done = gfx_draw_meshes(fb, dr, n, stats, diag);
+    bool ok = done == n;
+    if (!ok) {   /* say which draw and programs */
+        const struct scene_draw *d = &s->draws[done];
+        char msg[2 * sizeof diag->msg];
+        int k = snprintf(msg, sizeof msg, "draw %u (programs '%s' and "
+                         "'%s'): %s", done + 1, s->prog[d->vp].name,
+                         s->prog[d->fp].name, diag->msg);
+        size_t len = k < 0 ? 0 : (size_t)k < sizeof diag->msg
+                                     ? (size_t)k : sizeof diag->msg - 1;
+        memcpy(diag->msg, msg, len);
+        diag->msg[len] = '\0';
+    }
+    free(dr);
     free(gl);
     gfx_pool_free(pool);
     if (!ok)

@@ -71,9 +71,12 @@ static struct us_program assemble(const char *text)
 
 /* 120 random overlapping triangles (some behind the eye, some off
  * screen) blended on a 70 x 45 framebuffer, jobs host threads, on a pool
- * when pool is set. */
-static void draw_random(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
-                        struct gfx_stats *stats)
+ * when pool is set.  quarters > 0: three draws on a budget of that many
+ * quarters of one draw's bytes, as one chain (gfx_draw_meshes, on a
+ * pool) or one by one, the draws done in *done and the error in *err. */
+static void draw_chain(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
+                       struct gfx_stats *stats, unsigned quarters,
+                       unsigned *done, struct us_diag *err)
 {
     struct us_program vp = assemble(
         "!!ARBvp1.0\nMOV result.position, vertex.position;\n"
@@ -110,13 +113,34 @@ static void draw_random(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
                            .backend = &gfx_backend_functional, .pool = p,
                            .jobs = jobs };
     memset(stats, 0, sizeof *stats);
-    /* twice: the second draw on the pool's kept thread records */
-    ck_assert(gfx_draw_mesh(fb, &dr, stats, &d));
-    ck_assert(gfx_draw_mesh(fb, &dr, stats, &d));
+    if (quarters) {
+        size_t left = gfx_draw_bytes(&dr) * quarters / 4;
+        struct gfx_budget b = { left };
+        dr.budget = &b;
+        struct gfx_draw three[3] = { dr, dr, dr };
+        memset(err, 0, sizeof *err);
+        if (pool)
+            *done = gfx_draw_meshes(fb, three, 3, stats, err);
+        else
+            for (*done = 0; *done < 3 &&
+                            gfx_draw_mesh(fb, &three[*done], stats, err);)
+                ++*done;
+        ck_assert_uint_eq(b.left, left);     /* every draw gave back */
+    } else {
+        /* twice: the second draw on the pool's kept thread records */
+        ck_assert(gfx_draw_mesh(fb, &dr, stats, &d));
+        ck_assert(gfx_draw_mesh(fb, &dr, stats, &d));
+    }
     gfx_pool_free(p);
     gfx_mesh_free(&m);
     us_program_free(&vp);
     us_program_free(&fp);
+}
+
+static void draw_random(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
+                        struct gfx_stats *stats)
+{
+    draw_chain(jobs, pool, fb, stats, 0, NULL, NULL);
 }
 
 START_TEST(draw_same_on_pool)
@@ -140,6 +164,36 @@ START_TEST(draw_same_on_pool)
 }
 END_TEST
 
+/* A chain of draws that each fit the budget alone but not two at once:
+ * the draws wait for each other's memory instead of being refused, and
+ * the image and counts are the serial ones; a budget below one draw
+ * refuses the first with the serial message. */
+START_TEST(chain_budget_as_serial)
+{
+    struct gfx_framebuffer a, b;
+    struct gfx_stats sa, sb;
+    struct us_diag ea, eb;
+    unsigned na, nb;
+    draw_chain(3, false, &a, &sa, 6, &na, &ea);
+    draw_chain(3, true, &b, &sb, 6, &nb, &eb);
+    ck_assert_uint_eq(na, 3);
+    ck_assert_uint_eq(nb, 3);
+    size_t n = (size_t)a.w * a.h;
+    ck_assert(!memcmp(a.color, b.color, 4 * n * sizeof *a.color));
+    ck_assert(!memcmp(&sa, &sb, sizeof sa));
+    gfx_fb_free(&a);
+    gfx_fb_free(&b);
+    draw_chain(3, false, &a, &sa, 1, &na, &ea);
+    draw_chain(3, true, &b, &sb, 1, &nb, &eb);
+    ck_assert_uint_eq(na, 0);
+    ck_assert_uint_eq(nb, 0);
+    ck_assert_str_eq(ea.msg, eb.msg);
+    ck_assert(strstr(eb.msg, "drawing 360 vertices"));
+    gfx_fb_free(&a);
+    gfx_fb_free(&b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("gfx_pool");
@@ -147,6 +201,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, pool_runs_each_index_once);
     tcase_add_test(t, pool_scratch_kept);
     tcase_add_test(t, draw_same_on_pool);
+    tcase_add_test(t, chain_budget_as_serial);
     suite_add_tcase(s, t);
     return s;
 }
