@@ -273,7 +273,8 @@ static void ref_mpfr(struct worker_mpfr *w, enum us_sfu_func f, float x,
  * None of these values is a float or a midpoint (x != 0; 2^x and sin x are
  * irrational there), so MPFR has nothing to decide.
  */
-static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
+__attribute__((always_inline))
+static inline bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
 {
     double d = x;
     switch (f) {
@@ -304,6 +305,24 @@ static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
     default:
         return false;
     }
+    r->bracketed = true;
+    return true;
+}
+
+/*
+ * ex2 far outside the binary32 range, 47% of the bit patterns: 2^x for
+ * x >= 128 rounds to +inf, for x <= -151 (2^x <= 2^-151, below half the
+ * least subnormal) to +0 -- what libm's filter decides there too, without
+ * its exp2 call (the overflow path with errno).  Both are special cases,
+ * whose `exact` is not used.
+ */
+__attribute__((always_inline))
+static inline bool ref_far(enum us_sfu_func f, float x, struct ref *r)
+{
+    if (f != US_SFU_EX2 || !(x >= 128.0f || x <= -151.0f))
+        return false;
+    r->exact = x > 0 ? INFINITY : 0;
+    r->cr = r->lo = r->hi = (float)r->exact;
     r->bracketed = true;
     return true;
 }
@@ -511,7 +530,7 @@ static inline bool reference(const struct us_sfu_check_opts *o,
         ref_mpfr(w, f, x, r);
         return false;
     }
-    if (ref_tiny(f, x, r))
+    if (ref_tiny(f, x, r) || ref_far(f, x, r))
         return false;
     bool trig = (f == US_SFU_SIN || f == US_SFU_COS) && !o->libm_trig;
     bool mpfr = false;
@@ -695,12 +714,14 @@ __attribute__((always_inline))
 static inline void run_pairs(struct job *j, struct worker_mpfr *w,
                              enum us_sfu_func f, uint64_t c)
 {
-    struct us_sfu_stats *sp = &j->chunk[c], *sn = &j->chunk[c + j->half / CHUNK];
-    stats_init(sp);
-    stats_init(sn);
+    struct us_sfu_stats sp, sn;       /* the thread's own (see run_unit) */
+    stats_init(&sp);
+    stats_init(&sn);
     uint32_t stride = j->r[0].stride;
     for (uint64_t i = c * CHUNK, end = i + CHUNK; i < end; i++)
-        check_pair(j->o, f, w, (uint32_t)(i * stride), sp, sn);
+        check_pair(j->o, f, w, (uint32_t)(i * stride), &sp, &sn);
+    j->chunk[c] = sp;
+    j->chunk[c + j->half / CHUNK] = sn;
 }
 
 static void run_unit(struct job *j, struct worker_mpfr *w, uint64_t c)
@@ -712,19 +733,23 @@ static void run_unit(struct job *j, struct worker_mpfr *w, uint64_t c)
         default: run_pairs(j, w, US_SFU_COS, c); return;
         }
     }
-    struct us_sfu_stats *s = &j->chunk[c];
-    stats_init(s);
+    /* The chunk's statistics on this thread's stack while it runs: the
+     * array's neighbouring chunks are another thread's (no cache line
+     * shared with it), and the compiler may keep fields in registers. */
+    struct us_sfu_stats s;
+    stats_init(&s);
     uint64_t i = c * CHUNK, end = i + CHUNK < j->total ? i + CHUNK : j->total;
     /* A copy of the loop per function, f a constant in each. */
     switch (j->o->func) {
-    case US_SFU_RCP: run_inputs(j, w, US_SFU_RCP, i, end, s); break;
-    case US_SFU_RSQ: run_inputs(j, w, US_SFU_RSQ, i, end, s); break;
-    case US_SFU_SQRT: run_inputs(j, w, US_SFU_SQRT, i, end, s); break;
-    case US_SFU_LG2: run_inputs(j, w, US_SFU_LG2, i, end, s); break;
-    case US_SFU_EX2: run_inputs(j, w, US_SFU_EX2, i, end, s); break;
-    case US_SFU_SIN: run_inputs(j, w, US_SFU_SIN, i, end, s); break;
-    default: run_inputs(j, w, US_SFU_COS, i, end, s); break;
+    case US_SFU_RCP: run_inputs(j, w, US_SFU_RCP, i, end, &s); break;
+    case US_SFU_RSQ: run_inputs(j, w, US_SFU_RSQ, i, end, &s); break;
+    case US_SFU_SQRT: run_inputs(j, w, US_SFU_SQRT, i, end, &s); break;
+    case US_SFU_LG2: run_inputs(j, w, US_SFU_LG2, i, end, &s); break;
+    case US_SFU_EX2: run_inputs(j, w, US_SFU_EX2, i, end, &s); break;
+    case US_SFU_SIN: run_inputs(j, w, US_SFU_SIN, i, end, &s); break;
+    default: run_inputs(j, w, US_SFU_COS, i, end, &s); break;
     }
+    j->chunk[c] = s;
 }
 
 /* Whether the set pairs every x >= +0 with -x at the same place of the
