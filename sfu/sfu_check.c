@@ -608,10 +608,11 @@ static inline void judge(enum us_sfu_func f, struct worker_mpfr *w,
 /* f is a constant where run_unit inlines this (one copy per function). */
 __attribute__((always_inline))
 static inline void check_one(const struct us_sfu_check_opts *o,
-                             enum us_sfu_func f, struct worker_mpfr *w,
-                             uint32_t xb, struct us_sfu_stats *s)
+                             const struct us_sfu *sfu, enum us_sfu_func f,
+                             struct worker_mpfr *w, uint32_t xb,
+                             struct us_sfu_stats *s)
 {
-    uint32_t got = bits_of(eval_const(o->sfu, f, float_of(xb)));
+    uint32_t got = bits_of(eval_const(sfu, f, float_of(xb)));
     if (check_special(f, xb, got, s))
         return;
     struct ref r;
@@ -654,13 +655,13 @@ static inline void mirror(enum us_sfu_func f, const struct ref *r,
  * judged at both, each into its own chunk's statistics. */
 __attribute__((always_inline))
 static inline void check_pair(const struct us_sfu_check_opts *o,
-                              enum us_sfu_func f, struct worker_mpfr *w,
-                              uint32_t xb, struct us_sfu_stats *sp,
-                              struct us_sfu_stats *sn)
+                              const struct us_sfu *sfu, enum us_sfu_func f,
+                              struct worker_mpfr *w, uint32_t xb,
+                              struct us_sfu_stats *sp, struct us_sfu_stats *sn)
 {
     uint32_t nb = xb | 0x80000000u;
-    uint32_t gp = bits_of(eval_const(o->sfu, f, float_of(xb)));
-    uint32_t gn = bits_of(eval_const(o->sfu, f, float_of(nb)));
+    uint32_t gp = bits_of(eval_const(sfu, f, float_of(xb)));
+    uint32_t gn = bits_of(eval_const(sfu, f, float_of(nb)));
     bool pos_special = check_special(f, xb, gp, sp);
     if (check_special(f, nb, gn, sn) || pos_special)
         return;                       /* both or neither (mirrored) */
@@ -693,6 +694,9 @@ static inline void run_inputs(struct job *j, struct worker_mpfr *w,
                               enum us_sfu_func f, uint64_t i, uint64_t end,
                               struct us_sfu_stats *s)
 {
+    /* The SFU's tables as a local the loop does not store to, so that
+     * their geometry is computed once, not per input. */
+    const struct us_sfu sfu = *j->o->sfu;
     unsigned ri = 0;
     uint64_t base = 0;
     while (i >= base + j->r[ri].count) {
@@ -705,7 +709,7 @@ static inline void run_inputs(struct job *j, struct worker_mpfr *w,
             ri++;
         }
         uint32_t xb = j->r[ri].first + (uint32_t)((i - base) * j->r[ri].stride);
-        check_one(j->o, f, w, xb, s);
+        check_one(j->o, &sfu, f, w, xb, s);
     }
 }
 
@@ -714,12 +718,13 @@ __attribute__((always_inline))
 static inline void run_pairs(struct job *j, struct worker_mpfr *w,
                              enum us_sfu_func f, uint64_t c)
 {
+    const struct us_sfu sfu = *j->o->sfu;    /* see run_inputs */
     struct us_sfu_stats sp, sn;       /* the thread's own (see run_unit) */
     stats_init(&sp);
     stats_init(&sn);
     uint32_t stride = j->r[0].stride;
     for (uint64_t i = c * CHUNK, end = i + CHUNK; i < end; i++)
-        check_pair(j->o, f, w, (uint32_t)(i * stride), &sp, &sn);
+        check_pair(j->o, &sfu, f, w, (uint32_t)(i * stride), &sp, &sn);
     j->chunk[c] = sp;
     j->chunk[c + j->half / CHUNK] = sn;
 }
