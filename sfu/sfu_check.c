@@ -499,14 +499,15 @@ static inline bool may_raise(enum us_sfu_func f, uint32_t xb,
 }
 
 /* A special case (the policy's input classes): counted and compared
- * here, true; false for an input that needs the reference. */
+ * here, true; false for an input that needs the reference.  (The counts
+ * of inputs and of accuracy cases, n and n - special, are set per chunk
+ * by chunk_done.) */
 __attribute__((always_inline))
 static inline bool check_special(enum us_sfu_func f, uint32_t xb, uint32_t got,
                                  struct us_sfu_stats *s)
 {
     uint32_t xf = (xb & 0x7f800000u) ? xb : (xb & 0x80000000u);  /* FTZ */
     uint32_t want;
-    s->n++;
     if (!policy(f, xf, &want))
         return false;
     s->special++;
@@ -560,7 +561,6 @@ static inline void judge(enum us_sfu_func f, struct worker_mpfr *w,
         }
         return;
     }
-    s->acc++;
     float g = float_of(got);
     bool is_cr = got == cb, has_abs = f == US_SFU_LG2 || f == US_SFU_SIN ||
                                       f == US_SFU_COS;
@@ -676,6 +676,13 @@ static inline void check_pair(const struct us_sfu_check_opts *o,
 
 /* ---- threads ----------------------------------------------------------- */
 
+/* n inputs checked into s: every one is a special or an accuracy case. */
+static void chunk_done(struct us_sfu_stats *s, uint64_t n)
+{
+    s->n = n;
+    s->acc = n - s->special;
+}
+
 struct job {
     const struct us_sfu_check_opts *o;
     struct range r[4];
@@ -725,6 +732,8 @@ static inline void run_pairs(struct job *j, struct worker_mpfr *w,
     uint32_t stride = j->r[0].stride;
     for (uint64_t i = c * CHUNK, end = i + CHUNK; i < end; i++)
         check_pair(j->o, &sfu, f, w, (uint32_t)(i * stride), &sp, &sn);
+    chunk_done(&sp, CHUNK);
+    chunk_done(&sn, CHUNK);
     j->chunk[c] = sp;
     j->chunk[c + j->half / CHUNK] = sn;
 }
@@ -754,6 +763,7 @@ static void run_unit(struct job *j, struct worker_mpfr *w, uint64_t c)
     case US_SFU_SIN: run_inputs(j, w, US_SFU_SIN, i, end, &s); break;
     default: run_inputs(j, w, US_SFU_COS, i, end, &s); break;
     }
+    chunk_done(&s, end - i);
     j->chunk[c] = s;
 }
 
