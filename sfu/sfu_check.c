@@ -17,6 +17,7 @@
 #include "ushader.h"
 #include "sfu/sfu.h"
 #include "sfu/sfu_check.h"
+#include "sfu/sfu_lane.h"
 #include "sfu/sfu_trigref.h"
 
 enum { CHUNK = 1 << 16 };
@@ -272,7 +273,8 @@ static void ref_mpfr(struct worker_mpfr *w, enum us_sfu_func f, float x,
  * None of these values is a float or a midpoint (x != 0; 2^x and sin x are
  * irrational there), so MPFR has nothing to decide.
  */
-static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
+__attribute__((always_inline))
+static inline bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
 {
     double d = x;
     switch (f) {
@@ -303,6 +305,24 @@ static bool ref_tiny(enum us_sfu_func f, float x, struct ref *r)
     default:
         return false;
     }
+    r->bracketed = true;
+    return true;
+}
+
+/*
+ * ex2 far outside the binary32 range, 47% of the bit patterns: 2^x for
+ * x >= 128 rounds to +inf, for x <= -151 (2^x <= 2^-151, below half the
+ * least subnormal) to +0 -- what libm's filter decides there too, without
+ * its exp2 call (the overflow path with errno).  Both are special cases,
+ * whose `exact` is not used.
+ */
+__attribute__((always_inline))
+static inline bool ref_far(enum us_sfu_func f, float x, struct ref *r)
+{
+    if (f != US_SFU_EX2 || !(x >= 128.0f || x <= -151.0f))
+        return false;
+    r->exact = x > 0 ? INFINITY : 0;
+    r->cr = r->lo = r->hi = (float)r->exact;
     r->bracketed = true;
     return true;
 }
@@ -478,47 +498,76 @@ static inline bool may_raise(enum us_sfu_func f, uint32_t xb,
                                     : ulp + du >= s->max_ulp_out;
 }
 
-/* f is a constant where run_chunk inlines this (one copy per function). */
+/* A special case (the policy's input classes): counted and compared
+ * here, true; false for an input that needs the reference.  (The counts
+ * of inputs and of accuracy cases, n and n - special, are set per chunk
+ * by chunk_done.) */
 __attribute__((always_inline))
-static inline void check_one(const struct us_sfu_check_opts *o,
-                             enum us_sfu_func f, struct worker_mpfr *w,
-                             uint32_t xb, struct us_sfu_stats *s)
+static inline bool check_special(enum us_sfu_func f, uint32_t xb, uint32_t got,
+                                 struct us_sfu_stats *s)
 {
-    float x = float_of(xb);
-    uint32_t got = bits_of(us_sfu_eval(o->sfu, f, x));
     uint32_t xf = (xb & 0x7f800000u) ? xb : (xb & 0x80000000u);  /* FTZ */
     uint32_t want;
-    s->n++;
-    if (policy(f, xf, &want)) {
-        s->special++;
-        goto compare_special;
+    if (!policy(f, xf, &want))
+        return false;
+    s->special++;
+    if (!same(got, want) && !s->special_bad++) {
+        s->bad_x = xb;
+        s->bad_got = got;
+        s->bad_want = want;
     }
-    struct ref r;
-    r.approx = false;
+    return true;
+}
+
+/* The reference of an ordinary input; true when MPFR decided it in filter
+ * mode (the count mpfr_decided). */
+__attribute__((always_inline))
+static inline bool reference(const struct us_sfu_check_opts *o,
+                             enum us_sfu_func f, struct worker_mpfr *w,
+                             float x, struct ref *r)
+{
+    r->approx = false;
     if (!o->filter) {
-        ref_mpfr(w, f, x, &r);
-    } else if (!ref_tiny(f, x, &r)) {
-        bool trig = (f == US_SFU_SIN || f == US_SFU_COS) && !o->libm_trig;
-        if (trig ? !ref_trig(f, x, &r) : !ref_libm(f, x, &r)) {
-            ref_mpfr(w, f, x, &r);
-            s->mpfr_calls++;
-        }
-        r.approx = trig;
+        ref_mpfr(w, f, x, r);
+        return false;
     }
-    uint32_t cb = bits_of(r.cr), ca = cb & 0x7fffffffu;
+    if (ref_tiny(f, x, r) || ref_far(f, x, r))
+        return false;
+    bool trig = (f == US_SFU_SIN || f == US_SFU_COS) && !o->libm_trig;
+    bool mpfr = false;
+    if (trig ? !ref_trig(f, x, r) : !ref_libm(f, x, r)) {
+        ref_mpfr(w, f, x, r);
+        mpfr = true;
+    }
+    r->approx = trig;
+    return mpfr;
+}
+
+/* The statistics of an ordinary input from the model's result and the
+ * reference (r may be replaced by the one the maxima use). */
+__attribute__((always_inline))
+static inline void judge(enum us_sfu_func f, struct worker_mpfr *w,
+                         uint32_t xb, uint32_t got, struct ref *r,
+                         struct us_sfu_stats *s)
+{
+    uint32_t cb = bits_of(r->cr), ca = cb & 0x7fffffffu;
     if (ca < 0x00800000u || ca >= PINF) {
         s->special++;
-        want = ca < 0x00800000u ? (cb & 0x80000000u) : cb;   /* FTZ */
-        goto compare_special;
+        uint32_t want = ca < 0x00800000u ? (cb & 0x80000000u) : cb;  /* FTZ */
+        if (!same(got, want) && !s->special_bad++) {
+            s->bad_x = xb;
+            s->bad_got = got;
+            s->bad_want = want;
+        }
+        return;
     }
-    s->acc++;
     float g = float_of(got);
     bool is_cr = got == cb, has_abs = f == US_SFU_LG2 || f == US_SFU_SIN ||
                                       f == US_SFU_COS;
     s->cr += is_cr;
-    if (!is_cr && !r.bracketed)
-        bracket(r.exact, &r.lo, &r.hi);
-    s->faithful += is_cr || g == r.lo || g == r.hi;
+    if (!is_cr && !r->bracketed)
+        bracket(r->exact, &r->lo, &r->hi);
+    s->faithful += is_cr || g == r->lo || g == r->hi;
     /* A correctly rounded result errs by at most 0.5 ulp: once the
      * maximum is there, it cannot raise it (the hot path of --full). */
     if (is_cr && !has_abs && s->max_ulp >= 0.5)
@@ -527,12 +576,12 @@ static inline void check_one(const struct us_sfu_check_opts *o,
      * measured against (libm's, or MPFR's), so that the printed maxima do
      * not depend on the filter: that one is computed only for the few
      * inputs whose errors could reach a maximum (may_raise). */
-    if (r.approx) {
-        if (!may_raise(f, xb, s, g, r.exact))
+    if (r->approx) {
+        if (!may_raise(f, xb, s, g, r->exact))
             return;
-        ref_libm_mpfr(w, f, x, &r);
+        ref_libm_mpfr(w, f, float_of(xb), r);
     }
-    double ulp = ulp_error(g, r.exact);
+    double ulp = ulp_error(g, r->exact);
     if (ulp > s->max_ulp) {
         s->max_ulp = ulp;
         s->max_ulp_x = xb;
@@ -540,7 +589,7 @@ static inline void check_one(const struct us_sfu_check_opts *o,
     }
     if (!has_abs)
         return;
-    double abs_err = isfinite(g) ? fabs((double)g - r.exact) : INFINITY;
+    double abs_err = isfinite(g) ? fabs((double)g - r->exact) : INFINITY;
     if (abs_err > s->max_abs_all) {
         s->max_abs_all = abs_err;
         s->max_abs_all_x = xb;
@@ -554,22 +603,95 @@ static inline void check_one(const struct us_sfu_check_opts *o,
         s->max_ulp_out = ulp;
         s->max_ulp_out_x = xb;
     }
-    return;
-compare_special:
-    if (!same(got, want) && !s->special_bad++) {
-        s->bad_x = xb;
-        s->bad_got = got;
-        s->bad_want = want;
-    }
+}
+
+/* f is a constant where run_unit inlines this (one copy per function). */
+__attribute__((always_inline))
+static inline void check_one(const struct us_sfu_check_opts *o,
+                             const struct us_sfu *sfu, enum us_sfu_func f,
+                             struct worker_mpfr *w, uint32_t xb,
+                             struct us_sfu_stats *s)
+{
+    uint32_t got = bits_of(eval_const(sfu, f, float_of(xb)));
+    if (check_special(f, xb, got, s))
+        return;
+    struct ref r;
+    s->mpfr_calls += reference(o, f, w, float_of(xb), &r);
+    judge(f, w, xb, got, &r, s);
+}
+
+/*
+ * Whether f's reference is odd (rcp, sin) or even (cos) bit for bit in
+ * the check's mode: IEEE division, the trig filter (it works on |x|),
+ * MPFR and ref_tiny round symmetrically, so the reference of -x (its
+ * value, rounding, bracket, filter and MPFR decisions) is the mirror of
+ * that of x, and the policy's special classes do not depend on the sign.
+ * Not in the MPFR-alone mode (the peer, MPFR for every input) nor with
+ * libm's sin/cos (glibc's symmetry is not documented).
+ */
+static bool mirrored(const struct us_sfu_check_opts *o)
+{
+    if (!o->filter)
+        return false;
+    return o->func == US_SFU_RCP ||
+           ((o->func == US_SFU_SIN || o->func == US_SFU_COS) && !o->libm_trig);
+}
+
+/* The reference of -x from that of x (see mirrored). */
+__attribute__((always_inline))
+static inline void mirror(enum us_sfu_func f, const struct ref *r,
+                          struct ref *m)
+{
+    *m = *r;
+    if (f == US_SFU_COS)
+        return;
+    m->exact = -r->exact;
+    m->cr = -r->cr;
+    m->lo = -r->hi;
+    m->hi = -r->lo;
+}
+
+/* x = xb >= +0 and -x, the reference computed once: the model is run and
+ * judged at both, each into its own chunk's statistics. */
+__attribute__((always_inline))
+static inline void check_pair(const struct us_sfu_check_opts *o,
+                              const struct us_sfu *sfu, enum us_sfu_func f,
+                              struct worker_mpfr *w, uint32_t xb,
+                              struct us_sfu_stats *sp, struct us_sfu_stats *sn)
+{
+    uint32_t nb = xb | 0x80000000u;
+    uint32_t gp = bits_of(eval_const(sfu, f, float_of(xb)));
+    uint32_t gn = bits_of(eval_const(sfu, f, float_of(nb)));
+    bool pos_special = check_special(f, xb, gp, sp);
+    if (check_special(f, nb, gn, sn) || pos_special)
+        return;                       /* both or neither (mirrored) */
+    struct ref r, rn;
+    bool mpfr = reference(o, f, w, float_of(xb), &r);
+    sp->mpfr_calls += mpfr;
+    sn->mpfr_calls += mpfr;           /* -x: decided by MPFR's mirror */
+    mirror(f, &r, &rn);
+    judge(f, w, xb, gp, &r, sp);
+    judge(f, w, nb, gn, &rn, sn);
 }
 
 /* ---- threads ----------------------------------------------------------- */
+
+/* n inputs checked into s: every one is a special or an accuracy case. */
+static void chunk_done(struct us_sfu_stats *s, uint64_t n)
+{
+    s->n = n;
+    s->acc = n - s->special;
+}
 
 struct job {
     const struct us_sfu_check_opts *o;
     struct range r[4];
     unsigned nr;
     uint64_t total, nchunks;
+    /* Chunks c and c + half hold x and -x (mirrored sets: the full range
+     * with a power-of-two step); a unit of work is such a pair, else one
+     * chunk.  0: no pairs. */
+    uint64_t half, units;
     struct us_sfu_stats *chunk;
     atomic_uint_fast64_t next, done;
 };
@@ -579,6 +701,9 @@ static inline void run_inputs(struct job *j, struct worker_mpfr *w,
                               enum us_sfu_func f, uint64_t i, uint64_t end,
                               struct us_sfu_stats *s)
 {
+    /* The SFU's tables as a local the loop does not store to, so that
+     * their geometry is computed once, not per input. */
+    const struct us_sfu sfu = *j->o->sfu;
     unsigned ri = 0;
     uint64_t base = 0;
     while (i >= base + j->r[ri].count) {
@@ -591,25 +716,67 @@ static inline void run_inputs(struct job *j, struct worker_mpfr *w,
             ri++;
         }
         uint32_t xb = j->r[ri].first + (uint32_t)((i - base) * j->r[ri].stride);
-        check_one(j->o, f, w, xb, s);
+        check_one(j->o, &sfu, f, w, xb, s);
     }
 }
 
-static void run_chunk(struct job *j, struct worker_mpfr *w, uint64_t c)
+/* Chunk c (the positive half: one range from +0) and its mirror. */
+__attribute__((always_inline))
+static inline void run_pairs(struct job *j, struct worker_mpfr *w,
+                             enum us_sfu_func f, uint64_t c)
 {
-    struct us_sfu_stats *s = &j->chunk[c];
-    stats_init(s);
+    const struct us_sfu sfu = *j->o->sfu;    /* see run_inputs */
+    struct us_sfu_stats sp, sn;       /* the thread's own (see run_unit) */
+    stats_init(&sp);
+    stats_init(&sn);
+    uint32_t stride = j->r[0].stride;
+    for (uint64_t i = c * CHUNK, end = i + CHUNK; i < end; i++)
+        check_pair(j->o, &sfu, f, w, (uint32_t)(i * stride), &sp, &sn);
+    chunk_done(&sp, CHUNK);
+    chunk_done(&sn, CHUNK);
+    j->chunk[c] = sp;
+    j->chunk[c + j->half / CHUNK] = sn;
+}
+
+static void run_unit(struct job *j, struct worker_mpfr *w, uint64_t c)
+{
+    if (j->half) {
+        switch (j->o->func) {
+        case US_SFU_RCP: run_pairs(j, w, US_SFU_RCP, c); return;
+        case US_SFU_SIN: run_pairs(j, w, US_SFU_SIN, c); return;
+        default: run_pairs(j, w, US_SFU_COS, c); return;
+        }
+    }
+    /* The chunk's statistics on this thread's stack while it runs: the
+     * array's neighbouring chunks are another thread's (no cache line
+     * shared with it), and the compiler may keep fields in registers. */
+    struct us_sfu_stats s;
+    stats_init(&s);
     uint64_t i = c * CHUNK, end = i + CHUNK < j->total ? i + CHUNK : j->total;
     /* A copy of the loop per function, f a constant in each. */
     switch (j->o->func) {
-    case US_SFU_RCP: run_inputs(j, w, US_SFU_RCP, i, end, s); break;
-    case US_SFU_RSQ: run_inputs(j, w, US_SFU_RSQ, i, end, s); break;
-    case US_SFU_SQRT: run_inputs(j, w, US_SFU_SQRT, i, end, s); break;
-    case US_SFU_LG2: run_inputs(j, w, US_SFU_LG2, i, end, s); break;
-    case US_SFU_EX2: run_inputs(j, w, US_SFU_EX2, i, end, s); break;
-    case US_SFU_SIN: run_inputs(j, w, US_SFU_SIN, i, end, s); break;
-    default: run_inputs(j, w, US_SFU_COS, i, end, s); break;
+    case US_SFU_RCP: run_inputs(j, w, US_SFU_RCP, i, end, &s); break;
+    case US_SFU_RSQ: run_inputs(j, w, US_SFU_RSQ, i, end, &s); break;
+    case US_SFU_SQRT: run_inputs(j, w, US_SFU_SQRT, i, end, &s); break;
+    case US_SFU_LG2: run_inputs(j, w, US_SFU_LG2, i, end, &s); break;
+    case US_SFU_EX2: run_inputs(j, w, US_SFU_EX2, i, end, &s); break;
+    case US_SFU_SIN: run_inputs(j, w, US_SFU_SIN, i, end, &s); break;
+    default: run_inputs(j, w, US_SFU_COS, i, end, &s); break;
     }
+    chunk_done(&s, end - i);
+    j->chunk[c] = s;
+}
+
+/* Whether the set pairs every x >= +0 with -x at the same place of the
+ * other half, in whole chunks: all 2^32 patterns, a step dividing 2^31. */
+static uint64_t mirror_half(const struct job *j)
+{
+    const struct range *r = &j->r[0];
+    if (!mirrored(j->o) || j->nr != 1 || r->first != 0 ||
+        (uint64_t)r->count * r->stride != 1ull << 32 ||
+        (r->stride & (r->stride - 1)) != 0 || (j->total / 2) % CHUNK != 0)
+        return 0;
+    return j->total / 2;
 }
 
 static void *worker(void *arg)
@@ -625,10 +792,10 @@ static void *worker(void *arg)
     mpfr_init2(w.y24, 24);
     for (;;) {
         uint64_t c = atomic_fetch_add(&j->next, 1);
-        if (c >= j->nchunks)
+        if (c >= j->units)
             break;
-        run_chunk(j, &w, c);
-        atomic_fetch_add(&j->done, 1);
+        run_unit(j, &w, c);
+        atomic_fetch_add(&j->done, j->half ? 2 : 1);
     }
     mpfr_clears(w.x, w.y, w.y24, (mpfr_ptr)0);
     mpfr_set_emin(emin);
@@ -647,6 +814,8 @@ bool us_sfu_check(const struct us_sfu_check_opts *o, struct us_sfu_stats *st,
     j->nr = set_ranges(o, j->r);
     j->total = us_sfu_set_size(o);
     j->nchunks = (j->total + CHUNK - 1) / CHUNK;
+    j->half = mirror_half(j);
+    j->units = j->half ? j->nchunks / 2 : j->nchunks;
     j->chunk = malloc(sizeof *j->chunk * (j->nchunks ? j->nchunks : 1));
     unsigned n = o->jobs ? o->jobs : 1;
     pthread_t *th = malloc(sizeof *th * n);

@@ -31,7 +31,12 @@
  * inputs whose error could reach a maximum, so every figure printed is
  * the same as with libm (only the count MPFR decided differs).  Tiny
  * arguments of ex2, sin and cos, whose results are that close to 1 or to
- * x, are decided analytically instead (sfu/sfu_check.c, ref_tiny).
+ * x, are decided analytically instead (sfu/sfu_check.c, ref_tiny), as
+ * is ex2 beyond the binary32 range (ref_far).  Where the set pairs every
+ * x >= +0 with -x (--full, and steps that divide 2^31), the reference of
+ * rcp, sin and cos (odd, odd, even, bit for bit in every step of it) is
+ * computed once per pair; the model still runs on every input
+ * (sfu/sfu_check.c, check_pair).
  * tests/sfu_filter.test.sh compares the filter with pure MPFR,
  * tests/unit/test_sfu_trigref.c the trig filter with MPFR and with libm.
  */

@@ -74,17 +74,31 @@ static inline int64_t horner_step(int64_t acc, int64_t T, int64_t Ci, int sh)
     return aligned + Ci;
 }
 
-/* Horner on the datapath: one multiply-add per degree, C_0 with lg2's
- * exponent wired in (sfu/sfu.h, 4). */
-static inline int64_t horner(const struct us_sfu_coeffs *c, unsigned tbits,
-                             unsigned seg, int64_t T, int64_t c0_extra)
+/* Horner on the datapath: one multiply-add per degree d (c->degree),
+ * C_0 with lg2's exponent wired in (sfu/sfu.h, 4). */
+__attribute__((always_inline))
+static inline int64_t horner_d(const struct us_sfu_coeffs *c, int d,
+                               unsigned tbits, unsigned seg, int64_t T,
+                               int64_t c0_extra)
 {
-    const int32_t *C = c->coef + (size_t)seg * (c->degree + 1u);
-    int64_t acc = C[c->degree];
-    for (int i = c->degree - 1; i >= 0; i--)
+    const int32_t *C = c->coef + (size_t)seg * ((unsigned)d + 1u);
+    int64_t acc = C[d];
+    for (int i = d - 1; i >= 0; i--)
         acc = horner_step(acc, T, C[i] + (i == 0 ? c0_extra : 0),
                           horner_shift(c, tbits, i));
     return acc;
+}
+
+/* The same, the degree a constant in each case (the loop unrolled). */
+__attribute__((always_inline))
+static inline int64_t horner(const struct us_sfu_coeffs *c, unsigned tbits,
+                             unsigned seg, int64_t T, int64_t c0_extra)
+{
+    switch (c->degree) {
+    case 1: return horner_d(c, 1, tbits, seg, T, c0_extra);
+    case 2: return horner_d(c, 2, tbits, seg, T, c0_extra);
+    default: return horner_d(c, c->degree, tbits, seg, T, c0_extra);
+    }
 }
 
 /* mag * 2^e2 rounded to binary32 (ties away from zero), FTZ, with `sign`. */

@@ -197,7 +197,8 @@ static void compare(const struct us_sfu_stats *a, const struct us_sfu_stats *b,
 /* first, count, step: zeros and denormals of both signs, the smallest
  * normals, the tiny-argument edge of ex2, sin and cos, [1, 2), near pi,
  * 2^24 (sin's reduction becomes exact-integer), huge, inf and NaN, and
- * a sample of all 2^32 patterns. */
+ * samples of all 2^32 patterns (a power-of-two step pairs each x with
+ * -x: rcp, sin and cos compute the reference once per pair there). */
 static const struct { uint64_t first, count; unsigned step; } sets[] = {
     { 0x00000000u, 0x1000u, 1 }, { 0x007ff000u, 0x2000u, 1 },
     { 0x80000000u, 0x1000u, 1 }, { 0x807ff000u, 0x2000u, 1 },
@@ -208,7 +209,7 @@ static const struct { uint64_t first, count; unsigned step; } sets[] = {
     { 0x5922a000u, 0x1000u, 1 }, { 0x48f68000u, 0x1000u, 1 },
     { 0x7a58d000u, 0x1000u, 1 }, { 0x6f76f000u, 0x1000u, 1 },
     { 0xc4a7a000u, 0x1000u, 1 }, { 0xbc937000u, 0x1000u, 1 },
-    { 0, 1ull << 32, 65521 },
+    { 0, 1ull << 32, 65521 }, { 0, 1ull << 32, 32768 },
 };
 
 START_TEST(check_filters_agree)
@@ -228,6 +229,32 @@ START_TEST(check_filters_agree)
                     (enum us_sfu_func)f, sets[i].first);
             ck_assert_uint_eq(mp.mpfr_calls, 0);
         }
+}
+END_TEST
+
+/* The pairs of x and -x (the full range, a step of 2^15) against the two
+ * halves checked apart (not paired): the same counts, MPFR's included. */
+START_TEST(check_pairs_as_halves)
+{
+    for (int f = 0; f < US_SFU_NFUNC; f++) {
+        struct us_sfu_stats all, pos, neg;
+        run((enum us_sfu_func)f, 0, 1ull << 32, 32768, 1, &all);
+        run((enum us_sfu_func)f, 0, 1ull << 31, 32768, 1, &pos);
+        run((enum us_sfu_func)f, 1ull << 31, 1ull << 31, 32768, 1, &neg);
+        ck_assert_uint_eq(all.n, pos.n + neg.n);
+        ck_assert_uint_eq(all.acc, pos.acc + neg.acc);
+        ck_assert_uint_eq(all.cr, pos.cr + neg.cr);
+        ck_assert_uint_eq(all.faithful, pos.faithful + neg.faithful);
+        ck_assert_uint_eq(all.special, pos.special + neg.special);
+        ck_assert_uint_eq(all.special_bad, pos.special_bad + neg.special_bad);
+        ck_assert_uint_eq(all.mpfr_calls, pos.mpfr_calls + neg.mpfr_calls);
+        /* Ties go to the first input, i.e. to the positive half. */
+        const struct us_sfu_stats *u = neg.max_ulp > pos.max_ulp ? &neg : &pos;
+        ck_assert(all.max_ulp == u->max_ulp && all.max_ulp_x == u->max_ulp_x);
+        const struct us_sfu_stats *a = neg.max_abs_all > pos.max_abs_all ? &neg : &pos;
+        ck_assert(all.max_abs_all == a->max_abs_all &&
+                  all.max_abs_all_x == a->max_abs_all_x);
+    }
 }
 END_TEST
 
@@ -275,6 +302,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, trig_ref_bound);
     tcase_add_test(tc, check_filters_agree);
+    tcase_add_test(tc, check_pairs_as_halves);
     tcase_add_test(tc, sfu_model_bits);
     suite_add_tcase(s, tc);
     return s;
