@@ -188,12 +188,13 @@ static bool parse_index(struct obj_ctx *c, size_t count, int32_t *out,
     char *e;
     errno = 0;
     long v = 0;
-    /* up to 18 digits (no overflow) without strtol, as it reads them */
+    /* up to 18 digits (< 2^63: no overflow) without strtol, as it reads
+     * them; more go to strtol, which reports the overflow */
     const char *d = s + (*s == '-' || *s == '+');
     int n = 0;
-    while (n <= 18 && d[n] >= '0' && d[n] <= '9')
+    while (n < 18 && d[n] >= '0' && d[n] <= '9')
         v = 10 * v + (d[n++] - '0');
-    if (n && n <= 18) {
+    if (n && !(d[n] >= '0' && d[n] <= '9')) {
         v = *s == '-' ? -v : v;
         e = (char *)(d + n);
     } else {
