@@ -129,9 +129,11 @@ US_MUST_CHECK bool cli_bench_write(const char *dir, const char *const inputs[2],
                                    const struct cli_bench_out *o,
                                    bool want_plots);
 
-/* A progress bar on stderr for long phases (only on a terminal). */
+/* A progress bar on stderr for long phases: on a terminal once a second
+ * has passed (a short run stays quiet); with `always` (--progress) from
+ * the first update, on a terminal or not. */
 struct cli_progress {
-    bool tty, shown;
+    bool tty, always, shown;
     struct timespec start, last;
 };
 void cli_bench_progress(void *ctx, const char *phase, unsigned done,

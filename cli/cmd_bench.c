@@ -21,7 +21,7 @@ static const char usage[] =
     "usage: ushader bench [--arch A[,B...]] [--set KEY=V]... [--config F.ini]\n"
     "                     [--jobs N] [--json] [--out DIR] [--threads N]\n"
     "                     [--only NAME[,NAME...]] [--suite FILE] [--no-plots]\n"
-    "                     [--no-lut-study] [--no-sensitivity]\n"
+    "                     [--no-lut-study] [--no-sensitivity] [--progress]\n"
     "  Runs every program of the suite (bench/suite.list) on every core\n"
     "  model at equal ALU lanes, plus the scalar SP's compaction, SFU and\n"
     "  shared-LUT variants, on inputs captured from the test scenes.\n"
@@ -47,7 +47,9 @@ static const char usage[] =
     "              and Minetest runs)\n"
     "  --no-sensitivity  without the sensitivity study's 40 variants\n"
     "              (report section h's knob tables; make demo's glmark2\n"
-    "              and Minetest runs)\n";
+    "              and Minetest runs)\n"
+    "  --progress  the progress bar on stderr from the start, terminal or\n"
+    "              not (default: on a terminal, once a second has passed)\n";
 
 static double since(const struct timespec *a, const struct timespec *b)
 {
@@ -61,12 +63,12 @@ void cli_bench_progress(void *ctx, const char *phase, unsigned done,
                         unsigned total)
 {
     struct cli_progress *p = ctx;
-    if (!p->tty || total == 0)
+    if (!(p->tty || p->always) || total == 0)
         return;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double el = since(&p->start, &now);
-    if (el < 1.0 || (done < total && p->shown && since(&p->last, &now) < 0.1))
+    if ((el < 1.0 && !p->always) || (done < total && p->shown && since(&p->last, &now) < 0.1))
         return;
     enum { WIDTH = 30 };
     unsigned fill = (unsigned)((unsigned long long)done * WIDTH / total);
@@ -354,7 +356,7 @@ struct bench_args {
     struct us_bench_opts o;
     const char *out, *config;
     unsigned jobs;
-    bool json, no_plots, no_lut_study, no_sensitivity;
+    bool json, no_plots, no_lut_study, no_sensitivity, progress;
 };
 
 static bool parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -379,6 +381,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
     static const struct cli_opt options[] = {
         { "--help", false, false, NULL }, { "-h", false, false, NULL },
         { "--json", false, false, NULL }, { "--no-plots", false, false, NULL },
+        { "--progress", false, false, NULL },
         { "--no-lut-study", false, false, NULL },
         { "--no-sensitivity", false, false, NULL },
         { "--arch", true, false, NULL }, { "--set", true, true, NULL },
@@ -402,6 +405,10 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
         }
         if (!strcmp(opt, "--json")) {
             a->json = true;
+            continue;
+        }
+        if (!strcmp(opt, "--progress")) {
+            a->progress = true;
             continue;
         }
         if (!strcmp(opt, "--no-plots")) {
@@ -477,7 +484,7 @@ int cmd_bench(int argc, char **argv)
     a.o.config_text = config;
     a.o.config_len = len;
     a.o.config_path = a.config;
-    struct cli_progress prog = { .tty = isatty(2) };
+    struct cli_progress prog = { .tty = isatty(2), .always = a.progress };
     clock_gettime(CLOCK_MONOTONIC, &prog.start);
     struct us_bench *b = calloc(1, sizeof *b);
     struct us_diag diag = { 0 };

@@ -22,6 +22,7 @@ static const char usage[] =
     "                     [--config F.ini] [--arch A[,B...]] [--only NAMES]\n"
     "                     [--threads N] [--suite FILE] [--jobs N]\n"
     "                     [--out DIR] [--plot METRIC[:KNOB]]... [--no-plots]\n"
+    "                     [--progress]\n"
     "       ushader sweep SPEC-OPTIONS --emit-jobs DIR\n"
     "       ushader sweep --merge DIR [--out DIR2] [--plot ...] [--no-plots]\n"
     "  Runs the bench suite (ushader bench: every program on each model of\n"
@@ -52,6 +53,8 @@ static const char usage[] =
     "              the first), one line per model and value of the other\n"
     "              knobs, through gnuplot; default --plot cycles\n"
     "  --no-plots  no gnuplot\n"
+    "  --progress  the progress bar on stderr from the start, terminal or\n"
+    "              not (default: on a terminal, once a second has passed)\n"
     "  --emit-jobs DIR  run nothing: write DIR/jobs/NNNN.sh (one point each,\n"
     "              its full command line and provenance), DIR/jobs.txt\n"
     "              (parallel --jobs N < DIR/jobs.txt), DIR/sweep.sbatch\n"
@@ -69,7 +72,7 @@ struct sweep_args {
     const char *out, *emit, *merge, *point_arg;
     const char *plots[SW_MAX_PLOTS];
     unsigned nplots;
-    bool no_plots;
+    bool no_plots, progress;
     unsigned jobs, point;
 };
 
@@ -81,6 +84,7 @@ static const struct cli_opt options[] = {
     { "--threads", true, false, NULL }, { "--suite", true, false, NULL },
     { "--jobs", true, false, NULL }, { "--out", true, false, NULL },
     { "--plot", true, true, NULL }, { "--no-plots", false, false, NULL },
+    { "--progress", false, false, NULL },
     { "--emit-jobs", true, false, "a directory" },
     { "--merge", true, false, "a directory" },
     { "--point", true, false, NULL },
@@ -129,6 +133,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         }
         if (!strcmp(opt, "--no-plots")) {
             a->no_plots = true;
+            continue;
+        }
+        if (!strcmp(opt, "--progress")) {
+            a->progress = true;
             continue;
         }
         const char *v = argv[++i];
@@ -186,20 +194,23 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
     }
     bool spec = s->spec_file || s->nsets || s->zip_opt || s->config ||
                 s->arch || s->only || s->threads_arg || s->suite_arg;
-    if (a->merge && (spec || a->emit || a->point_arg)) {
+    if (a->merge && (spec || a->emit || a->point_arg || a->progress)) {
         cli_error(NULL, 0, 0, "sweep: --merge DIR takes the sweep from "
-                  "DIR/sweep.json; give it only --out, --plot, --no-plots");
+                  "DIR/sweep.json; give it only --out, --plot, --no-plots "
+                  "(it runs nothing: no --progress)");
         return 2;
     }
-    if (a->emit && (a->out || a->point_arg || a->nplots || a->no_plots)) {
+    if (a->emit &&
+        (a->out || a->point_arg || a->nplots || a->no_plots || a->progress)) {
         cli_error(NULL, 0, 0, "sweep: --emit-jobs DIR runs nothing, so it "
-                  "takes no --out, --point or --plot (give --plot to "
-                  "--merge)");
+                  "takes no --out, --point, --plot or --progress (give "
+                  "--plot to --merge)");
         return 2;
     }
-    if (a->point_arg && (!a->out || a->nplots || a->no_plots)) {
+    if (a->point_arg &&
+        (!a->out || a->nplots || a->no_plots || a->progress)) {
         cli_error(NULL, 0, 0, "sweep: --point K writes DIR/point.json into "
-                  "--out DIR, without plots");
+                  "--out DIR, without plots or a progress bar");
         return 2;
     }
     return 0;
@@ -555,7 +566,8 @@ static int run_local(const struct sw_ctx *c, const struct sweep_args *a)
         goto out;
     }
     r.npoints = s->npoints;
-    struct sweep_bar sb = { .bar = { .tty = isatty(2) },
+    struct sweep_bar sb = { .bar = { .tty = isatty(2),
+                                    .always = a->progress },
                             .npoints = s->npoints };
     clock_gettime(CLOCK_MONOTONIC, &sb.bar.start);
     bool failed = false;

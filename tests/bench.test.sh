@@ -101,5 +101,13 @@ if [ $? -eq 2 ]; then ok; else bad "--jobs 0 is not a usage error"; fi
 "$U" bench --only no-such-program > /dev/null 2>&1
 if [ $? -eq 2 ]; then ok; else bad "an empty selection is not an error"; fi
 
+# no bar on a file by default; --progress draws the capture and run bars
+! grep -q "$(printf '\r')" "$tmp/j1.err" && ok || bad "a progress bar on a file"
+"$U" bench --only scenes/phong.fp --arch scalar --threads 32 --no-lut-study \
+    --no-sensitivity --progress > /dev/null 2> "$tmp/bar.err" &&
+    tr '\r' '\n' < "$tmp/bar.err" | grep -q '^capture  *\[#*\] 1/1 ' &&
+    tr '\r' '\n' < "$tmp/bar.err" | grep -q '^run  *\[#*\] \([0-9]*\)/\1 ' &&
+    ok || bad "--progress: $(tr '\r' '\n' < "$tmp/bar.err" | tail -n 3)"
+
 echo "bench: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -40,17 +40,30 @@ grep -q '"command": "ushader sweep --set lut_banks=1,2 --set lookahead=0,1 --arc
 # no progress bar when stderr is not a terminal
 ! grep -q "$(printf '\r')" "$T/j1.err" && ok || bad "a progress bar on a file"
 
-# on a terminal (script(1) gives it one) a bar counts the runs of every
-# point, once a second has passed: sixteen points of the whole fragment list
-# take a few seconds even on an idle machine
+# --progress draws the bar from the first update, on a file too (the
+# default waits a second on a terminal, which a fast host may never reach)
+$U sweep --set lut_banks=1,2 --arch scalar --only phong.fp --threads 64 \
+    --no-plots --progress > /dev/null 2> "$T/bar.err" &&
+    tr '\r' '\n' < "$T/bar.err" | grep -q '^sweep  *\[#*\] 4/4 ' && ok ||
+    bad "--progress: no bar: $(tr '\r' '\n' < "$T/bar.err" | tail -n 3)"
+# on a terminal (script(1) gives it one) the bar counts the runs of every
+# point
 if command -v script > /dev/null; then
-    script -qec "$U sweep --set lut_banks=1,2,4,8 --set lookahead=0,1,2,3 --arch scalar --only fp --threads 512 --no-plots > /dev/null" \
+    script -qec "$U sweep --set lut_banks=1,2,4,8 --set lookahead=0,1,2,3 --arch scalar --only fp --threads 512 --no-plots --progress > /dev/null" \
         "$T/tty" > /dev/null 2>&1 || bad "the sweep on a terminal failed"
     tr '\r' '\n' < "$T/tty" | grep -q '^sweep  *\[#*\] 448/448 ' && ok ||
         bad "no progress bar on a terminal: $(tr '\r' '\n' < "$T/tty" | tail -n 3)"
 else
     bad "script(1) is not installed (Debian: bsdutils), so the bar is untested"
 fi
+# a run without a bar refuses it
+for o in "--set lut_banks=1,2 --emit-jobs $T/e" "--merge $T/j1" \
+         "--set lut_banks=1,2 --point 0 --out $T/p"; do
+    $U sweep --progress $o > /dev/null 2> "$T/err" &&
+        bad "--progress with $o accepted" ||
+        grep -q 'ushader: error: sweep: .*progress' "$T/err" && ok ||
+        bad "--progress with $o: $(cat "$T/err")"
+done
 
 # ---- the set's shape -----------------------------------------------------
 "$CK" check docs/METRICS.md sweep "$T/j1/results.json" > "$T/ck" 2>&1 &&
