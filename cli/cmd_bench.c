@@ -68,7 +68,8 @@ void cli_bench_progress(void *ctx, const char *phase, unsigned done,
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     double el = since(&p->start, &now);
-    if ((el < 1.0 && !p->always) || (done < total && p->shown && since(&p->last, &now) < 0.1))
+    if ((el < 1.0 && !p->always) ||
+        (done < total && p->shown && since(&p->last, &now) < 0.1))
         return;
     enum { WIDTH = 30 };
     unsigned fill = (unsigned)((unsigned long long)done * WIDTH / total);
