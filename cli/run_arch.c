@@ -473,10 +473,17 @@ int run_arch(const struct run_args *a)
     for (unsigned i = 0; (lines || a->nattribs) && i < n; i++)
         if (!fill_thread(&src, i, tmp, false))
             goto out;
+    /* decoded once for the n threads (NULL when out of memory: the
+     * same bits, decoded per instruction) */
+    struct us_decoded *dec = us_decode(&prog);
     for (unsigned i = 0; i < n; i++) {
         (void)fill_thread(&src, i, tmp, true);   /* checked above */
-        us_interpret(&prog, &env, tmp);
+        if (dec)
+            us_interpret_decoded(dec, &env, tmp);
+        else
+            us_interpret(&prog, &env, tmp);
         if (tmp->overrun) {
+            us_decoded_free(dec);
             (void)us_budget_error(&env, i, &diag);
             cli_error(a->file, 0, 0, "%s", diag.msg);
             rc = 1;
@@ -487,6 +494,7 @@ int run_arch(const struct run_args *a)
                    sizeof *ref.out);
         ref.killed[i] = tmp->killed;
     }
+    us_decoded_free(dec);
     if (a->trace.path) {   /* one model (parse_args): rows[0] */
         const char *ins[4 + MAX_TEXTURES] = { a->file, a->config, a->inputs,
                                               a->inputs_from };
