@@ -4,8 +4,11 @@
 # on host threads, and the image is the same (checked here by its hash).
 #
 # Workloads: bench/softpipe/fullscreen.scn (8 full-screen quads of
-# phong.fp at 512x512, softpipe.bench.sh's), bench/scenes/envmap.scn and
-# bench/scenes/bunny.scn (70,000 small triangles) at 512x512.  Each is
+# phong.fp, softpipe.bench.sh's), bench/scenes/envmap.scn and
+# bench/scenes/bunny.scn (70,000 small triangles), each at every size of
+# RENDER_JOBS_SIZES (default 512x512, softpipe.bench.sh's, where a render
+# takes about 0.1 s and the serial start-up, scene load and export are a
+# large share, and 2048x2048, where shading is most of the command).  Each is
 # run RUNS times (default 5) as --jobs 1 and --jobs 2 interleaved
 # (1 2 1 2 ...); the figures are wall-clock seconds of the whole command
 # (scene loading, SFU tables and PNG encoding included: they run on one
@@ -20,12 +23,13 @@ set -eu
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
 RUNS=${RUNS:-5}
+SIZES=${RENDER_JOBS_SIZES:-512x512 2048x2048}
 cd "$(dirname "$0")/.."
 [ -x "$U" ] || { echo "render_jobs: skipped: no $U (run make first)"; exit 0; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# wall SCENE JOBS: wall seconds of one render to stdout, its CPU seconds
+# wall SCENE JOBS SIZE: wall seconds of one render to stdout, its CPU seconds
 # appended to $tmp/cpu.JOBS, its hash to $tmp/hash.JOBS.  With perf, the
 # wall time is perf's "time elapsed" (from the fork to the exit of the
 # render: perf's own start-up, 0.1 s on a loaded machine, left out).
@@ -33,7 +37,7 @@ wall() {
     t0=$(date +%s%N)
     if [ "$cpu_by" = perf ]; then
         perf stat -e task-clock -o "$tmp/time" "$U" render "$1" \
-            --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+            --size "$3" --hash --jobs "$2" > "$tmp/hash.$2"
         # (perf groups digits with commas: 1,234.56 msec)
         awk '/task-clock/ { gsub(",", "", $1); printf "%.4f\n", $1 / 1000 }' \
             "$tmp/time" >> "$tmp/cpu.$2"
@@ -42,10 +46,10 @@ wall() {
         return
     elif [ "$cpu_by" = gnutime ]; then
         /usr/bin/time -f '%U %S' -o "$tmp/time" "$U" render "$1" \
-            --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+            --size "$3" --hash --jobs "$2" > "$tmp/hash.$2"
         awk '{ printf "%.4f\n", $1 + $2 }' "$tmp/time" >> "$tmp/cpu.$2"
     else
-        "$U" render "$1" --size 512x512 --hash --jobs "$2" > "$tmp/hash.$2"
+        "$U" render "$1" --size "$3" --hash --jobs "$2" > "$tmp/hash.$2"
         echo 1 >> "$tmp/cpu.$2"
     fi
     t1=$(date +%s%N)
@@ -69,8 +73,9 @@ elif [ -x /usr/bin/time ]; then
 fi
 echo "host: $(nproc) online CPUs; load before: $(uptime | sed 's/.*load average: //')"
 echo "CPU time from: $cpu_by"
-printf '%-30s %-22s %-22s %8s %8s\n' workload "jobs 1 min/med/max s" \
+printf '%-40s %-22s %-22s %8s %8s\n' workload "jobs 1 min/med/max s" \
     "jobs 2 min/med/max s" speed-up "cpu 2/1"
+for size in $SIZES; do
 for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
            bench/scenes/bunny.scn; do
     : > "$tmp/t1"
@@ -79,8 +84,8 @@ for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
     : > "$tmp/cpu.2"
     r=0
     while [ "$r" -lt "$RUNS" ]; do
-        wall "$scn" 1 >> "$tmp/t1"
-        wall "$scn" 2 >> "$tmp/t2"
+        wall "$scn" 1 "$size" >> "$tmp/t1"
+        wall "$scn" 2 "$size" >> "$tmp/t2"
         cmp -s "$tmp/hash.1" "$tmp/hash.2" ||
             { echo "render_jobs: $scn: --jobs 2 gave another image"; exit 1; }
         r=$((r + 1))
@@ -88,9 +93,10 @@ for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
     # shellcheck disable=SC2046  # stats prints three words
     set -- $(stats "$tmp/t1") $(stats "$tmp/t2") $(stats "$tmp/cpu.1") \
         $(stats "$tmp/cpu.2")
-    awk -v s="$scn" -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
+    awk -v s="$scn $size" -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
         -v f="$6" -v c1="$8" -v c2="${11}" 'BEGIN {
-        printf "%-30s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx %8.2f\n",
+        printf "%-40s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx %8.2f\n",
                s, a, b, c, d, e, f, b / e, c2 / c1 }'
+done
 done
 echo "load after: $(uptime | sed 's/.*load average: //')"

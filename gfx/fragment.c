@@ -1,9 +1,9 @@
 /*
  * The fragment stage of one draw (gfx/fragment.h), for one slice of the
- * screen's tiles: fixed-point triangle setup, 2x2-quad rasterization of
- * the slice's tiles, perspective-correct interpolation (flat: the
- * provoking vertex's value; noperspective: linear in window space),
- * shading in batches of quads through d->backend -- thread records, or
+ * screen's bands of rows: fixed-point triangle setup, 2x2-quad
+ * rasterization of the slice's bands, perspective-correct interpolation
+ * (flat: the provoking vertex's value; noperspective: linear in window
+ * space), shading in batches of quads through d->backend -- thread records, or
  * straight into the SoA executor's lane rows when the backend takes the
  * program (rows_open) -- then KIL, depth, fog, the depth test and
  * blending, in the quads' order.
@@ -491,9 +491,9 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
         *lo = last + 1;
 }
 
-/* The quads of the triangle in this worker's tiles, in scanline order
- * (a quad lies in one tile: its side is even), the edge functions stepped
- * along each row of quads, past the quads wholly outside (quad_span). */
+/* The quads of the triangle in this slice's bands, in scanline order,
+ * the edge functions stepped along each row of quads, past the quads
+ * wholly outside (quad_span). */
 __attribute__((always_inline))
 static inline void raster_body(struct draw_ctx *c, const struct tri *t)
 {
@@ -506,29 +506,25 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t)
     gfx_tri_edge_steps(s, dx, dy);
     for (int k = 0; k < 3; k++)
         dx2[k] = 2 * dx[k];
-    int x0 = s->xmin & ~1, T = c->tile, n = (int)c->nworkers;
+    int from = s->xmin & ~1, to = s->xmax, B = c->band;
+    int n = (int)c->nworkers;
     for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2) {
-        /* the row's tiles of this slice: tx + qy / T = worker mod n */
-        int first = x0 / T;
-        int off = ((int)c->worker - (first + qy / T) % n + n) % n;
-        for (int tx = first + off; tx <= s->xmax / T; tx += n) {
-            int from = tx * T > x0 ? tx * T : x0;
-            int to = tx * T + T - 1 < s->xmax ? tx * T + T - 1 : s->xmax;
-            int64_t e[3];
-            gfx_tri_edges(s, from, qy, e);
-            int64_t lo, hi;
-            quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
-            for (int k = 0; k < 3; k++)
-                e[k] += lo * dx2[k];
-            for (int qx = from + 2 * (int)lo; qx <= from + 2 * (int)hi;
-                 qx += 2) {
-                if (!raster_quad(c, t, plan, nplan, qx, qy, e, dx, dy)) {
-                    c->failed = true;
-                    return;
-                }
-                for (int k = 0; k < 3; k++)
-                    e[k] += dx2[k];
+        /* the rows of this slice's bands (B is even: a quad lies in one) */
+        if ((qy / B) % n != (int)c->worker)
+            continue;
+        int64_t e[3];
+        gfx_tri_edges(s, from, qy, e);
+        int64_t lo, hi;
+        quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
+        for (int k = 0; k < 3; k++)
+            e[k] += lo * dx2[k];
+        for (int qx = from + 2 * (int)lo; qx <= from + 2 * (int)hi; qx += 2) {
+            if (!raster_quad(c, t, plan, nplan, qx, qy, e, dx, dy)) {
+                c->failed = true;
+                return;
             }
+            for (int k = 0; k < 3; k++)
+                e[k] += dx2[k];
         }
     }
 }

@@ -1,5 +1,5 @@
 /* The fragment stage of a draw, as the draw level (gfx/pipeline.c) runs
- * it: one draw_ctx per slice of tiles, each of the draw's triangles in
+ * it: one draw_ctx per slice of bands, each of the draw's triangles in
  * submission order (gfx_frag_polygon after clipping), gfx_frag_flush for
  * the last quads, gfx_frag_end.  gfx/fragment.c. */
 #ifndef GFX_FRAGMENT_H
@@ -34,10 +34,11 @@ struct draw_ctx {
     uint64_t fin_mask;            /* fragment inputs to interpolate   */
     uint64_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
     bool fog;
-    unsigned worker, nworkers;    /* this one owns the tiles (tx, ty)
-                                     with (tx + ty) % nworkers == worker:
-                                     a slice, of nworkers slices        */
-    int tile;                     /* their side: TILE times 1, 2 or 4  */
+    unsigned worker, nworkers;    /* this one owns the bands b (rows
+                                     [b band, (b + 1) band)) with
+                                     b % nworkers == worker: a slice, of
+                                     nworkers slices                    */
+    int band;                     /* their rows: TILE times 1, 2 or 4  */
     bool count_prims;             /* counts this triangle's pieces and
                                      culls (one slice does)            */
     /* Set up at the first triangle (frag_setup).  The row form: the

@@ -7,7 +7,7 @@
  * the triangle as GL's default; noperspective: linear in window space),
  * fragment shading in quads, KIL, fog, depth test and blending; this
  * file is the draw level (vertices, clipping, the host threads),
- * gfx/fragment.c the fragment stage of one slice of tiles.
+ * gfx/fragment.c the fragment stage of one slice of bands.
  * Shading goes only through d->backend; batches and quads are visited in
  * submission order, so every backend sees the same threads in the same
  * order and the image does not depend on the backend.
@@ -16,11 +16,11 @@
  * them): the draws of a render are one chain of tasks (struct chain)
  * that the workers take in order, each waiting only for what it reads;
  * the vertex batches are dealt out in contiguous runs, one per worker,
- * each on its worker's thread records; the fragments by square screen
- * tiles grouped in slices (tile (tx, ty) in slice (tx + ty) % slices);
- * a slice goes through every triangle in submission order (past those
- * whose bounding box, computed once a draw, meets none of its tiles)
- * and shades only the quads of its own tiles.  A pixel is then written by one slice, in
+ * each on its worker's thread records; the fragments by bands of screen
+ * rows grouped in slices (band b in slice b % slices); a slice goes
+ * through every triangle in submission order (past those whose bounding
+ * box, computed once a draw, meets none of its bands) and shades only
+ * the quads of its own bands.  A pixel is then written by one slice, in
  * the serial order of its fragments, so depth and blending see what they
  * see serially, whichever worker runs it; the counts are summed in slice
  * order, each triangle's by one slice.  A stage whose program writes
@@ -37,14 +37,15 @@
 #include "gfx/fragment.h"
 
 /* SLICES: the fragment stage of a draw on n > 1 workers is cut into
- * SLICES * n tile sets that the workers take in turn as they finish, so
+ * SLICES * n band sets that the workers take in turn as they finish, so
  * that a worker the host preempts (or a slower set) does not hold the
  * others up at the end of the draw: the last slice leaves a core idle
  * for at most its own time.  A slice costs little past its triangles
  * (their slices are found once a draw, as bits); what costs is a
- * triangle on tiles of several slices, clipped and set up by each, so
- * smaller tiles (slice_tile).  bunny.scn at 512x512 on 2 workers,
- * callgrind: 8 slices of 32-pixel tiles +0.6% instructions over 4. */
+ * triangle on bands of several slices, clipped and set up by each, so
+ * narrower bands (slice_band).  bunny.scn at 512x512 on 2 workers,
+ * callgrind: 8 slices of 32-pixel square tiles (before the bands)
+ * +0.6% instructions over 4. */
 enum { VERTEX_BATCH = 32, SLICES = 4 };
 
 void gfx_state_init(struct gfx_state *s)
@@ -234,50 +235,54 @@ static unsigned draw_workers(const struct gfx_draw *d, unsigned w, unsigned h)
     return gfx_draw_workers(d->jobs, w, h);
 }
 
-/* A triangle's tiles as the slices see them (the first pass of a draw
+/* A triangle's bands as the slices see them (the first pass of a draw
  * on several slices, shared by them): TRI_SKIP, a vertex not finite (no
  * slice draws it); TRI_ALL, every slice goes through it (a vertex not in
  * front of the eye, w <= 0, or far outside the viewport: the guard band
- * decides); else the tiles [tx0, tx1] x [ty0, ty1] that the bounding box
- * of its projected vertices meets, a pixel wider on each side (what
- * clipping leaves of a triangle in front of the eye projects inside that
- * box; the rounding of clipping and set-up is far below half a pixel),
- * empty (tx0 > tx1) when it misses the viewport. */
+ * decides); else the bands [b0, b1] that the bounding box of its
+ * projected vertices meets, a pixel wider on each side (what clipping
+ * leaves of a triangle in front of the eye projects inside that box; the
+ * rounding of clipping and set-up is far below half a pixel), empty
+ * (b0 > b1) when it misses the viewport. */
 struct tri_box {
-    int16_t tx0, ty0, tx1, ty1;
+    int16_t b0, b1;
 };
 enum { TRI_SKIP = -2, TRI_ALL = -1 };
 
-static unsigned diagonals(unsigned tile, unsigned w, unsigned h)
+/* The fragment stage on several slices cuts the screen into bands of
+ * `band` whole rows, band b = rows [b band, (b + 1) band), in slice
+ * b % slices.  Bands rather than square tiles: a worker writes whole
+ * rows of the framebuffer, so the two workers' pixels share no cache
+ * line and no prefetched stream of lines (with 64-pixel square tiles in
+ * diagonals the framebuffer operations took 1.6x the CPU time on 2
+ * workers as on one, fullscreen.scn at 2048x2048), and a small triangle
+ * meets fewer slices. */
+static unsigned bands(unsigned band, unsigned h)
 {
-    return (w + tile - 1) / tile + (h + tile - 1) / tile - 1;
+    return (h + band - 1) / band;
 }
 
-/* The side of the slices' tiles on `workers` workers: the largest of 4,
- * 2 and 1 times TILE that leaves each slice 2 diagonals or more.  Larger
- * tiles put fewer triangles on the tiles of two slices (each sets them
- * up): bunny.scn at 512x512 on 2 workers, callgrind, 32-pixel tiles and
- * 8 slices +7.8% instructions over one thread, 16-pixel tiles and 16
- * slices +13%. */
-static unsigned slice_tile(unsigned workers, unsigned w, unsigned h)
+/* The height of the bands on `workers` workers: the largest of 4, 2 and
+ * 1 times TILE that leaves each slice 2 bands or more (taller bands put
+ * fewer triangles on two slices, each of which sets them up). */
+static unsigned slice_band(unsigned workers, unsigned h)
 {
     unsigned n = workers > 1 ? SLICES * workers : 1;
     for (unsigned t = 4 * TILE; t > TILE; t /= 2)
-        if (diagonals(t, w, h) >= 2 * n)
+        if (bands(t, h) >= 2 * n)
             return t;
     return TILE;
 }
 
-/* The tile sets of the fragment stage on `workers` workers: SLICES a
- * worker (one on one), at most one a diagonal of tiles of side `tile`
- * (slice k owns the tiles with tx + ty = k modulo their number: none
- * would be empty). */
-static unsigned draw_slices(unsigned workers, unsigned tile, unsigned w,
-                            unsigned h)
+/* The band sets of the fragment stage on `workers` workers: SLICES a
+ * worker (one on one), at most one a band while there are as many bands
+ * as workers (a slice holds no band only on an image of fewer bands than
+ * workers). */
+static unsigned draw_slices(unsigned workers, unsigned band, unsigned h)
 {
-    unsigned nd = diagonals(tile, w, h);
+    unsigned nb = bands(band, h);
     unsigned n = workers > 1 ? SLICES * workers : 1;
-    return n < nd ? n : nd > workers ? nd : workers;
+    return n < nb ? n : nb > workers ? nb : workers;
 }
 
 /* One slice's counts and outcome, merged in slice order. */
@@ -316,12 +321,12 @@ size_t gfx_draw_bytes(const struct gfx_draw *d)
     return draw_bytes(d, n, n > 1 ? SLICES * n : 1);
 }
 
-static struct tri_box tri_box(const struct gfx_framebuffer *fb, int tile,
+static struct tri_box tri_box(const struct gfx_framebuffer *fb, int band,
                               const struct gfx_cvert *in[3])
 {
-    const struct tri_box all = { TRI_ALL, 0, 0, 0 }, none = { 0, 0, -1, -1 };
+    const struct tri_box all = { TRI_ALL, 0 }, none = { 0, -1 };
     if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
-        return (struct tri_box){ TRI_SKIP, 0, 0, 0 };
+        return (struct tri_box){ TRI_SKIP, 0 };
     const float W = (float)fb->w, H = (float)fb->h;
     float x0 = 0, x1 = 0, y0 = 0, y1 = 0;
     for (int i = 0; i < 3; i++) {
@@ -349,21 +354,19 @@ static struct tri_box tri_box(const struct gfx_framebuffer *fb, int tile,
     py1 = py1 >= fh ? fh - 1 : py1;
     if (px0 > px1 || py0 > py1)
         return none;
-    return (struct tri_box){ (int16_t)(px0 / tile), (int16_t)(py0 / tile),
-                             (int16_t)(px1 / tile), (int16_t)(py1 / tile) };
+    return (struct tri_box){ (int16_t)(py0 / band), (int16_t)(py1 / band) };
 }
 
 /* The slices that may own a quad of the triangle of box b, as bits into
  * bits[0 .. touch_words(n)) (zero on entry), and the one that counts its
- * pieces: the owner of the tile of the box's lower-left pixel (it goes
- * through the triangle), or slice 0 when the box does not apply.  The
- * tiles of a box meet the diagonals tx + ty = d0 .. d1, every one. */
+ * pieces: the owner of the box's lowest band (it goes through the
+ * triangle), or slice 0 when the box does not apply. */
 static unsigned touch(struct tri_box b, unsigned n, uint64_t *bits)
 {
-    if (b.tx0 == TRI_SKIP || (b.tx0 != TRI_ALL && b.tx0 > b.tx1))
+    if (b.b0 == TRI_SKIP || (b.b0 != TRI_ALL && b.b0 > b.b1))
         return 0;                  /* not drawn, or outside the viewport */
-    unsigned d0 = b.tx0 == TRI_ALL ? 0 : (unsigned)(b.tx0 + b.ty0);
-    unsigned d1 = b.tx0 == TRI_ALL ? n - 1 : (unsigned)(b.tx1 + b.ty1);
+    unsigned d0 = b.b0 == TRI_ALL ? 0 : (unsigned)b.b0;
+    unsigned d1 = b.b0 == TRI_ALL ? n - 1 : (unsigned)b.b1;
     if (d1 - d0 + 1 >= n)
         for (unsigned k = 0; k < n; k++)
             bits[k / 64] |= 1ull << (k % 64);
@@ -388,7 +391,7 @@ struct draw_job {
     const struct gfx_draw *d;
     struct gfx_framebuffer *fb;
     unsigned first, ntasks, nv, nb, nslices, nw;
-    int tile;                     /* the side of the slices' tiles     */
+    int band;                     /* the rows of the slices' bands     */
     bool alone;                   /* it writes memory, or the one before
                                      does: it runs after that one only  */
     /* made by the prepare task; the big parts freed by the last task */
@@ -415,9 +418,9 @@ struct draw_job {
  * taken in order from one counter, each waiting for those it needs: a
  * draw's vertex runs for its prepare task, its box runs for its vertex
  * runs, its slices for its box runs and for the same slice of the draw
- * before (the same tiles: their pixels see the draws' fragments in
+ * before (the same bands: their pixels see the draws' fragments in
  * order).  A worker done with the slices of a draw goes on to the next
- * draw's vertices and the slices whose tiles are done, so no core waits
+ * draw's vertices and the slices whose bands are done, so no core waits
  * at the end of each draw.  Every task a task waits for was taken
  * before it, by a worker that runs it: no deadlock. */
 struct chain {
@@ -511,7 +514,7 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
     us_resolve_params(d->vp, d->gl, j->vparams);
     us_resolve_params(d->fp, d->gl, j->fparams);
     j->proto = (struct draw_ctx){
-        .fb = j->fb, .d = d, .tile = j->tile,
+        .fb = j->fb, .d = d, .band = j->band,
         .fenv = { .params = j->fparams, .math = d->math, .sample = gfx_sample,
                   .sample_quad = gfx_sample_quad,
                   .max_insts = d->backend->max_insts, .mem = d->mem },
@@ -569,12 +572,12 @@ static void box_run(struct draw_job *j, unsigned i)
         };
         uint64_t *bits = j->touch + (size_t)tix * words;
         memset(bits, 0, words * sizeof *bits);
-        j->owner[tix] = (uint16_t)touch(tri_box(j->fb, j->tile, in),
+        j->owner[tix] = (uint16_t)touch(tri_box(j->fb, j->band, in),
                                         j->nslices, bits);
     }
 }
 
-/* Every triangle in order, the quads of slice `slice`'s tiles, on worker
+/* Every triangle in order, the quads of slice `slice`'s bands, on worker
  * w's thread records; the counts and outcome go to the slice's record
  * (built on the stack: workers write no shared cache line per fragment). */
 static void fragment_slice(struct worker *w, struct draw_job *j,
@@ -656,7 +659,7 @@ static void run_task(struct worker *w, struct chain *ch, unsigned k,
             ready = j->prepared && !j->v_left && !j->b_left &&
                     (!prev || prev->released ||
                      (prev->nslices == j->nslices &&
-                      prev->tile == j->tile && !j->alone &&
+                      prev->band == j->band && !j->alone &&
                       prev->slice_done[part]));
         if (ready || ch->first_lost <= k)
             break;
@@ -818,8 +821,8 @@ unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         j->nw = draw_workers(&d[k], fb->w, fb->h);
         unsigned nfw = gfx_writes_memory(d[k].fp) ? 1 : j->nw;
         unsigned nb = (m->nverts + VERTEX_BATCH - 1) / VERTEX_BATCH;
-        j->tile = (int)slice_tile(nfw, fb->w, fb->h);
-        j->nslices = draw_slices(nfw, (unsigned)j->tile, fb->w, fb->h);
+        j->band = (int)slice_band(nfw, fb->h);
+        j->nslices = draw_slices(nfw, (unsigned)j->band, fb->h);
         j->nv = gfx_writes_memory(d[k].vp) ? 1 : j->nw < nb ? j->nw : nb ? nb : 1;
         j->nb = j->nslices > 1 ? nfw : 0;
         j->first = ch.ntasks;
