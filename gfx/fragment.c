@@ -3,10 +3,10 @@
  * screen's bands of rows: fixed-point triangle setup, 2x2-quad
  * rasterization of the slice's bands, perspective-correct interpolation
  * (flat: the provoking vertex's value; noperspective: linear in window
- * space), shading in batches of quads through d->backend -- thread records, or
- * straight into the SoA executor's lane rows when the backend takes the
- * program (rows_open) -- then KIL, depth, fog, the depth test and
- * blending, in the quads' order.
+ * space), shading in batches of quads through d->backend -- thread
+ * records, or straight into the SoA executor's lane rows when the
+ * backend takes the program (rows_open) -- then KIL, depth, fog, the
+ * depth test and blending, in the quads' order.
  */
 #include <math.h>
 #include <stddef.h>

@@ -43,9 +43,9 @@
  * for at most its own time.  A slice costs little past its triangles
  * (their slices are found once a draw, as bits); what costs is a
  * triangle on bands of several slices, clipped and set up by each, so
- * narrower bands (slice_band).  bunny.scn at 512x512 on 2 workers,
- * callgrind: 8 slices of 32-pixel square tiles (before the bands)
- * +0.6% instructions over 4. */
+ * the bands are as tall as slice_band allows.  bunny.scn at 512x512 on
+ * 2 workers, callgrind: 8 slices of 32-pixel square tiles (before the
+ * bands) +0.6% instructions over 4. */
 enum { VERTEX_BATCH = 32, SLICES = 4 };
 
 void gfx_state_init(struct gfx_state *s)
@@ -254,9 +254,9 @@ enum { TRI_SKIP = -2, TRI_ALL = -1 };
  * b % slices.  Bands rather than square tiles: a worker writes whole
  * rows of the framebuffer, so the two workers' pixels share no cache
  * line and no prefetched stream of lines (with 64-pixel square tiles in
- * diagonals the framebuffer operations took 1.6x the CPU time on 2
- * workers as on one, fullscreen.scn at 2048x2048), and a small triangle
- * meets fewer slices. */
+ * diagonals the framebuffer operations took 1.6x the CPU samples on 2
+ * workers as on one, fullscreen.scn at 2048x2048, docs/perf/jobs.md),
+ * and a small triangle meets fewer slices. */
 static unsigned bands(unsigned band, unsigned h)
 {
     return (h + band - 1) / band;
