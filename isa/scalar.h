@@ -561,8 +561,12 @@ void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
  * it, so a model issuing the instruction many times does not decode its
  * files, offsets and swizzles at every issue. */
 struct us_sprep {
+    uint8_t kind;                  /* us_sops[op].kind */
     uint8_t src_base[3], dst_base;
     uint32_t src_idx[3][4], dst_idx[4];
+    /* each source's modifiers on its bits: (bits & keep) ^ flip, -|x|
+     * being ABS then NEG */
+    uint32_t src_keep[3], src_flip[3];
 };
 
 void us_scalar_prepare(const struct us_sinst *in, struct us_sprep *p);

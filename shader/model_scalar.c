@@ -110,7 +110,7 @@ struct sinfo {
      * the first repetition that reads / the repetition that writes */
     struct { uint16_t key, x; uint8_t k; } rd[MAX_READS];
     struct { uint16_t key, x; uint8_t k; } wr[MAX_WRITES];  /* x: the key's
-                                          scoreboard index (us_sb_index) */
+                                          scoreboard entry (number_regs) */
     /* the datapath's busy cycles and each write's usable cycle, from
      * issue, but for an SFU word's LUT stall (exec_inst adds it) */
     uint8_t busy;
@@ -127,8 +127,12 @@ struct slot_regs {
     float scratch[US_SCRATCH_REGS];
     struct us_flow_state fs;       /* the thread's own sequencer (pc
                                       mirrored in slot.pc)               */
-    struct us_scoreboard sb;
-    uint8_t producer[US_SB_REGS];  /* unit whose result each register awaits */
+    /* The scoreboard over the registers the code names, numbered densely
+     * (sinfo's x; us_scoreboard's ready[] spans every register a program
+     * could name, kilobytes per slot): the cycle each value is usable and
+     * the unit whose result it awaits. */
+    uint64_t *ready;
+    uint8_t *producer;
 };
 
 struct slot {
@@ -137,6 +141,8 @@ struct slot {
     int wg;                        /* workgroup entry, -1: graphics       */
     unsigned tid, pc, fbuf;
     uint64_t start, done_at;
+    uint64_t ready_at;             /* first cycle word pc's registers allow
+                                      its issue (slot_arm)               */
     struct slot_regs *r;
     struct sp *sp;                 /* the SP it belongs to, */
     unsigned idx;                  /* as its slot idx */
@@ -200,6 +206,9 @@ struct us_core {
     unsigned nsp, nslots, nluts;
     struct sp *sp;
     struct slot_regs *regs;
+    unsigned nsb;                  /* scoreboard entries per slot       */
+    uint64_t *sb_ready;            /* nsp x nslots x nsb                 */
+    uint8_t *sb_producer;
     struct us_lut *luts;
     struct us_tqueue queue;
     unsigned lockstep;             /* SPs per lockstep group; 0: none   */
@@ -213,6 +222,9 @@ struct us_core {
     unsigned lat[US_UNIT_COUNT];   /* us_unit_latency by unit           */
     unsigned pool_used;            /* pool SFUs started this cycle */
     unsigned nactive;              /* slots holding a thread */
+    uint64_t *drain;               /* bit i * nslots + j: slot j of SP i
+                                      has issued everything (its thread
+                                      retires once done_at is reached)   */
     uint64_t next_retire;          /* earliest done_at of a thread that has
                                       issued everything */
     bool finished;
@@ -223,6 +235,11 @@ struct us_core {
     bool failed;                   /* the run cannot go on: `why`       */
     struct us_diag why;
 };
+
+static unsigned drain_words(const struct us_core *core)
+{
+    return (core->nsp * core->nslots + 63) / 64;
+}
 
 /* Slot sl's place in its SP's fetch masks, after its thread, pc or buffer
  * changed. */
@@ -235,6 +252,34 @@ static void want_update(const struct us_core *core, struct slot *sl)
     if (sl->active && sl->fbuf < FBUF_WORDS &&
         sl->pc + sl->fbuf < core->code.n)
         p->want[sl->fbuf] |= bit;
+}
+
+/* Slot sl's ready_at, and its drain bit, after its pc or scoreboard
+ * changed: the scoreboard is the slot's own, written only by its own
+ * issues, so until its next issue the registers of word pc block it
+ * exactly in the cycles before ready_at (regs_blocked). */
+static void slot_arm(const struct us_core *core, struct slot *sl)
+{
+    unsigned at = sl->idx + (unsigned)(sl->sp - core->sp) * core->nslots;
+    uint64_t bit = 1ull << (at & 63);
+    core->drain[at >> 6] &= ~bit;
+    sl->ready_at = 0;
+    if (sl->pc >= core->code.n) {
+        core->drain[at >> 6] |= sl->active ? bit : 0;
+        return;
+    }
+    const struct sinfo *s = &core->info[sl->pc];
+    const uint64_t *ready = sl->r->ready;
+    for (unsigned i = 0; i < s->nreads; i++) {
+        uint64_t r = ready[s->rd[i].x];
+        if (r > s->rd[i].k && r - s->rd[i].k > sl->ready_at)
+            sl->ready_at = r - s->rd[i].k;
+    }
+    for (unsigned i = 0; i < s->nwrites; i++) {
+        uint64_t r = ready[s->wr[i].x];
+        if (r > s->wr[i].k && r - s->wr[i].k > sl->ready_at)
+            sl->ready_at = r - s->wr[i].k;
+    }
 }
 
 static void add_read(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
@@ -369,6 +414,26 @@ static void digest(const struct us_sinst *in, const struct us_config *cfg,
         s->at[i] = o->kind == US_SK_TEX ? lat : first + s->wr[i].k + lat;
 }
 
+/* Number the scoreboard registers the n words read or write densely, in
+ * order of first appearance, rewriting their x; returns how many. */
+static unsigned number_regs(struct sinfo *info, unsigned n)
+{
+    int16_t entry[US_SB_REGS];
+    unsigned m = 0;
+    memset(entry, 0xff, sizeof entry);   /* -1: not named yet */
+    for (unsigned i = 0; i < n; i++) {
+        struct sinfo *s = &info[i];
+        for (unsigned r = 0; r < s->nreads + s->nwrites; r++) {
+            uint16_t *x = r < s->nreads ? &s->rd[r].x
+                                        : &s->wr[r - s->nreads].x;
+            if (entry[*x] < 0)
+                entry[*x] = (int16_t)m++;
+            *x = (uint16_t)entry[*x];
+        }
+    }
+    return m;
+}
+
 /* Value of source operand `o` at repetition 0, with its modifiers. */
 static float read_src(const struct us_core *core, const struct slot *sl,
                       const struct us_sopnd *o)
@@ -450,6 +515,7 @@ static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
     sl->start = core->now;
     sl->done_at = core->now;
     sl->done_unit = US_UNIT_ALU;
+    slot_arm(core, sl);
     memset(sl->r->scratch, 0, sizeof sl->r->scratch);
     /* The scoreboard is not cleared: the previous thread retired only once
      * every result it wrote was usable, so each entry is <= now already
@@ -476,24 +542,34 @@ static void start_thread(struct us_core *core, struct slot *sl)
     }
 }
 
-/* Can the thread of slot sl issue instruction sl->pc now, registers and
- * SFU pool considered? */
-static inline enum us_stall regs_blocked(const struct us_core *core,
-                                         const struct slot *sl)
+/* The register that blocks the thread of slot sl now (before ready_at):
+ * the first read, then write, not yet usable names the cause. */
+static enum us_stall regs_cause(const struct us_core *core,
+                                const struct slot *sl)
 {
     const struct sinfo *s = &core->info[sl->pc];
     uint64_t now = core->now;
     for (unsigned i = 0; i < s->nreads; i++) {
         unsigned x = s->rd[i].x;
-        if (sl->r->sb.ready[x] > now + s->rd[i].k)
+        if (sl->r->ready[x] > now + s->rd[i].k)
             return us_unit_stall(sl->r->producer[x]);
     }
     for (unsigned i = 0; i < s->nwrites; i++) {
         unsigned x = s->wr[i].x;
-        if (sl->r->sb.ready[x] > now + s->wr[i].k)
+        if (sl->r->ready[x] > now + s->wr[i].k)
             return us_unit_stall(sl->r->producer[x]);
     }
-    if (s->unit == US_UNIT_SFU && core->sfu_mode == 2 &&
+    return US_STALL_COUNT;   /* not reached: ready_at > now */
+}
+
+/* Can the thread of slot sl issue instruction sl->pc now, registers and
+ * SFU pool considered? */
+static inline enum us_stall regs_blocked(const struct us_core *core,
+                                         const struct slot *sl)
+{
+    if (sl->ready_at > core->now)
+        return regs_cause(core, sl);
+    if (core->info[sl->pc].unit == US_UNIT_SFU && core->sfu_mode == 2 &&
         core->pool_used >= core->sfu_pool)
         return US_STALL_SFU;
     return US_STALL_COUNT;
@@ -634,8 +710,8 @@ static void mem_flush_reqs(struct us_core *core, unsigned requester)
                 if (mw->s->off[k] == mw->s->wr[i].k)
                     at = done[k];
             unsigned x = mw->s->wr[i].x;
-            if (sl->r->sb.ready[x] < at) {
-                sl->r->sb.ready[x] = at;
+            if (sl->r->ready[x] < at) {
+                sl->r->ready[x] = at;
                 sl->r->producer[x] = US_UNIT_LSU;
             }
             if (at > sl->done_at) {
@@ -717,7 +793,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
         }
     }
     bool mem = s->kind == US_SK_MEM;   /* timed by mem_flush */
-    uint64_t *ready = sl->r->sb.ready;
+    uint64_t *ready = sl->r->ready;
     for (unsigned i = 0; i < s->nwrites && !mem; i++) {
         uint64_t at = now + s->at[i] + stall;
         unsigned x = s->wr[i].x;
@@ -768,7 +844,7 @@ static void event_issue(const struct us_core *core, unsigned sp,
     const struct sinfo *s = &core->info[pc];
     uint64_t done = core->now + busy;
     for (unsigned i = 0; i < s->nwrites; i++) {
-        uint64_t r = sl->r->sb.ready[s->wr[i].x];
+        uint64_t r = sl->r->ready[s->wr[i].x];
         done = r > done ? r : done;
     }
     struct us_event ev = {
@@ -806,6 +882,7 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
         sl->fbuf = 0;   /* a taken branch: refetch from the target */
     sl->pc = sl->r->fs.pc;
     want_update(core, sl);
+    slot_arm(core, sl);
     note_end(core, sl);
     if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
         core->next_retire = sl->done_at;
@@ -936,6 +1013,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
             continue;
         struct slot *sl = lane(core, gr, i, j);
         sl->pc = wp->fs.pc;
+        slot_arm(core, sl);
         note_end(core, sl);
         if (sl->pc >= core->code.n && sl->done_at < core->next_retire)
             core->next_retire = sl->done_at;
@@ -1083,10 +1161,11 @@ static void reset(struct us_core *core)
     for (unsigned i = 0; i < core->nsp; i++)
         for (unsigned j = 0; j < core->nslots; j++)
             core->sp[i].slot[j].active = false;
+    memset(core->drain, 0, drain_words(core) * sizeof *core->drain);
     for (unsigned l = 0; l < core->nluts; l++)
         us_lut_reset(&core->luts[l]);
-    for (size_t i = 0; i < (size_t)core->nsp * core->nslots; i++)
-        us_sb_clear(&core->regs[i].sb);
+    memset(core->sb_ready, 0, (size_t)core->nsp * core->nslots * core->nsb *
+                                  sizeof *core->sb_ready);
     for (unsigned i = 0; i < core->nsp; i++) {
         struct sp *p = &core->sp[i];
         p->free_at = 0;
@@ -1136,7 +1215,7 @@ static uint64_t quiet_until(const struct us_core *core)
             if (!sl->active || sl->pc >= core->code.n)
                 continue;
             const struct sinfo *si = &core->info[sl->pc];
-            const uint64_t *ready = sl->r->sb.ready;
+            const uint64_t *ready = sl->r->ready;
             for (unsigned k = 0; k < si->nreads; k++) {
                 uint64_t r = ready[si->rd[k].x];
                 if (r > now + si->rd[k].k && r - si->rd[k].k < next)
@@ -1161,36 +1240,45 @@ static bool step(struct us_core *core)
      * copies of itself (quiet_until) */
     bool quiet = core->next_retire > now && !core->w->events &&
                  !us_wgs_on(&core->wgs);
-    /* Retire, then refill slots (only when some thread can retire now). */
+    /* Retire, then refill slots (only when some thread can retire now):
+     * the draining slots in the order of their bits, each bit read when
+     * reached (a refilled slot that drains at once, on an empty program,
+     * retires in this cycle only when it comes later). */
     if (core->next_retire <= now) {
         core->next_retire = UINT64_MAX;
         bool retired = false;
-        for (unsigned i = 0; i < core->nsp; i++)
-            for (unsigned j = 0; j < core->nslots; j++) {
+        for (unsigned w = 0; w < drain_words(core); w++)
+            for (unsigned b = 0; b < 64; b++) {
+                uint64_t m = core->drain[w] & (~0ull << b);
+                if (!m)
+                    break;
+                b = (unsigned)__builtin_ctzll(m);
+                unsigned i = (w * 64 + b) / core->nslots;
+                unsigned j = (w * 64 + b) % core->nslots;
                 struct slot *sl = &core->sp[i].slot[j];
-                if (!sl->active || sl->pc < core->code.n)
+                if (sl->done_at > now) {
+                    if (sl->done_at < core->next_retire)
+                        core->next_retire = sl->done_at;
                     continue;
-                if (sl->done_at <= now) {
-                    us_event_retire(core->w->events, now, i, j, sl->tid);
-                    us_workload_retire(core->w, sl->tid);
-                    core->c.threads++;
-                    core->c.latency_sum += now - sl->start;
-                    core->c.cycles = now;
-                    retired = true;
-                    if (core->lockstep) {
-                        retire_lane(core, i, j);
-                        continue;
-                    }
-                    if (us_wgs_on(&core->wgs)) {   /* admit refills */
-                        sl->active = false;
-                        want_update(core, sl);
-                        core->nactive--;
-                        continue;
-                    }
-                    start_thread(core, sl);
-                } else if (sl->done_at < core->next_retire) {
-                    core->next_retire = sl->done_at;
                 }
+                core->drain[w] &= ~(1ull << b);
+                us_event_retire(core->w->events, now, i, j, sl->tid);
+                us_workload_retire(core->w, sl->tid);
+                core->c.threads++;
+                core->c.latency_sum += now - sl->start;
+                core->c.cycles = now;
+                retired = true;
+                if (core->lockstep) {
+                    retire_lane(core, i, j);
+                    continue;
+                }
+                if (us_wgs_on(&core->wgs)) {   /* admit refills */
+                    sl->active = false;
+                    want_update(core, sl);
+                    core->nactive--;
+                    continue;
+                }
+                start_thread(core, sl);
             }
         if (retired) {
             us_watchdog_kick(&core->dog, now);
@@ -1274,6 +1362,9 @@ static void destroy(struct us_core *core)
     free(core->groups);
     free(core->warps);
     free(core->regs);
+    free(core->sb_ready);
+    free(core->sb_producer);
+    free(core->drain);
     free(core->sp);
     free(core->info);
     free(core->prep);
@@ -1346,9 +1437,18 @@ static struct us_core *create(const struct us_config *cfg,
     for (unsigned l = 0; l < core->nluts; l++)
         if (!us_lut_init(&core->luts[l], &lcfg, share))
             goto oom;
-    core->regs = calloc((size_t)core->nsp * core->nslots, sizeof *core->regs);
-    if (!core->regs)
+    size_t nslot = (size_t)core->nsp * core->nslots;
+    core->nsb = number_regs(core->info, core->code.n);
+    core->regs = calloc(nslot, sizeof *core->regs);
+    core->sb_ready = calloc(nslot * core->nsb + 1, sizeof *core->sb_ready);
+    core->sb_producer = calloc(nslot * core->nsb + 1, 1);
+    core->drain = calloc(drain_words(core), sizeof *core->drain);
+    if (!core->regs || !core->sb_ready || !core->sb_producer || !core->drain)
         goto oom;
+    for (size_t i = 0; i < nslot; i++) {
+        core->regs[i].ready = &core->sb_ready[i * core->nsb];
+        core->regs[i].producer = &core->sb_producer[i * core->nsb];
+    }
     for (unsigned i = 0; i < core->nsp; i++) {
         core->sp[i].slot = calloc(core->nslots, sizeof *core->sp[i].slot);
         if (!core->sp[i].slot)

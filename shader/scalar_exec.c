@@ -119,8 +119,12 @@ static void prepare_opnd(const struct us_sopnd *o, unsigned n,
 
 void us_scalar_prepare(const struct us_sinst *in, struct us_sprep *p)
 {
-    for (unsigned i = 0; i < 3; i++)
+    p->kind = us_sops[in->op].kind;
+    for (unsigned i = 0; i < 3; i++) {
         prepare_opnd(&in->src[i], in->count, &p->src_base[i], p->src_idx[i]);
+        p->src_keep[i] = in->src[i].abs ? 0x7fffffffu : 0xffffffffu;
+        p->src_flip[i] = in->src[i].neg ? 0x80000000u : 0u;
+    }
     prepare_opnd(&in->dst, in->count, &p->dst_base, p->dst_idx);
     if (p->dst_base == BASE_PARAM || p->dst_base == BASE_IMM)
         p->dst_base = BASE_NONE;   /* constant stores: not written */
@@ -138,7 +142,18 @@ void us_scalar_prepare(const struct us_sinst *in, struct us_sprep *p)
 #define ONCE_BRANCH 0
 #define ONCE_LSU 0
 #define ONCE_BARRIER 0
-#define VAL_SRC(i) modify(&in->src[i], b##i[p->src_idx[i][k]])
+/* modify() on the bits, without its branches: fabsf clears the sign bit
+ * and negation flips it, NaNs included */
+static inline float prepared_modify(const struct us_sprep *p, unsigned i,
+                                    float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    b = (b & p->src_keep[i]) ^ p->src_flip[i];
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+#define VAL_SRC(i) prepared_modify(p, i, b##i[p->src_idx[i][k]])
 #define VAL_LOOP(nsrc, once, expr)                                          \
     for (unsigned k = 0; k < n; k++) {                                      \
         if (k == 0 || !(once)) {                                            \
@@ -325,18 +340,11 @@ static void step(struct sp *sp, const struct us_sinst *in,
                  const struct us_sprep *p)
 {
     unsigned n = in->count;
+    (void)p;
     switch (us_sops[in->op].kind) {
     case US_SK_VAL:
-    case US_SK_DOT: {
-        float *const arr[] = { (float *)sp->t, sp->scratch,
-                               (float *)sp->env->params,
-                               (float *)us_imm_rom, NULL };
-        if (us_sops[in->op].kind == US_SK_VAL)
-            val_step(arr, in, p, sp->env->math);
-        else
-            dot_step(arr, in, p);
+    case US_SK_DOT:    /* us_scalar_step_prepared's */
         break;
-    }
     case US_SK_ARL:
         for (unsigned k = 0; k < n; k++) {
             unsigned r = us_sopnd_reg(&in->dst, k);
@@ -380,6 +388,15 @@ void us_scalar_step_prepared(const struct us_sinst *in,
                              struct us_thread *t,
                              float scratch[US_SCRATCH_REGS])
 {
+    if (p->kind == US_SK_VAL || p->kind == US_SK_DOT) {
+        float *const arr[] = { (float *)t, scratch, (float *)env->params,
+                               (float *)us_imm_rom, NULL };
+        if (p->kind == US_SK_VAL)
+            val_step(arr, in, p, env->math);
+        else
+            dot_step(arr, in, p);
+        return;
+    }
     struct sp sp = { .env = env, .t = t, .scratch = scratch };
     step(&sp, in, p);
 }
