@@ -208,12 +208,22 @@ static void dot_step(float *const arr[], const struct us_sinst *in,
     unsigned n = in->count;
     const float *b0 = arr[p->src_base[0]], *b1 = arr[p->src_base[1]];
     float *d = arr[p->dst_base];
+    float last = 0.0f;   /* what repetition k - 1 wrote */
     for (unsigned k = 0; k < n; k++) {
-        float a = VAL_SRC(0), b = VAL_SRC(1);
-        float v = k == 0 ? micro_mul(a, b)
-                         : micro_mad(a, b, modify(&in->dst, d[p->dst_idx[k]]));
+        float a = VAL_SRC(0), b = VAL_SRC(1), v;
+        if (k == 0) {
+            v = micro_mul(a, b);
+        } else {
+            /* the accumulator: what repetition k - 1 wrote when it is
+             * the same register (nothing writes in between), kept in a
+             * register rather than read back */
+            float acc = p->dst_idx[k] == p->dst_idx[k - 1] ? last
+                                                           : d[p->dst_idx[k]];
+            v = micro_mad(a, b, modify(&in->dst, acc));
+        }
         bool sat = in->sat && k == n - 1;
-        d[p->dst_idx[k]] = sat ? micro_sat(v) : micro_canon(v);
+        last = sat ? micro_sat(v) : micro_canon(v);
+        d[p->dst_idx[k]] = last;
     }
 }
 
