@@ -140,6 +140,8 @@ struct slot {
     uint8_t done_unit;             /* unit of the result done_at waits for */
     int wg;                        /* workgroup entry, -1: graphics       */
     unsigned tid, pc, fbuf;
+    struct us_thread *t;           /* thread tid's record (the stream's
+                                      window keeps it while in flight)   */
     uint64_t start, done_at;
     uint64_t ready_at;             /* first cycle word pc's registers allow
                                       its issue (slot_arm)               */
@@ -438,7 +440,7 @@ static unsigned number_regs(struct sinfo *info, unsigned n)
 static float read_src(const struct us_core *core, const struct slot *sl,
                       const struct us_sopnd *o)
 {
-    const struct us_thread *t = us_workload_thread(core->w, sl->tid);
+    const struct us_thread *t = sl->t;
     unsigned r = o->reg;
     float v = 0.0f;
     switch (o->file) {
@@ -507,7 +509,8 @@ static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
         core->next_retire = core->now;  /* nothing to issue */
     sl->tid = tid;
     sl->wg = wg;
-    us_workload_start(core->w, tid)->overrun = false;
+    sl->t = us_workload_start(core->w, tid);
+    sl->t->overrun = false;
     sl->pc = 0;
     us_flow_start(&sl->r->fs, 1, core->w->env->max_insts);
     sl->fbuf = 0;
@@ -521,11 +524,9 @@ static void begin_thread(struct us_core *core, struct slot *sl, unsigned tid,
      * every result it wrote was usable, so each entry is <= now already
      * (reset clears them, as time restarts at 0). */
     if (wg >= 0) {
-        us_wgs_place(&core->wgs, wg, us_workload_thread(core->w, tid));
+        us_wgs_place(&core->wgs, wg, sl->t);
         if (core->code.n == 0)   /* finished before it starts */
-            us_wgs_finish(&core->wgs, wg, tid,
-                          us_workload_thread(core->w, tid),
-                          core->now);
+            us_wgs_finish(&core->wgs, wg, tid, sl->t, core->now);
     }
 }
 
@@ -601,9 +602,9 @@ struct pick_ctx {
     bool have_cause, cause_work;
 };
 
-static bool slot_ready(void *ctx, unsigned i)
+static inline __attribute__((always_inline)) bool
+slot_ready_at(struct pick_ctx *pc, unsigned i)
 {
-    struct pick_ctx *pc = ctx;
     const struct slot *sl = &pc->p->slot[i];
     enum us_stall why = blocked(pc->core, sl);
     if (why == US_STALL_COUNT)
@@ -617,6 +618,11 @@ static bool slot_ready(void *ctx, unsigned i)
         pc->cause_work = work;
     }
     return false;
+}
+
+static bool slot_ready(void *ctx, unsigned i)
+{
+    return slot_ready_at(ctx, i);
 }
 
 static uint64_t slot_age(void *ctx, unsigned i)
@@ -636,7 +642,7 @@ static int pick(struct us_tsched *s, unsigned n, struct pick_ctx *ctx)
     for (unsigned i = 1; i <= n; i++) {
         if (++slot >= n)
             slot = 0;
-        if (slot_ready(ctx, slot)) {
+        if (slot_ready_at(ctx, slot)) {
             s->last = slot;
             return (int)slot;
         }
@@ -812,7 +818,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     core->execs[sl->pc]++;   /* exec_counts */
     core->trace.n = 0;
     us_scalar_step_prepared(in, &core->prep[sl->pc], &core->env,
-                            us_workload_thread(core->w, sl->tid),
+                            sl->t,
                             sl->r->scratch);
     if (mem)
         mem_note(core, sl, s, lane);
@@ -830,8 +836,7 @@ static void note_bar(struct us_core *core, const struct slot *sl,
 static void note_end(struct us_core *core, const struct slot *sl)
 {
     if (sl->wg >= 0 && sl->pc >= core->code.n)
-        us_wgs_finish(&core->wgs, sl->wg, sl->tid,
-                      us_workload_thread(core->w, sl->tid), core->now);
+        us_wgs_finish(&core->wgs, sl->wg, sl->tid, sl->t, core->now);
 }
 
 /* The pipeline event of word pc issued now on slot sl of SP sp (after
@@ -870,7 +875,7 @@ static void issue(struct us_core *core, struct sp *p, struct slot *sl)
     core->act.issues++;
     core->c.issued++;
     core->c.branches += s->kind == US_SK_FLOW;
-    struct us_thread *t = us_workload_thread(core->w, sl->tid);
+    struct us_thread *t = sl->t;
     /* only IF and BRA (flow words) have a condition */
     us_flow_advance(&sl->r->fs, core->code.flow,
                     s->kind == US_SK_FLOW &&
@@ -982,7 +987,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
         busy = b > busy ? b : busy;
         note_bar(core, sl, in);
         if (us_scalar_cond(in, core->w->env,
-                           us_workload_thread(core->w, sl->tid),
+                           sl->t,
                            sl->r->scratch))
             cond |= 1u << i;
     }
@@ -1003,8 +1008,8 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
     gr->free_at = core->now + busy;
     us_flow_advance(&wp->fs, core->code.flow, cond);
     for (uint32_t m = wp->fs.stopped; m; m &= m - 1)
-        us_tcounts_overrun(&core->c, us_workload_thread(core->w,
-            lane(core, gr, (unsigned)__builtin_ctz(m), j)->tid));
+        us_tcounts_overrun(&core->c,
+                           lane(core, gr, (unsigned)__builtin_ctz(m), j)->t);
     wp->fbuf--;
     if (wp->fs.pc != pc + 1)
         wp->fbuf = 0;   /* a taken branch: refetch from the target */

@@ -346,11 +346,9 @@ static void texture(struct sp *sp, const struct us_sinst *in, float r[4])
     }
 }
 
-static void step(struct sp *sp, const struct us_sinst *in,
-                 const struct us_sprep *p)
+static void step(struct sp *sp, const struct us_sinst *in)
 {
     unsigned n = in->count;
-    (void)p;
     switch (us_sops[in->op].kind) {
     case US_SK_VAL:
     case US_SK_DOT:    /* us_scalar_step_prepared's */
@@ -408,7 +406,7 @@ void us_scalar_step_prepared(const struct us_sinst *in,
         return;
     }
     struct sp sp = { .env = env, .t = t, .scratch = scratch };
-    step(&sp, in, p);
+    step(&sp, in);
 }
 
 void us_scalar_step(const struct us_sinst *in, const struct us_exec_env *env,
