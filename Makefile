@@ -58,7 +58,7 @@ USHADER  := $(BUILD)/ushader
 all: $(LIB) $(USHADER) $(TOOL_BIN)
 
 # The models and the SFU are the simulator's inner loops: -O3's unrolling
-# and vectorisation there is worth 3-10% of a model's speed (no FP
+# and vectorisation there is worth 5-12% of a model's speed (no FP
 # reassociation: -O3 keeps ISO C's -ffp-contract=off and exact math).
 $(BUILD)/obj/shader/%.o $(BUILD)/obj/sfu/%.o: OPT = -O3
 

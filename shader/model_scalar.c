@@ -603,7 +603,7 @@ struct pick_ctx {
 };
 
 static inline __attribute__((always_inline)) bool
-slot_ready_at(struct pick_ctx *pc, unsigned i)
+slot_can_issue(struct pick_ctx *pc, unsigned i)
 {
     const struct slot *sl = &pc->p->slot[i];
     enum us_stall why = blocked(pc->core, sl);
@@ -622,7 +622,7 @@ slot_ready_at(struct pick_ctx *pc, unsigned i)
 
 static bool slot_ready(void *ctx, unsigned i)
 {
-    return slot_ready_at(ctx, i);
+    return slot_can_issue(ctx, i);
 }
 
 static uint64_t slot_age(void *ctx, unsigned i)
@@ -642,7 +642,7 @@ static int pick(struct us_tsched *s, unsigned n, struct pick_ctx *ctx)
     for (unsigned i = 1; i <= n; i++) {
         if (++slot >= n)
             slot = 0;
-        if (slot_ready_at(ctx, slot)) {
+        if (slot_can_issue(ctx, slot)) {
             s->last = slot;
             return (int)slot;
         }
@@ -817,8 +817,7 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     p->free_at = now + busy;
     core->execs[sl->pc]++;   /* exec_counts */
     core->trace.n = 0;
-    us_scalar_step_prepared(in, &core->prep[sl->pc], &core->env,
-                            sl->t,
+    us_scalar_step_prepared(in, &core->prep[sl->pc], &core->env, sl->t,
                             sl->r->scratch);
     if (mem)
         mem_note(core, sl, s, lane);
@@ -986,9 +985,7 @@ static void warp_issue(struct us_core *core, struct group *gr, unsigned j)
         lbusy[i] = b;
         busy = b > busy ? b : busy;
         note_bar(core, sl, in);
-        if (us_scalar_cond(in, core->w->env,
-                           sl->t,
-                           sl->r->scratch))
+        if (us_scalar_cond(in, core->w->env, sl->t, sl->r->scratch))
             cond |= 1u << i;
     }
     mem_flush(core, (unsigned)(gr - core->groups));
