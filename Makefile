@@ -61,6 +61,9 @@ all: $(LIB) $(USHADER) $(TOOL_BIN)
 # and vectorisation there is worth 5-12% of a model's speed (no FP
 # reassociation: -O3 keeps ISO C's -ffp-contract=off and exact math).
 $(BUILD)/obj/shader/%.o $(BUILD)/obj/sfu/%.o: OPT = -O3
+# The RGBA8 conversion of every output image: -O2's cheap vectoriser
+# leaves its loop scalar, 5-8x slower (docs/perf/jobs.md).
+$(BUILD)/obj/gfx/framebuffer.o: OPT = -O3
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

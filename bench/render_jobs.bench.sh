@@ -1,6 +1,6 @@
 #!/bin/sh
 # `render --jobs 2` against `--jobs 1` (issue 21 item 2): the functional
-# renderer splits each draw into vertex batches and 16x16 screen tiles
+# renderer splits each draw into vertex batches and bands of screen rows
 # on host threads, and the image is the same (checked here by its hash).
 #
 # Workloads: bench/softpipe/fullscreen.scn (8 full-screen quads of
@@ -11,9 +11,11 @@
 # large share, and 2048x2048, where shading is most of the command).  Each is
 # run RUNS times (default 5) as --jobs 1 and --jobs 2 interleaved
 # (1 2 1 2 ...); the figures are wall-clock seconds of the whole command
-# (scene loading, SFU tables and PNG encoding included: they run on one
-# thread), min/median/max, and the speed-up median(jobs 1) /
-# median(jobs 2).  The speed-up needs a second core that is idle: the
+# (scene loading, SFU tables, the RGBA8 image and its hash included: they
+# run on one thread), min/median/max, and the speed-up median(jobs 1) /
+# median(jobs 2).  "draws" is the same ratio of the renderer's own wall
+# time, the draws on their threads (`render --time`: the part --jobs
+# splits).  The speed-up needs a second core that is idle: the
 # load average before and after is printed with the figures.  With
 # /usr/bin/time, the CPU seconds (user + sys) are summed too: "cpu 2/1",
 # median(jobs 2) / median(jobs 1), is the work the split adds (about 1.0
@@ -30,14 +32,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # wall SCENE JOBS SIZE: wall seconds of one render to stdout, its CPU seconds
-# appended to $tmp/cpu.JOBS, its hash to $tmp/hash.JOBS.  With perf, the
+# appended to $tmp/cpu.JOBS, the draws' own wall seconds (render --time)
+# to $tmp/draws.JOBS, its hash to $tmp/hash.JOBS.  With perf, the
 # wall time is perf's "time elapsed" (from the fork to the exit of the
 # render: perf's own start-up, 0.1 s on a loaded machine, left out).
 wall() {
+    wall_of "$@"
+    awk '/^time: render/ { print $4 }' "$tmp/err" >> "$tmp/draws.$2"
+}
+
+wall_of() {
     t0=$(date +%s%N)
     if [ "$cpu_by" = perf ]; then
         perf stat -e task-clock -o "$tmp/time" "$U" render "$1" \
-            --size "$3" --hash --jobs "$2" > "$tmp/hash.$2"
+            --size "$3" --hash --jobs "$2" --time > "$tmp/hash.$2" 2> "$tmp/err"
         # (perf groups digits with commas: 1,234.56 msec)
         awk '/task-clock/ { gsub(",", "", $1); printf "%.4f\n", $1 / 1000 }' \
             "$tmp/time" >> "$tmp/cpu.$2"
@@ -46,10 +54,10 @@ wall() {
         return
     elif [ "$cpu_by" = gnutime ]; then
         /usr/bin/time -f '%U %S' -o "$tmp/time" "$U" render "$1" \
-            --size "$3" --hash --jobs "$2" > "$tmp/hash.$2"
+            --size "$3" --hash --jobs "$2" --time > "$tmp/hash.$2" 2> "$tmp/err"
         awk '{ printf "%.4f\n", $1 + $2 }' "$tmp/time" >> "$tmp/cpu.$2"
     else
-        "$U" render "$1" --size "$3" --hash --jobs "$2" > "$tmp/hash.$2"
+        "$U" render "$1" --size "$3" --hash --jobs "$2" --time > "$tmp/hash.$2" 2> "$tmp/err"
         echo 1 >> "$tmp/cpu.$2"
     fi
     t1=$(date +%s%N)
@@ -73,8 +81,8 @@ elif [ -x /usr/bin/time ]; then
 fi
 echo "host: $(nproc) online CPUs; load before: $(uptime | sed 's/.*load average: //')"
 echo "CPU time from: $cpu_by"
-printf '%-40s %-22s %-22s %8s %8s\n' workload "jobs 1 min/med/max s" \
-    "jobs 2 min/med/max s" speed-up "cpu 2/1"
+printf '%-40s %-22s %-22s %8s %8s %8s\n' workload "jobs 1 min/med/max s" \
+    "jobs 2 min/med/max s" speed-up "cpu 2/1" draws
 for size in $SIZES; do
 for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
            bench/scenes/bunny.scn; do
@@ -82,6 +90,8 @@ for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
     : > "$tmp/t2"
     : > "$tmp/cpu.1"
     : > "$tmp/cpu.2"
+    : > "$tmp/draws.1"
+    : > "$tmp/draws.2"
     r=0
     while [ "$r" -lt "$RUNS" ]; do
         wall "$scn" 1 "$size" >> "$tmp/t1"
@@ -92,11 +102,11 @@ for scn in bench/softpipe/fullscreen.scn bench/scenes/envmap.scn \
     done
     # shellcheck disable=SC2046  # stats prints three words
     set -- $(stats "$tmp/t1") $(stats "$tmp/t2") $(stats "$tmp/cpu.1") \
-        $(stats "$tmp/cpu.2")
+        $(stats "$tmp/cpu.2") $(stats "$tmp/draws.1") $(stats "$tmp/draws.2")
     awk -v s="$scn $size" -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
-        -v f="$6" -v c1="$8" -v c2="${11}" 'BEGIN {
-        printf "%-40s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx %8.2f\n",
-               s, a, b, c, d, e, f, b / e, c2 / c1 }'
+        -v f="$6" -v c1="$8" -v c2="${11}" -v d1="${14}" -v d2="${17}" 'BEGIN {
+        printf "%-40s %6.3f %6.3f %6.3f   %6.3f %6.3f %6.3f   %7.2fx %8.2f %7.2fx\n",
+               s, a, b, c, d, e, f, b / e, c2 / c1, d1 / d2 }'
 done
 done
 echo "load after: $(uptime | sed 's/.*load average: //')"

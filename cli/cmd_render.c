@@ -1,10 +1,11 @@
 /* ushader render SCENE [-o OUT.png] [--arch A[,B...]|all] [--config F.ini]
  *                      [--set KEY=V]... [--exact-math] [--stats]
- *                      [--size WxH] [--hash] [--jobs N] */
+ *                      [--size WxH] [--hash] [--jobs N] [--time] */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -17,7 +18,7 @@ static const char usage[] =
     "usage: ushader render SCENE -o OUT.png [--arch A[,B...]|all]\n"
     "                      [--config F.ini]\n"
     "                      [--set KEY=V]... [--exact-math] [--stats]\n"
-    "                      [--size WxH] [--hash] [--jobs N]\n"
+    "                      [--size WxH] [--hash] [--jobs N] [--time]\n"
     "  Render a scene (docs/SCENES.md) to a PNG file, written atomically.\n"
     "  -o OUT.png    the image (optional with --hash or --stats)\n"
     "  --arch A      what runs the shaders: functional (the reference\n"
@@ -43,7 +44,10 @@ static const char usage[] =
     "                (default: the online CPUs): screen tiles and vertex\n"
     "                batches merged in a fixed order, so the image, the\n"
     "                counts and any error are the same for every N; a\n"
-    "                core model (--arch) always shades on one thread\n";
+    "                core model (--arch) always shades on one thread\n"
+    "  --time        print on stderr each render's wall and host CPU\n"
+    "                seconds (the draws on their threads: not the scene's\n"
+    "                loading, the SFU tables or the image's export)\n";
 
 static bool parse_size(const char *s, unsigned *w, unsigned *h)
 {
@@ -132,7 +136,7 @@ static const struct cli_opt options[] = {
     { "--set", true, true, NULL }, { "--size", true, false, NULL },
     { "--exact-math", false, false, NULL }, { "--stats", false, false, NULL },
     { "--hash", false, false, NULL }, { "--jobs", true, false, NULL },
-    { NULL, false, false, NULL },
+    { "--time", false, false, NULL }, { NULL, false, false, NULL },
 };
 
 /* What every model's render of the scene shares. */
@@ -143,7 +147,15 @@ struct render_job {
     const struct us_math *math;
     const struct us_config *cfg;
     unsigned jobs;               /* host threads of the functional render */
+    bool time;                   /* --time */
 };
+
+static double seconds(clockid_t clock)
+{
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* The RGBA8 image of the scene shaded functionally (cb NULL) or on cb's
  * model, and its pipeline counts; NULL after the error. */
@@ -157,9 +169,16 @@ static uint8_t *render_on(const struct render_job *j,
     struct gfx_framebuffer fb;
     struct us_diag diag = { 0 };
     /* a core model's ctx counts cycles per batch: one thread */
+    double wall0 = seconds(CLOCK_MONOTONIC);
+    double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
     bool ok = gfx_scene_render_jobs(j->scene, j->w, j->h, j->math,
                                     cb ? &cb->be : &functional,
                                     cb ? 1 : j->jobs, &fb, st, &diag);
+    if (ok && j->time)
+        fprintf(stderr, "time: render %-12s %.6f s wall %.6f s CPU %" PRIu64
+                " fragments\n", cb ? cb->model->name : "functional",
+                seconds(CLOCK_MONOTONIC) - wall0,
+                seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0, st->fragments);
     if (ok && cb && cb->failed) {
         cli_error(j->path, 0, 0, "render: %s: %s", cb->model->name,
                   cb->diag.msg);
@@ -212,6 +231,7 @@ int cmd_render(int argc, char **argv)
     const char *scene = NULL, *out = NULL, *arch = "functional";
     const char *config = NULL;
     bool exact = false, stats = false, hash = false, sized = false;
+    bool timed = false;
     unsigned w = 0, h = 0, jobs = cli_default_jobs();
     struct cli_arch models = { .functional = true };
     struct us_config ccfg;
@@ -259,6 +279,8 @@ int cmd_render(int argc, char **argv)
             stats = true;
         } else if (!strcmp(a, "--hash")) {
             hash = true;
+        } else if (!strcmp(a, "--time")) {
+            timed = true;
         } else if (a[0] == '-' && a[1]) {
             cli_error(NULL, 0, 0, "render: unknown option or missing value '%s'", a);
             fputs(usage, stderr);
@@ -315,7 +337,7 @@ int cmd_render(int argc, char **argv)
 
     struct render_job job = {
         .scene = s, .path = scene, .w = w, .h = h, .math = &math, .cfg = &ccfg,
-        .jobs = jobs,
+        .jobs = jobs, .time = timed,
     };
     struct gfx_core_backend *cbs[sizeof models.mask * 8];   /* a bit each */
     unsigned ncb = 0;

@@ -65,21 +65,33 @@ void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
 }
 
 /* GL 2.1 §2.14.9: a [0, 1] colour component c becomes round(c * 255). */
+/* One channel value as its 8-bit code: clamped to [0, 1] (NaN and
+ * negatives -> 0, +inf -> 1), then floor(c * 255 + 0.5) (the sum is
+ * positive, so the conversion's truncation is the floor).  The clamp
+ * works on the bits: float compares may trap (ISO C's -ftrapping-math),
+ * so gcc would not turn them into vector selects. */
+static inline uint8_t unorm8(const float *src)
+{
+    int32_t b;
+    memcpy(&b, src, sizeof b);
+    int32_t keep = -(int32_t)(b > 0 && b <= 0x7f800000);  /* (0, +inf] */
+    b = (b < 0x3f800000 ? b : 0x3f800000) & keep;          /* 1.0f */
+    float c;
+    memcpy(&c, &b, sizeof c);
+    return (uint8_t)(int32_t)(c * 255.0f + 0.5f);
+}
+
 uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb)
 {
     uint8_t *out = malloc((size_t)fb->w * fb->h * 4);
     if (!out)
         return NULL;
+    size_t n = (size_t)fb->w * 4;
     for (unsigned r = 0; r < fb->h; r++) {
-        const float *src = fb->color + (size_t)(fb->h - 1 - r) * fb->w * 4;
-        uint8_t *dst = out + (size_t)r * fb->w * 4;
-        for (unsigned i = 0; i < fb->w * 4; i++) {
-            float c = src[i];
-            c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;  /* NaN -> 0 */
-            /* floor(c * 255 + 0.5): the sum is positive, so the
-             * conversion's truncation is the floor (and vectorizes) */
-            dst[i] = (uint8_t)(int)(c * 255.0f + 0.5f);
-        }
+        const float *src = fb->color + (size_t)(fb->h - 1 - r) * n;
+        uint8_t *dst = out + (size_t)r * n;
+        for (size_t i = 0; i < n; i++)
+            dst[i] = unorm8(&src[i]);
     }
     return out;
 }

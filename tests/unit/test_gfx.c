@@ -1,5 +1,5 @@
 /* Unit tests of the 3D pipeline: fill rule (the rasterizer's too), clipping (user clip planes
- * too), perspective-correct, flat and noperspective interpolation, texture wrap modes and mip selection, PNG and OBJ errors. */
+ * too), perspective-correct, flat and noperspective interpolation, texture wrap modes and mip selection, the RGBA8 conversion, PNG and OBJ errors. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -598,6 +598,51 @@ START_TEST(shadow_compare)
 }
 END_TEST
 
+/* gfx_fb_rgba8's clamp on the bits against the float expression it
+ * replaces, on every 4099th bit pattern and the edges (NaNs, infinities,
+ * zeros, the rounding points k / 255 - 1/510 and their neighbours), and
+ * the row order (the framebuffer's bottom row first). */
+static uint8_t unorm8_ref(float c)
+{
+    c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;  /* NaN -> 0 */
+    return (uint8_t)(int)(c * 255.0f + 0.5f);
+}
+
+START_TEST(rgba8_conversion)
+{
+    enum { W = 1024, H = 1025 };   /* 4 W H > 2^32 / 4099 + the edges */
+    struct gfx_framebuffer fb;
+    struct us_diag d;
+    ck_assert(gfx_fb_alloc(&fb, W, H, &d));
+    size_t n = (size_t)W * H * 4, k = 0;
+    const uint32_t edge[] = { 0x00000000, 0x80000000, 0x7f800000, 0xff800000,
+                              0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001,
+                              0x3f800000, 0x3f800001, 0x3f7fffff, 0x00000001,
+                              0x807fffff, 0xbf800000 };
+    for (; k < sizeof edge / sizeof edge[0]; k++)
+        memcpy(&fb.color[k], &edge[k], 4);
+    for (unsigned q = 0; q < 256; q++) {
+        float c = ((float)q - 0.5f) / 255.0f;
+        fb.color[k++] = c;
+        fb.color[k++] = nextafterf(c, 0.0f);
+        fb.color[k++] = nextafterf(c, 1.0f);
+    }
+    for (uint64_t b = 0; k < n; k++, b += 4099) {
+        uint32_t u = (uint32_t)b;
+        memcpy(&fb.color[k], &u, 4);
+    }
+    uint8_t *px = gfx_fb_rgba8(&fb);
+    ck_assert_ptr_nonnull(px);
+    for (unsigned r = 0; r < H; r++)
+        for (unsigned i = 0; i < W * 4; i++) {
+            float c = fb.color[(size_t)(H - 1 - r) * W * 4 + i];
+            ck_assert_uint_eq(px[(size_t)r * W * 4 + i], unorm8_ref(c));
+        }
+    free(px);
+    gfx_fb_free(&fb);
+}
+END_TEST
+
 START_TEST(png_errors)
 {
     uint8_t img[6 * 5 * 4];
@@ -723,6 +768,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, mip_selection);
     tcase_add_test(t, cube_lod_across_edge);
     tcase_add_test(t, shadow_compare);
+    tcase_add_test(t, rgba8_conversion);
     tcase_add_test(t, png_errors);
     tcase_add_test(t, obj_loader);
     tcase_add_test(t, teapot_outward);
