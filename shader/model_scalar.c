@@ -602,18 +602,27 @@ struct pick_ctx {
     bool have_cause, cause_work;
 };
 
+/* blocked(core, sl) == US_STALL_COUNT, without naming a cause. */
+static inline __attribute__((always_inline)) bool
+slot_free(const struct us_core *core, const struct slot *sl)
+{
+    return sl->active && sl->pc < core->code.n && sl->fbuf &&
+           sl->ready_at <= core->now && !at_barrier(core, sl) &&
+           !(core->info[sl->pc].unit == US_UNIT_SFU && core->sfu_mode == 2 &&
+             core->pool_used >= core->sfu_pool);
+}
+
 static inline __attribute__((always_inline)) bool
 slot_can_issue(struct pick_ctx *pc, unsigned i)
 {
     const struct slot *sl = &pc->p->slot[i];
-    enum us_stall why = blocked(pc->core, sl);
-    if (why == US_STALL_COUNT)
+    if (slot_free(pc->core, sl))
         return true;
     /* The first slot with work left names the cause; else the first
-     * draining one. */
+     * draining one (the cause is looked for only then). */
     bool work = sl->active && sl->pc < pc->core->code.n;
     if (sl->active && (!pc->have_cause || (work && !pc->cause_work))) {
-        pc->cause = why;
+        pc->cause = blocked(pc->core, sl);
         pc->have_cause = true;
         pc->cause_work = work;
     }
