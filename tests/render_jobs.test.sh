@@ -1,12 +1,13 @@
 #!/bin/sh
 # Issue 21 item 2: `render --jobs N` splits each draw into vertex batches
-# and screen tiles merged in a fixed order, so the image, the --stats
+# and bands of screen rows merged in a fixed order, so the image, the --stats
 # document (less its command line) and any error are byte-identical for
 # N = 1, 2, 3, 7: scenes with depth, blending and KIL, textures, many
 # small triangles, a glmark2 scene, odd sizes (partial tiles, one tile),
 # a draw failing in some tiles only and one failing in some vertex
 # batches only.  Also: piglit --jobs and compute --jobs give identical
-# outputs, and --jobs takes 1..256 only.  Nothing here is timed.
+# outputs, --jobs takes 1..256 only, and render --time's line is there.
+# Nothing here is timed.
 set -u
 BUILD=${BUILD:-build}
 U="$BUILD/ushader"
@@ -144,6 +145,23 @@ done
 "$U" compute tests/compute/sum.cp --groups 1 --jobs 0 > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--jobs wants 1..256" "$tmp/err" && ok ||
     bad "compute --jobs 0: $(cat "$tmp/err")"
+
+# --time: one line on stderr a render (each --arch model's), the draws'
+# wall and CPU seconds and the fragments; stdout (the hash) unchanged
+"$U" render bench/scenes/phong.scn --size 64x48 --hash > "$tmp/t0.out"
+"$U" render bench/scenes/phong.scn --size 64x48 --hash --time --jobs 2 \
+    > "$tmp/t1.out" 2> "$tmp/t1.err"
+frags=$("$U" render bench/scenes/phong.scn --size 64x48 --stats |
+        sed -n 's/^ *"fragments": \([0-9]*\),*$/\1/p')
+cmp -s "$tmp/t0.out" "$tmp/t1.out" && ok || bad "render --time changed stdout"
+grep -Eq "^time: render functional +[0-9]+\.[0-9]{6} s wall [0-9]+\.[0-9]{6} s CPU $frags fragments\$" \
+    "$tmp/t1.err" && [ "$(wc -l < "$tmp/t1.err")" -eq 1 ] && ok ||
+    bad "render --time: '$(cat "$tmp/t1.err")' ($frags fragments)"
+"$U" render bench/scenes/phong.scn --size 16x16 --hash --time \
+    --arch scalar,simt > /dev/null 2> "$tmp/t2.err"
+[ "$(grep -c "^time: render " "$tmp/t2.err")" -eq 2 ] &&
+    grep -q "^time: render simt " "$tmp/t2.err" && ok ||
+    bad "render --time --arch scalar,simt: $(cat "$tmp/t2.err")"
 
 echo "render_jobs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
