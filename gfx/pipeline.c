@@ -249,6 +249,18 @@ struct tri_box {
 };
 enum { TRI_SKIP = -2, TRI_ALL = -1 };
 
+/* A vertex's part of its triangles' boxes, found by the vertex run
+ * that shaded it (its position still in cache; a triangle's box then
+ * reads three of these instead of three clip-space vertices): its kind
+ * (0, TRI_SKIP: not finite, TRI_ALL: w <= 0 or beyond the guard band)
+ * and the floor - 1 and ceiling + 1 of its window x and y.  The box of
+ * the triangle is their minimum and maximum (floor and ceiling are
+ * monotonic: the box of the bounding box of the three points). */
+struct vert_box {
+    int32_t x0, x1, y0, y1;
+    int32_t kind;
+};
+
 /* The fragment stage on several slices cuts the screen into bands of
  * `band` whole rows, band b = rows [b band, (b + 1) band), in slice
  * b % slices.  Bands rather than square tiles: a worker writes whole
@@ -312,7 +324,10 @@ static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
            workers * (NTHREADS * sizeof(struct us_thread) +
                       QUAD_BATCH * sizeof(struct quad_info)) +
            slices * sizeof(struct slice) +
-           (slices > 1 ? d->mesh->ntris * touch_bytes(slices) : 0);
+           (slices > 1 ? d->mesh->ntris * touch_bytes(slices) +
+                             ((size_t)d->mesh->nverts + 1) *
+                                 sizeof(struct vert_box)
+                         : 0);
 }
 
 size_t gfx_draw_bytes(const struct gfx_draw *d)
@@ -321,33 +336,43 @@ size_t gfx_draw_bytes(const struct gfx_draw *d)
     return draw_bytes(d, n, n > 1 ? SLICES * n : 1);
 }
 
+static struct vert_box vert_box(const struct gfx_framebuffer *fb,
+                                const float *p)
+{
+    if (!finite4(p))
+        return (struct vert_box){ .kind = TRI_SKIP };
+    if (!(p[3] > 0.0f))
+        return (struct vert_box){ .kind = TRI_ALL };
+    const float W = (float)fb->w, H = (float)fb->h;
+    float iw = 1.0f / p[3];
+    float x = (p[0] * iw + 1.0f) * 0.5f * W;
+    float y = (p[1] * iw + 1.0f) * 0.5f * H;
+    if (!(fabsf(x) < 4.0f * W + 4.0f && fabsf(y) < 4.0f * H + 4.0f))
+        return (struct vert_box){ .kind = TRI_ALL };
+    /* floor and ceiling (|x| < 2^24: the truncation is exact) */
+    int ix = (int)x, iy = (int)y;
+    return (struct vert_box){ ix - (x < (float)ix) - 1, ix + (x > (float)ix) + 1,
+                              iy - (y < (float)iy) - 1, iy + (y > (float)iy) + 1,
+                              0 };
+}
+
 static struct tri_box tri_box(const struct gfx_framebuffer *fb, int band,
-                              const struct gfx_cvert *in[3])
+                              const struct vert_box *v[3])
 {
     const struct tri_box all = { TRI_ALL, 0 }, none = { 0, -1 };
-    if (!finite4(in[0]->pos) || !finite4(in[1]->pos) || !finite4(in[2]->pos))
+    if (v[0]->kind == TRI_SKIP || v[1]->kind == TRI_SKIP ||
+        v[2]->kind == TRI_SKIP)
         return (struct tri_box){ TRI_SKIP, 0 };
-    const float W = (float)fb->w, H = (float)fb->h;
-    float x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-    for (int i = 0; i < 3; i++) {
-        const float *p = in[i]->pos;
-        if (!(p[3] > 0.0f))
-            return all;
-        float iw = 1.0f / p[3];
-        float x = (p[0] * iw + 1.0f) * 0.5f * W;
-        float y = (p[1] * iw + 1.0f) * 0.5f * H;
-        if (!(fabsf(x) < 4.0f * W + 4.0f && fabsf(y) < 4.0f * H + 4.0f))
-            return all;
-        x0 = i == 0 || x < x0 ? x : x0;
-        x1 = i == 0 || x > x1 ? x : x1;
-        y0 = i == 0 || y < y0 ? y : y0;
-        y1 = i == 0 || y > y1 ? y : y1;
+    if (v[0]->kind || v[1]->kind || v[2]->kind)
+        return all;
+    int px0 = v[0]->x0, px1 = v[0]->x1, py0 = v[0]->y0, py1 = v[0]->y1;
+    for (int i = 1; i < 3; i++) {
+        px0 = v[i]->x0 < px0 ? v[i]->x0 : px0;
+        px1 = v[i]->x1 > px1 ? v[i]->x1 : px1;
+        py0 = v[i]->y0 < py0 ? v[i]->y0 : py0;
+        py1 = v[i]->y1 > py1 ? v[i]->y1 : py1;
     }
-    /* floor and ceiling (|x| < 2^24: the truncation is exact) */
     int fw = (int)fb->w, fh = (int)fb->h;
-    int ix0 = (int)x0, ix1 = (int)x1, iy0 = (int)y0, iy1 = (int)y1;
-    int px0 = ix0 - (x0 < (float)ix0) - 1, px1 = ix1 + (x1 > (float)ix1) + 1;
-    int py0 = iy0 - (y0 < (float)iy0) - 1, py1 = iy1 + (y1 > (float)iy1) + 1;
     px0 = px0 < 0 ? 0 : px0;
     py0 = py0 < 0 ? 0 : py0;
     px1 = px1 >= fw ? fw - 1 : px1;
@@ -405,6 +430,7 @@ struct draw_job {
     uint64_t *touch;              /* with several slices: a triangle's
                                      slices (touch_words bits a one) */
     uint16_t *owner;              /* and the one that counts it         */
+    struct vert_box *vbox;        /* and each vertex's part of its box  */
     struct slice *slices;         /* kept to the end: the counts        */
     struct vrun *vruns;
     /* progress, under the chain's lock */
@@ -450,10 +476,12 @@ static void release(struct draw_job *j)
     free(j->cv);
     free(j->touch);
     free(j->owner);
+    free(j->vbox);
     j->vparams = j->fparams = NULL;
     j->cv = NULL;
     j->touch = NULL;
     j->owner = NULL;
+    j->vbox = NULL;
     if (j->bytes)
         gfx_budget_give(j->d->budget, j->bytes);
     j->bytes = 0;
@@ -507,9 +535,10 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
         j->touch = malloc((size_t)m->ntris * touch_words(j->nslices) *
                           sizeof *j->touch);
         j->owner = malloc(m->ntris * sizeof *j->owner);
+        j->vbox = malloc(((size_t)m->nverts + 1) * sizeof *j->vbox);
     }
     if (!j->vparams || !j->fparams || !j->cv ||
-        (boxes && (!j->touch || !j->owner)))
+        (boxes && (!j->touch || !j->owner || !j->vbox)))
         return gfx_fail(diag, 0, 0, "out of memory while drawing");
     us_resolve_params(d->vp, d->gl, j->vparams);
     us_resolve_params(d->fp, d->gl, j->fparams);
@@ -554,6 +583,9 @@ static void vertex_run(struct worker *w, struct draw_job *j, unsigned i)
     r->ok = shade_vertices(j->d, j->vparams, w->threads, j->cv, j->nvary,
                            j->stride, b0 * VERTEX_BATCH, to, &r->vfailed,
                            &r->diag);
+    for (unsigned v = b0 * VERTEX_BATCH; r->ok && j->vbox && v < to; v++)
+        j->vbox[v] = vert_box(j->fb, ((const struct gfx_cvert *)
+                                          (j->cv + v * j->stride))->pos);
 }
 
 /* Box run i: the slices of a contiguous run of triangles. */
@@ -565,11 +597,8 @@ static void box_run(struct draw_job *j, unsigned i)
     unsigned t1 = (unsigned)((uint64_t)m->ntris * (i + 1) / j->nb);
     for (unsigned tix = t0; tix < t1; tix++) {
         const uint32_t *ix = m->idx + 3 * tix;
-        const struct gfx_cvert *in[3] = {
-            (const struct gfx_cvert *)(j->cv + ix[0] * j->stride),
-            (const struct gfx_cvert *)(j->cv + ix[1] * j->stride),
-            (const struct gfx_cvert *)(j->cv + ix[2] * j->stride),
-        };
+        const struct vert_box *in[3] = { &j->vbox[ix[0]], &j->vbox[ix[1]],
+                                         &j->vbox[ix[2]] };
         uint64_t *bits = j->touch + (size_t)tix * words;
         memset(bits, 0, words * sizeof *bits);
         j->owner[tix] = (uint16_t)touch(tri_box(j->fb, j->band, in),
