@@ -272,16 +272,18 @@ static void slot_arm(const struct us_core *core, struct slot *sl)
     }
     const struct sinfo *s = &core->info[sl->pc];
     const uint64_t *ready = sl->r->ready;
+    uint64_t at_least = 0;   /* a local: ready[] could alias sl->ready_at */
     for (unsigned i = 0; i < s->nreads; i++) {
         uint64_t r = ready[s->rd[i].x];
-        if (r > s->rd[i].k && r - s->rd[i].k > sl->ready_at)
-            sl->ready_at = r - s->rd[i].k;
+        if (r > s->rd[i].k && r - s->rd[i].k > at_least)
+            at_least = r - s->rd[i].k;
     }
     for (unsigned i = 0; i < s->nwrites; i++) {
         uint64_t r = ready[s->wr[i].x];
-        if (r > s->wr[i].k && r - s->wr[i].k > sl->ready_at)
-            sl->ready_at = r - s->wr[i].k;
+        if (r > s->wr[i].k && r - s->wr[i].k > at_least)
+            at_least = r - s->wr[i].k;
     }
+    sl->ready_at = at_least;
 }
 
 static void add_read(struct sinfo *s, unsigned file, unsigned reg, unsigned k)
@@ -809,20 +811,26 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     }
     bool mem = s->kind == US_SK_MEM;   /* timed by mem_flush */
     uint64_t *ready = sl->r->ready;
-    for (unsigned i = 0; i < s->nwrites && !mem; i++) {
+    uint8_t *producer = sl->r->producer, unit = s->unit;
+    /* locals: a store through producer (a char type) could alias any
+     * of these, and ready[] sl->done_at */
+    uint64_t done_at = sl->done_at;
+    uint8_t done_unit = sl->done_unit;
+    unsigned nwrites = mem ? 0 : s->nwrites;
+    for (unsigned i = 0; i < nwrites; i++) {
         uint64_t at = now + s->at[i] + stall;
         unsigned x = s->wr[i].x;
         if (ready[x] < at) {
             ready[x] = at;
-            sl->r->producer[x] = s->unit;
+            producer[x] = unit;
         }
-        if (at > sl->done_at) {
-            sl->done_at = at;
-            sl->done_unit = s->unit;
+        if (at > done_at) {
+            done_at = at;
+            done_unit = unit;
         }
     }
-    if (now + busy > sl->done_at)
-        sl->done_at = now + busy;
+    sl->done_unit = done_unit;
+    sl->done_at = now + busy > done_at ? now + busy : done_at;
     p->free_at = now + busy;
     core->execs[sl->pc]++;   /* exec_counts */
     core->trace.n = 0;
