@@ -140,6 +140,29 @@ static void SOA(mixed)(const struct us_dinst *d, const struct us_math *m,
     }
 }
 
+/* LIT with the batch's POW (us_math.batch, the SFU's: its pows are
+ * us_math.pow's bit for bit): us_mixed_op's components, micro_lit_z's
+ * cases as selects around one batch (its pow taken for every lane). */
+static void SOA(lit)(const struct us_math *m, unsigned n, float *res[4],
+                     const float *s[3][4])
+{
+    float b[US_SOA_WIDTH], e[US_SOA_WIDTH], pw[US_SOA_WIDTH];
+    const float *x = s[0][0], *y = s[0][1], *w = s[0][3];
+    for (unsigned l = 0; l < n; l++) {
+        b[l] = micro_lit_clamp0(y[l]);
+        e[l] = micro_lit_clamp_exp(w[l]);
+    }
+    m->batch(m->cfg, US_MATH_POW, b, e, pw, n);
+    for (unsigned l = 0; l < n; l++) {
+        float cx = micro_lit_clamp0(x[l]);   /* read before res is written */
+        res[0][l] = 1.0f;
+        res[1][l] = cx;
+        res[2][l] = !(cx > 0.0f) ? 0.0f
+                  : b[l] == 0.0f && e[l] == 0.0f ? 1.0f : pw[l];
+        res[3][l] = 1.0f;
+    }
+}
+
 /* TEX TXB TXP: every lane samples (interp.c lanes_tex); a quad at a time
  * through sample_quad, else lane by lane. */
 static void SOA(tex)(const struct us_dinst *d, const struct us_exec_env *env,
@@ -294,7 +317,13 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
                                       res[1] = res[2] = res[3] = res[0]; break;
     DOT_OPS(X)
 #undef X
-    case US_OP_XPD: case US_OP_DST: case US_OP_LIT:
+    case US_OP_LIT:
+        if (m->batch)
+            SOA(lit)(m, n, res, s);
+        else
+            SOA(mixed)(d, m, n, res, s);
+        break;
+    case US_OP_XPD: case US_OP_DST:
     case US_OP_EXP: case US_OP_LOG: case US_OP_SCS:
         SOA(mixed)(d, m, n, res, s);
         break;
