@@ -64,12 +64,12 @@ void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
     }
 }
 
-/* GL 2.1 §2.14.9: a [0, 1] colour component c becomes round(c * 255). */
-/* One channel value as its 8-bit code: clamped to [0, 1] (NaN and
- * negatives -> 0, +inf -> 1), then floor(c * 255 + 0.5) (the sum is
- * positive, so the conversion's truncation is the floor).  The clamp
- * works on the bits: float compares may trap (ISO C's -ftrapping-math),
- * so gcc would not turn them into vector selects. */
+/* GL 2.1 §2.14.9: a [0, 1] colour component c becomes round(c * 255).
+ * Clamped to [0, 1] first (NaN and negatives -> 0, +inf -> 1), then
+ * floor(c * 255 + 0.5) (the sum is positive, so the conversion's
+ * truncation is the floor).  The clamp works on the bits: float compares
+ * may trap (ISO C's -ftrapping-math), so gcc would not turn them into
+ * vector selects. */
 static inline uint8_t unorm8(const float *src)
 {
     int32_t b;

@@ -811,9 +811,10 @@ static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
     }
     bool mem = s->kind == US_SK_MEM;   /* timed by mem_flush */
     uint64_t *ready = sl->r->ready;
-    uint8_t *producer = sl->r->producer, unit = s->unit;
-    /* locals: a store through producer (a char type) could alias any
-     * of these, and ready[] sl->done_at */
+    uint8_t *producer = sl->r->producer;
+    uint8_t unit = s->unit;
+    /* locals: a store to producer[] (a char type) may alias any of
+     * them, one to ready[] sl->done_at */
     uint64_t done_at = sl->done_at;
     uint8_t done_unit = sl->done_unit;
     unsigned nwrites = mem ? 0 : s->nwrites;
