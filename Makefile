@@ -60,7 +60,10 @@ all: $(LIB) $(USHADER) $(TOOL_BIN)
 # The models and the SFU are the simulator's inner loops: -O3's unrolling
 # and vectorisation there is worth 5-12% of a model's speed (no FP
 # reassociation: -O3 keeps ISO C's -ffp-contract=off and exact math).
-$(BUILD)/obj/shader/%.o $(BUILD)/obj/sfu/%.o: OPT = -O3
+# Functions on cache lines: otherwise code added in one file moves the
+# others' loops across line boundaries (4.5 KB more in interp_soa.o cost
+# the vec4 models 2-5%, docs/perf/core.md).
+$(BUILD)/obj/shader/%.o $(BUILD)/obj/sfu/%.o: OPT = -O3 -falign-functions=64
 # The RGBA8 conversion of every output image: -O2's cheap vectoriser
 # leaves its loop scalar, 5-8x slower (docs/perf/jobs.md).
 $(BUILD)/obj/gfx/framebuffer.o: OPT = -O3
