@@ -351,9 +351,10 @@ static struct vert_box vert_box(const struct gfx_framebuffer *fb,
         return (struct vert_box){ .kind = TRI_ALL };
     /* floor and ceiling (|x| < 2^24: the truncation is exact) */
     int ix = (int)x, iy = (int)y;
-    return (struct vert_box){ ix - (x < (float)ix) - 1, ix + (x > (float)ix) + 1,
-                              iy - (y < (float)iy) - 1, iy + (y > (float)iy) + 1,
-                              0 };
+    return (struct vert_box){
+        ix - (x < (float)ix) - 1, ix + (x > (float)ix) + 1,
+        iy - (y < (float)iy) - 1, iy + (y > (float)iy) + 1, 0,
+    };
 }
 
 static struct tri_box tri_box(const struct gfx_framebuffer *fb, int band,
