@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 echo "== reference interpreter throughput (exact math), bench/programs"
 "$BUILD/tools/bench_interp" bench/programs/*.vp bench/programs/*.fp
 
+echo
+echo "== the batched SFU model per build of its loops (tools/bench_sfu_batch.c)"
+"$BUILD/tools/bench_sfu_batch"
+
 for b in bench/*.bench.sh; do
     [ -e "$b" ] || continue
     echo
