@@ -15,8 +15,9 @@
 
 /* USHADER_SOA picks the executor, for benchmarks and the identity tests
  * (tests/soa.test.sh): "0" the reference alone (the path before the SoA
- * executor), "baseline" or "avx2" that build of the loops; unset or
- * anything else, the SoA executor with the CPU's best build. */
+ * executor), "baseline", "avx2" or "avx512" that build of the loops (when
+ * the CPU has it); unset or anything else, the SoA executor with the
+ * CPU's best build. */
 static bool soa_choice(enum us_soa_isa *isa)
 {
     const char *e = getenv("USHADER_SOA");
@@ -27,8 +28,10 @@ static bool soa_choice(enum us_soa_isa *isa)
         return false;
     if (!strcmp(e, "baseline"))
         *isa = US_SOA_BASELINE;
-    else if (!strcmp(e, "avx2") && us_soa_have_avx2())
+    else if (!strcmp(e, "avx2") && us_soa_have(US_SOA_AVX2))
         *isa = US_SOA_AVX2;
+    else if (!strcmp(e, "avx512") && us_soa_have(US_SOA_AVX512))
+        *isa = US_SOA_AVX512;
     return true;
 }
 

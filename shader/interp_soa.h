@@ -30,9 +30,10 @@ enum { US_SOA_WIDTH = 64 };   /* lanes per chunk: 16 quads */
 
 /* Which build of the loops runs. */
 enum us_soa_isa {
-    US_SOA_AUTO,        /* AVX2 when the CPU has it, else the baseline */
+    US_SOA_AUTO,        /* the best build the CPU has                   */
     US_SOA_BASELINE,    /* the x86-64 baseline (SSE2) build             */
     US_SOA_AVX2,        /* the AVX2 build (the CPU must have AVX2)      */
+    US_SOA_AVX512,      /* the AVX-512 build (F, VL, DQ, BW)            */
 };
 
 struct us_soa;
@@ -43,8 +44,8 @@ struct us_soa;
 struct us_soa *us_soa_plan(const struct us_decoded *d);
 void us_soa_free(struct us_soa *p);
 
-/* Whether the CPU can run the US_SOA_AVX2 build. */
-bool us_soa_have_avx2(void);
+/* Whether the CPU can run that build (US_SOA_AUTO: always). */
+bool us_soa_have(enum us_soa_isa isa);
 
 /* Run the program on threads t[0 .. n): as us_interpret_quads on n / 4
  * quads when `quads` (n a multiple of 4), else as us_interpret_decoded on

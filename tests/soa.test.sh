@@ -2,8 +2,8 @@
 # The batched structure-of-arrays executor (shader/interp_soa.c) in the
 # functional renderer: every bench/scenes/*.scn and the softpipe bench's
 # scene rendered with the reference alone (USHADER_SOA=0), the SoA
-# executor's x86-64 baseline build and its AVX2 build (the CPU's best
-# when it has no AVX2) must give the same pixels, with the SFU model's
+# executor's x86-64 baseline build, its AVX2 build and its AVX-512 build
+# (the CPU's best when it has not these) must give the same pixels, with the SFU model's
 # math and with --exact-math.  tests/unit/test_interp_soa.c checks the
 # executor itself on random programs.
 set -u
@@ -22,7 +22,7 @@ for scn in bench/scenes/*.scn bench/softpipe/fullscreen.scn; do
             fail=$((fail + 1))
             continue
         }
-        for isa in baseline avx2; do
+        for isa in baseline avx2 avx512; do
             h=$(USHADER_SOA=$isa "$U" render "$scn" --size 96x96 $math --hash 2>"$tmp/err")
             if [ "$h" = "$ref" ]; then
                 pass=$((pass + 1))

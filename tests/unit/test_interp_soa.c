@@ -131,16 +131,18 @@ static bool check_program(const struct us_program *prog, struct us_rng *r,
     struct us_soa *soa = us_soa_plan(dec);
     ck_assert_ptr_nonnull(soa);
     bool ok = true;
-    enum us_soa_isa isas[] = { US_SOA_BASELINE, US_SOA_AVX2 };
-    for (unsigned k = 0; k < 2 && ok; k++) {
-        if (isas[k] == US_SOA_AVX2 && !us_soa_have_avx2())
+    static const enum us_soa_isa isas[] = { US_SOA_BASELINE, US_SOA_AVX2,
+                                            US_SOA_AVX512 };
+    static const char *const names[] = { "baseline", "avx2", "avx512" };
+    for (unsigned k = 0; k < 3 && ok; k++) {
+        if (!us_soa_have(isas[k]))
             continue;
         for (int temps = 1; temps >= 0 && ok; temps--) {
             memcpy(got, in, n * sizeof *got);
             tgot = (struct fake_tex){ 0 };
             env.sample_ctx = &tgot;
             us_soa_run(soa, &env, got, n, quads, temps, isas[k]);
-            ok = same_threads(ref, got, n, temps, k ? "avx2" : "baseline") &&
+            ok = same_threads(ref, got, n, temps, names[k]) &&
                  tgot.calls == tref.calls && tgot.sum == tref.sum;
             /* without `temps` the TEMPs are left as they were */
             for (unsigned i = 0; ok && !temps && i < n; i++)
@@ -193,8 +195,10 @@ START_TEST(random_programs_match_reference)
         }
         us_program_free(&p);
     }
-    printf("SoA executor: %u random programs, %u failed, AVX2 %s\n", n,
-           failed, us_soa_have_avx2() ? "checked" : "not on this CPU");
+    printf("SoA executor: %u random programs, %u failed, AVX2 %s, AVX-512 "
+           "%s\n", n, failed,
+           us_soa_have(US_SOA_AVX2) ? "checked" : "not on this CPU",
+           us_soa_have(US_SOA_AVX512) ? "checked" : "not on this CPU");
     ck_assert_uint_eq(failed, 0);
     us_sfu_free(&sfu);
 }
@@ -302,8 +306,10 @@ START_TEST(rows_match_reference)
                                     1 + us_rng_below(&r, 28), &p));
         make_soa_program(&r, &p);
         const struct us_math *m = k % 4 < 2 ? &sfu_math : &us_math_exact;
-        enum us_soa_isa isa = us_soa_have_avx2() && us_rng_below(&r, 2)
-                                  ? US_SOA_AVX2 : US_SOA_BASELINE;
+        /* a build the CPU has, at random */
+        enum us_soa_isa isa = US_SOA_BASELINE + us_rng_below(&r, 3);
+        if (!us_soa_have(isa))
+            isa = US_SOA_BASELINE;
         if (!check_rows(&p, &r, m, frag, isa)) {
             failed++;
             char *text = us_disassemble(&p);
