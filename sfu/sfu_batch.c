@@ -3,8 +3,10 @@
  * the per-lane arithmetic of sfu/sfu_lane.h in one loop per function
  * with f a constant, built three times -- for the x86-64 baseline and,
  * chosen at run time, for AVX2 and AVX-512 (integer arithmetic and one
- * exact double subtraction; no FMA) -- so the results are us_sfu_eval's
- * bit for bit (tests/unit/test_sfu_batch.c, every build the CPU has).
+ * exact double subtraction; no FMA; the LUT read by the hardware's
+ * gather) -- so the results are us_sfu_eval's bit for bit
+ * (tests/unit/test_sfu_batch.c, every build the CPU has;
+ * tools/bench_sfu_batch times them).
  */
 #include <stddef.h>
 #include <string.h>
