@@ -15,10 +15,11 @@
  * without memory, integer operands, ARL or relative addressing; the caller
  * runs anything else on the reference.
  *
- * The loops are written for the compiler's vectoriser and built twice: for
- * the x86-64 baseline and, on x86-64, with AVX2 (never FMA: no contraction
- * of a*b+c, the build's -std=c11 keeps -ffp-contract=off), chosen at run
- * time; both give the same bits (tests/unit/test_interp_soa.c).
+ * The loops are written for the compiler's vectoriser and built three
+ * times: for the x86-64 baseline and, on x86-64, with AVX2 and with
+ * AVX-512 (never FMA: no contraction of a*b+c, the build's -std=c11 keeps
+ * -ffp-contract=off), chosen at run time; all give the same bits
+ * (tests/unit/test_interp_soa.c).
  */
 #ifndef US_INTERP_SOA_H
 #define US_INTERP_SOA_H

@@ -1,7 +1,7 @@
 /*
- * The loops of the structure-of-arrays executor, included twice by
+ * The loops of the structure-of-arrays executor, included three times by
  * shader/interp_soa.c: SOA(name) names this build's copy (the baseline's,
- * then the AVX2 one's under #pragma GCC target).  Only lane loops live
+ * then the AVX2 and AVX-512 ones under #pragma GCC target).  Only lane loops live
  * here; what an operation computes is isa/micro.h's and
  * shader/interp_ops.h's.  A row is US_SOA_WIDTH floats, one per lane; the
  * loops run over the chunk's n lanes.
