@@ -244,19 +244,19 @@ struct tri {
     float invw[3], z[3];
 };
 
-/* Component k of fragment input `in` for the pending quad's four
- * members: into their thread records, or the rows. */
+/* Component k of fragment input `in` for the pending quads' L members
+ * (4 a quad): into their thread records, or the rows. */
 __attribute__((always_inline))
 static inline void put_input(struct draw_ctx *c, unsigned in, unsigned k,
-                      const float v[4])
+                             const float *v, unsigned L)
 {
     if (c->rows) {
         if (c->in_row[in][k])
-            memcpy(c->in_row[in][k] + 4 * c->nquads, v, 4 * sizeof *v);
+            memcpy(c->in_row[in][k] + 4 * c->nquads, v, L * sizeof *v);
         return;
     }
     struct us_thread *th = &c->threads[4 * c->nquads];
-    for (unsigned i = 0; i < 4; i++)
+    for (unsigned i = 0; i < L; i++)
         th[i].input[in][k] = v[i];
 }
 
@@ -314,68 +314,74 @@ static unsigned interp_plan(const struct draw_ctx *c, const struct tri *t,
     return n;
 }
 
-/* Interpolate the fragment inputs of the pending quad's members (helpers
- * included: their barycentrics just lie outside [0, 1]), in double
- * precision, each member as one fragment alone would be: the loops over
- * the four members only let the compiler use vector registers.  Single
- * precision would round differently (the weights' three products and two
- * sums, and the perspective division): not bit-identical. */
+/* Interpolate the fragment inputs of the members of nq (1 or 2) pending
+ * quads of one row, the first at (qx, qy), member i of quad q lane 4q + i
+ * (helpers included: their barycentrics just lie outside [0, 1]), in
+ * double precision, each member as one fragment alone would be: the
+ * loops over the lanes only let the compiler use vector registers (two
+ * quads: 8 doubles, one AVX-512 register).  Single precision would round
+ * differently (the weights' three products and two sums, and the
+ * perspective division): not bit-identical. */
 __attribute__((always_inline))
-static inline void interpolate_quad(struct draw_ctx *c, const struct tri *t,
-                             const struct interp_comp *plan, unsigned nplan,
-                             const int64_t e[3][4], int qx, int qy,
-                             struct quad_info *qi)
+static inline void interpolate(struct draw_ctx *c, const struct tri *t,
+                               const struct interp_comp *plan, unsigned nplan,
+                               unsigned nq, const int64_t e[3][8], int qx,
+                               int qy, struct quad_info *qi)
 {
-    double ed[3][4], l[3][4], q[3][4], b[3][4];
-    double sum[4] = { 0.0, 0.0, 0.0, 0.0 };
+    enum { MAXL = 8 };
+    const unsigned L = 4 * nq;
+    double ed[3][MAXL], l[3][MAXL], q[3][MAXL], b[3][MAXL];
+    double sum[MAXL] = { 0.0 };
     double area2 = (double)t->s.area2;
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 4; i++)
+        for (unsigned i = 0; i < L; i++)
             ed[k][i] = (double)e[k][i];
     /* the divisions apart from the conversions, and taken whether or
-     * not they are used, so that they go two or four at a time */
+     * not they are used, so that they go several at a time */
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 4; i++) {
+        for (unsigned i = 0; i < L; i++) {
             l[k][i] = ed[k][i] / area2;
             q[k][i] = l[k][i] * t->invw[k];
             sum[i] += q[k][i];
         }
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 4; i++)
+        for (unsigned i = 0; i < L; i++)
             b[k][i] = q[k][i] / sum[i];
-    for (int i = 0; i < 4; i++)
+    for (unsigned i = 0; i < L; i++)
         if (sum[i] == 0.0)
             for (int k = 0; k < 3; k++)
                 b[k][i] = l[k][i];
-    float v[4];
-    for (int i = 0; i < 4; i++) {
+    float v[MAXL], zs[MAXL];
+    for (unsigned i = 0; i < L; i++) {
         double z = l[0][i] * t->z[0] + l[1][i] * t->z[1] + l[2][i] * t->z[2];
-        qi->z[i] = gfx_clamp01((float)z);
+        zs[i] = gfx_clamp01((float)z);
     }
+    for (unsigned j = 0; j < nq; j++)
+        memcpy(qi[j].z, zs + 4 * j, sizeof qi[j].z);
 
     const struct us_program *fp = c->d->fp;
     unsigned m = c->in_comps[US_FIN_POSITION];
     if (m) {
-        float fx[4], fy[4];
-        for (int i = 0; i < 4; i++) {
-            fx[i] = (float)(qx + (i & 1)) + 0.5f;
-            fy[i] = (float)(qy + 1 - (i >> 1)) + 0.5f;
+        float fx[MAXL], fy[MAXL];
+        for (unsigned i = 0; i < L; i++) {
+            fx[i] = (float)(qx + 2 * (int)(i / 4) + (int)(i & 1)) + 0.5f;
+            fy[i] = (float)(qy + 1 - (int)(i >> 1 & 1)) + 0.5f;
             if (fp->options & US_OPT_PIXEL_CENTER_INTEGER)
                 fx[i] -= 0.5f, fy[i] -= 0.5f;
             if (fp->options & US_OPT_ORIGIN_UPPER_LEFT)
                 fy[i] = (float)c->fb->h - fy[i];
         }
         if (m & 1)
-            put_input(c, US_FIN_POSITION, 0, fx);
+            put_input(c, US_FIN_POSITION, 0, fx, L);
         if (m & 2)
-            put_input(c, US_FIN_POSITION, 1, fy);
+            put_input(c, US_FIN_POSITION, 1, fy, L);
         if (m & 4)
-            put_input(c, US_FIN_POSITION, 2, qi->z);
+            put_input(c, US_FIN_POSITION, 2, zs, L);
         if (m & 8) {
-            for (int i = 0; i < 4; i++)
+            for (unsigned i = 0; i < L; i++)
                 v[i] = (float)(l[0][i] * t->invw[0] + l[1][i] * t->invw[1] +
                                l[2][i] * t->invw[2]);
-            put_input(c, US_FIN_POSITION, 3, v);
+            put_input(c, US_FIN_POSITION, 3, v, L);
         }
     }
 
@@ -386,78 +392,116 @@ static inline void interpolate_quad(struct draw_ctx *c, const struct tri *t,
         if (m >> k & 1) {
             float f = k == 0 ? (t->s.back ? 0.0f : 1.0f) : k == 3 ? 1.0f
                                                                   : 0.0f;
-            const float fv[4] = { f, f, f, f };
-            put_input(c, US_FIN_FACING, k, fv);
+            for (unsigned i = 0; i < L; i++)
+                v[i] = f;
+            put_input(c, US_FIN_FACING, k, v, L);
         }
 
     /* the interpolated inputs, lowest first */
     for (unsigned j = 0; j < nplan; j++) {
         const struct interp_comp *p = &plan[j];
         if (p->kind == COMP_CONST) {
-            for (int i = 0; i < 4; i++)
+            for (unsigned i = 0; i < L; i++)
                 v[i] = p->value;
         } else {
-            const double (*w)[4] = p->kind == COMP_LINEAR ? l : b;
-            for (int i = 0; i < 4; i++)
+            const double (*w)[MAXL] = p->kind == COMP_LINEAR ? l : b;
+            for (unsigned i = 0; i < L; i++)
                 v[i] = (float)(w[0][i] * p->a[0] + w[1][i] * p->a[1] +
                                w[2][i] * p->a[2]);
         }
         if (p->fog)
-            memcpy(qi->fog, v, sizeof qi->fog);
-        put_input(c, p->in, p->k, v);
+            for (unsigned k = 0; k < nq; k++)
+                memcpy(qi[k].fog, v + 4 * k, sizeof qi[k].fog);
+        put_input(c, p->in, p->k, v, L);
     }
 }
 
-/* Queue the quad at (qx, qy) when it covers a pixel, e its member 2's
- * edge values (bottom-left) and dx, dy their steps; false when a flush
- * went over the instruction budget. */
+/* Queue nq (1 or 2) quads of one row that cover a pixel each, the first
+ * at (qx, qy), covers cover[q], e their members' edge values; false when
+ * a flush went over the instruction budget. */
 __attribute__((always_inline))
-static inline bool raster_quad(struct draw_ctx *c, const struct tri *t,
-                        const struct interp_comp *plan, unsigned nplan,
-                        int qx, int qy, const int64_t e2[3],
-                        const int64_t dx[3], const int64_t dy[3])
+static inline bool queue_quads(struct draw_ctx *c, const struct tri *t,
+                               const struct interp_comp *plan, unsigned nplan,
+                               unsigned nq, const int64_t e[3][8], int qx,
+                               int qy, const uint8_t *cover)
 {
-    int fw = (int)c->fb->w, fh = (int)c->fb->h;
-    /* member i at (qx + (i & 1), qy + 1 - (i >> 1)): member 2's edge
-     * values plus dx for the right column, dy for the top row */
-    int64_t e[3][4];
-    for (int k = 0; k < 3; k++) {
-        e[k][2] = e2[k];
-        e[k][3] = e2[k] + dx[k];
-        e[k][0] = e2[k] + dy[k];
-        e[k][1] = e2[k] + dx[k] + dy[k];
-    }
-    uint8_t cover = 0;
-    for (unsigned i = 0; i < 4; i++) {
-        const int64_t ei[3] = { e[0][i], e[1][i], e[2][i] };
-        cover |= (uint8_t)((unsigned)gfx_tri_inside(&t->s, ei) << i);
-    }
-    if (qx + 1 >= fw)
-        cover &= 0x5;                     /* the right column is off-screen */
-    if (qy + 1 >= fh)
-        cover &= 0xC;                     /* the top row */
-    if (qx >= fw)
-        cover &= 0xA;
-    if (qy >= fh)
-        cover &= 0x3;
-    if (!cover)
-        return true;
     struct quad_info *qi = &c->quads[c->nquads];
-    qi->x = qx;
-    qi->y = qy;
-    qi->cover = cover;
+    unsigned covered = 0;
+    for (unsigned q = 0; q < nq; q++) {
+        qi[q].x = qx + 2 * (int)q;
+        qi[q].y = qy;
+        qi[q].cover = cover[q];
+        covered += (unsigned)__builtin_popcount(cover[q]);
+    }
     if (!c->rows)
-        for (unsigned i = 0; i < 4; i++) {
+        for (unsigned i = 0; i < 4 * nq; i++) {
             struct us_thread *th = &c->threads[4 * c->nquads + i];
             us_thread_reset_for(th, c->d->fp);
-            th->helper = !(cover >> i & 1);
+            th->helper = !(cover[i / 4] >> (i % 4) & 1);
         }
-    interpolate_quad(c, t, plan, nplan, e, qx, qy, qi);
-    unsigned covered = (unsigned)__builtin_popcount(cover);
+    interpolate(c, t, plan, nplan, nq, e, qx, qy, qi);
     c->stats->fragments += covered;
-    c->stats->helpers += 4 - covered;
+    c->stats->helpers += 4 * nq - covered;
+    c->nquads += nq;
     unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
-    return ++c->nquads < batch || gfx_frag_flush(c);
+    return c->nquads < batch || gfx_frag_flush(c);
+}
+
+/* The nq (1 or 2) quads of a row at (qx, qy) and (qx + 2, qy), e2 the
+ * first one's member 2's edge values (bottom-left) and dx, dy their
+ * steps: those that cover a pixel queued, in order, two at once when
+ * both do and the batch has room for both; false when a flush went over
+ * the instruction budget. */
+__attribute__((always_inline))
+static inline bool raster_quads(struct draw_ctx *c, const struct tri *t,
+                                const struct interp_comp *plan,
+                                unsigned nplan, unsigned nq, int qx, int qy,
+                                const int64_t e2[3], const int64_t dx[3],
+                                const int64_t dy[3])
+{
+    int fw = (int)c->fb->w, fh = (int)c->fb->h;
+    /* member i of quad q at (qx + 2q + (i & 1), qy + 1 - (i >> 1)): member
+     * 2's edge values plus dx for the right column, dy for the top row */
+    int64_t e[3][8];
+    for (int k = 0; k < 3; k++)
+        for (unsigned q = 0; q < nq; q++) {
+            int64_t m2 = e2[k] + 2 * (int64_t)q * dx[k];
+            e[k][4 * q + 2] = m2;
+            e[k][4 * q + 3] = m2 + dx[k];
+            e[k][4 * q + 0] = m2 + dy[k];
+            e[k][4 * q + 1] = m2 + dx[k] + dy[k];
+        }
+    uint8_t cover[2] = { 0, 0 };
+    for (unsigned q = 0; q < nq; q++) {
+        int x = qx + 2 * (int)q;
+        for (unsigned i = 0; i < 4; i++) {
+            const int64_t ei[3] = { e[0][4 * q + i], e[1][4 * q + i],
+                                    e[2][4 * q + i] };
+            cover[q] |= (uint8_t)((unsigned)gfx_tri_inside(&t->s, ei) << i);
+        }
+        if (x + 1 >= fw)
+            cover[q] &= 0x5;              /* the right column is off-screen */
+        if (qy + 1 >= fh)
+            cover[q] &= 0xC;              /* the top row */
+        if (x >= fw)
+            cover[q] &= 0xA;
+        if (qy >= fh)
+            cover[q] &= 0x3;
+    }
+    unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
+    if (nq == 2 && cover[0] && cover[1] && c->nquads + 2 <= batch)
+        return queue_quads(c, t, plan, nplan, 2, e, qx, qy, cover);
+    for (unsigned q = 0; q < nq; q++) {
+        if (!cover[q])
+            continue;
+        int64_t e1[3][8];
+        for (int k = 0; k < 3; k++)
+            memcpy(e1[k], e[k] + 4 * q, 4 * sizeof e1[k][0]);
+        if (!queue_quads(c, t, plan, nplan, 1, e1, qx + 2 * (int)q, qy,
+                         &cover[q]))
+            return false;
+    }
+    return true;
 }
 
 /* Of the quads j = 0 .. last of a row, x = x_0 + 2j, whose member 2
@@ -465,7 +509,7 @@ static inline bool raster_quad(struct draw_ctx *c, const struct tri *t,
  * covered (empty: *lo > *hi).  A member's e + owned - 1 is below its
  * quad's member 2's plus the positive ones of the steps dx, dy; where
  * that bound is negative for an edge the whole quad is outside it, and
- * the bound is linear in j.  Only quads raster_quad would leave are
+ * the bound is linear in j.  Only quads raster_quads would leave are
  * skipped. */
 static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
                       const int64_t dx[3], const int64_t dy[3], int last,
@@ -518,13 +562,18 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t)
         quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
         for (int k = 0; k < 3; k++)
             e[k] += lo * dx2[k];
-        for (int qx = from + 2 * (int)lo; qx <= from + 2 * (int)hi; qx += 2) {
-            if (!raster_quad(c, t, plan, nplan, qx, qy, e, dx, dy)) {
+        /* the quads two at a time, the last one alone */
+        int qx = from + 2 * (int)lo, last = from + 2 * (int)hi;
+        for (; qx <= last; qx += 4) {
+            bool two = qx + 2 <= last;
+            if (!(two ? raster_quads(c, t, plan, nplan, 2, qx, qy, e, dx, dy)
+                      : raster_quads(c, t, plan, nplan, 1, qx, qy, e, dx,
+                                     dy))) {
                 c->failed = true;
                 return;
             }
             for (int k = 0; k < 3; k++)
-                e[k] += dx2[k];
+                e[k] += 2 * dx2[k];
         }
     }
 }
