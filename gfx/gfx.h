@@ -338,6 +338,10 @@ struct gfx_shader_backend {
                             a thread over it fails the draw             */
     unsigned varying_slots;  /* knob varying_slots: a draw whose programs
                                 use more fails; 0: the default (8)      */
+    unsigned vertex_batch;   /* vertices a `shade` call takes at most, at
+                                most 256; 0: 32.  A core model counts
+                                cycles a call, so its batches are part
+                                of the experiment                       */
     /* Optional (NULL: none): the fragment program's row form
      * (shader/interp_soa.h us_soa_open), which the pipeline fills and
      * reads lane rows of instead of thread records; NULL when the

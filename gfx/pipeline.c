@@ -109,8 +109,9 @@ static bool finite4(const float *p)
 }
 
 /* Vertex stage: mesh vertices [from, to) (from a multiple of
- * VERTEX_BATCH), VERTEX_BATCH at a time; false when a vertex went over
- * the instruction budget, with the first vertex of its batch in *failed. */
+ * VERTEX_BATCH), the backend's vertex_batch at a time; false when a
+ * vertex went over the instruction budget, with the first vertex of its
+ * batch in *failed. */
 static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
                            struct us_thread *threads, char *out,
                            unsigned nvary, size_t stride, unsigned from,
@@ -121,8 +122,12 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
     struct us_exec_env env = { .params = params, .math = d->math,
                                .max_insts = d->backend->max_insts,
                                .mem = d->mem };
-    for (unsigned base = from; base < to; base += VERTEX_BATCH) {
-        unsigned n = to - base < VERTEX_BATCH ? to - base : VERTEX_BATCH;
+    unsigned batch = d->backend->vertex_batch ? d->backend->vertex_batch
+                                              : VERTEX_BATCH;
+    if (batch > 4 * QUAD_BATCH)               /* a worker's records */
+        batch = 4 * QUAD_BATCH;
+    for (unsigned base = from; base < to; base += batch) {
+        unsigned n = to - base < batch ? to - base : batch;
         for (unsigned i = 0; i < n; i++) {
             us_thread_reset_for(&threads[i], d->vp);
             fetch_vertex(&m->verts[base + i], &threads[i]);
