@@ -13,10 +13,13 @@
 # into $BUILD/softpipe/.  Both images are compared with `ushader imgdiff`
 # as a check that the work is the same.
 #
-# Rates are covered fragments per host CPU second (user + sys; wall-clock
-# when /usr/bin/time is missing).  ushader's time is that of `ushader
-# render` less the same command at 8x8 (start-up, SFU tables, assembly);
-# softpipe's covers FRAMES frames after one untimed frame.  The ratio
+# Rates are covered fragments per host CPU second (perf's task clock, or
+# user + sys from /usr/bin/time; wall-clock when both are missing).
+# ushader's time is that of `ushader render --stats` (the image's RGBA8
+# form and hash, no PNG: the PNGs compared below are rendered untimed,
+# as Mesa's is written after its timed frames) less the same command at
+# 8x8 (start-up, SFU tables, assembly); softpipe's covers FRAMES frames
+# after one untimed frame.  The ratio
 # ushader/softpipe > 1 means ushader is faster.  The largest test scene
 # (envmap.scn, by fragments) is also timed on ushader alone, for scale.
 #
@@ -58,8 +61,18 @@ gcc -std=c11 -O2 -Wall -Wextra -Werror bench/softpipe/osmesa_bench.c \
     $(pkg-config --libs osmesa gl libpng) 2>"$tmp/cc" ||
     skip "osmesa_bench does not build: $(head -n 3 "$tmp/cc")"
 
-# seconds CMD...: host seconds of CMD (stdout to $tmp/out).
-if [ -x /usr/bin/time ]; then
+# seconds CMD...: host seconds of CMD (stdout to $tmp/out): CPU time from
+# perf's task clock when perf runs (/usr/bin/time counts 10 ms steps, a
+# ninth of a 512x512 render), else from /usr/bin/time, else wall time.
+if perf stat -e task-clock -o /dev/null true > /dev/null 2>&1; then
+    clock="cpu"
+    seconds() {
+        perf stat -e task-clock -o "$tmp/time" "$@" > "$tmp/out"
+        # (perf groups digits with commas: 1,234.56 msec)
+        awk '/task-clock/ { gsub(",", "", $1); printf "%.4f\n", $1 / 1000 }' \
+            "$tmp/time"
+    }
+elif [ -x /usr/bin/time ]; then
     clock="cpu"
     seconds() {
         /usr/bin/time -f '%U %S' -o "$tmp/time" "$@" > "$tmp/out"
@@ -75,10 +88,12 @@ else
     }
 fi
 
-# rate SCENE ARCH SIZE: covered fragments per second of `ushader render`.
+# rate SCENE ARCH SIZE: covered fragments per second of `ushader render`
+# (--stats: the image's hash, no PNG to encode; Mesa's side writes its PNG
+# after the timed frames).
 rate() {
     base=$(seconds "$U" render "$1" --arch "$2" --size 8x8 --hash)
-    full=$(seconds "$U" render "$1" --arch "$2" --size "$3" --stats -o "$tmp/$(basename "$1" .scn)-$2.png")
+    full=$(seconds "$U" render "$1" --arch "$2" --size "$3" --stats)
     frags=$(sed -n 's/.*"fragments": \([0-9]*\).*/\1/p' "$tmp/out")
     awk -v f="$frags" -v a="$full" -v b="$base" -v s="$1" -v m="$2" -v sz="$3" 'BEGIN {
         t = a - b; if (t <= 0) t = a
@@ -102,9 +117,9 @@ mesa() {   # mesa NAME DRIVER THREADS FRAMES CLOCK(cpu|wall)
               printf "%s %.0f\n", n, v["fragments_per_frame"] * v["frames"] / t }' \
         "$tmp/m" >> "$tmp/reps"
 }
-ushader_rate() {   # ushader_rate NAME USHADER_SOA-value
+ushader_rate() {   # ushader_rate NAME USHADER_SOA-value (as rate: no PNG)
     base=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size 8x8 --hash)
-    full=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size ${W}x$H --stats -o "$tmp/fullscreen-$1.png")
+    full=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size ${W}x$H --stats)
     frags=$(sed -n 's/.*"fragments": \([0-9]*\).*/\1/p' "$tmp/out")
     awk -v n="$1" -v f="$frags" -v a="$full" -v b="$base" 'BEGIN {
         t = a - b; if (t <= 0) t = a; printf "%s %.0f\n", n, f / t }' >> "$tmp/reps"
@@ -162,6 +177,9 @@ rate bench/scenes/envmap.scn functional 512x512
 rate bench/scenes/envmap.scn scalar 512x512
 
 echo
+# the images, untimed
+"$U" render "$SCN" --size ${W}x$H -o "$tmp/fullscreen-new.png"
+USHADER_SOA=0 "$U" render "$SCN" --size ${W}x$H -o "$tmp/fullscreen-old.png"
 echo "same work: ushader (functional, SFU math) vs softpipe image:"
 "$U" imgdiff "$tmp/fullscreen-new.png" "$tmp/softpipe.png" | sed 's/^/  /'
 echo "ushader's SoA and reference paths, same image:"
