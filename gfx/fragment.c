@@ -148,12 +148,13 @@ static void frag_ops_end(struct draw_ctx *c, const struct frag_ops *o)
 }
 
 /* The per-fragment operations on member i of quad qi after shading:
- * KIL, depth (result.depth z when the program writes it), the colour's
- * clamp, fog, depth test and blending, in order. */
+ * KIL, depth (result.depth z when the program writes it), fog, depth
+ * test and blending, in order, on the colour clamped to [0, 1]
+ * (gfx_clamp01: the caller's, a pure function of the result). */
 __attribute__((always_inline))
 static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
                                 const struct quad_info *qi, unsigned i,
-                                bool killed, const float color[4],
+                                bool killed, const float clamped[4],
                                 float depth)
 {
     if (killed) {
@@ -172,8 +173,7 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
             o->depth[idx] = z;
     }
     float col[4];
-    for (int k = 0; k < 4; k++)
-        col[k] = gfx_clamp01(color[k]);
+    memcpy(col, clamped, sizeof col);
     if (o->fog)
         apply_fog(c->d->fp, c->d->gl, qi->fog[i], col);
     float *dst = o->color + 4 * idx;
@@ -197,20 +197,40 @@ bool gfx_frag_flush(struct draw_ctx *c)
     if (c->rows) {
         /* straight-line code (us_soa_plan): no fragment can go over the
          * budget, as for the records on the same executor */
-        us_soa_rows_run(c->rows, &c->fenv, 4 * c->nquads, true);
+        unsigned nl = 4 * c->nquads;
+        us_soa_rows_run(c->rows, &c->fenv, nl, true);
         const uint8_t *killed = us_soa_killed(c->rows);
         const float *r0 = c->out_row[0], *r1 = c->out_row[1],
                     *r2 = c->out_row[2], *r3 = c->out_row[3],
                     *rz = c->out_row[4];
+        /* the colours clamped, a pixel's four floats together, over the
+         * chunk at once */
+        float col[US_SOA_WIDTH][4];
+        for (unsigned l = 0; l < nl; l++) {
+            col[l][0] = gfx_clamp01(r0[l]);
+            col[l][1] = gfx_clamp01(r1[l]);
+            col[l][2] = gfx_clamp01(r2[l]);
+            col[l][3] = gfx_clamp01(r3[l]);
+        }
+        /* a whole quad none of whose members is killed, with neither
+         * depth test, fog nor blending, is two pairs of pixels stored */
+        bool plain = !o.depth_test && !o.fog && !o.blend;
         for (unsigned q = 0; q < c->nquads; q++) {
             const struct quad_info *qi = &c->quads[q];
-            for (unsigned i = 0; i < 4; i++) {
-                if (!(qi->cover >> i & 1))
-                    continue;
-                unsigned l = 4 * q + i;
-                const float out[4] = { r0[l], r1[l], r2[l], r3[l] };
-                fragment_ops(c, &o, qi, i, killed[l], out, rz[l]);
+            unsigned l = 4 * q;
+            uint32_t kills;
+            memcpy(&kills, killed + l, sizeof kills);
+            if (plain && qi->cover == 0xF && !kills) {
+                size_t idx = (size_t)qi->y * o.w + (size_t)qi->x;
+                memcpy(o.color + 4 * idx, col[l + 2], 2 * sizeof col[0]);
+                memcpy(o.color + 4 * (idx + o.w), col[l], 2 * sizeof col[0]);
+                o.written += 4;
+                continue;
             }
+            for (unsigned i = 0; i < 4; i++)
+                if (qi->cover >> i & 1)
+                    fragment_ops(c, &o, qi, i, killed[l + i], col[l + i],
+                                 rz[l + i]);
         }
         c->nquads = 0;
         frag_ops_end(c, &o);
@@ -226,7 +246,10 @@ bool gfx_frag_flush(struct draw_ctx *c)
             if (!(qi->cover >> i & 1))
                 continue;
             const struct us_thread *t = &c->threads[4 * q + i];
-            fragment_ops(c, &o, qi, i, t->killed, t->output[US_FOUT_COLOR],
+            float col[4];
+            for (int k = 0; k < 4; k++)
+                col[k] = gfx_clamp01(t->output[US_FOUT_COLOR][k]);
+            fragment_ops(c, &o, qi, i, t->killed, col,
                          t->output[US_FOUT_DEPTH][2]);
         }
     }
