@@ -342,7 +342,7 @@ static unsigned interp_plan(const struct draw_ctx *c, const struct tri *t,
  * (helpers included: their barycentrics just lie outside [0, 1]), in
  * double precision, each member as one fragment alone would be: the
  * loops over the lanes only let the compiler use vector registers (two
- * quads: 8 doubles, one AVX-512 register).  Single precision would round
+ * quads: 8 doubles, two AVX2 registers).  Single precision would round
  * differently (the weights' three products and two sums, and the
  * perspective division): not bit-identical. */
 __attribute__((always_inline))
