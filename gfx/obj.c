@@ -367,19 +367,22 @@ static bool build(struct obj_ctx *c, struct gfx_mesh *m)
     ok = gfx_mesh_alloc(m, nv, nt, c->budget, c->diag);
     if (ok) {
         bool have_t = false, have_n = true;
+        uint32_t next = 0;        /* the vertex the next first corner makes */
         for (size_t i = 0; i < n; i++) {
             const struct corner *k = &c->corners[i];
-            struct gfx_vertex *v = &m->verts[remap[i]];
             m->idx[i] = remap[i];
+            have_t |= k->t >= 0;
+            have_n &= k->n >= 0;
+            /* a vertex's corners are equal: its first one writes it */
+            if (remap[i] != next)
+                continue;
+            next++;
+            struct gfx_vertex *v = &m->verts[remap[i]];
             memcpy(v->attr[GFX_ATTR_POSITION], c->pos.v[k->v], 4 * sizeof(float));
-            if (k->t >= 0) {
+            if (k->t >= 0)
                 memcpy(v->attr[GFX_ATTR_TEXCOORD0], c->tex.v[k->t], 4 * sizeof(float));
-                have_t = true;
-            }
             if (k->n >= 0)
                 memcpy(v->attr[GFX_ATTR_NORMAL], c->nrm.v[k->n], 4 * sizeof(float));
-            else
-                have_n = false;
         }
         m->attr_mask = 1u << GFX_ATTR_POSITION;
         if (have_t)
