@@ -9,8 +9,9 @@
  *
  * Distinct (v, vt, vn) corners become the mesh's vertices in the order of
  * their first use.  They are found by sorting the corners (three stable
- * counting sorts, one per index), which takes linear time whatever the
- * indices: no input can aim at it, as crafted keys could at a hash table.
+ * counting sorts, one per index; without vt and vn, a table of the v's),
+ * which takes linear time whatever the indices: no input can aim at it,
+ * as crafted keys could at a hash table.
  */
 #include <errno.h>
 #include <math.h>
@@ -306,13 +307,27 @@ static size_t dedup(const struct obj_ctx *c, uint32_t *remap,
 {
     const struct corner *k = c->corners;
     size_t n = c->ncorners;
+    uint32_t ranges[3] = { (uint32_t)c->pos.n, (uint32_t)c->tex.n + 1,
+                           (uint32_t)c->nrm.n + 1 };
+    if (ranges[1] == 1 && ranges[2] == 1) {
+        /* no vt, no vn: corners are equal when their v are, so each v is
+         * numbered at its first corner (count: one entry a v) */
+        for (uint32_t v = 0; v < ranges[0]; v++)
+            count[v] = UINT32_MAX;
+        uint32_t nv = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t *num = &count[k[i].v];
+            if (*num == UINT32_MAX)
+                *num = nv++;
+            remap[i] = *num;
+        }
+        return nv;
+    }
     /* sort by (v, vt, vn): least significant index first; each sort is
      * stable, so equal corners stay in file order */
     uint32_t *cur = order, *other = remap;
     for (size_t i = 0; i < n; i++)
         cur[i] = (uint32_t)i;
-    uint32_t ranges[3] = { (uint32_t)c->pos.n, (uint32_t)c->tex.n + 1,
-                           (uint32_t)c->nrm.n + 1 };
     for (int f = 2; f >= 0; f--) {
         if (ranges[f] <= 1)
             continue;  /* one value: already in order */

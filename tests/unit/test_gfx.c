@@ -2,6 +2,7 @@
  * too), perspective-correct, flat and noperspective interpolation, texture wrap modes and mip selection, the RGBA8 conversion, PNG and OBJ errors. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -701,6 +702,24 @@ START_TEST(obj_loader)
     ck_assert_uint_eq(m.idx[3], m.idx[0]);  /* fan from the first corner */
     ck_assert_float_eq(m.verts[m.idx[2]].attr[GFX_ATTR_TEXCOORD0][0], 1);
     gfx_mesh_free(&m);
+    /* vertices numbered in the order of first use, by the table of v's
+     * (no vt, no vn) as by the sorts (every corner with vn 1) */
+    static const uint32_t first_use[6] = { 0, 1, 2, 3, 0, 2 };
+    const char *faces[2] = { "f 3 1 2\nf 4 3 2\n",
+                             "vn 0 0 1\nf 3//1 1//1 2//1\nf 4//1 3//1 2//1\n" };
+    for (int f = 0; f < 2; f++) {
+        char text[160];
+        snprintf(text, sizeof text, "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n%s",
+                 faces[f]);
+        ck_assert(obj(text, &m, &d));
+        ck_assert_uint_eq(m.nverts, 4);
+        for (int i = 0; i < 6; i++)
+            ck_assert_uint_eq(m.idx[i], first_use[i]);
+        ck_assert_float_eq(m.verts[0].attr[GFX_ATTR_POSITION][0], 1);  /* v 3 */
+        ck_assert_float_eq(m.verts[0].attr[GFX_ATTR_POSITION][1], 1);
+        ck_assert_float_eq(m.verts[3].attr[GFX_ATTR_POSITION][1], 1);  /* v 4 */
+        gfx_mesh_free(&m);
+    }
     /* no normals: computed, facing +z for this winding */
     ck_assert(obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &m, &d));
     ck_assert_float_eq_tol(m.verts[0].attr[GFX_ATTR_NORMAL][2], 1, 1e-6f);
