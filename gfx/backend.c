@@ -13,12 +13,7 @@
 #include "gfx/gfx.h"
 #include "shader/interp_soa.h"
 
-/* USHADER_SOA picks the executor, for benchmarks and the identity tests
- * (tests/soa.test.sh): "0" the reference alone (the path before the SoA
- * executor), "baseline", "avx2" or "avx512" that build of the loops (when
- * the CPU has it); unset or anything else, the SoA executor with the
- * CPU's best build. */
-static bool soa_choice(enum us_soa_isa *isa)
+bool gfx_soa_choice(enum us_soa_isa *isa)
 {
     const char *e = getenv("USHADER_SOA");
     *isa = US_SOA_AUTO;
@@ -51,7 +46,7 @@ static void functional_shade(void *ctx, const struct us_program *prog,
     (void)ctx;
     struct us_decoded *dec = us_decode(prog);
     enum us_soa_isa isa;
-    struct us_soa *soa = dec && soa_choice(&isa) ? us_soa_plan(dec) : NULL;
+    struct us_soa *soa = dec && gfx_soa_choice(&isa) ? us_soa_plan(dec) : NULL;
     if (soa) {
         /* straight-line code: no thread can go over the budget; the
          * pipeline reads outputs, not TEMPs */
@@ -90,7 +85,7 @@ static struct us_soa *functional_rows(void *ctx, const struct us_program *prog)
 {
     (void)ctx;
     enum us_soa_isa isa;
-    return soa_choice(&isa) ? us_soa_open(prog, isa) : NULL;
+    return gfx_soa_choice(&isa) ? us_soa_open(prog, isa) : NULL;
 }
 
 const struct gfx_shader_backend gfx_backend_functional = {

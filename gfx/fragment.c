@@ -147,23 +147,24 @@ static void frag_ops_end(struct draw_ctx *c, const struct frag_ops *o)
     c->stats->written += o->written;
 }
 
-/* The per-fragment operations on member i of quad qi after shading:
+/* The per-fragment operations on member i of quad q after shading:
  * KIL, depth (result.depth z when the program writes it), fog, depth
  * test and blending, in order, on the colour clamped to [0, 1]
  * (gfx_clamp01: the caller's, a pure function of the result). */
 __attribute__((always_inline))
 static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
-                                const struct quad_info *qi, unsigned i,
-                                bool killed, const float clamped[4],
-                                float depth)
+                                unsigned q, unsigned i, bool killed,
+                                const float clamped[4], float depth)
 {
     if (killed) {
         o->killed++;
         return;
     }
+    const struct quad_info *qi = &c->batch->quad[q];
+    unsigned l = 4 * q + i;
     int px = qi->x + (int)(i & 1), py = qi->y + 1 - (int)(i >> 1);
     size_t idx = (size_t)py * o->w + (size_t)px;
-    float z = o->writes_depth ? gfx_clamp01(depth) : qi->z[i];
+    float z = o->writes_depth ? gfx_clamp01(depth) : c->batch->z[l];
     if (o->depth_test) {
         if (!(z < o->depth[idx])) {  /* GL_LESS */
             o->depth_failed++;
@@ -175,7 +176,7 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
     float col[4];
     memcpy(col, clamped, sizeof col);
     if (o->fog)
-        apply_fog(c->d->fp, c->d->gl, qi->fog[i], col);
+        apply_fog(c->d->fp, c->d->gl, c->batch->fog[l], col);
     float *dst = o->color + 4 * idx;
     if (o->blend) {
         float a = col[3];
@@ -216,7 +217,7 @@ bool gfx_frag_flush(struct draw_ctx *c)
          * depth test, fog nor blending, is two pairs of pixels stored */
         bool plain = !o.depth_test && !o.fog && !o.blend;
         for (unsigned q = 0; q < c->nquads; q++) {
-            const struct quad_info *qi = &c->quads[q];
+            const struct quad_info *qi = &c->batch->quad[q];
             unsigned l = 4 * q;
             uint32_t kills;
             memcpy(&kills, killed + l, sizeof kills);
@@ -229,7 +230,7 @@ bool gfx_frag_flush(struct draw_ctx *c)
             }
             for (unsigned i = 0; i < 4; i++)
                 if (qi->cover >> i & 1)
-                    fragment_ops(c, &o, qi, i, killed[l + i], col[l + i],
+                    fragment_ops(c, &o, q, i, killed[l + i], col[l + i],
                                  rz[l + i]);
         }
         c->nquads = 0;
@@ -241,7 +242,7 @@ bool gfx_frag_flush(struct draw_ctx *c)
     if (gfx_overrun(c->threads, 4 * c->nquads, &c->fenv, "fragment", c->diag))
         return false;
     for (unsigned q = 0; q < c->nquads; q++) {
-        const struct quad_info *qi = &c->quads[q];
+        const struct quad_info *qi = &c->batch->quad[q];
         for (unsigned i = 0; i < 4; i++) {
             if (!(qi->cover >> i & 1))
                 continue;
@@ -249,7 +250,7 @@ bool gfx_frag_flush(struct draw_ctx *c)
             float col[4];
             for (int k = 0; k < 4; k++)
                 col[k] = gfx_clamp01(t->output[US_FOUT_COLOR][k]);
-            fragment_ops(c, &o, qi, i, t->killed, col,
+            fragment_ops(c, &o, q, i, t->killed, col,
                          t->output[US_FOUT_DEPTH][2]);
         }
     }
@@ -266,22 +267,6 @@ struct tri {
     const struct gfx_cvert *pv;   /* the provoking vertex (before clipping) */
     float invw[3], z[3];
 };
-
-/* Component k of fragment input `in` for the pending quads' L members
- * (4 a quad): into their thread records, or the rows. */
-__attribute__((always_inline))
-static inline void put_input(struct draw_ctx *c, unsigned in, unsigned k,
-                             const float *v, unsigned L)
-{
-    if (c->rows) {
-        if (c->in_row[in][k])
-            memcpy(c->in_row[in][k] + 4 * c->nquads, v, L * sizeof *v);
-        return;
-    }
-    struct us_thread *th = &c->threads[4 * c->nquads];
-    for (unsigned i = 0; i < L; i++)
-        th[i].input[in][k] = v[i];
-}
 
 /* How one interpolated input component (COLOR0 .. FACING - 1) of a
  * triangle is computed, set up once per triangle (interp_plan) so the
@@ -337,75 +322,123 @@ static unsigned interp_plan(const struct draw_ctx *c, const struct tri *t,
     return n;
 }
 
-/* Interpolate the fragment inputs of the members of nq (1 or 2) pending
- * quads of one row, the first at (qx, qy), member i of quad q lane 4q + i
- * (helpers included: their barycentrics just lie outside [0, 1]), in
- * double precision, each member as one fragment alone would be: the
- * loops over the lanes only let the compiler use vector registers (two
- * quads: 8 doubles, two AVX2 registers).  Single precision would round
+/* Where lanes [i0, i0 + n) of component k of fragment input `in` are
+ * written: the executor's row when it reads the component, else `tmp`
+ * (thread records, or fogcoord.x kept for the fog stage alone), which
+ * put_records then copies into the records. */
+static float *input_dst(struct draw_ctx *c, unsigned in, unsigned k,
+                        float *tmp, unsigned i0)
+{
+    return c->rows && c->in_row[in][k] ? c->in_row[in][k] + i0 : tmp;
+}
+
+static void put_records(struct draw_ctx *c, unsigned in, unsigned k,
+                        const float *v, unsigned i0, unsigned n)
+{
+    if (c->rows)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        c->threads[i0 + i].input[in][k] = v[i];
+}
+
+/* Eight lanes (two quads) in vector registers: GCC's vector extensions,
+ * which each build of raster_body lowers to its widest registers (one
+ * AVX-512 register of doubles, two AVX2 ones, four SSE2 ones). */
+typedef double vd __attribute__((vector_size(8 * sizeof(double))));
+typedef float vf __attribute__((vector_size(8 * sizeof(float))));
+typedef int64_t vl __attribute__((vector_size(8 * sizeof(int64_t))));
+typedef int32_t vi __attribute__((vector_size(8 * sizeof(int32_t))));
+
+/* A triangle being rasterized: its interpolation plan, its edge steps,
+ * the first of its pending quads not yet interpolated, and whether the
+ * build converts int64 to double in one instruction (AVX-512 DQ). */
+struct tri_raster {
+    const struct tri *t;
+    struct interp_comp plan[4 * US_FIN_COUNT];
+    unsigned nplan;
+    int64_t dx[3], dy[3];         /* to the pixel right, the pixel up */
+    unsigned first;
+    bool cvt64;
+};
+
+/* (double) of lanes [i0, i0 + n) of a row of the batch, n <= 8, the
+ * rest 0 (by pointer: a vector argument's ABI depends on the build).
+ * Without the int64 conversion: the high word times 2^32 plus the low
+ * word, both exact, so their sum is the lane rounded once to double, as
+ * the conversion rounds it. */
+__attribute__((always_inline))
+static inline void double_of(const int64_t *row, unsigned i0, unsigned n,
+                             bool cvt64, vd *out)
+{
+    vl e = { 0 };
+    memcpy(&e, row + i0, n * sizeof *row);
+    if (cvt64) {
+        *out = __builtin_convertvector(e, vd);
+        return;
+    }
+    vd hi = __builtin_convertvector(__builtin_convertvector(e >> 32, vi), vd);
+    vi lo = __builtin_convertvector(e & 0xffffffff, vi) ^ INT32_MIN;
+    *out = hi * 0x1p32 + (__builtin_convertvector(lo, vd) + 0x1p31);
+}
+
+/* Interpolate the fragment inputs of lanes [i0, i0 + n) of the batch
+ * (n = 8 or 4: two quads or one, a constant once inlined), all of
+ * triangle t (helpers included: their barycentrics just lie outside [0,
+ * 1]), in double precision, each lane as one fragment alone would be,
+ * into the executor's rows or the thread records, and their window z
+ * and fog coordinate into the batch.  Single precision would round
  * differently (the weights' three products and two sums, and the
  * perspective division): not bit-identical. */
 __attribute__((always_inline))
-static inline void interpolate(struct draw_ctx *c, const struct tri *t,
-                               const struct interp_comp *plan, unsigned nplan,
-                               unsigned nq, const int64_t e[3][8], int qx,
-                               int qy, struct quad_info *qi)
+static inline void interp_lanes(struct draw_ctx *c, const struct tri_raster *r,
+                                unsigned i0, unsigned n)
 {
-    enum { MAXL = 8 };
-    const unsigned L = 4 * nq;
-    double ed[3][MAXL], l[3][MAXL], q[3][MAXL], b[3][MAXL];
-    double sum[MAXL] = { 0.0 };
-    double area2 = (double)t->s.area2;
-    for (int k = 0; k < 3; k++)
-        for (unsigned i = 0; i < L; i++)
-            ed[k][i] = (double)e[k][i];
-    /* the divisions apart from the conversions, and taken whether or
-     * not they are used, so that they go several at a time */
-    for (int k = 0; k < 3; k++)
-        for (unsigned i = 0; i < L; i++) {
-            l[k][i] = ed[k][i] / area2;
-            q[k][i] = l[k][i] * t->invw[k];
-            sum[i] += q[k][i];
-        }
-    for (int k = 0; k < 3; k++)
-        for (unsigned i = 0; i < L; i++)
-            b[k][i] = q[k][i] / sum[i];
-    for (unsigned i = 0; i < L; i++)
-        if (sum[i] == 0.0)
-            for (int k = 0; k < 3; k++)
-                b[k][i] = l[k][i];
-    float v[MAXL], zs[MAXL];
-    for (unsigned i = 0; i < L; i++) {
-        double z = l[0][i] * t->z[0] + l[1][i] * t->z[1] + l[2][i] * t->z[2];
-        zs[i] = gfx_clamp01((float)z);
+    const struct tri *t = r->t;
+    struct frag_batch *fb = c->batch;
+    /* the window-linear weights lw and the perspective-correct ones bw
+     * (where their sum is 0, the window-linear ones) */
+    const double area2 = (double)t->s.area2;
+    vd lw[3], q[3], bw[3];
+    for (unsigned k = 0; k < 3; k++) {
+        double_of(fb->e[k], i0, n, r->cvt64, &lw[k]);
+        lw[k] /= area2;
+        q[k] = lw[k] * (double)t->invw[k];
     }
-    for (unsigned j = 0; j < nq; j++)
-        memcpy(qi[j].z, zs + 4 * j, sizeof qi[j].z);
+    vd sum = (vd){ 0 } + q[0];
+    sum += q[1];
+    sum += q[2];
+    vl flat = sum == 0.0;
+    for (unsigned k = 0; k < 3; k++)
+        bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)(q[k] / sum) & ~flat));
+    vf z = __builtin_convertvector(lw[0] * (double)t->z[0] +
+                                   lw[1] * (double)t->z[1] +
+                                   lw[2] * (double)t->z[2], vf);
+    for (unsigned i = 0; i < 8; i++)
+        z[i] = gfx_clamp01(z[i]);
+    memcpy(fb->z + i0, &z, n * sizeof(float));
 
+    float tmp[8];
     const struct us_program *fp = c->d->fp;
     unsigned m = c->in_comps[US_FIN_POSITION];
-    if (m) {
-        float fx[MAXL], fy[MAXL];
-        for (unsigned i = 0; i < L; i++) {
-            fx[i] = (float)(qx + 2 * (int)(i / 4) + (int)(i & 1)) + 0.5f;
-            fy[i] = (float)(qy + 1 - (int)(i >> 1 & 1)) + 0.5f;
+    for (unsigned k = 0; k < 4; k++) {
+        if (!(m >> k & 1))
+            continue;
+        float *v = input_dst(c, US_FIN_POSITION, k, tmp, i0);
+        vf w = __builtin_convertvector(lw[0] * (double)t->invw[0] +
+                                       lw[1] * (double)t->invw[1] +
+                                       lw[2] * (double)t->invw[2], vf);
+        for (unsigned i = 0; i < n; i++) {
+            unsigned l = i0 + i;
+            const struct quad_info *qi = &fb->quad[l / 4];
+            float fx = (float)(qi->x + (int)(l & 1)) + 0.5f;
+            float fy = (float)(qi->y + 1 - (int)(l >> 1 & 1)) + 0.5f;
             if (fp->options & US_OPT_PIXEL_CENTER_INTEGER)
-                fx[i] -= 0.5f, fy[i] -= 0.5f;
+                fx -= 0.5f, fy -= 0.5f;
             if (fp->options & US_OPT_ORIGIN_UPPER_LEFT)
-                fy[i] = (float)c->fb->h - fy[i];
+                fy = (float)c->fb->h - fy;
+            v[i] = k == 0 ? fx : k == 1 ? fy : k == 2 ? z[i] : w[i];
         }
-        if (m & 1)
-            put_input(c, US_FIN_POSITION, 0, fx, L);
-        if (m & 2)
-            put_input(c, US_FIN_POSITION, 1, fy, L);
-        if (m & 4)
-            put_input(c, US_FIN_POSITION, 2, zs, L);
-        if (m & 8) {
-            for (unsigned i = 0; i < L; i++)
-                v[i] = (float)(l[0][i] * t->invw[0] + l[1][i] * t->invw[1] +
-                               l[2][i] * t->invw[2]);
-            put_input(c, US_FIN_POSITION, 3, v, L);
-        }
+        put_records(c, US_FIN_POSITION, k, v, i0, n);
     }
 
     /* fragment.facing: the primitive's orientation as culling sees it
@@ -415,116 +448,86 @@ static inline void interpolate(struct draw_ctx *c, const struct tri *t,
         if (m >> k & 1) {
             float f = k == 0 ? (t->s.back ? 0.0f : 1.0f) : k == 3 ? 1.0f
                                                                   : 0.0f;
-            for (unsigned i = 0; i < L; i++)
+            float *v = input_dst(c, US_FIN_FACING, k, tmp, i0);
+            for (unsigned i = 0; i < n; i++)
                 v[i] = f;
-            put_input(c, US_FIN_FACING, k, v, L);
+            put_records(c, US_FIN_FACING, k, v, i0, n);
         }
 
     /* the interpolated inputs, lowest first */
-    for (unsigned j = 0; j < nplan; j++) {
-        const struct interp_comp *p = &plan[j];
+    for (unsigned j = 0; j < r->nplan; j++) {
+        const struct interp_comp *p = &r->plan[j];
+        float *v = input_dst(c, p->in, p->k, tmp, i0);
+        vf val;
         if (p->kind == COMP_CONST) {
-            for (unsigned i = 0; i < L; i++)
-                v[i] = p->value;
+            val = (vf){ 0 } + p->value;
         } else {
-            const double (*w)[MAXL] = p->kind == COMP_LINEAR ? l : b;
-            for (unsigned i = 0; i < L; i++)
-                v[i] = (float)(w[0][i] * p->a[0] + w[1][i] * p->a[1] +
-                               w[2][i] * p->a[2]);
+            const vd *w = p->kind == COMP_LINEAR ? lw : bw;
+            val = __builtin_convertvector(w[0] * p->a[0] + w[1] * p->a[1] +
+                                          w[2] * p->a[2], vf);
         }
+        memcpy(v, &val, n * sizeof(float));
         if (p->fog)
-            for (unsigned k = 0; k < nq; k++)
-                memcpy(qi[k].fog, v + 4 * k, sizeof qi[k].fog);
-        put_input(c, p->in, p->k, v, L);
+            memcpy(fb->fog + i0, &val, n * sizeof(float));
+        put_records(c, p->in, p->k, v, i0, n);
     }
 }
 
-/* Queue nq (1 or 2) quads of one row that cover a pixel each, the first
- * at (qx, qy), covers cover[q], e their members' edge values; false when
- * a flush went over the instruction budget. */
+/* Interpolate the pending quads of the triangle (r->first ..): two at
+ * a time, the last one alone. */
 __attribute__((always_inline))
-static inline bool queue_quads(struct draw_ctx *c, const struct tri *t,
-                               const struct interp_comp *plan, unsigned nplan,
-                               unsigned nq, const int64_t e[3][8], int qx,
-                               int qy, const uint8_t *cover)
+static inline void interpolate(struct draw_ctx *c, struct tri_raster *r)
 {
-    struct quad_info *qi = &c->quads[c->nquads];
+    const struct frag_batch *fb = c->batch;
+    unsigned first = r->first;
     unsigned covered = 0;
-    for (unsigned q = 0; q < nq; q++) {
-        qi[q].x = qx + 2 * (int)q;
-        qi[q].y = qy;
-        qi[q].cover = cover[q];
-        covered += (unsigned)__builtin_popcount(cover[q]);
+    for (unsigned q = first; q < c->nquads; q++) {
+        covered += (unsigned)__builtin_popcount(fb->quad[q].cover);
+        if (!c->rows)
+            for (unsigned i = 0; i < 4; i++) {
+                struct us_thread *th = &c->threads[4 * q + i];
+                us_thread_reset_for(th, c->d->fp);
+                th->helper = !(fb->quad[q].cover >> i & 1);
+            }
     }
-    if (!c->rows)
-        for (unsigned i = 0; i < 4 * nq; i++) {
-            struct us_thread *th = &c->threads[4 * c->nquads + i];
-            us_thread_reset_for(th, c->d->fp);
-            th->helper = !(cover[i / 4] >> (i % 4) & 1);
-        }
-    interpolate(c, t, plan, nplan, nq, e, qx, qy, qi);
     c->stats->fragments += covered;
-    c->stats->helpers += 4 * nq - covered;
-    c->nquads += nq;
-    unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
-    return c->nquads < batch || gfx_frag_flush(c);
+    c->stats->helpers += 4 * (c->nquads - first) - covered;
+    unsigned q = first;
+    for (; q + 2 <= c->nquads; q += 2)
+        interp_lanes(c, r, 4 * q, 8);
+    if (q < c->nquads)
+        interp_lanes(c, r, 4 * q, 4);
+    r->first = c->nquads;
 }
 
-/* The nq (1 or 2) quads of a row at (qx, qy) and (qx + 2, qy), e2 the
- * first one's member 2's edge values (bottom-left) and dx, dy their
- * steps: those that cover a pixel queued, in order, two at once when
- * both do and the batch has room for both; false when a flush went over
- * the instruction budget. */
+/* Queue the quad at (qx, qy) whose member 2 (bottom-left) has the edge
+ * values e2, its coverage `cover`: its members' edge values into the
+ * batch's lanes; when the batch is full, the triangle's pending quads
+ * interpolated and the batch shaded (false when a flush went over the
+ * instruction budget). */
 __attribute__((always_inline))
-static inline bool raster_quads(struct draw_ctx *c, const struct tri *t,
-                                const struct interp_comp *plan,
-                                unsigned nplan, unsigned nq, int qx, int qy,
-                                const int64_t e2[3], const int64_t dx[3],
-                                const int64_t dy[3])
+static inline bool queue_quad(struct draw_ctx *c, struct tri_raster *r,
+                              int qx, int qy, unsigned cover,
+                              const int64_t e2[3])
 {
-    int fw = (int)c->fb->w, fh = (int)c->fb->h;
-    /* member i of quad q at (qx + 2q + (i & 1), qy + 1 - (i >> 1)): member
-     * 2's edge values plus dx for the right column, dy for the top row */
-    int64_t e[3][8];
-    for (int k = 0; k < 3; k++)
-        for (unsigned q = 0; q < nq; q++) {
-            int64_t m2 = e2[k] + 2 * (int64_t)q * dx[k];
-            e[k][4 * q + 2] = m2;
-            e[k][4 * q + 3] = m2 + dx[k];
-            e[k][4 * q + 0] = m2 + dy[k];
-            e[k][4 * q + 1] = m2 + dx[k] + dy[k];
-        }
-    uint8_t cover[2] = { 0, 0 };
-    for (unsigned q = 0; q < nq; q++) {
-        int x = qx + 2 * (int)q;
-        for (unsigned i = 0; i < 4; i++) {
-            const int64_t ei[3] = { e[0][4 * q + i], e[1][4 * q + i],
-                                    e[2][4 * q + i] };
-            cover[q] |= (uint8_t)((unsigned)gfx_tri_inside(&t->s, ei) << i);
-        }
-        if (x + 1 >= fw)
-            cover[q] &= 0x5;              /* the right column is off-screen */
-        if (qy + 1 >= fh)
-            cover[q] &= 0xC;              /* the top row */
-        if (x >= fw)
-            cover[q] &= 0xA;
-        if (qy >= fh)
-            cover[q] &= 0x3;
+    const int64_t *dx = r->dx, *dy = r->dy;
+    struct frag_batch *fb = c->batch;
+    unsigned q = c->nquads++;
+    fb->quad[q] = (struct quad_info){ .x = qx, .y = qy,
+                                      .cover = (uint8_t)cover };
+    for (int k = 0; k < 3; k++) {
+        int64_t *e = fb->e[k] + 4 * q;
+        e[0] = e2[k] + dy[k];
+        e[1] = e2[k] + dx[k] + dy[k];
+        e[2] = e2[k];
+        e[3] = e2[k] + dx[k];
     }
     unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
-    if (nq == 2 && cover[0] && cover[1] && c->nquads + 2 <= batch)
-        return queue_quads(c, t, plan, nplan, 2, e, qx, qy, cover);
-    for (unsigned q = 0; q < nq; q++) {
-        if (!cover[q])
-            continue;
-        int64_t e1[3][8];
-        for (int k = 0; k < 3; k++)
-            memcpy(e1[k], e[k] + 4 * q, 4 * sizeof e1[k][0]);
-        if (!queue_quads(c, t, plan, nplan, 1, e1, qx + 2 * (int)q, qy,
-                         &cover[q]))
-            return false;
-    }
-    return true;
+    if (c->nquads < batch)
+        return true;
+    interpolate(c, r);
+    r->first = 0;
+    return gfx_frag_flush(c);
 }
 
 /* Of the quads j = 0 .. last of a row, x = x_0 + 2j, whose member 2
@@ -560,22 +563,36 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
 
 /* The quads of the triangle in this slice's bands, in scanline order,
  * the edge functions stepped along each row of quads, past the quads
- * wholly outside (quad_span). */
+ * wholly outside (quad_span); each quad that covers a pixel queued
+ * (queue_quad), and the triangle's quads interpolated together when
+ * the batch is full and at its end. */
 __attribute__((always_inline))
-static inline void raster_body(struct draw_ctx *c, const struct tri *t)
+static inline void raster_body(struct draw_ctx *c, const struct tri *t,
+                               bool cvt64)
 {
     const struct gfx_tri_setup *s = &t->s;
-    if (!c->set_up)
-        frag_setup(c);
-    struct interp_comp plan[4 * US_FIN_COUNT];
-    unsigned nplan = interp_plan(c, t, plan);
-    int64_t dx[3], dy[3], dx2[3];
-    gfx_tri_edge_steps(s, dx, dy);
+    struct tri_raster r = { .t = t, .first = c->nquads, .cvt64 = cvt64 };
+    r.nplan = interp_plan(c, t, r.plan);
+    const int64_t *dx = r.dx, *dy = r.dy;
+    int64_t dx2[3];
+    gfx_tri_edge_steps(s, r.dx, r.dy);
     for (int k = 0; k < 3; k++)
         dx2[k] = 2 * dx[k];
+    /* a member is covered when e + owned - 1 >= 0 for the three edges
+     * (gfx_tri_inside); bias[k] folds the owned - 1 in, and member i of
+     * a quad is member 2's value plus step[k][i] */
+    int64_t bias[3], step[3][4];
+    for (int k = 0; k < 3; k++) {
+        bias[k] = s->owned[k] - 1;
+        step[k][0] = dy[k];
+        step[k][1] = dx[k] + dy[k];
+        step[k][2] = 0;
+        step[k][3] = dx[k];
+    }
+    int fw = (int)c->fb->w, fh = (int)c->fb->h;
     int from = s->xmin & ~1, to = s->xmax, B = c->band;
     int n = (int)c->nworkers;
-    for (int qy = s->ymin & ~1; qy <= s->ymax && !c->failed; qy += 2) {
+    for (int qy = s->ymin & ~1; qy <= s->ymax; qy += 2) {
         /* the rows of this slice's bands (B is even: a quad lies in one) */
         if ((qy / B) % n != (int)c->worker)
             continue;
@@ -585,28 +602,36 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t)
         quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
         for (int k = 0; k < 3; k++)
             e[k] += lo * dx2[k];
-        /* the quads two at a time, the last one alone */
-        int qx = from + 2 * (int)lo, last = from + 2 * (int)hi;
-        for (; qx <= last; qx += 4) {
-            bool two = qx + 2 <= last;
-            if (!(two ? raster_quads(c, t, plan, nplan, 2, qx, qy, e, dx, dy)
-                      : raster_quads(c, t, plan, nplan, 1, qx, qy, e, dx,
-                                     dy))) {
+        /* members off the screen: the top row, the right column */
+        unsigned rows = (qy + 1 >= fh ? 0xCu : 0xFu) & (qy >= fh ? 0x3u : 0xFu);
+        for (int qx = from + 2 * (int)lo, last = from + 2 * (int)hi;
+             qx <= last; qx += 2) {
+            unsigned cover = 0;
+            for (unsigned i = 0; i < 4; i++) {
+                int64_t in = (e[0] + bias[0] + step[0][i]) |
+                             (e[1] + bias[1] + step[1][i]) |
+                             (e[2] + bias[2] + step[2][i]);
+                cover |= (unsigned)(in >= 0) << i;
+            }
+            cover &= rows & (qx + 1 >= fw ? 0x5u : 0xFu) &
+                     (qx >= fw ? 0xAu : 0xFu);
+            if (cover && !queue_quad(c, &r, qx, qy, cover, e)) {
                 c->failed = true;
                 return;
             }
             for (int k = 0; k < 3; k++)
-                e[k] += 2 * dx2[k];
+                e[k] += dx2[k];
         }
     }
+    interpolate(c, &r);
 }
 
 /* raster_body built for the x86-64 baseline and, chosen at run time,
- * for AVX2 (4 doubles or int64 per vector for the interpolation and the
- * edge values; no FMA, so the same roundings). */
+ * for AVX2 and AVX-512 (the interpolation's eight lanes in two vector
+ * registers or one; no FMA, so the same roundings). */
 static void raster_base(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t);
+    raster_body(c, t, false);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -614,19 +639,32 @@ static void raster_base(struct draw_ctx *c, const struct tri *t)
 __attribute__((target("avx2")))
 static void raster_avx2(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t);
+    raster_body(c, t, false);
+}
+
+__attribute__((target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")))
+static void raster_avx512(struct draw_ctx *c, const struct tri *t)
+{
+    raster_body(c, t, true);
 }
 #endif
 
-static void raster_triangle(struct draw_ctx *c, const struct tri *t)
+/* The build of raster_body for USHADER_SOA's choice (gfx_soa_choice):
+ * the best the CPU has by default. */
+static void (*raster_build(void))(struct draw_ctx *, const struct tri *)
 {
+    enum us_soa_isa isa;
+    (void)gfx_soa_choice(&isa);
 #ifdef HAVE_AVX2
-    if (__builtin_cpu_supports("avx2")) {
-        raster_avx2(c, t);
-        return;
-    }
+    if (isa == US_SOA_AUTO)
+        isa = us_soa_have(US_SOA_AVX512) ? US_SOA_AVX512
+            : us_soa_have(US_SOA_AVX2) ? US_SOA_AVX2 : US_SOA_BASELINE;
+    if (isa == US_SOA_AVX512)
+        return raster_avx512;
+    if (isa == US_SOA_AVX2)
+        return raster_avx2;
 #endif
-    raster_base(c, t);
+    return raster_base;
 }
 
 /* Perspective divide and viewport (GL 2.1 §2.11.1) of a clipped polygon,
@@ -666,6 +704,10 @@ void gfx_frag_polygon(struct draw_ctx *c, const struct gfx_cvert *poly,
             t.z[j] = wz[src];
         }
         c->stats->clipped += c->count_prims;
-        raster_triangle(c, &t);
+        if (!c->set_up) {
+            frag_setup(c);
+            c->raster = raster_build();
+        }
+        c->raster(c, &t);
     }
 }

@@ -7,7 +7,7 @@
 
 #include "gfx/gfx.h"
 
-enum { QUAD_BATCH = 64, TILE = 16 };
+enum { QUAD_BATCH = 64, LANE_BATCH = 4 * QUAD_BATCH, TILE = 16 };
 
 static inline float gfx_clamp01(float x)
 {
@@ -17,10 +17,19 @@ static inline float gfx_clamp01(float x)
 struct quad_info {
     int x, y;             /* window coordinates of member 2 (bottom-left) */
     uint8_t cover;        /* bit i: member i is covered                   */
-    float z[4];           /* interpolated window z                        */
-    float fog[4];         /* fragment.fogcoord.x, when the draw fogs      */
 };
 
+/* A worker's pending quads, and per lane (member i of quad q is lane
+ * 4q + i) what the rasterizer found and the interpolation gives the
+ * per-fragment operations. */
+struct frag_batch {
+    struct quad_info quad[QUAD_BATCH];
+    int64_t e[3][LANE_BATCH];     /* the edge functions                  */
+    float z[LANE_BATCH];          /* interpolated window z               */
+    float fog[LANE_BATCH];        /* fragment.fogcoord.x, when fogging   */
+};
+
+struct tri;                       /* a triangle being rasterized */
 struct draw_ctx {
     struct gfx_framebuffer *fb;
     const struct gfx_draw *d;
@@ -29,7 +38,7 @@ struct draw_ctx {
     struct us_diag *diag;
     bool failed;                  /* a fragment went over the budget  */
     struct us_thread *threads;    /* 4 per quad                       */
-    struct quad_info *quads;
+    struct frag_batch *batch;
     unsigned nquads;
     uint64_t fin_mask;            /* fragment inputs to interpolate   */
     uint64_t fin_flat, fin_linear;  /* of them: flat, noperspective     */
@@ -46,6 +55,7 @@ struct draw_ctx {
      * into the executor's lane rows, a chunk of US_SOA_WIDTH / 4 quads at
      * a time, and no thread record is touched; NULL: thread records. */
     bool set_up;
+    void (*raster)(struct draw_ctx *c, const struct tri *t);  /* a build */
     struct us_soa *rows;
     uint8_t in_comps[US_FIN_COUNT];   /* bit k: component k of the input
                                          is computed (records: all four

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "ushader.h"
+#include "shader/interp_soa.h"
 
 /* ---------------------------------------------------------------------- */
 /* Limits (checked with clear errors).                                     */
@@ -352,6 +353,14 @@ struct gfx_shader_backend {
 
 /* The reference interpreter. */
 extern const struct gfx_shader_backend gfx_backend_functional;
+
+/* USHADER_SOA picks the build of the functional path's vector loops, for
+ * benchmarks and the identity tests (tests/soa.test.sh): "baseline",
+ * "avx2" or "avx512" that build of the SoA executor and the rasterizer
+ * (when the CPU has it), "0" the reference executor alone (the path
+ * before the SoA executor; false) with the best rasterizer; unset or
+ * anything else, the CPU's best build (*isa = US_SOA_AUTO). */
+bool gfx_soa_choice(enum us_soa_isa *isa);
 
 /* ---------------------------------------------------------------------- */
 /* Rasterizer pieces (gfx/raster.c, gfx/clip.c), exposed for the tests.    */

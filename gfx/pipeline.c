@@ -327,7 +327,7 @@ static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
     return (d->vp->nparams + 1 + d->fp->nparams + 1) * sizeof(us_vec4) +
            ((size_t)d->mesh->nverts + 1) * draw_stride(draw_nvary(d)) +
            workers * (NTHREADS * sizeof(struct us_thread) +
-                      QUAD_BATCH * sizeof(struct quad_info)) +
+                      sizeof(struct frag_batch)) +
            slices * sizeof(struct slice) +
            (slices > 1 ? d->mesh->ntris * touch_bytes(slices) +
                              ((size_t)d->mesh->nverts + 1) *
@@ -469,7 +469,7 @@ struct worker {
     struct chain *ch;
     unsigned index;
     struct us_thread *threads;
-    struct quad_info *quads;
+    struct frag_batch *batch;
     pthread_t tid;
     bool started;                 /* tid runs it                       */
 };
@@ -627,7 +627,7 @@ static void fragment_slice(struct worker *w, struct draw_job *j,
     c.stats = &stats;
     c.diag = &diag;
     c.threads = w->threads;
-    c.quads = w->quads;
+    c.batch = w->batch;
     c.worker = slice;
     c.nworkers = j->nslices;
     memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
@@ -885,15 +885,15 @@ unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
         w[i].index = i;
         if (pool) {
             char *r = gfx_pool_scratch(pool, i, NTHREADS * sizeof *w[i].threads +
-                                                QUAD_BATCH * sizeof *w[i].quads);
+                                                sizeof *w[i].batch);
             w[i].threads = (struct us_thread *)r;
-            w[i].quads = r ? (struct quad_info *)(r + NTHREADS *
-                                                  sizeof *w[i].threads) : NULL;
+            w[i].batch = r ? (struct frag_batch *)(r + NTHREADS *
+                                                   sizeof *w[i].threads) : NULL;
         } else {
             w[i].threads = malloc(NTHREADS * sizeof *w[i].threads);
-            w[i].quads = malloc(QUAD_BATCH * sizeof *w[i].quads);
+            w[i].batch = malloc(sizeof *w[i].batch);
         }
-        ok = w[i].threads && w[i].quads;
+        ok = w[i].threads && w[i].batch;
     }
     unsigned done = 0;
     if (!ok) {
@@ -918,7 +918,7 @@ unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
     }
     for (unsigned i = 0; w && !pool && i < nw; i++) {
         free(w[i].threads);
-        free(w[i].quads);
+        free(w[i].batch);
     }
     free(w);
     free(ch.jobs);
