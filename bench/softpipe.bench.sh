@@ -18,14 +18,16 @@
 # ushader's time is that of `ushader render --stats` (the image's RGBA8
 # form and hash, no PNG: the PNGs compared below are rendered untimed,
 # as Mesa's is written after its timed frames) less the same command at
-# 8x8 (start-up, SFU tables, assembly); softpipe's covers FRAMES frames
-# after one untimed frame.  The ratio
+# 8x8 (start-up, SFU tables, assembly), on one host thread (--jobs 1)
+# as softpipe and llvmpipe-1 run; softpipe's covers FRAMES frames after
+# one untimed frame.  The ratio
 # ushader/softpipe > 1 means ushader is faster.  The largest test scene
 # (envmap.scn, by fragments) is also timed on ushader alone, for scale.
 #
 # The functional figures are repeated (SOFTPIPE_REPS, default 5)
 # interleaved with their peers -- ushader on the reference interpreter
-# alone (USHADER_SOA=0, the path before the batched executor), softpipe,
+# alone (USHADER_SOA=0, the path before the batched executor), ushader
+# with --jobs 2 (wall time, against llvmpipe's two threads), softpipe,
 # and llvmpipe with LP_NUM_THREADS=1 (CPU time) and 2 (wall time),
 # LLVMPIPE_FRAMES frames (default 40) -- and printed as min/median/max
 # with the ratios of the medians and their range over the repetitions
@@ -117,19 +119,32 @@ mesa() {   # mesa NAME DRIVER THREADS FRAMES CLOCK(cpu|wall)
               printf "%s %.0f\n", n, v["fragments_per_frame"] * v["frames"] / t }' \
         "$tmp/m" >> "$tmp/reps"
 }
-ushader_rate() {   # ushader_rate NAME USHADER_SOA-value (as rate: no PNG)
-    base=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size 8x8 --hash)
-    full=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size ${W}x$H --stats)
+ushader_rate() {   # ushader_rate NAME USHADER_SOA-value JOBS CLOCK(cpu|wall) (as rate: no PNG)
+    if [ "$4" = wall ]; then
+        base=$(USHADER_SOA=$2 wall_seconds "$U" render "$SCN" --size 8x8 --hash --jobs "$3")
+        full=$(USHADER_SOA=$2 wall_seconds "$U" render "$SCN" --size ${W}x$H --stats --jobs "$3")
+    else
+        base=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size 8x8 --hash --jobs "$3")
+        full=$(USHADER_SOA=$2 seconds "$U" render "$SCN" --size ${W}x$H --stats --jobs "$3")
+    fi
     frags=$(sed -n 's/.*"fragments": \([0-9]*\).*/\1/p' "$tmp/out")
     awk -v n="$1" -v f="$frags" -v a="$full" -v b="$base" 'BEGIN {
         t = a - b; if (t <= 0) t = a; printf "%s %.0f\n", n, f / t }' >> "$tmp/reps"
+}
+# wall_seconds CMD...: wall-clock seconds of CMD (stdout to $tmp/out)
+wall_seconds() {
+    t0=$(date +%s%N)
+    "$@" > "$tmp/out"
+    t1=$(date +%s%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
 }
 REPS=${SOFTPIPE_REPS:-5}
 : > "$tmp/reps"
 i=0
 while [ $i -lt "$REPS" ]; do
-    ushader_rate new ""
-    ushader_rate old 0
+    ushader_rate new "" 1 cpu
+    ushader_rate new-2 "" 2 wall
+    ushader_rate old 0 1 cpu
     mesa softpipe softpipe 1 "$FRAMES" cpu
     mesa llvmpipe-1 llvmpipe 1 "$lp_frames" cpu
     mesa llvmpipe-2 llvmpipe 2 "$lp_frames" wall
@@ -145,9 +160,10 @@ stats() {
         { v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
                              printf "%.0f %.0f %.0f\n", v[1], m, v[NR] }'
 }
-for n in new old softpipe llvmpipe-1 llvmpipe-2; do
+for n in new new-2 old softpipe llvmpipe-1 llvmpipe-2; do
     case $n in
     new) label="ushader functional (SoA)" ;;
+    new-2) label="ushader functional, 2 jobs" ;;
     old) label="ushader functional (reference)" ;;
     *) label="mesa $n" ;;
     esac
@@ -167,7 +183,7 @@ awk '{ r[$1, ++k[$1]] = $2 }
         for (i = 1; i <= c; i++) { x = r[a, i] / r[b, i]; if (x < lo) lo = x; if (x > hi) hi = x }
         printf "ratio %-22s median %.3f (per repetition min %.3f max %.3f)\n", a "/" b, med(a) / med(b), lo, hi }
     END {
-        ratios("new", "softpipe"); ratios("new", "llvmpipe-1"); ratios("new", "llvmpipe-2")
+        ratios("new", "softpipe"); ratios("new", "llvmpipe-1"); ratios("new-2", "llvmpipe-2")
         ratios("old", "softpipe"); ratios("new", "old")
     }' "$tmp/reps"
 echo
