@@ -188,6 +188,41 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
     o->written++;
 }
 
+typedef float v4f __attribute__((vector_size(4 * sizeof(float))));
+typedef int32_t v4i __attribute__((vector_size(4 * sizeof(int32_t))));
+
+/* gfx_clamp01 of four lanes (NaN to 0). */
+static inline v4f clamp01_v4(const float *x4)
+{
+    v4f x;
+    memcpy(&x, x4, sizeof x);
+    v4i above = x > 0.0f, below = x < 1.0f;
+    v4i one = (v4i)((v4f){ 0 } + 1.0f);
+    return (v4f)((((v4i)x & below) | (one & ~below)) & above);
+}
+
+/* A quad's colours from the result rows r, g, b, a (its four lanes each),
+ * clamped to [0, 1], a pixel's four floats together in pixel[i]: a 4x4
+ * transpose in vector registers. */
+static inline void clamp_pixels(const float *r, const float *g,
+                                const float *b, const float *a,
+                                float pixel[4][4])
+{
+    v4f vr = clamp01_v4(r), vg = clamp01_v4(g), vb = clamp01_v4(b),
+        va = clamp01_v4(a);
+    v4f rg01 = __builtin_shufflevector(vr, vg, 0, 4, 1, 5);
+    v4f rg23 = __builtin_shufflevector(vr, vg, 2, 6, 3, 7);
+    v4f ba01 = __builtin_shufflevector(vb, va, 0, 4, 1, 5);
+    v4f ba23 = __builtin_shufflevector(vb, va, 2, 6, 3, 7);
+    v4f p[4] = {
+        __builtin_shufflevector(rg01, ba01, 0, 1, 4, 5),
+        __builtin_shufflevector(rg01, ba01, 2, 3, 6, 7),
+        __builtin_shufflevector(rg23, ba23, 0, 1, 4, 5),
+        __builtin_shufflevector(rg23, ba23, 2, 3, 6, 7),
+    };
+    memcpy(pixel, p, sizeof p);
+}
+
 bool gfx_frag_flush(struct draw_ctx *c)
 {
     if (!c->nquads)
@@ -204,33 +239,26 @@ bool gfx_frag_flush(struct draw_ctx *c)
         const float *r0 = c->out_row[0], *r1 = c->out_row[1],
                     *r2 = c->out_row[2], *r3 = c->out_row[3],
                     *rz = c->out_row[4];
-        /* the colours clamped, a pixel's four floats together, over the
-         * chunk at once */
-        float col[US_SOA_WIDTH][4];
-        for (unsigned l = 0; l < nl; l++) {
-            col[l][0] = gfx_clamp01(r0[l]);
-            col[l][1] = gfx_clamp01(r1[l]);
-            col[l][2] = gfx_clamp01(r2[l]);
-            col[l][3] = gfx_clamp01(r3[l]);
-        }
         /* a whole quad none of whose members is killed, with neither
          * depth test, fog nor blending, is two pairs of pixels stored */
         bool plain = !o.depth_test && !o.fog && !o.blend;
         for (unsigned q = 0; q < c->nquads; q++) {
             const struct quad_info *qi = &c->batch->quad[q];
             unsigned l = 4 * q;
+            float col[4][4];
+            clamp_pixels(r0 + l, r1 + l, r2 + l, r3 + l, col);
             uint32_t kills;
             memcpy(&kills, killed + l, sizeof kills);
             if (plain && qi->cover == 0xF && !kills) {
                 size_t idx = (size_t)qi->y * o.w + (size_t)qi->x;
-                memcpy(o.color + 4 * idx, col[l + 2], 2 * sizeof col[0]);
-                memcpy(o.color + 4 * (idx + o.w), col[l], 2 * sizeof col[0]);
+                memcpy(o.color + 4 * idx, col[2], 2 * sizeof col[0]);
+                memcpy(o.color + 4 * (idx + o.w), col[0], 2 * sizeof col[0]);
                 o.written += 4;
                 continue;
             }
             for (unsigned i = 0; i < 4; i++)
                 if (qi->cover >> i & 1)
-                    fragment_ops(c, &o, q, i, killed[l + i], col[l + i],
+                    fragment_ops(c, &o, q, i, killed[l + i], col[i],
                                  rz[l + i]);
         }
         c->nquads = 0;
@@ -642,7 +670,7 @@ static void raster_avx2(struct draw_ctx *c, const struct tri *t)
     raster_body(c, t, false);
 }
 
-__attribute__((target("avx512f,avx512dq,avx512vl,prefer-vector-width=512")))
+__attribute__((target("avx512f,avx512dq,avx512vl")))
 static void raster_avx512(struct draw_ctx *c, const struct tri *t)
 {
     raster_body(c, t, true);
