@@ -55,8 +55,11 @@ struct soa_inst {
     const struct us_dinst *d;
     struct soa_src src[3];
     uint32_t dst;         /* the destination slot's first row            */
-    bool direct;          /* no source reads the destination's rows: a
-                             component-wise result goes straight there  */
+    bool direct;          /* no source reads the destination's rows (and
+                             it has some): a component-wise or dot
+                             product result goes straight there         */
+    bool comp;            /* a component-wise opcode: its loop negates
+                             its sources                                 */
 };
 
 struct us_soa {
@@ -227,7 +230,18 @@ struct us_soa *us_soa_plan(const struct us_decoded *d)
         }
     for (unsigned pc = 0; pc < n; pc++) {
         struct soa_inst *si = &p->inst[pc];
-        si->direct = d->inst[pc].dst_kind == US_DDST_THREAD;
+        si->direct = d->inst[pc].dst_kind == US_DDST_THREAD &&
+                     d->inst[pc].mask;
+        switch ((enum us_opcode)d->inst[pc].op) {
+#define X(name, f) case US_OP_##name:
+        COMP1_OPS(X) COMP2_OPS(X) COMP3_OPS(X)
+#undef X
+            si->comp = true;
+            break;
+        default:
+            si->comp = false;
+            break;
+        }
         for (unsigned i = 0; i < d->inst[pc].nsrc; i++)
             for (int c = 0; c < 4; c++)
                 if (si->src[i].row[c] >= si->dst &&

@@ -8,18 +8,24 @@
  */
 
 /* A source's four component rows, with negation applied (a uniform's
- * rows were filled for the run). */
+ * rows were filled for the run) into spare rows, or, with `sign`, left
+ * to the loop: sign[i][c] is then the sign bit the lane's value takes
+ * (micro_neg flips it, NaN included, so an XOR is the same bits). */
 US_INLINE void SOA(sources)(struct us_soa *p, const struct soa_inst *si,
-                            const float *src[3][4])
+                            const float *src[3][4], uint32_t sign[3][4])
 {
     for (unsigned i = 0; i < si->d->nsrc; i++) {
         const struct soa_src *s = &si->src[i];
         for (int c = 0; c < 4; c++) {
             const float *restrict a = soa_row(p, s->row[c]);
-            if (!((s->neg >> c) & 1)) {
-                src[i][c] = a;
+            bool neg = (s->neg >> c) & 1;
+            src[i][c] = a;
+            if (sign) {
+                sign[i][c] = neg ? 0x80000000u : 0u;
                 continue;
             }
+            if (!neg)
+                continue;
             float *restrict r =
                 soa_row(p, SOA_ROW(p, SOA_TMP + 4 * i + (unsigned)c));
             SOA_LOOP
@@ -30,35 +36,47 @@ US_INLINE void SOA(sources)(struct us_soa *p, const struct soa_inst *si,
     }
 }
 
+US_INLINE float SOA(flip)(float x, uint32_t sign)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u ^= sign;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 US_INLINE void SOA(comp1)(unsigned mask, float *res[4],
-                          const float *s[3][4], float (*f)(float), int post)
+                          const float *s[3][4], const uint32_t sg[3][4],
+                          float (*f)(float), int post)
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
         float *restrict r = res[c];
         const float *restrict a = s[0][c];
+        uint32_t sa = sg[0][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
-            r[l] = SOA_POST(post, f(a[l]));
+            r[l] = SOA_POST(post, f(SOA(flip)(a[l], sa)));
     }
 }
 
 US_INLINE void SOA(comp2)(unsigned mask, float *res[4],
-                          const float *s[3][4], float (*f)(float, float),
-                          int post)
+                          const float *s[3][4], const uint32_t sg[3][4],
+                          float (*f)(float, float), int post)
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
         float *restrict r = res[c];
         const float *restrict a = s[0][c], *restrict b = s[1][c];
+        uint32_t sa = sg[0][c], sb = sg[1][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
-            r[l] = SOA_POST(post, f(a[l], b[l]));
+            r[l] = SOA_POST(post, f(SOA(flip)(a[l], sa), SOA(flip)(b[l], sb)));
     }
 }
 
 US_INLINE void SOA(comp3)(unsigned mask, float *res[4],
-                          const float *s[3][4],
+                          const float *s[3][4], const uint32_t sg[3][4],
                           float (*f)(float, float, float), int post)
 {
     for (; mask; mask &= mask - 1) {
@@ -66,9 +84,11 @@ US_INLINE void SOA(comp3)(unsigned mask, float *res[4],
         float *restrict r = res[c];
         const float *restrict a = s[0][c], *restrict b = s[1][c],
                               *restrict d = s[2][c];
+        uint32_t sa = sg[0][c], sb = sg[1][c], sd = sg[2][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
-            r[l] = SOA_POST(post, f(a[l], b[l], d[l]));
+            r[l] = SOA_POST(post, f(SOA(flip)(a[l], sa), SOA(flip)(b[l], sb),
+                                    SOA(flip)(d[l], sd)));
     }
 }
 
@@ -111,7 +131,7 @@ US_INLINE void SOA(repl2)(unsigned n, float *restrict r, const float *s[3][4],
 }
 
 US_INLINE void SOA(dot)(float *restrict r, const float *s[3][4],
-                        float (*f)(const float *, const float *))
+                        float (*f)(const float *, const float *), int post)
 {
     const float *restrict a0 = s[0][0], *restrict a1 = s[0][1],
                           *restrict a2 = s[0][2], *restrict a3 = s[0][3];
@@ -121,8 +141,23 @@ US_INLINE void SOA(dot)(float *restrict r, const float *s[3][4],
     for (unsigned l = 0; l < US_SOA_WIDTH; l++) {
         const float a[4] = { a0[l], a1[l], a2[l], a3[l] };
         const float b[4] = { b0[l], b1[l], b2[l], b3[l] };
-        r[l] = f(a, b);
+        r[l] = SOA_POST(post, f(a, b));
     }
+}
+
+/* A replicated result (a dot product's) in to[first]: straight into the
+ * destination (`direct`), its other components of `mask` copies of that
+ * row; else every result component that row, for SOA(write). */
+US_INLINE void SOA(replicate)(bool direct, unsigned mask, float *to[4],
+                              float *res[4], unsigned first)
+{
+    if (!direct) {
+        res[0] = res[1] = res[2] = res[3] = to[first];
+        return;
+    }
+    for (mask &= ~(1u << first); mask; mask &= mask - 1)
+        memcpy(to[__builtin_ctz(mask)], to[first],
+               US_SOA_WIDTH * sizeof(float));
 }
 
 /* MIXED opcodes (rare): lane by lane through us_mixed_op. */
@@ -268,7 +303,9 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
     if (!dst && d->op != US_OP_KIL && us_ops[d->op].format != US_FMT_TEX)
         return;
     const float *s[3][4];
-    SOA(sources)(p, si, s);
+    uint32_t sign[3][4];
+    /* component-wise opcodes negate in their loops */
+    SOA(sources)(p, si, s, si->comp ? sign : NULL);
     float *res[4];
     for (unsigned c = 0; c < 4; c++)
         res[c] = soa_row(p, SOA_ROW(p, SOA_RES + c));
@@ -280,26 +317,27 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
     for (unsigned c = 0; c < 4; c++)
         to[c] = si->direct ? soa_row(p, si->dst + c) : res[c];
     int post = !si->direct ? SOA_PLAIN : d->sat ? SOA_SAT : SOA_CANON;
+    unsigned first = mask ? (unsigned)__builtin_ctz(mask) : 0;
     bool written = false;
     switch ((enum us_opcode)d->op) {
 #define X(name, f) case US_OP_##name: \
-    if (post == SOA_SAT) SOA(comp1)(mask, to, s, f, SOA_SAT); \
-    else if (post == SOA_CANON) SOA(comp1)(mask, to, s, f, SOA_CANON); \
-    else SOA(comp1)(mask, to, s, f, SOA_PLAIN); \
+    if (post == SOA_SAT) SOA(comp1)(mask, to, s, sign, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(comp1)(mask, to, s, sign, f, SOA_CANON); \
+    else SOA(comp1)(mask, to, s, sign, f, SOA_PLAIN); \
     written = si->direct; break;
     COMP1_OPS(X)
 #undef X
 #define X(name, f) case US_OP_##name: \
-    if (post == SOA_SAT) SOA(comp2)(mask, to, s, f, SOA_SAT); \
-    else if (post == SOA_CANON) SOA(comp2)(mask, to, s, f, SOA_CANON); \
-    else SOA(comp2)(mask, to, s, f, SOA_PLAIN); \
+    if (post == SOA_SAT) SOA(comp2)(mask, to, s, sign, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(comp2)(mask, to, s, sign, f, SOA_CANON); \
+    else SOA(comp2)(mask, to, s, sign, f, SOA_PLAIN); \
     written = si->direct; break;
     COMP2_OPS(X)
 #undef X
 #define X(name, f) case US_OP_##name: \
-    if (post == SOA_SAT) SOA(comp3)(mask, to, s, f, SOA_SAT); \
-    else if (post == SOA_CANON) SOA(comp3)(mask, to, s, f, SOA_CANON); \
-    else SOA(comp3)(mask, to, s, f, SOA_PLAIN); \
+    if (post == SOA_SAT) SOA(comp3)(mask, to, s, sign, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(comp3)(mask, to, s, sign, f, SOA_CANON); \
+    else SOA(comp3)(mask, to, s, sign, f, SOA_PLAIN); \
     written = si->direct; break;
     COMP3_OPS(X)
 #undef X
@@ -313,8 +351,12 @@ static void SOA(exec)(struct us_soa *p, const struct soa_inst *si,
                                       res[1] = res[2] = res[3] = res[0]; break;
     REPL2_OPS(X)
 #undef X
-#define X(name, f) case US_OP_##name: SOA(dot)(res[0], s, f); \
-                                      res[1] = res[2] = res[3] = res[0]; break;
+#define X(name, f) case US_OP_##name: \
+    if (post == SOA_SAT) SOA(dot)(to[first], s, f, SOA_SAT); \
+    else if (post == SOA_CANON) SOA(dot)(to[first], s, f, SOA_CANON); \
+    else SOA(dot)(to[first], s, f, SOA_PLAIN); \
+    SOA(replicate)(si->direct, mask, to, res, first); \
+    written = si->direct; break;
     DOT_OPS(X)
 #undef X
     case US_OP_LIT:
