@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "gfx/divide.h"
 #include "gfx/fragment.h"
 #include "shader/interp_soa.h"
 
@@ -378,15 +379,17 @@ typedef int64_t vl __attribute__((vector_size(8 * sizeof(int64_t))));
 typedef int32_t vi __attribute__((vector_size(8 * sizeof(int32_t))));
 
 /* A triangle being rasterized: its interpolation plan, its edge steps,
- * the first of its pending quads not yet interpolated, and whether the
- * build converts int64 to double in one instruction (AVX-512 DQ). */
+ * the first of its pending quads not yet interpolated, and what the build
+ * has: int64 to double in one instruction (AVX-512 DQ), FMA (divisions
+ * as gfx_div_by_recip, from 1 / area2 for the weights). */
 struct tri_raster {
     const struct tri *t;
     struct interp_comp plan[4 * US_FIN_COUNT];
     unsigned nplan;
     int64_t dx[3], dy[3];         /* to the pixel right, the pixel up */
     unsigned first;
-    bool cvt64;
+    bool cvt64, fma;
+    double inv_area2;
 };
 
 /* (double) of lanes [i0, i0 + n) of a row of the batch, n <= 8, the
@@ -429,15 +432,35 @@ static inline void interp_lanes(struct draw_ctx *c, const struct tri_raster *r,
     vd lw[3], q[3], bw[3];
     for (unsigned k = 0; k < 3; k++) {
         double_of(fb->e[k], i0, n, r->cvt64, &lw[k]);
-        lw[k] /= area2;
+        if (r->fma)
+            for (unsigned i = 0; i < 8; i++)
+                lw[k][i] = gfx_div_by_recip(lw[k][i], area2, r->inv_area2);
+        else
+            lw[k] /= area2;
         q[k] = lw[k] * (double)t->invw[k];
     }
     vd sum = (vd){ 0 } + q[0];
     sum += q[1];
     sum += q[2];
+    /* q / sum from 1 / sum when every sum is finite (then so are the
+     * q's, and gfx_div_by_recip's bounds hold: |q| < 2^192, |sum| >
+     * 2^-265 when not 0); a lane whose sum is 0 takes lw below */
+    vl finite = (sum - sum) == 0.0;
+    bool all_finite = true;
+    for (unsigned i = 0; i < 8; i++)
+        all_finite &= finite[i] != 0;
+    if (r->fma && all_finite) {
+        vd y = 1.0 / sum;
+        for (unsigned k = 0; k < 3; k++)
+            for (unsigned i = 0; i < 8; i++)
+                bw[k][i] = gfx_div_by_recip(q[k][i], sum[i], y[i]);
+    } else {
+        for (unsigned k = 0; k < 3; k++)
+            bw[k] = q[k] / sum;
+    }
     vl flat = sum == 0.0;
     for (unsigned k = 0; k < 3; k++)
-        bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)(q[k] / sum) & ~flat));
+        bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)bw[k] & ~flat));
     vf z = __builtin_convertvector(lw[0] * (double)t->z[0] +
                                    lw[1] * (double)t->z[1] +
                                    lw[2] * (double)t->z[2], vf);
@@ -596,10 +619,11 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
  * the batch is full and at its end. */
 __attribute__((always_inline))
 static inline void raster_body(struct draw_ctx *c, const struct tri *t,
-                               bool cvt64)
+                               bool cvt64, bool fma)
 {
     const struct gfx_tri_setup *s = &t->s;
-    struct tri_raster r = { .t = t, .first = c->nquads, .cvt64 = cvt64 };
+    struct tri_raster r = { .t = t, .first = c->nquads, .cvt64 = cvt64,
+                            .fma = fma, .inv_area2 = 1.0 / (double)s->area2 };
     r.nplan = interp_plan(c, t, r.plan);
     const int64_t *dx = r.dx, *dy = r.dy;
     int64_t dx2[3];
@@ -659,26 +683,27 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t,
  * registers or one; no FMA, so the same roundings). */
 static void raster_base(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t, false);
+    raster_body(c, t, false, false);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_AVX2 1
-__attribute__((target("avx2")))
+__attribute__((target("avx2,fma")))
 static void raster_avx2(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t, false);
+    raster_body(c, t, false, true);
 }
 
-__attribute__((target("avx512f,avx512dq,avx512vl")))
+__attribute__((target("avx512f,avx512dq,avx512vl,fma")))
 static void raster_avx512(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t, true);
+    raster_body(c, t, true, true);
 }
 #endif
 
 /* The build of raster_body for USHADER_SOA's choice (gfx_soa_choice):
- * the best the CPU has by default. */
+ * the best the CPU has by default; the AVX2 and AVX-512 builds use FMA
+ * too, which every CPU with either has (the baseline's otherwise). */
 static void (*raster_build(void))(struct draw_ctx *, const struct tri *)
 {
     enum us_soa_isa isa;
@@ -687,6 +712,8 @@ static void (*raster_build(void))(struct draw_ctx *, const struct tri *)
     if (isa == US_SOA_AUTO)
         isa = us_soa_have(US_SOA_AVX512) ? US_SOA_AVX512
             : us_soa_have(US_SOA_AVX2) ? US_SOA_AVX2 : US_SOA_BASELINE;
+    if (!__builtin_cpu_supports("fma"))
+        return raster_base;
     if (isa == US_SOA_AVX512)
         return raster_avx512;
     if (isa == US_SOA_AVX2)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gfx/divide.h"
 #include "gfx/gfx.h"
 
 /* Rasterize a triangle into a coverage counter. */
@@ -769,6 +770,46 @@ START_TEST(teapot_outward)
 }
 END_TEST
 
+/* A double of 53 random bits with exponent e (splitmix64 state *x). */
+static double rand_double(uint64_t *x, int e)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return ldexp((double)(z >> 11 | 1ull << 52), e - 52);
+}
+
+START_TEST(division_by_reciprocal)
+{
+    /* gfx_div_by_recip against the division, bit for bit: random
+     * operands, divisors whose significand is all ones (the hardest for
+     * a reciprocal), and numerators built so that a/b lies within an
+     * ulp's fraction of a midpoint between two doubles */
+    uint64_t x = 21;
+    for (int i = 0; i < 400000; i++) {
+        double b = rand_double(&x, (i % 61) - 30);
+        if (i % 7 == 0)
+            b = ldexp(2.0 - 0x1p-52, (i % 41) - 20);
+        double a;
+        if (i % 2) {
+            double q = rand_double(&x, (i % 37) - 18);
+            double mid = q + ldexp(1.0, ilogb(q) - 53);  /* q + ulp / 2 */
+            a = mid * b;
+        } else {
+            a = rand_double(&x, (i % 53) - 26);
+        }
+        if (i % 3 == 0)
+            a = -a;
+        double want = a / b, got = gfx_div_by_recip(a, b, 1.0 / b);
+        ck_assert_msg(memcmp(&want, &got, sizeof want) == 0,
+                      "%a / %a: %a, not %a", a, b, got, want);
+    }
+    ck_assert(gfx_div_by_recip(0.0, 3.0, 1.0 / 3.0) == 0.0 &&
+              !signbit(gfx_div_by_recip(0.0, 3.0, 1.0 / 3.0)));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("gfx");
@@ -791,6 +832,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, png_errors);
     tcase_add_test(t, obj_loader);
     tcase_add_test(t, teapot_outward);
+    tcase_add_test(t, division_by_reciprocal);
     suite_add_tcase(s, t);
     return s;
 }
