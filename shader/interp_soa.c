@@ -55,9 +55,11 @@ struct soa_inst {
     const struct us_dinst *d;
     struct soa_src src[3];
     uint32_t dst;         /* the destination slot's first row            */
-    bool direct;          /* no source reads the destination's rows (and
-                             it has some): a component-wise or dot
-                             product result goes straight there         */
+    bool direct;          /* a component-wise or dot product result goes
+                             straight into the destination's rows (it
+                             has some, and no source reads them, but a
+                             component-wise one's from the same
+                             component)                                 */
     bool comp;            /* a component-wise opcode: its loop negates
                              its sources                                 */
 };
@@ -230,9 +232,8 @@ struct us_soa *us_soa_plan(const struct us_decoded *d)
         }
     for (unsigned pc = 0; pc < n; pc++) {
         struct soa_inst *si = &p->inst[pc];
-        si->direct = d->inst[pc].dst_kind == US_DDST_THREAD &&
-                     d->inst[pc].mask;
-        switch ((enum us_opcode)d->inst[pc].op) {
+        const struct us_dinst *di = &d->inst[pc];
+        switch ((enum us_opcode)di->op) {
 #define X(name, f) case US_OP_##name:
         COMP1_OPS(X) COMP2_OPS(X) COMP3_OPS(X)
 #undef X
@@ -242,11 +243,17 @@ struct us_soa *us_soa_plan(const struct us_decoded *d)
             si->comp = false;
             break;
         }
-        for (unsigned i = 0; i < d->inst[pc].nsrc; i++)
-            for (int c = 0; c < 4; c++)
-                if (si->src[i].row[c] >= si->dst &&
-                    si->src[i].row[c] < si->dst + 4)
+        /* the loops write a lane after reading it (and no other lane):
+         * a component-wise opcode's destination rows may be its sources'
+         * through the same component, a dot product's not at all */
+        si->direct = di->dst_kind == US_DDST_THREAD && di->mask;
+        for (unsigned i = 0; i < di->nsrc; i++)
+            for (unsigned c = 0; c < 4; c++) {
+                uint32_t row = si->src[i].row[c];
+                if (row >= si->dst && row < si->dst + 4 &&
+                    (!si->comp || row != si->dst + c))
                     si->direct = false;
+            }
     }
     size_t bytes = (size_t)(p->extra + SOA_EXTRA + 4 * p->nuniform) *
                    US_SOA_WIDTH * sizeof(float);

@@ -51,8 +51,8 @@ US_INLINE void SOA(comp1)(unsigned mask, float *res[4],
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
-        float *restrict r = res[c];
-        const float *restrict a = s[0][c];
+        float *r = res[c];
+        const float *a = s[0][c];
         uint32_t sa = sg[0][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
@@ -66,8 +66,8 @@ US_INLINE void SOA(comp2)(unsigned mask, float *res[4],
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
-        float *restrict r = res[c];
-        const float *restrict a = s[0][c], *restrict b = s[1][c];
+        float *r = res[c];
+        const float *a = s[0][c], *b = s[1][c];
         uint32_t sa = sg[0][c], sb = sg[1][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
@@ -81,9 +81,8 @@ US_INLINE void SOA(comp3)(unsigned mask, float *res[4],
 {
     for (; mask; mask &= mask - 1) {
         unsigned c = (unsigned)__builtin_ctz(mask);
-        float *restrict r = res[c];
-        const float *restrict a = s[0][c], *restrict b = s[1][c],
-                              *restrict d = s[2][c];
+        float *r = res[c];
+        const float *a = s[0][c], *b = s[1][c], *d = s[2][c];
         uint32_t sa = sg[0][c], sb = sg[1][c], sd = sg[2][c];
         SOA_LOOP
         for (unsigned l = 0; l < US_SOA_WIDTH; l++)
@@ -130,13 +129,11 @@ US_INLINE void SOA(repl2)(unsigned n, float *restrict r, const float *s[3][4],
         r[l] = f(m, a[l], b[l]);
 }
 
-US_INLINE void SOA(dot)(float *restrict r, const float *s[3][4],
+US_INLINE void SOA(dot)(float *r, const float *s[3][4],
                         float (*f)(const float *, const float *), int post)
 {
-    const float *restrict a0 = s[0][0], *restrict a1 = s[0][1],
-                          *restrict a2 = s[0][2], *restrict a3 = s[0][3];
-    const float *restrict b0 = s[1][0], *restrict b1 = s[1][1],
-                          *restrict b2 = s[1][2], *restrict b3 = s[1][3];
+    const float *a0 = s[0][0], *a1 = s[0][1], *a2 = s[0][2], *a3 = s[0][3];
+    const float *b0 = s[1][0], *b1 = s[1][1], *b2 = s[1][2], *b3 = s[1][3];
     SOA_LOOP
     for (unsigned l = 0; l < US_SOA_WIDTH; l++) {
         const float a[4] = { a0[l], a1[l], a2[l], a3[l] };
