@@ -387,22 +387,28 @@ struct tri_raster {
     struct interp_comp plan[4 * US_FIN_COUNT];
     unsigned nplan;
     int64_t dx[3], dy[3];         /* to the pixel right, the pixel up */
+    int64_t step[3][8];           /* member i % 4 less member 2       */
     unsigned first;
     bool cvt64, fma;
     double inv_area2;
 };
 
-/* (double) of lanes [i0, i0 + n) of a row of the batch, n <= 8, the
- * rest 0 (by pointer: a vector argument's ABI depends on the build).
- * Without the int64 conversion: the high word times 2^32 plus the low
- * word, both exact, so their sum is the lane rounded once to double, as
- * the conversion rounds it. */
+/* (double) of an edge function at lanes [i0, i0 + n) of the batch, n = 8
+ * or 4, the rest 0 (by pointer: a vector argument's ABI depends on the
+ * build): member i of quad q has its member 2's value e2[q] plus
+ * step[i] (i < 4; step[i + 4] = step[i]).  Without the int64
+ * conversion: the high word times 2^32 plus the low word, both exact,
+ * so their sum is the lane rounded once to double, as the conversion
+ * rounds it. */
 __attribute__((always_inline))
-static inline void double_of(const int64_t *row, unsigned i0, unsigned n,
-                             bool cvt64, vd *out)
+static inline void double_of(const int64_t *e2, const int64_t step[8],
+                             unsigned i0, unsigned n, bool cvt64, vd *out)
 {
-    vl e = { 0 };
-    memcpy(&e, row + i0, n * sizeof *row);
+    vl e = { 0 }, st;
+    memcpy(&st, step, sizeof st);
+    for (unsigned i = 0; i < 8; i++)
+        e[i] = i < n ? e2[i0 / 4 + i / 4] : 0;
+    e += st;
     if (cvt64) {
         *out = __builtin_convertvector(e, vd);
         return;
@@ -431,7 +437,7 @@ static inline void interp_lanes(struct draw_ctx *c, const struct tri_raster *r,
     const double area2 = (double)t->s.area2;
     vd lw[3], q[3], bw[3];
     for (unsigned k = 0; k < 3; k++) {
-        double_of(fb->e[k], i0, n, r->cvt64, &lw[k]);
+        double_of(fb->e2[k], r->step[k], i0, n, r->cvt64, &lw[k]);
         if (r->fma)
             for (unsigned i = 0; i < 8; i++)
                 lw[k][i] = gfx_div_by_recip(lw[k][i], area2, r->inv_area2);
@@ -552,27 +558,20 @@ static inline void interpolate(struct draw_ctx *c, struct tri_raster *r)
 }
 
 /* Queue the quad at (qx, qy) whose member 2 (bottom-left) has the edge
- * values e2, its coverage `cover`: its members' edge values into the
- * batch's lanes; when the batch is full, the triangle's pending quads
- * interpolated and the batch shaded (false when a flush went over the
- * instruction budget). */
+ * values e2, its coverage `cover`; when the batch is full, the
+ * triangle's pending quads interpolated and the batch shaded (false when
+ * a flush went over the instruction budget). */
 __attribute__((always_inline))
 static inline bool queue_quad(struct draw_ctx *c, struct tri_raster *r,
                               int qx, int qy, unsigned cover,
                               const int64_t e2[3])
 {
-    const int64_t *dx = r->dx, *dy = r->dy;
     struct frag_batch *fb = c->batch;
     unsigned q = c->nquads++;
     fb->quad[q] = (struct quad_info){ .x = qx, .y = qy,
                                       .cover = (uint8_t)cover };
-    for (int k = 0; k < 3; k++) {
-        int64_t *e = fb->e[k] + 4 * q;
-        e[0] = e2[k] + dy[k];
-        e[1] = e2[k] + dx[k] + dy[k];
-        e[2] = e2[k];
-        e[3] = e2[k] + dx[k];
-    }
+    for (int k = 0; k < 3; k++)
+        fb->e2[k][q] = e2[k];
     unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
     if (c->nquads < batch)
         return true;
@@ -583,20 +582,21 @@ static inline bool queue_quad(struct draw_ctx *c, struct tri_raster *r,
 
 /* Of the quads j = 0 .. last of a row, x = x_0 + 2j, whose member 2
  * has edge values e at j = 0: [*lo, *hi], outside of which no member is
- * covered (empty: *lo > *hi).  A member's e + owned - 1 is below its
- * quad's member 2's plus the positive ones of the steps dx, dy; where
- * that bound is negative for an edge the whole quad is outside it, and
- * the bound is linear in j.  Only quads raster_quads would leave are
- * skipped. */
+ * covered (`every` false) or inside which every member is (`every`
+ * true; empty: *lo > *hi).  Over a quad, a member's e + owned - 1 is
+ * member 2's plus at most the positive ones of the steps dx, dy and at
+ * least the negative ones; the quads where that bound is negative for an
+ * edge lie at one end of the row, since the bound is linear in j. */
 static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
                       const int64_t dx[3], const int64_t dy[3], int last,
-                      int64_t *lo, int64_t *hi)
+                      bool every, int64_t *lo, int64_t *hi)
 {
     *lo = 0;
     *hi = last;
     for (int k = 0; k < 3; k++) {
-        int64_t m = e[k] + s->owned[k] - 1 + (dx[k] > 0 ? dx[k] : 0) +
-                    (dy[k] > 0 ? dy[k] : 0);
+        int64_t m = e[k] + s->owned[k] - 1 +
+                    (every ? (dx[k] < 0 ? dx[k] : 0) + (dy[k] < 0 ? dy[k] : 0)
+                           : (dx[k] > 0 ? dx[k] : 0) + (dy[k] > 0 ? dy[k] : 0));
         int64_t step = 2 * dx[k];
         if (step > 0 && m < 0) {
             int64_t j = (-m + step - 1) / step;     /* first m + j step >= 0 */
@@ -633,13 +633,15 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t,
     /* a member is covered when e + owned - 1 >= 0 for the three edges
      * (gfx_tri_inside); bias[k] folds the owned - 1 in, and member i of
      * a quad is member 2's value plus step[k][i] */
-    int64_t bias[3], step[3][4];
+    int64_t bias[3], (*step)[8] = r.step;
     for (int k = 0; k < 3; k++) {
         bias[k] = s->owned[k] - 1;
-        step[k][0] = dy[k];
-        step[k][1] = dx[k] + dy[k];
-        step[k][2] = 0;
-        step[k][3] = dx[k];
+        for (unsigned i = 0; i < 8; i += 4) {
+            step[k][i] = dy[k];
+            step[k][i + 1] = dx[k] + dy[k];
+            step[k][i + 2] = 0;
+            step[k][i + 3] = dx[k];
+        }
     }
     int fw = (int)c->fb->w, fh = (int)c->fb->h;
     int from = s->xmin & ~1, to = s->xmax, B = c->band;
@@ -650,23 +652,33 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t,
             continue;
         int64_t e[3];
         gfx_tri_edges(s, from, qy, e);
-        int64_t lo, hi;
-        quad_span(s, e, dx, dy, (to - from) / 2, &lo, &hi);
+        /* the quads that may cover a pixel, and among them those whose
+         * four members are covered and on the screen */
+        int64_t lo, hi, flo, fhi;
+        quad_span(s, e, dx, dy, (to - from) / 2, false, &lo, &hi);
+        quad_span(s, e, dx, dy, (to - from) / 2, true, &flo, &fhi);
+        if (qy + 1 >= fh)
+            fhi = -1;
+        if (fhi > (fw - 2 - from) / 2)
+            fhi = (fw - 2 - from) / 2;
         for (int k = 0; k < 3; k++)
             e[k] += lo * dx2[k];
         /* members off the screen: the top row, the right column */
         unsigned rows = (qy + 1 >= fh ? 0xCu : 0xFu) & (qy >= fh ? 0x3u : 0xFu);
-        for (int qx = from + 2 * (int)lo, last = from + 2 * (int)hi;
-             qx <= last; qx += 2) {
-            unsigned cover = 0;
-            for (unsigned i = 0; i < 4; i++) {
-                int64_t in = (e[0] + bias[0] + step[0][i]) |
-                             (e[1] + bias[1] + step[1][i]) |
-                             (e[2] + bias[2] + step[2][i]);
-                cover |= (unsigned)(in >= 0) << i;
+        for (int64_t j = lo; j <= hi; j++) {
+            int qx = from + 2 * (int)j;
+            unsigned cover = 0xF;
+            if (j < flo || j > fhi) {
+                cover = 0;
+                for (unsigned i = 0; i < 4; i++) {
+                    int64_t in = (e[0] + bias[0] + step[0][i]) |
+                                 (e[1] + bias[1] + step[1][i]) |
+                                 (e[2] + bias[2] + step[2][i]);
+                    cover |= (unsigned)(in >= 0) << i;
+                }
+                cover &= rows & (qx + 1 >= fw ? 0x5u : 0xFu) &
+                         (qx >= fw ? 0xAu : 0xFu);
             }
-            cover &= rows & (qx + 1 >= fw ? 0x5u : 0xFu) &
-                     (qx >= fw ? 0xAu : 0xFu);
             if (cover && !queue_quad(c, &r, qx, qy, cover, e)) {
                 c->failed = true;
                 return;

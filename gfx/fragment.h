@@ -19,12 +19,12 @@ struct quad_info {
     uint8_t cover;        /* bit i: member i is covered                   */
 };
 
-/* A worker's pending quads, and per lane (member i of quad q is lane
- * 4q + i) what the rasterizer found and the interpolation gives the
- * per-fragment operations. */
+/* A worker's pending quads with their member 2's edge functions, and
+ * per lane (member i of quad q is lane 4q + i) what the interpolation
+ * gives the per-fragment operations. */
 struct frag_batch {
     struct quad_info quad[QUAD_BATCH];
-    int64_t e[3][LANE_BATCH];     /* the edge functions                  */
+    int64_t e2[3][QUAD_BATCH];    /* the edge functions at member 2      */
     float z[LANE_BATCH];          /* interpolated window z               */
     float fog[LANE_BATCH];        /* fragment.fogcoord.x, when fogging   */
 };
