@@ -435,7 +435,7 @@ static inline bool gfx_tri_inside(const struct gfx_tri_setup *s,
 struct gfx_framebuffer {
     unsigned w, h;
     float *color;              /* RGBA, window row y at (y * w), y up      */
-    float *depth;
+    float *depth;              /* in color's block, after its 4 w h floats */
 };
 US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
                                unsigned h, struct us_diag *diag);
