@@ -32,10 +32,11 @@
  * REDUCTION with selects in 32-bit lanes: reduce()'s tests, rsq/sqrt's
  * exponent parity and e2 from the biased exponent; ex2's floor(x 2^32)
  * is the low and high words of 1.5 2^52 + floor(x 2^32) (exact while
- * |x| < 128).  sin and cos go lane by lane through reduce() (its 128-bit
- * Payne-Hanek product) into the same vector Horner and pack.  A group
- * of lanes that are all special (lg2(0), ex2(-inf): half the lg2 and
- * ex2 groups of bench/scenes/phong.scn) skips the LUT and Horner.
+ * |x| < 128); sin and cos's Payne-Hanek product from 24-bit pieces in
+ * 64-bit lanes (revolutions8), lane by lane through reduce() in the
+ * baseline build (SSE2 has no per-lane shift counts).  A group of lanes
+ * that are all special (lg2(0), ex2(-inf): half the lg2 and ex2 groups
+ * of bench/scenes/phong.scn) skips the LUT and Horner.
  *
  * LUT.  AVX-512 reads the committed default tables from a copy made
  * once per process with one row per coefficient, by vpermt2d (32 entries
@@ -55,6 +56,11 @@
 #include "ushader.h"
 #include "sfu/sfu.h"
 #include "sfu/sfu_lane.h"
+
+/* The SIMD builds; elsewhere us_sfu_eval lane by lane. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_X86 1
 
 /* ---- What the lanes of a call share ----------------------------------- */
 
@@ -148,31 +154,30 @@ static bool plan(const struct us_sfu *s, enum us_sfu_func f, bool want_soa,
     return true;
 }
 
-/* sin, cos: reduce() lane by lane (its 128-bit product), for the vector
- * code to take from there. */
-struct lanes {
-    uint32_t seg[16], T[16], sgn[16], res[16], spec[16];
-};
 
-__attribute__((always_inline))
-static inline void reduce_lanes(const struct us_sfu *s, enum us_sfu_func F,
-                                const float *x, size_t n, unsigned w,
-                                struct lanes *o)
+/* reduce_revolutions() (sfu_lane.h) for a = |x|'s bits, 2^-12 <= |x| <
+ * inf (any a gives some value): the window's 72 bits as 24-bit chunks
+ * A B C of the words of 1/(2 pi) shifted by o, then
+ *     prod >> 40 = M A 2^8 + ((M B + (M C >> 24)) >> 16)
+ * (< 2^56; the products are 48 bits) and the rest of the shift, sh - 40
+ * = max(0, -E).  revolutions8 and revolutions16 are this in 64-bit lanes;
+ * the baseline build calls it lane by lane (SSE2 has no per-lane shift
+ * counts). */
+static inline uint32_t revolutions1(uint32_t a)
 {
-    for (unsigned l = 0; l < w; l++) {
-        struct red r;
-        reduce(s, F, l < n ? x[l] : 0.0f, &r);
-        o->seg[l] = r.seg;
-        o->T[l] = (uint32_t)r.T;
-        o->sgn[l] = r.sign;
-        o->res[l] = bits_of(r.result);
-        o->spec[l] = r.special ? ~0u : 0u;
-    }
+    uint64_t M = (a & 0x7fffffu) | MIN_NORMAL;
+    int32_t E = (int32_t)(a >> 23) - 150;
+    uint32_t pos = E > 0 ? (uint32_t)E : 0u;            /* j0 - 1, <= 105 */
+    uint32_t rest = E < 0 ? (uint32_t)-E : 0u, w = pos >> 5, o = pos & 31;
+    uint32_t t[3];
+    for (unsigned k = 0; k < 3; k++)
+        t[k] = us_sfu_inv2pi[w + k] << o |
+               (o ? us_sfu_inv2pi[w + k + 1] >> (32 - o) : 0u);
+    uint64_t A = t[0] >> 8, B = (t[0] & 0xff) << 16 | t[1] >> 16,
+             C = (t[1] & 0xffff) << 8 | t[2] >> 24;
+    uint64_t q = (M * A << 8) + ((M * B + (M * C >> 24)) >> 16);
+    return rest < 64 ? (uint32_t)(q >> rest) : 0u;
 }
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define HAVE_X86 1
 
 /* ---- x86-64 baseline (SSE2): 4 lanes ---------------------------------- */
 
@@ -261,6 +266,30 @@ SSE2 void reduce4(const struct plan *p, enum us_sfu_func F, __m128i u,
         r->e = _mm_sub_epi32(_mm_srli_epi32(a, 23), b4(127));
         r->seg = _mm_and_si128(srl4(a, p->rest), b4(kmask));
         break;
+    case US_SFU_SIN:
+    case US_SFU_COS: {
+        bool cos = F == US_SFU_COS;
+        /* nan, inf; |x| < 2^-12 (or zero): sin x = x, cos x = 1 */
+        r->spec = _mm_or_si128(big, _mm_cmpgt_epi32(b4(0x39800000u), a));
+        res = cos ? b4(ONE) : sel4(zero, sign, u);
+        res = sel4(big, b4(DEFAULT_NAN), res);
+        uint32_t al[4], R[4];
+        _mm_storeu_si128((__m128i *)al, a);
+        for (int l = 0; l < 4; l++)
+            R[l] = revolutions1(al[l]);
+        __m128i Rv = _mm_loadu_si128((const __m128i *)R);
+        /* the quadrant q (cos: + 1); v = u, or ~u (30 bits) where q is
+         * odd; the sign from q's bit 1 (sin: and x's) */
+        __m128i q = _mm_add_epi32(_mm_srli_epi32(Rv, 30), b4(cos));
+        __m128i odd = _mm_cmpeq_epi32(_mm_and_si128(q, b4(1)), b4(1));
+        frac = _mm_xor_si128(_mm_and_si128(Rv, b4(0x3fffffff)),
+                             _mm_and_si128(odd, b4(0x3fffffff)));
+        r->sgn = _mm_and_si128(_mm_slli_epi32(q, 30), b4(SIGN));
+        if (!cos)
+            r->sgn = _mm_xor_si128(r->sgn, sign);
+        r->seg = srl4(frac, p->rest);
+        break;
+    }
     default: {                                /* US_SFU_EX2 */
         r->spec = _mm_or_si128(zero, _mm_cmpgt_epi32(a, b4(0x43000000u - 1)));
         res = _mm_andnot_si128(neg, b4(INF));
@@ -285,16 +314,6 @@ SSE2 void reduce4(const struct plan *p, enum us_sfu_func F, __m128i u,
     }
     r->res = sel4(nan, b4(DEFAULT_NAN), res);
     r->T = _mm_and_si128(srl4(frac, p->tsh), b4(p->tmask));
-}
-
-SSE2 void lanes4(const struct lanes *l, struct red4 *r, int32_t e2off)
-{
-    r->seg = _mm_loadu_si128((const __m128i *)l->seg);
-    r->T = _mm_loadu_si128((const __m128i *)l->T);
-    r->sgn = _mm_loadu_si128((const __m128i *)l->sgn);
-    r->res = _mm_loadu_si128((const __m128i *)l->res);
-    r->spec = _mm_loadu_si128((const __m128i *)l->spec);
-    r->adj = b4((uint32_t)e2off);
 }
 
 /* The LUT read, Horner and pack (see the top) of 4 reduced lanes. */
@@ -347,18 +366,14 @@ SSE2 __m128i finish4(const struct plan *p, enum us_sfu_func F, int D,
 /* x[0..n-1] of function F (a constant, as D: the switches fold); the
  * plan copied so that the stores to out cannot change it (they could
  * alias it, for the compiler: it would reload it every iteration). */
-SSE2 void run4(const struct us_sfu *s, const struct plan *pp,
+SSE2 void run4(const struct plan *pp,
                enum us_sfu_func F, int D, const float *x, float *out, size_t n)
 {
     const struct plan P = *pp, *p = &P;
     for (size_t i = 0; i < n; i += 4) {
         size_t left = n - i;
         struct red4 r;
-        if (F == US_SFU_SIN || F == US_SFU_COS) {
-            struct lanes l;
-            reduce_lanes(s, F, x + i, left, 4, &l);
-            lanes4(&l, &r, p->e2off);
-        } else if (left >= 4) {
+        if (left >= 4) {
             reduce4(p, F, _mm_loadu_si128((const __m128i *)(x + i)), &r);
         } else {
             float t[4] = { 0 };
@@ -378,16 +393,15 @@ SSE2 void run4(const struct us_sfu *s, const struct plan *pp,
     }
 }
 
-static void loops_base(const struct us_sfu *s, const struct plan *p,
-                       enum us_sfu_func f, const float *restrict x,
-                       float *restrict out, size_t n)
+static void loops_base(const struct plan *p, enum us_sfu_func f,
+                       const float *restrict x, float *restrict out, size_t n)
 {
 #define CASE(F)                                                            \
     case F:                                                                \
         if (p->deg == 2)                                                   \
-            run4(s, p, F, 2, x, out, n);                                   \
+            run4(p, F, 2, x, out, n);                                   \
         else                                                               \
-            run4(s, p, F, (int)p->deg, x, out, n);                         \
+            run4(p, F, (int)p->deg, x, out, n);                         \
         break;
     switch (f) {
     CASE(US_SFU_RCP) CASE(US_SFU_RSQ) CASE(US_SFU_SQRT) CASE(US_SFU_LG2)
@@ -421,6 +435,41 @@ AVX2 __m256i sel8(__m256i m, __m256i a, __m256i b)
 AVX2 __m128i half8(__m256i v, int h)
 {
     return h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+}
+
+/* revolutions1 of 8 lanes (the lanes need words 0..6 of 1/(2 pi)). */
+AVX2 __m256i revolutions8(__m256i a)
+{
+    const __m256i words = _mm256_loadu_si256((const __m256i *)us_sfu_inv2pi);
+    __m256i M = _mm256_or_si256(_mm256_and_si256(a, b8(0x7fffff)), b8(MIN_NORMAL));
+    __m256i E = _mm256_sub_epi32(_mm256_srli_epi32(a, 23), b8(150));
+    __m256i pos = _mm256_max_epi32(E, _mm256_setzero_si256());     /* j0 - 1 */
+    __m256i rest = _mm256_max_epi32(_mm256_sub_epi32(_mm256_setzero_si256(), E),
+                                    _mm256_setzero_si256());
+    __m256i w = _mm256_srli_epi32(pos, 5), o = _mm256_and_si256(pos, b8(31));
+    __m256i o2 = _mm256_sub_epi32(b8(32), o);           /* 32: a shift to 0 */
+    __m256i v[4], t[3];
+    for (int k = 0; k < 4; k++)
+        v[k] = _mm256_permutevar8x32_epi32(words, _mm256_add_epi32(w, b8((uint32_t)k)));
+    for (int k = 0; k < 3; k++)
+        t[k] = _mm256_or_si256(_mm256_sllv_epi32(v[k], o), _mm256_srlv_epi32(v[k + 1], o2));
+    __m256i A = _mm256_srli_epi32(t[0], 8);
+    __m256i B = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(t[0], b8(0xff)), 16),
+                                _mm256_srli_epi32(t[1], 16));
+    __m256i C = _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(t[1], b8(0xffff)), 8),
+                                _mm256_srli_epi32(t[2], 24));
+    __m256i R[2];
+    for (int h = 0; h < 2; h++) {            /* the even lanes, the odd */
+        __m256i m = h ? _mm256_srli_epi64(M, 32) : M;
+        __m256i ma = _mm256_mul_epu32(m, h ? _mm256_srli_epi64(A, 32) : A);
+        __m256i mb = _mm256_mul_epu32(m, h ? _mm256_srli_epi64(B, 32) : B);
+        __m256i mc = _mm256_mul_epu32(m, h ? _mm256_srli_epi64(C, 32) : C);
+        __m256i q = _mm256_add_epi64(_mm256_slli_epi64(ma, 8),
+                                     _mm256_srli_epi64(_mm256_add_epi64(mb, _mm256_srli_epi64(mc, 24)), 16));
+        R[h] = _mm256_srlv_epi64(q, h ? _mm256_srli_epi64(rest, 32)
+                                      : _mm256_and_si256(rest, _mm256_set1_epi64x(0xffffffff)));
+    }
+    return _mm256_blend_epi32(R[0], _mm256_slli_epi64(R[1], 32), 0xaa);
 }
 
 AVX2 void reduce8(const struct plan *p, enum us_sfu_func F, __m256i u,
@@ -467,6 +516,25 @@ AVX2 void reduce8(const struct plan *p, enum us_sfu_func F, __m256i u,
         r->e = _mm256_sub_epi32(_mm256_srli_epi32(a, 23), b8(127));
         r->seg = _mm256_and_si256(srl8(a, p->rest), b8(kmask));
         break;
+    case US_SFU_SIN:
+    case US_SFU_COS: {
+        bool cos = F == US_SFU_COS;
+        /* nan, inf; |x| < 2^-12 (or zero): sin x = x, cos x = 1 */
+        r->spec = _mm256_or_si256(big, _mm256_cmpgt_epi32(b8(0x39800000u), a));
+        res = cos ? b8(ONE) : sel8(zero, sign, u);
+        res = sel8(big, b8(DEFAULT_NAN), res);
+        __m256i R = revolutions8(a);
+        __m256i q = _mm256_add_epi32(_mm256_srli_epi32(R, 30), b8(cos));
+        __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(q, b8(1)), b8(1));
+        /* v = u, or ~u (30 bits) in the odd quadrants */
+        frac = _mm256_xor_si256(_mm256_and_si256(R, b8(0x3fffffff)),
+                                _mm256_and_si256(odd, b8(0x3fffffff)));
+        r->sgn = _mm256_and_si256(_mm256_slli_epi32(q, 30), b8(SIGN));
+        if (!cos)
+            r->sgn = _mm256_xor_si256(r->sgn, sign);
+        r->seg = srl8(frac, p->rest);
+        break;
+    }
     default: {                                /* US_SFU_EX2 */
         r->spec = _mm256_or_si256(zero, _mm256_cmpgt_epi32(a, b8(0x43000000u - 1)));
         res = _mm256_andnot_si256(neg, b8(INF));
@@ -493,16 +561,6 @@ AVX2 void reduce8(const struct plan *p, enum us_sfu_func F, __m256i u,
     }
     r->res = sel8(nan, b8(DEFAULT_NAN), res);
     r->T = _mm256_and_si256(srl8(frac, p->tsh), b8(p->tmask));
-}
-
-AVX2 void lanes8(const struct lanes *l, struct red8 *r, int32_t e2off)
-{
-    r->seg = _mm256_loadu_si256((const __m256i *)l->seg);
-    r->T = _mm256_loadu_si256((const __m256i *)l->T);
-    r->sgn = _mm256_loadu_si256((const __m256i *)l->sgn);
-    r->res = _mm256_loadu_si256((const __m256i *)l->res);
-    r->spec = _mm256_loadu_si256((const __m256i *)l->spec);
-    r->adj = b8((uint32_t)e2off);
 }
 
 /* finish4 of 8 lanes. */
@@ -562,7 +620,7 @@ AVX2 __m256i finish8(const struct plan *p, enum us_sfu_func F, int D,
     return sel8(r->spec, r->res, v);
 }
 
-AVX2 void run8(const struct us_sfu *s, const struct plan *pp,
+AVX2 void run8(const struct plan *pp,
                enum us_sfu_func F, int D, const float *x, float *out, size_t n)
 {
     const struct plan P = *pp, *p = &P;
@@ -573,15 +631,9 @@ AVX2 void run8(const struct us_sfu *s, const struct plan *pp,
          * vpmaskmovd stores cost 0.8 ns an evaluation here */
         __m256i m = _mm256_cmpgt_epi32(b8(left < 8 ? (uint32_t)left : 8u),
                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        if (F == US_SFU_SIN || F == US_SFU_COS) {
-            struct lanes l;
-            reduce_lanes(s, F, x + i, left, 8, &l);
-            lanes8(&l, &r, p->e2off);
-        } else {
-            reduce8(p, F, left >= 8 ? _mm256_loadu_si256((const __m256i *)(x + i))
-                                    : _mm256_maskload_epi32((const int *)(x + i), m),
-                    &r);
-        }
+        reduce8(p, F, left >= 8 ? _mm256_loadu_si256((const __m256i *)(x + i))
+                                : _mm256_maskload_epi32((const int *)(x + i), m),
+                &r);
         __m256i v = _mm256_testc_si256(r.spec, _mm256_set1_epi32(-1))
                   ? r.res : finish8(p, F, D, &r);
         if (left >= 8)
@@ -592,16 +644,16 @@ AVX2 void run8(const struct us_sfu *s, const struct plan *pp,
 }
 
 __attribute__((target("avx2")))
-static void loops_avx2(const struct us_sfu *s, const struct plan *p,
+static void loops_avx2(const struct plan *p,
                        enum us_sfu_func f, const float *restrict x,
                        float *restrict out, size_t n)
 {
 #define CASE(F)                                                            \
     case F:                                                                \
         if (p->deg == 2)                                                   \
-            run8(s, p, F, 2, x, out, n);                                   \
+            run8(p, F, 2, x, out, n);                                   \
         else                                                               \
-            run8(s, p, F, (int)p->deg, x, out, n);                         \
+            run8(p, F, (int)p->deg, x, out, n);                         \
         break;
     switch (f) {
     CASE(US_SFU_RCP) CASE(US_SFU_RSQ) CASE(US_SFU_SQRT) CASE(US_SFU_LG2)
@@ -637,6 +689,41 @@ AVX512 __m256i half16(__m512i v, int h)
 AVX512 __mmask16 in16(__m512i u, uint32_t lo, uint32_t hi)
 {
     return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(u, b16(lo)), b16(hi - lo));
+}
+
+/* revolutions8 of 16 lanes. */
+AVX512 __m512i revolutions16(__m512i a)
+{
+    const __m512i words = _mm512_maskz_loadu_epi32(0x1ff, us_sfu_inv2pi);
+    __m512i M = _mm512_or_si512(_mm512_and_si512(a, b16(0x7fffff)), b16(MIN_NORMAL));
+    __m512i E = _mm512_sub_epi32(_mm512_srli_epi32(a, 23), b16(150));
+    __m512i pos = _mm512_max_epi32(E, _mm512_setzero_si512());     /* j0 - 1 */
+    __m512i rest = _mm512_max_epi32(_mm512_sub_epi32(_mm512_setzero_si512(), E),
+                                    _mm512_setzero_si512());
+    __m512i w = _mm512_srli_epi32(pos, 5), o = _mm512_and_si512(pos, b16(31));
+    __m512i o2 = _mm512_sub_epi32(b16(32), o);          /* 32: a shift to 0 */
+    __m512i v[4], t[3];
+    for (int k = 0; k < 4; k++)
+        v[k] = _mm512_permutexvar_epi32(_mm512_add_epi32(w, b16((uint32_t)k)), words);
+    for (int k = 0; k < 3; k++)
+        t[k] = _mm512_or_si512(_mm512_sllv_epi32(v[k], o), _mm512_srlv_epi32(v[k + 1], o2));
+    __m512i A = _mm512_srli_epi32(t[0], 8);
+    __m512i B = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(t[0], b16(0xff)), 16),
+                                _mm512_srli_epi32(t[1], 16));
+    __m512i C = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(t[1], b16(0xffff)), 8),
+                                _mm512_srli_epi32(t[2], 24));
+    __m512i R[2];
+    for (int h = 0; h < 2; h++) {            /* the even lanes, the odd */
+        __m512i m = h ? _mm512_srli_epi64(M, 32) : M;
+        __m512i ma = _mm512_mul_epu32(m, h ? _mm512_srli_epi64(A, 32) : A);
+        __m512i mb = _mm512_mul_epu32(m, h ? _mm512_srli_epi64(B, 32) : B);
+        __m512i mc = _mm512_mul_epu32(m, h ? _mm512_srli_epi64(C, 32) : C);
+        __m512i q = _mm512_add_epi64(_mm512_slli_epi64(ma, 8),
+                                     _mm512_srli_epi64(_mm512_add_epi64(mb, _mm512_srli_epi64(mc, 24)), 16));
+        R[h] = _mm512_srlv_epi64(q, h ? _mm512_srli_epi64(rest, 32)
+                                      : _mm512_and_si512(rest, _mm512_set1_epi64(0xffffffff)));
+    }
+    return _mm512_mask_blend_epi32(0xaaaa, R[0], _mm512_slli_epi64(R[1], 32));
 }
 
 AVX512 void reduce16(const struct plan *p, enum us_sfu_func F, __m512i u,
@@ -687,6 +774,24 @@ AVX512 void reduce16(const struct plan *p, enum us_sfu_func F, __m512i u,
         r->e = _mm512_sub_epi32(_mm512_srli_epi32(a, 23), b16(127));
         r->seg = _mm512_and_si512(srl16(a, p->rest), b16(kmask));
         break;
+    case US_SFU_SIN:
+    case US_SFU_COS: {
+        bool cos = F == US_SFU_COS;
+        r->spec = ~in16(a, 0x39800000u, INF);
+        res = cos ? b16(ONE) : _mm512_mask_mov_epi32(u, zero, sign);
+        res = _mm512_mask_mov_epi32(res, _mm512_cmpeq_epi32_mask(a, b16(INF)),
+                                    b16(DEFAULT_NAN));
+        __m512i R = revolutions16(a);
+        __m512i q = _mm512_add_epi32(_mm512_srli_epi32(R, 30), b16(cos));
+        frac = _mm512_and_si512(R, b16(0x3fffffff));
+        frac = _mm512_mask_xor_epi32(frac, _mm512_test_epi32_mask(q, b16(1)), frac,
+                                     b16(0x3fffffff));
+        r->sgn = _mm512_and_si512(_mm512_slli_epi32(q, 30), b16(SIGN));
+        if (!cos)
+            r->sgn = _mm512_xor_si512(r->sgn, sign);
+        r->seg = srl16(frac, p->rest);
+        break;
+    }
     default: {                                /* US_SFU_EX2 */
         r->spec = ~in16(a, MIN_NORMAL, 0x43000000u);
         res = _mm512_andnot_si512(_mm512_srai_epi32(u, 31), b16(INF));
@@ -714,16 +819,6 @@ AVX512 void reduce16(const struct plan *p, enum us_sfu_func F, __m512i u,
     }
     r->res = _mm512_mask_mov_epi32(res, nan, b16(DEFAULT_NAN));
     r->T = _mm512_and_si512(srl16(frac, p->tsh), b16(p->tmask));
-}
-
-AVX512 void lanes16(const struct lanes *l, struct red16 *r, int32_t e2off)
-{
-    r->seg = _mm512_loadu_si512(l->seg);
-    r->T = _mm512_loadu_si512(l->T);
-    r->sgn = _mm512_loadu_si512(l->sgn);
-    r->res = _mm512_loadu_si512(l->res);
-    r->spec = _mm512_movepi32_mask(_mm512_loadu_si512(l->spec));
-    r->adj = b16((uint32_t)e2off);
 }
 
 /* row[seg] for a row of 2^K entries (5 <= K <= 8): vpermt2d picks from
@@ -812,7 +907,7 @@ AVX512 __m512i finish16(const struct plan *p, enum us_sfu_func F, int D,
     return _mm512_mask_mov_epi32(v, r->spec, r->res);
 }
 
-AVX512 void run16(const struct us_sfu *s, const struct plan *pp,
+AVX512 void run16(const struct plan *pp,
                   enum us_sfu_func F, int D, unsigned K,
                   const float *x, float *out, size_t n)
 {
@@ -821,13 +916,7 @@ AVX512 void run16(const struct us_sfu *s, const struct plan *pp,
         size_t left = n - i;
         __mmask16 m = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1u);
         struct red16 r;
-        if (F == US_SFU_SIN || F == US_SFU_COS) {
-            struct lanes l;
-            reduce_lanes(s, F, x + i, left, 16, &l);
-            lanes16(&l, &r, p->e2off);
-        } else {
-            reduce16(p, F, _mm512_maskz_loadu_epi32(m, x + i), &r);
-        }
+        reduce16(p, F, _mm512_maskz_loadu_epi32(m, x + i), &r);
         __mmask16 live = m & ~r.spec;
         if (!live) {                          /* lg2(0), ex2(-inf), ... */
             _mm512_mask_storeu_epi32(out + i, m, r.res);
@@ -840,16 +929,16 @@ AVX512 void run16(const struct us_sfu *s, const struct plan *pp,
 }
 
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512cd")))
-static void loops_avx512(const struct us_sfu *s, const struct plan *p,
+static void loops_avx512(const struct plan *p,
                          enum us_sfu_func f, const float *restrict x,
                          float *restrict out, size_t n)
 {
 #define CASE(F)                                                            \
     case F:                                                                \
         if (p->soa)                                                        \
-            run16(s, p, F, 2, soa_k(func_table(F)), x, out, n);            \
+            run16(p, F, 2, soa_k(func_table(F)), x, out, n);            \
         else                                                               \
-            run16(s, p, F, (int)p->deg, 0, x, out, n);                     \
+            run16(p, F, (int)p->deg, 0, x, out, n);                     \
         break;
     switch (f) {
     CASE(US_SFU_RCP) CASE(US_SFU_RSQ) CASE(US_SFU_SQRT) CASE(US_SFU_LG2)
@@ -859,16 +948,6 @@ static void loops_avx512(const struct us_sfu *s, const struct plan *p,
 #undef CASE
 }
 
-#else
-/* Elsewhere: us_sfu_eval lane by lane. */
-static void loops_base(const struct us_sfu *s, const struct plan *p,
-                       enum us_sfu_func f, const float *restrict x,
-                       float *restrict out, size_t n)
-{
-    (void)p;
-    for (size_t i = 0; i < n; i++)
-        out[i] = us_sfu_eval(s, f, x[i]);
-}
 #endif
 
 static bool have(enum us_sfu_isa isa)
@@ -899,26 +978,27 @@ bool us_sfu_eval_batch_isa(const struct us_sfu *sfu, enum us_sfu_isa isa,
             : have(US_SFU_ISA_AVX2) ? US_SFU_ISA_AVX2 : US_SFU_ISA_BASE;
     if (!have(isa))
         return false;
+#ifdef HAVE_X86
     struct plan p;
-    if ((unsigned)f >= US_SFU_NFUNC ||
-        !plan(sfu, f, isa == US_SFU_ISA_AVX512, &p)) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = us_sfu_eval(sfu, f, x[i]);
+    if ((unsigned)f < US_SFU_NFUNC &&
+        plan(sfu, f, isa == US_SFU_ISA_AVX512, &p)) {
+        switch (isa) {
+        case US_SFU_ISA_AVX512:
+            loops_avx512(&p, f, x, out, n);
+            break;
+        case US_SFU_ISA_AVX2:
+            loops_avx2(&p, f, x, out, n);
+            break;
+        default:
+            loops_base(&p, f, x, out, n);
+            break;
+        }
         return true;
     }
-    switch (isa) {
-#ifdef HAVE_X86
-    case US_SFU_ISA_AVX512:
-        loops_avx512(sfu, &p, f, x, out, n);
-        break;
-    case US_SFU_ISA_AVX2:
-        loops_avx2(sfu, &p, f, x, out, n);
-        break;
 #endif
-    default:
-        loops_base(sfu, &p, f, x, out, n);
-        break;
-    }
+    /* a table the doubles cannot take exactly (plan()), or not x86-64 */
+    for (size_t i = 0; i < n; i++)
+        out[i] = us_sfu_eval(sfu, f, x[i]);
     return true;
 }
 
