@@ -911,7 +911,18 @@ AVX512 void run16(const struct plan *pp,
                   enum us_sfu_func F, int D, unsigned K,
                   const float *x, float *out, size_t n)
 {
-    const struct plan P = *pp, *p = &P;
+    struct plan P = *pp;
+    if (K) {
+        /* the default table's geometry as constants (immediate shifts;
+         * T's shift of 0 gone): rsq 3% faster */
+        struct us_sfu_geom g;
+        geom(func_table(F), K, &g);
+        P.rest = g.fb0 - g.kb;
+        P.tsh = P.rest - g.tw;
+        P.tmask = (1u << g.tw) - 1u;
+        P.kb = g.kb;
+    }
+    const struct plan *p = &P;
     for (size_t i = 0; i < n; i += 16) {
         size_t left = n - i;
         __mmask16 m = left >= 16 ? 0xffff : (__mmask16)((1u << left) - 1u);
