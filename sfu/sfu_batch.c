@@ -881,9 +881,9 @@ AVX512 __m512i finish16(const struct plan *p, enum us_sfu_func F, int D,
             acc = _mm512_add_pd(_mm512_roundscale_pd(y, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
                                 _mm512_cvtepi32_pd(half16(C[i], h)));
         }
-        if (F == US_SFU_LG2)
-            acc = _mm512_add_pd(acc, _mm512_mul_pd(_mm512_cvtepi32_pd(half16(r->e, h)),
-                                                   _mm512_set1_pd(p->w0)));
+        if (F == US_SFU_LG2)                  /* exact, an integer < 2^53 */
+            acc = _mm512_fmadd_pd(_mm512_cvtepi32_pd(half16(r->e, h)),
+                                  _mm512_set1_pd(p->w0), acc);
         else if (F == US_SFU_SIN || F == US_SFU_COS)
             acc = _mm512_min_pd(_mm512_max_pd(acc, _mm512_setzero_pd()),
                                 _mm512_set1_pd(p->w0));
