@@ -6,7 +6,8 @@
  *    zeros, denormals, infinities, NaNs among them), the special-case
  *    edges, and random patterns; with the default tables and with
  *    generated degree-1 and degree-3 tables (the Horner loop's trip);
- *  - batches of every length 0 .. 3 blocks + 1 (the padded tail);
+ *  - batches of every length 0 .. 3 blocks + 1 (the last partial group);
+ *  - a table the batch's doubles cannot take exactly (lane by lane);
  *  - us_math.batch == the per-lane members (pow included), in place
  *    (out = x, out = y) and not.
  * The sweeps run every build of the loops the CPU has (baseline, AVX2,
@@ -119,6 +120,29 @@ START_TEST(batch_degrees)
 }
 END_TEST
 
+START_TEST(batch_fallback)
+{
+    /* A table whose alignment the batch's doubles cannot take exactly
+     * (sfu_batch.c's plan(): a shift above 52) goes through us_sfu_eval
+     * lane by lane: rcp's c2 scaled by 2^40 more, the arithmetic still
+     * defined (a 58-bit shift of a 48-bit product).  The other
+     * functions keep the vector path. */
+    struct us_sfu_config cfg;
+    struct us_sfu sfu;
+    struct us_diag d;
+    static float x[N];
+    uint64_t seed = 99;
+    us_sfu_config_default(&cfg);
+    ck_assert(us_sfu_init(&sfu, &cfg, &d));
+    sfu.tab[US_SFU_T_RCP].shift[2] += 40;
+    for (unsigned i = 0; i < N; i++)
+        x[i] = float_of((uint32_t)next_rand(&seed));
+    ck_assert_uint_eq(compare(&sfu, US_SFU_RCP, x, N), 0);
+    ck_assert_uint_eq(compare(&sfu, US_SFU_RSQ, x, N), 0);
+    us_sfu_free(&sfu);
+}
+END_TEST
+
 START_TEST(batch_lengths)
 {
     struct us_sfu_config cfg;
@@ -197,6 +221,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, batch_default);
     tcase_add_test(tc, batch_degrees);
+    tcase_add_test(tc, batch_fallback);
     tcase_add_test(tc, batch_lengths);
     tcase_add_test(tc, math_batch);
     suite_add_tcase(s, tc);
