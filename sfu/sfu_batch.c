@@ -415,8 +415,9 @@ static void loops_base(const struct plan *p, enum us_sfu_func f,
 
 #define AVX2 __attribute__((target("avx2"), always_inline)) static inline
 
-struct red8 {                                 /* struct red4's, 8 lanes */
-    __m256i seg, T, adj, sgn, res, spec, e;
+struct red8 {                    /* struct red4's, 8 lanes, lg2's e 2^s0 */
+    __m256i seg, T, adj, sgn, res, spec;
+    __m256d ew[2];                            /* for lanes 0-3, 4-7 */
 };
 
 AVX2 __m256i b8(uint32_t v) { return _mm256_set1_epi32((int)v); }
@@ -513,7 +514,13 @@ AVX2 void reduce8(const struct plan *p, enum us_sfu_func F, __m256i u,
         r->spec = _mm256_or_si256(_mm256_or_si256(zero, big), neg);
         res = sel8(_mm256_or_si256(nan, neg), b8(DEFAULT_NAN), b8(INF));
         res = sel8(zero, b8(SIGN | INF), res);
-        r->e = _mm256_sub_epi32(_mm256_srli_epi32(a, 23), b8(127));
+        /* as a double here, before the gathers: with 16 registers,
+         * lg2 3.37 -> 3.04 ns */
+        for (int h = 0; h < 2; h++)
+            r->ew[h] = _mm256_mul_pd(
+                _mm256_cvtepi32_pd(half8(_mm256_sub_epi32(_mm256_srli_epi32(a, 23),
+                                                          b8(127)), h)),
+                _mm256_set1_pd(p->w0));
         r->seg = _mm256_and_si256(srl8(a, p->rest), b8(kmask));
         break;
     case US_SFU_SIN:
@@ -596,8 +603,7 @@ AVX2 __m256i finish8(const struct plan *p, enum us_sfu_func F, int D,
                                 _mm256_cvtepi32_pd(C[h][i]));
         }
         if (F == US_SFU_LG2)
-            acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_cvtepi32_pd(half8(r->e, h)),
-                                                   _mm256_set1_pd(p->w0)));
+            acc = _mm256_add_pd(acc, r->ew[h]);
         else if (F == US_SFU_SIN || F == US_SFU_COS)
             acc = _mm256_min_pd(_mm256_max_pd(acc, _mm256_setzero_pd()),
                                 _mm256_set1_pd(p->w0));
