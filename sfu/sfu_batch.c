@@ -32,22 +32,23 @@
  * REDUCTION with selects in 32-bit lanes: reduce()'s tests, rsq/sqrt's
  * exponent parity and e2 from the biased exponent; ex2's floor(x 2^32)
  * is the low and high words of 1.5 2^52 + floor(x 2^32) (exact while
- * |x| < 128); sin and cos's Payne-Hanek product from 24-bit pieces in
- * 64-bit lanes (revolutions8), lane by lane through reduce() in the
- * baseline build (SSE2 has no per-lane shift counts).  A group of lanes
- * that are all special (lg2(0), ex2(-inf): half the lg2 and ex2 groups
- * of bench/scenes/phong.scn) skips the LUT and Horner.
+ * |x| < 128); sin and cos's Payne-Hanek product from 24-bit pieces
+ * (revolutions1) in 64-bit lanes, lane by lane in the baseline build
+ * (SSE2 has no per-lane shift counts).  A group of lanes that are all
+ * special (lg2(0), ex2(-inf): half the lg2 and ex2 groups of
+ * bench/scenes/phong.scn) skips the LUT and Horner.
  *
  * LUT.  AVX-512 reads the committed default tables from a copy made
  * once per process with one row per coefficient, by vpermt2d (32 entries
  * an instruction) and blends on the index bits above: 2, 4 or 8
  * shuffles per coefficient for 64, 128 or 256 segments, faster than
- * Zen 4's vpgatherdd (rsq 1.55 against 2.2 ns an evaluation); where the
- * lanes that are not special share one 32-entry block (97% of the rsq
- * groups of phong.scn: neighbouring fragments, neighbouring segments)
- * one vpermt2d a coefficient.  Other tables are gathered.  AVX2 gathers
- * C0 and C1 as one 64-bit element and the others as 32-bit ones (Zen 4's
- * gathers take time per element); the baseline reads lane by lane.
+ * Zen 4's vpgatherdd (rsq 1.94 against 2.70 ns an evaluation when first
+ * measured, docs/perf/sfu.md); where the lanes that are not special
+ * share one 32-entry block (97% of the rsq groups of phong.scn:
+ * neighbouring fragments, neighbouring segments), one vpermt2d a
+ * coefficient.  Other tables are gathered.  AVX2 gathers C0 and C1 as
+ * one 64-bit element and the others as 32-bit ones (Zen 4's gathers take
+ * time per element); the baseline reads lane by lane.
  */
 #include <pthread.h>
 #include <stddef.h>
