@@ -92,6 +92,11 @@ static void frag_setup(struct draw_ctx *c)
     }
     if (c->fog)
         c->in_comps[US_FIN_FOGCOORD] |= 1;   /* the fog stage's */
+    /* the window z: the depth test's, unless the program gives the
+     * depth, and fragment.position.z */
+    c->need_z = (d->state->depth_test &&
+                 !(d->fp->outputs_written >> US_FOUT_DEPTH & 1)) ||
+                (c->in_comps[US_FIN_POSITION] & 4);
     c->in_interp = 0;
     for (unsigned in = US_FIN_COLOR0; in < US_FIN_FACING; in++)
         c->in_interp |= (uint64_t)(c->in_comps[in] != 0) << in;
@@ -165,8 +170,8 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
     unsigned l = 4 * q + i;
     int px = qi->x + (int)(i & 1), py = qi->y + 1 - (int)(i >> 1);
     size_t idx = (size_t)py * o->w + (size_t)px;
-    float z = o->writes_depth ? gfx_clamp01(depth) : c->batch->z[l];
     if (o->depth_test) {
+        float z = o->writes_depth ? gfx_clamp01(depth) : c->batch->z[l];
         if (!(z < o->depth[idx])) {  /* GL_LESS */
             o->depth_failed++;
             return;
@@ -467,12 +472,15 @@ static inline void interp_lanes(struct draw_ctx *c, const struct tri_raster *r,
     vl flat = sum == 0.0;
     for (unsigned k = 0; k < 3; k++)
         bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)bw[k] & ~flat));
-    vf z = __builtin_convertvector(lw[0] * (double)t->z[0] +
-                                   lw[1] * (double)t->z[1] +
-                                   lw[2] * (double)t->z[2], vf);
-    for (unsigned i = 0; i < 8; i++)
-        z[i] = gfx_clamp01(z[i]);
-    memcpy(fb->z + i0, &z, n * sizeof(float));
+    vf z = { 0 };
+    if (c->need_z) {
+        z = __builtin_convertvector(lw[0] * (double)t->z[0] +
+                                    lw[1] * (double)t->z[1] +
+                                    lw[2] * (double)t->z[2], vf);
+        for (unsigned i = 0; i < 8; i++)
+            z[i] = gfx_clamp01(z[i]);
+        memcpy(fb->z + i0, &z, n * sizeof(float));
+    }
 
     float tmp[8];
     const struct us_program *fp = c->d->fp;

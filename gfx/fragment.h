@@ -63,6 +63,7 @@ struct draw_ctx {
                                          those the program reads)        */
     uint64_t in_interp;               /* inputs COLOR0 .. FACING - 1 with
                                          components in in_comps           */
+    bool need_z;                      /* a lane's window z is read        */
     float *in_row[US_FIN_COUNT][4];   /* rows: where they go              */
     const float *out_row[5];          /* rows: result.color x y z w and
                                          result.depth z; a row of zeros
