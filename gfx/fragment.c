@@ -399,9 +399,10 @@ struct tri_raster {
 };
 
 /* (double) of an edge function at lanes [i0, i0 + n) of the batch, n = 8
- * or 4, the rest 0 (by pointer: a vector argument's ABI depends on the
- * build): member i of quad q has its member 2's value e2[q] plus
- * step[i] (i < 4; step[i + 4] = step[i]).  Without the int64
+ * or 4 (lanes past n hold a step, never stored; by pointer: a vector
+ * argument's ABI depends on the build): member i of quad q has its
+ * member 2's value e2[q] plus step[i] (i < 4; step[i + 4] = step[i]).
+ * Without the int64
  * conversion: the high word times 2^32 plus the low word, both exact,
  * so their sum is the lane rounded once to double, as the conversion
  * rounds it. */

@@ -25,7 +25,7 @@ struct quad_info {
 struct frag_batch {
     struct quad_info quad[QUAD_BATCH];
     int64_t e2[3][QUAD_BATCH];    /* the edge functions at member 2      */
-    float z[LANE_BATCH];          /* interpolated window z               */
+    float z[LANE_BATCH];          /* interpolated window z (need_z)      */
     float fog[LANE_BATCH];        /* fragment.fogcoord.x, when fogging   */
 };
 
