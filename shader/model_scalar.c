@@ -111,6 +111,11 @@ struct sinfo {
     struct { uint16_t key, x; uint8_t k; } rd[MAX_READS];
     struct { uint16_t key, x; uint8_t k; } wr[MAX_WRITES];  /* x: the key's
                                           scoreboard entry (number_regs) */
+    /* what gates the issue, the reads then the writes (number_regs):
+     * entry gate_x[i] must be usable by issue + gate_k[i] */
+    uint8_t ngate;
+    uint8_t gate_k[MAX_READS + MAX_WRITES];
+    uint16_t gate_x[MAX_READS + MAX_WRITES];
     /* the datapath's busy cycles and each write's usable cycle, from
      * issue, but for an SFU word's LUT stall (exec_inst adds it) */
     uint8_t busy;
@@ -257,10 +262,11 @@ static void want_update(const struct us_core *core, struct slot *sl)
 }
 
 /* Slot sl's ready_at, and its drain bit, after its pc or scoreboard
- * changed: the scoreboard is the slot's own, written only by its own
- * issues, so until its next issue the registers of word pc block it
+ * changed (now): the scoreboard is the slot's own, written only by its
+ * own issues, so until its next issue the registers of word pc block it
  * exactly in the cycles before ready_at (regs_blocked). */
-static void slot_arm(const struct us_core *core, struct slot *sl)
+static inline __attribute__((always_inline)) void
+slot_arm(const struct us_core *core, struct slot *sl)
 {
     unsigned at = sl->idx + (unsigned)(sl->sp - core->sp) * core->nslots;
     uint64_t bit = 1ull << (at & 63);
@@ -272,16 +278,14 @@ static void slot_arm(const struct us_core *core, struct slot *sl)
     }
     const struct sinfo *s = &core->info[sl->pc];
     const uint64_t *ready = sl->r->ready;
-    uint64_t at_least = 0;   /* a local: ready[] could alias sl->ready_at */
-    for (unsigned i = 0; i < s->nreads; i++) {
-        uint64_t r = ready[s->rd[i].x];
-        if (r > s->rd[i].k && r - s->rd[i].k > at_least)
-            at_least = r - s->rd[i].k;
-    }
-    for (unsigned i = 0; i < s->nwrites; i++) {
-        uint64_t r = ready[s->wr[i].x];
-        if (r > s->wr[i].k && r - s->wr[i].k > at_least)
-            at_least = r - s->wr[i].k;
+    /* a local: ready[] could alias sl->ready_at; from now, the cycle of
+     * every later test, so that the values usable already (most) leave
+     * it be */
+    uint64_t at_least = core->now;
+    for (unsigned i = 0; i < s->ngate; i++) {
+        uint64_t r = ready[s->gate_x[i]];
+        if (r > at_least + s->gate_k[i])
+            at_least = r - s->gate_k[i];
     }
     sl->ready_at = at_least;
 }
@@ -433,7 +437,11 @@ static unsigned number_regs(struct sinfo *info, unsigned n)
             if (entry[*x] < 0)
                 entry[*x] = (int16_t)m++;
             *x = (uint16_t)entry[*x];
+            s->gate_x[r] = *x;
+            s->gate_k[r] = r < s->nreads ? s->rd[r].k
+                                         : s->wr[r - s->nreads].k;
         }
+        s->ngate = (uint8_t)(s->nreads + s->nwrites);
     }
     return m;
 }
@@ -551,15 +559,9 @@ static enum us_stall regs_cause(const struct us_core *core,
                                 const struct slot *sl)
 {
     const struct sinfo *s = &core->info[sl->pc];
-    uint64_t now = core->now;
-    for (unsigned i = 0; i < s->nreads; i++) {
-        unsigned x = s->rd[i].x;
-        if (sl->r->ready[x] > now + s->rd[i].k)
-            return us_unit_stall(sl->r->producer[x]);
-    }
-    for (unsigned i = 0; i < s->nwrites; i++) {
-        unsigned x = s->wr[i].x;
-        if (sl->r->ready[x] > now + s->wr[i].k)
+    for (unsigned i = 0; i < s->ngate; i++) {
+        unsigned x = s->gate_x[i];
+        if (sl->r->ready[x] > core->now + s->gate_k[i])
             return us_unit_stall(sl->r->producer[x]);
     }
     return US_STALL_COUNT;   /* not reached: ready_at > now */
@@ -610,8 +612,8 @@ slot_free(const struct us_core *core, const struct slot *sl)
 {
     return sl->active && sl->pc < core->code.n && sl->fbuf &&
            sl->ready_at <= core->now && !at_barrier(core, sl) &&
-           !(core->info[sl->pc].unit == US_UNIT_SFU && core->sfu_mode == 2 &&
-             core->pool_used >= core->sfu_pool);
+           !(core->sfu_mode == 2 && core->pool_used >= core->sfu_pool &&
+             core->info[sl->pc].unit == US_UNIT_SFU);
 }
 
 static inline __attribute__((always_inline)) bool
@@ -780,7 +782,8 @@ static void exec_counts(const struct us_core *core, unsigned pc, uint64_t n,
 /* Time and execute instruction sl->pc for the thread of slot sl on SP p
  * (the sequencer's part is the caller's); returns the cycles the SP's
  * datapath is busy. */
-static unsigned exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
+static inline __attribute__((always_inline)) unsigned
+exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
                           unsigned lane)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
@@ -1236,15 +1239,10 @@ static uint64_t quiet_until(const struct us_core *core)
                 continue;
             const struct sinfo *si = &core->info[sl->pc];
             const uint64_t *ready = sl->r->ready;
-            for (unsigned k = 0; k < si->nreads; k++) {
-                uint64_t r = ready[si->rd[k].x];
-                if (r > now + si->rd[k].k && r - si->rd[k].k < next)
-                    next = r - si->rd[k].k;
-            }
-            for (unsigned k = 0; k < si->nwrites; k++) {
-                uint64_t r = ready[si->wr[k].x];
-                if (r > now + si->wr[k].k && r - si->wr[k].k < next)
-                    next = r - si->wr[k].k;
+            for (unsigned k = 0; k < si->ngate; k++) {
+                uint64_t r = ready[si->gate_x[k]];
+                if (r > now + si->gate_k[k] && r - si->gate_k[k] < next)
+                    next = r - si->gate_k[k];
             }
         }
     }
