@@ -410,11 +410,11 @@ __attribute__((always_inline))
 static inline void double_of(const int64_t *e2, const int64_t step[8],
                              unsigned i0, unsigned n, bool cvt64, vd *out)
 {
-    vl e = { 0 }, st;
+    /* lanes 0-3 quad i0 / 4's, 4-7 the next one's: two broadcasts */
+    vl st, a = (vl){ 0 } + e2[i0 / 4];
+    vl b = (vl){ 0 } + (n > 4 ? e2[i0 / 4 + 1] : 0);
     memcpy(&st, step, sizeof st);
-    for (unsigned i = 0; i < 8; i++)
-        e[i] = i < n ? e2[i0 / 4 + i / 4] : 0;
-    e += st;
+    vl e = __builtin_shufflevector(a, b, 0, 1, 2, 3, 12, 13, 14, 15) + st;
     if (cvt64) {
         *out = __builtin_convertvector(e, vd);
         return;
@@ -457,11 +457,13 @@ static inline void interp_lanes(struct draw_ctx *c, const struct tri_raster *r,
     /* q / sum from 1 / sum when every sum is finite (then so are the
      * q's, and gfx_div_by_recip's bounds hold: |q| < 2^192, |sum| >
      * 2^-265 when not 0); a lane whose sum is 0 takes lw below */
-    vl finite = (sum - sum) == 0.0;
-    bool all_finite = true;
-    for (unsigned i = 0; i < 8; i++)
-        all_finite &= finite[i] != 0;
-    if (r->fma && all_finite) {
+    vl bad = ~((sum - sum) == 0.0);   /* nonzero: not finite */
+    /* or'ed across the lanes in registers (a loop over the lanes goes
+     * through memory) */
+    bad |= __builtin_shufflevector(bad, bad, 4, 5, 6, 7, 0, 1, 2, 3);
+    bad |= __builtin_shufflevector(bad, bad, 2, 3, 0, 1, 6, 7, 4, 5);
+    bad |= __builtin_shufflevector(bad, bad, 1, 0, 3, 2, 5, 4, 7, 6);
+    if (r->fma && bad[0] == 0) {
         vd y = 1.0 / sum;
         for (unsigned k = 0; k < 3; k++)
             for (unsigned i = 0; i < 8; i++)
