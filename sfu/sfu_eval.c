@@ -76,12 +76,12 @@ static void m_batch(const void *c, enum us_math_fn f, const float *x,
     };
     enum { N = 256 };
     float a[N], r[N];
-    for (unsigned i = 0; i < n; i += N) {
-        unsigned k = n - i < N ? n - i : N;
+    for (size_t i = 0; i < n; i += N) {   /* size_t: y[i + l] contiguous */
+        size_t k = n - i < N ? n - i : N;
         if (f == US_MATH_POW) {
             /* us_sfu_pow: ex2(y * lg2(x)), an FP32 MUL between. */
             us_sfu_eval_batch(c, US_SFU_LG2, x + i, r, k);
-            for (unsigned l = 0; l < k; l++)
+            for (size_t l = 0; l < k; l++)
                 a[l] = y[i + l] * r[l];
             us_sfu_eval_batch(c, US_SFU_EX2, a, out + i, k);
         } else if (x == out) {
