@@ -375,14 +375,6 @@ static void put_records(struct draw_ctx *c, unsigned in, unsigned k,
         c->threads[i0 + i].input[in][k] = v[i];
 }
 
-/* Eight lanes (two quads) in vector registers: GCC's vector extensions,
- * which each build of raster_body lowers to its widest registers (one
- * AVX-512 register of doubles, two AVX2 ones, four SSE2 ones). */
-typedef double vd __attribute__((vector_size(8 * sizeof(double))));
-typedef float vf __attribute__((vector_size(8 * sizeof(float))));
-typedef int64_t vl __attribute__((vector_size(8 * sizeof(int64_t))));
-typedef int32_t vi __attribute__((vector_size(8 * sizeof(int32_t))));
-
 /* A triangle being rasterized: its interpolation plan, its edge steps,
  * the first of its pending quads not yet interpolated, and what the build
  * has: int64 to double in one instruction (AVX-512 DQ), FMA (divisions
@@ -398,174 +390,36 @@ struct tri_raster {
     double inv_area2;
 };
 
-/* (double) of an edge function at lanes [i0, i0 + n) of the batch, n = 8
- * or 4 (lanes past n hold a step, never stored; by pointer: a vector
- * argument's ABI depends on the build): member i of quad q has its
- * member 2's value e2[q] plus step[i] (i < 4; step[i + 4] = step[i]).
- * Without the int64
- * conversion: the high word times 2^32 plus the low word, both exact,
- * so their sum is the lane rounded once to double, as the conversion
- * rounds it. */
+/* interpolate8, interpolate4 and interpolate2 (raster_body takes the
+ * build's) */
+#define L(name) name##8
+#define LANES 8
+#include "gfx/interp_lanes.h"
+#undef L
+#undef LANES
+#define L(name) name##4
+#define LANES 4
+#include "gfx/interp_lanes.h"
+#undef L
+#undef LANES
+#define L(name) name##2
+#define LANES 2
+#include "gfx/interp_lanes.h"
+#undef L
+#undef LANES
+
+/* The pending quads interpolated in vectors of `lanes` (a constant once
+ * inlined). */
 __attribute__((always_inline))
-static inline void double_of(const int64_t *e2, const int64_t step[8],
-                             unsigned i0, unsigned n, bool cvt64, vd *out)
+static inline void interpolate(struct draw_ctx *c, struct tri_raster *r,
+                               unsigned lanes)
 {
-    /* lanes 0-3 quad i0 / 4's, 4-7 the next one's: two broadcasts */
-    vl st, a = (vl){ 0 } + e2[i0 / 4];
-    vl b = (vl){ 0 } + (n > 4 ? e2[i0 / 4 + 1] : 0);
-    memcpy(&st, step, sizeof st);
-    vl e = __builtin_shufflevector(a, b, 0, 1, 2, 3, 12, 13, 14, 15) + st;
-    if (cvt64) {
-        *out = __builtin_convertvector(e, vd);
-        return;
-    }
-    vd hi = __builtin_convertvector(__builtin_convertvector(e >> 32, vi), vd);
-    vi lo = __builtin_convertvector(e & 0xffffffff, vi) ^ INT32_MIN;
-    *out = hi * 0x1p32 + (__builtin_convertvector(lo, vd) + 0x1p31);
-}
-
-/* Interpolate the fragment inputs of lanes [i0, i0 + n) of the batch
- * (n = 8 or 4: two quads or one, a constant once inlined), all of
- * triangle t (helpers included: their barycentrics just lie outside [0,
- * 1]), in double precision, each lane as one fragment alone would be,
- * into the executor's rows or the thread records, and their window z
- * and fog coordinate into the batch.  Single precision would round
- * differently (the weights' three products and two sums, and the
- * perspective division): not bit-identical. */
-__attribute__((always_inline))
-static inline void interp_lanes(struct draw_ctx *c, const struct tri_raster *r,
-                                unsigned i0, unsigned n)
-{
-    const struct tri *t = r->t;
-    struct frag_batch *fb = c->batch;
-    /* the window-linear weights lw and the perspective-correct ones bw
-     * (where their sum is 0, the window-linear ones) */
-    const double area2 = (double)t->s.area2;
-    vd lw[3], q[3], bw[3];
-    for (unsigned k = 0; k < 3; k++) {
-        double_of(fb->e2[k], r->step[k], i0, n, r->cvt64, &lw[k]);
-        if (r->fma)
-            for (unsigned i = 0; i < 8; i++)
-                lw[k][i] = gfx_div_by_recip(lw[k][i], area2, r->inv_area2);
-        else
-            lw[k] /= area2;
-        q[k] = lw[k] * (double)t->invw[k];
-    }
-    vd sum = (vd){ 0 } + q[0];
-    sum += q[1];
-    sum += q[2];
-    /* q / sum from 1 / sum when every sum is finite (then so are the
-     * q's, and gfx_div_by_recip's bounds hold: |q| < 2^192, |sum| >
-     * 2^-265 when not 0); a lane whose sum is 0 takes lw below */
-    vl bad = ~((sum - sum) == 0.0);   /* nonzero: not finite */
-    /* or'ed across the lanes in registers (a loop over the lanes goes
-     * through memory) */
-    bad |= __builtin_shufflevector(bad, bad, 4, 5, 6, 7, 0, 1, 2, 3);
-    bad |= __builtin_shufflevector(bad, bad, 2, 3, 0, 1, 6, 7, 4, 5);
-    bad |= __builtin_shufflevector(bad, bad, 1, 0, 3, 2, 5, 4, 7, 6);
-    if (r->fma && bad[0] == 0) {
-        vd y = 1.0 / sum;
-        for (unsigned k = 0; k < 3; k++)
-            for (unsigned i = 0; i < 8; i++)
-                bw[k][i] = gfx_div_by_recip(q[k][i], sum[i], y[i]);
-    } else {
-        for (unsigned k = 0; k < 3; k++)
-            bw[k] = q[k] / sum;
-    }
-    vl flat = sum == 0.0;
-    for (unsigned k = 0; k < 3; k++)
-        bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)bw[k] & ~flat));
-    vf z = { 0 };
-    if (c->need_z) {
-        z = __builtin_convertvector(lw[0] * (double)t->z[0] +
-                                    lw[1] * (double)t->z[1] +
-                                    lw[2] * (double)t->z[2], vf);
-        for (unsigned i = 0; i < 8; i++)
-            z[i] = gfx_clamp01(z[i]);
-        memcpy(fb->z + i0, &z, n * sizeof(float));
-    }
-
-    float tmp[8];
-    const struct us_program *fp = c->d->fp;
-    unsigned m = c->in_comps[US_FIN_POSITION];
-    for (unsigned k = 0; k < 4; k++) {
-        if (!(m >> k & 1))
-            continue;
-        float *v = input_dst(c, US_FIN_POSITION, k, tmp, i0);
-        vf w = __builtin_convertvector(lw[0] * (double)t->invw[0] +
-                                       lw[1] * (double)t->invw[1] +
-                                       lw[2] * (double)t->invw[2], vf);
-        for (unsigned i = 0; i < n; i++) {
-            unsigned l = i0 + i;
-            const struct quad_info *qi = &fb->quad[l / 4];
-            float fx = (float)(qi->x + (int)(l & 1)) + 0.5f;
-            float fy = (float)(qi->y + 1 - (int)(l >> 1 & 1)) + 0.5f;
-            if (fp->options & US_OPT_PIXEL_CENTER_INTEGER)
-                fx -= 0.5f, fy -= 0.5f;
-            if (fp->options & US_OPT_ORIGIN_UPPER_LEFT)
-                fy = (float)c->fb->h - fy;
-            v[i] = k == 0 ? fx : k == 1 ? fy : k == 2 ? z[i] : w[i];
-        }
-        put_records(c, US_FIN_POSITION, k, v, i0, n);
-    }
-
-    /* fragment.facing: the primitive's orientation as culling sees it
-     * (GL 2.1 §2.14.1, counter-clockwise in window space is front) */
-    m = c->in_comps[US_FIN_FACING];
-    for (unsigned k = 0; k < 4; k++)
-        if (m >> k & 1) {
-            float f = k == 0 ? (t->s.back ? 0.0f : 1.0f) : k == 3 ? 1.0f
-                                                                  : 0.0f;
-            float *v = input_dst(c, US_FIN_FACING, k, tmp, i0);
-            for (unsigned i = 0; i < n; i++)
-                v[i] = f;
-            put_records(c, US_FIN_FACING, k, v, i0, n);
-        }
-
-    /* the interpolated inputs, lowest first */
-    for (unsigned j = 0; j < r->nplan; j++) {
-        const struct interp_comp *p = &r->plan[j];
-        float *v = input_dst(c, p->in, p->k, tmp, i0);
-        vf val;
-        if (p->kind == COMP_CONST) {
-            val = (vf){ 0 } + p->value;
-        } else {
-            const vd *w = p->kind == COMP_LINEAR ? lw : bw;
-            val = __builtin_convertvector(w[0] * p->a[0] + w[1] * p->a[1] +
-                                          w[2] * p->a[2], vf);
-        }
-        memcpy(v, &val, n * sizeof(float));
-        if (p->fog)
-            memcpy(fb->fog + i0, &val, n * sizeof(float));
-        put_records(c, p->in, p->k, v, i0, n);
-    }
-}
-
-/* Interpolate the pending quads of the triangle (r->first ..): two at
- * a time, the last one alone. */
-__attribute__((always_inline))
-static inline void interpolate(struct draw_ctx *c, struct tri_raster *r)
-{
-    const struct frag_batch *fb = c->batch;
-    unsigned first = r->first;
-    unsigned covered = 0;
-    for (unsigned q = first; q < c->nquads; q++) {
-        covered += (unsigned)__builtin_popcount(fb->quad[q].cover);
-        if (!c->rows)
-            for (unsigned i = 0; i < 4; i++) {
-                struct us_thread *th = &c->threads[4 * q + i];
-                us_thread_reset_for(th, c->d->fp);
-                th->helper = !(fb->quad[q].cover >> i & 1);
-            }
-    }
-    c->stats->fragments += covered;
-    c->stats->helpers += 4 * (c->nquads - first) - covered;
-    unsigned q = first;
-    for (; q + 2 <= c->nquads; q += 2)
-        interp_lanes(c, r, 4 * q, 8);
-    if (q < c->nquads)
-        interp_lanes(c, r, 4 * q, 4);
-    r->first = c->nquads;
+    if (lanes == 8)
+        interpolate8(c, r);
+    else if (lanes == 4)
+        interpolate4(c, r);
+    else
+        interpolate2(c, r);
 }
 
 /* Queue the quad at (qx, qy) whose member 2 (bottom-left) has the edge
@@ -575,7 +429,7 @@ static inline void interpolate(struct draw_ctx *c, struct tri_raster *r)
 __attribute__((always_inline))
 static inline bool queue_quad(struct draw_ctx *c, struct tri_raster *r,
                               int qx, int qy, unsigned cover,
-                              const int64_t e2[3])
+                              const int64_t e2[3], unsigned lanes)
 {
     struct frag_batch *fb = c->batch;
     unsigned q = c->nquads++;
@@ -586,7 +440,7 @@ static inline bool queue_quad(struct draw_ctx *c, struct tri_raster *r,
     unsigned batch = c->rows ? US_SOA_WIDTH / 4 : QUAD_BATCH;
     if (c->nquads < batch)
         return true;
-    interpolate(c, r);
+    interpolate(c, r, lanes);
     r->first = 0;
     return gfx_frag_flush(c);
 }
@@ -630,7 +484,7 @@ static void quad_span(const struct gfx_tri_setup *s, const int64_t e[3],
  * the batch is full and at its end. */
 __attribute__((always_inline))
 static inline void raster_body(struct draw_ctx *c, const struct tri *t,
-                               bool cvt64, bool fma)
+                               unsigned lanes, bool cvt64, bool fma)
 {
     const struct gfx_tri_setup *s = &t->s;
     struct tri_raster r = { .t = t, .first = c->nquads, .cvt64 = cvt64,
@@ -690,7 +544,7 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t,
                 cover &= rows & (qx + 1 >= fw ? 0x5u : 0xFu) &
                          (qx >= fw ? 0xAu : 0xFu);
             }
-            if (cover && !queue_quad(c, &r, qx, qy, cover, e)) {
+            if (cover && !queue_quad(c, &r, qx, qy, cover, e, lanes)) {
                 c->failed = true;
                 return;
             }
@@ -698,15 +552,16 @@ static inline void raster_body(struct draw_ctx *c, const struct tri *t,
                 e[k] += dx2[k];
         }
     }
-    interpolate(c, &r);
+    interpolate(c, &r, lanes);
 }
 
 /* raster_body built for the x86-64 baseline and, chosen at run time,
- * for AVX2 and AVX-512 (the interpolation's eight lanes in two vector
- * registers or one; no FMA, so the same roundings). */
+ * for AVX2 and AVX-512, the interpolation in vectors of one register of
+ * doubles each: 2, 4 and 8 lanes (the baseline without FMA, so the same
+ * roundings). */
 static void raster_base(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t, false, false);
+    raster_body(c, t, 2, false, false);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -714,13 +569,13 @@ static void raster_base(struct draw_ctx *c, const struct tri *t)
 __attribute__((target("avx2,fma")))
 static void raster_avx2(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t, false, true);
+    raster_body(c, t, 4, false, true);
 }
 
 __attribute__((target("avx512f,avx512dq,avx512vl,fma")))
 static void raster_avx512(struct draw_ctx *c, const struct tri *t)
 {
-    raster_body(c, t, true, true);
+    raster_body(c, t, 8, true, true);
 }
 #endif
 
