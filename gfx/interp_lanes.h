@@ -111,8 +111,9 @@ static inline void L(interp_lanes)(struct draw_ctx *c,
             bw[k] = q[k] / sum;
     }
     vl flat = sum == 0.0;
-    for (unsigned k = 0; k < 3; k++)
-        bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)bw[k] & ~flat));
+    if (L(any_lane)(&flat))   /* rare: the blend kept out of the way */
+        for (unsigned k = 0; k < 3; k++)
+            bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)bw[k] & ~flat));
     vf z = { 0 };
     if (c->need_z) {
         z = __builtin_convertvector(lw[0] * (double)t->z[0] +
