@@ -99,9 +99,12 @@ static inline void L(interp_lanes)(struct draw_ctx *c,
     sum += q[2];
     /* q / sum from 1 / sum when every sum is finite (then so are the
      * q's, and gfx_div_by_recip's bounds hold: |q| < 2^192, |sum| >
-     * 2^-265 when not 0); a lane whose sum is 0 takes lw below */
-    vl bad = ~((sum - sum) == 0.0);   /* nonzero: not finite */
-    if (r->fma && !L(any_lane)(&bad)) {
+     * 2^-265 when not 0); a lane whose sum is 0 takes lw.  Both rare:
+     * one test of the two in the common case. */
+    vl flat = sum == 0.0, bad = ~((sum - sum) == 0.0);   /* not finite */
+    vl odd = flat | bad;
+    bool plain = !L(any_lane)(&odd);
+    if (r->fma && (plain || !L(any_lane)(&bad))) {
         vd y = 1.0 / sum;
         for (unsigned k = 0; k < 3; k++)
             for (unsigned i = 0; i < LANES; i++)
@@ -110,8 +113,7 @@ static inline void L(interp_lanes)(struct draw_ctx *c,
         for (unsigned k = 0; k < 3; k++)
             bw[k] = q[k] / sum;
     }
-    vl flat = sum == 0.0;
-    if (L(any_lane)(&flat))   /* rare: the blend kept out of the way */
+    if (!plain && L(any_lane)(&flat))
         for (unsigned k = 0; k < 3; k++)
             bw[k] = (vd)(((vl)lw[k] & flat) | ((vl)bw[k] & ~flat));
     vf z = { 0 };
