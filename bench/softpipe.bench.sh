@@ -24,6 +24,17 @@
 # ushader/softpipe > 1 means ushader is faster.  The largest test scene
 # (envmap.scn, by fragments) is also timed on ushader alone, for scale.
 #
+# Steady state ("per frame"): Mesa's frames are timed after an untimed
+# one, its buffers touched and its PNG written outside the clock, while a
+# render pays once, inside it, for the image's first touch (page
+# clearing), its RGBA8 form and hash (together 5-9% of a 512x512 render
+# here).  So ushader is also timed per frame: the scene's 8 draws
+# repeated USHADER_FRAMES times (default 9) in one render, less the scene
+# once, at the same size -- (USHADER_FRAMES - 1) frames' fragments over
+# the difference (no depth test or blending: each repetition shades every
+# pixel again, as a frame does after Mesa's clear).  Both figures are
+# printed with their ratios.
+#
 # The functional figures are repeated (SOFTPIPE_REPS, default 5)
 # interleaved with their peers -- ushader on the reference interpreter
 # alone (USHADER_SOA=0, the path before the batched executor), ushader
@@ -131,6 +142,24 @@ ushader_rate() {   # ushader_rate NAME USHADER_SOA-value JOBS CLOCK(cpu|wall) (a
     awk -v n="$1" -v f="$frags" -v a="$full" -v b="$base" 'BEGIN {
         t = a - b; if (t <= 0) t = a; printf "%s %.0f\n", n, f / t }' >> "$tmp/reps"
 }
+# The scene with its draws repeated USHADER_FRAMES times ($tmp/frames.scn;
+# its programs' paths made absolute): the draws must be its last lines.
+UF=${USHADER_FRAMES:-9}
+awk -v dir="$PWD/$(dirname "$SCN")" -v k="$UF" '
+    $1 == "draw" { d[++n] = $0; next }
+    n && NF && $1 !~ /^#/ { bad = 1 }
+    $1 == "program" { $3 = dir "/" $3 }
+    { print }
+    END { if (bad) exit 1
+          for (f = 0; f < k; f++) for (i = 1; i <= n; i++) print d[i] }' \
+    "$SCN" > "$tmp/frames.scn" || skip "$SCN: draws are not its last lines"
+ushader_frames() {   # ushader_frames NAME: per frame, one job, CPU time
+    one=$(seconds "$U" render "$SCN" --size ${W}x$H --stats --jobs 1)
+    frags=$(sed -n 's/.*"fragments": \([0-9]*\).*/\1/p' "$tmp/out")
+    many=$(seconds "$U" render "$tmp/frames.scn" --size ${W}x$H --hash --jobs 1)
+    awk -v n="$1" -v f="$frags" -v a="$many" -v b="$one" -v k="$UF" 'BEGIN {
+        t = a - b; if (t <= 0) t = a; printf "%s %.0f\n", n, (k - 1) * f / t }' >> "$tmp/reps"
+}
 # wall_seconds CMD...: wall-clock seconds of CMD (stdout to $tmp/out)
 wall_seconds() {
     t0=$(date +%s%N)
@@ -143,6 +172,7 @@ REPS=${SOFTPIPE_REPS:-5}
 i=0
 while [ $i -lt "$REPS" ]; do
     ushader_rate new "" 1 cpu
+    ushader_frames new-frames
     ushader_rate new-2 "" 2 wall
     ushader_rate old 0 1 cpu
     mesa softpipe softpipe 1 "$FRAMES" cpu
@@ -160,9 +190,10 @@ stats() {
         { v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
                              printf "%.0f %.0f %.0f\n", v[1], m, v[NR] }'
 }
-for n in new new-2 old softpipe llvmpipe-1 llvmpipe-2; do
+for n in new new-frames new-2 old softpipe llvmpipe-1 llvmpipe-2; do
     case $n in
     new) label="ushader functional (SoA)" ;;
+    new-frames) label="ushader functional, per frame" ;;
     new-2) label="ushader functional, 2 jobs" ;;
     old) label="ushader functional (reference)" ;;
     *) label="mesa $n" ;;
@@ -184,6 +215,7 @@ awk '{ r[$1, ++k[$1]] = $2 }
         printf "ratio %-22s median %.3f (per repetition min %.3f max %.3f)\n", a "/" b, med(a) / med(b), lo, hi }
     END {
         ratios("new", "softpipe"); ratios("new", "llvmpipe-1"); ratios("new-2", "llvmpipe-2")
+        ratios("new-frames", "softpipe"); ratios("new-frames", "llvmpipe-1")
         ratios("old", "softpipe"); ratios("new", "old")
     }' "$tmp/reps"
 echo
