@@ -67,13 +67,13 @@ static inline void L(double_of)(const int64_t *e2, const int64_t step[8],
 }
 
 /* Interpolate the fragment inputs of lanes [i0, i0 + n) of the batch
- * (n = LANES, or 4 after an odd number of quads: a constant once inlined), all of
- * triangle t (helpers included: their barycentrics just lie outside [0,
- * 1]), in double precision, each lane as one fragment alone would be,
- * into the executor's rows or the thread records, and their window z
- * and fog coordinate into the batch.  Single precision would round
- * differently (the weights' three products and two sums, and the
- * perspective division): not bit-identical. */
+ * (n = LANES, or 4 after an odd number of quads: a constant once
+ * inlined), all of triangle t (helpers included: their barycentrics just
+ * lie outside [0, 1]), in double precision, each lane as one fragment
+ * alone would be, into the executor's rows or the thread records, and
+ * their window z and fog coordinate into the batch.  Single precision
+ * would round differently (the weights' three products and two sums, and
+ * the perspective division): not bit-identical. */
 __attribute__((always_inline))
 static inline void L(interp_lanes)(struct draw_ctx *c,
                                    const struct tri_raster *r, unsigned i0,

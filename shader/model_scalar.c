@@ -784,7 +784,7 @@ static void exec_counts(const struct us_core *core, unsigned pc, uint64_t n,
  * datapath is busy. */
 static inline __attribute__((always_inline)) unsigned
 exec_inst(struct us_core *core, struct sp *p, struct slot *sl,
-                          unsigned lane)
+          unsigned lane)
 {
     const struct us_sinst *in = &core->code.insts[sl->pc];
     const struct sinfo *s = &core->info[sl->pc];
