@@ -254,7 +254,9 @@ void gfx_mesh_tangents(struct gfx_mesh *m)
 {
     for (unsigned i = 0; i < m->nverts; i++)
         set3(m->verts[i].attr[GFX_ATTR_TANGENT], 0, 0, 0, 1);
-    for (unsigned t = 0; t < m->ntris; t++) {
+    /* without texture coordinates (all alike) every triangle's det is 0 */
+    bool tc = m->attr_mask >> GFX_ATTR_TEXCOORD0 & 1;
+    for (unsigned t = 0; tc && t < m->ntris; t++) {
         const uint32_t *ix = m->idx + 3 * t;
         const struct gfx_vertex *v0 = &m->verts[ix[0]], *v1 = &m->verts[ix[1]],
                                 *v2 = &m->verts[ix[2]];
