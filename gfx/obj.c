@@ -263,7 +263,9 @@ static bool parse_face(struct obj_ctx *c)
     return true;
 }
 
-static bool keyword(struct obj_ctx *c, const char *kw)
+/* inline: the keyword's length and bytes constants (no strlen, no memcmp) */
+static inline __attribute__((always_inline)) bool
+keyword(struct obj_ctx *c, const char *kw)
 {
     size_t n = strlen(kw);
     if ((size_t)(c->end - c->p) < n || memcmp(c->p, kw, n))
