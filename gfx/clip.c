@@ -22,7 +22,10 @@
 
 enum { NFIXED = 7, NPLANES = NFIXED + US_MAX_CLIP_DISTANCES };
 
-static float plane_dist(unsigned p, const struct gfx_cvert *cv)
+/* inline: in the trivial accept's unrolled loop over the fixed planes
+ * the switch folds away */
+static inline __attribute__((always_inline)) float
+plane_dist(unsigned p, const struct gfx_cvert *cv)
 {
     const float *v = cv->pos;
     float g = GFX_GUARD_BAND * v[3];
@@ -100,8 +103,13 @@ unsigned gfx_clip_polygon(const struct gfx_cvert *in[3],
     uint64_t mask = spec.vary_mask;
     /* Trivial accept: the common case copies nothing but the inputs. */
     unsigned outcode_or = 0;
-    for (unsigned p = 0; p < nplanes; p++) {
-        if (p >= NFIXED && !(spec.planes >> (p - NFIXED) & 1))
+#pragma GCC unroll 7
+    for (unsigned p = 0; p < NFIXED; p++)
+        for (int i = 0; i < 3; i++)
+            if (!(plane_dist(p, in[i]) >= 0.0f))
+                outcode_or |= 1u << p;
+    for (unsigned p = NFIXED; p < nplanes; p++) {
+        if (!(spec.planes >> (p - NFIXED) & 1))
             continue;
         for (int i = 0; i < 3; i++)
             if (!(plane_dist(p, in[i]) >= 0.0f))
