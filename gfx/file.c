@@ -75,7 +75,7 @@ bool gfx_read_file_charged(const char *path, size_t max,
                 ok = gfx_fail_path(diag, path, "%s", diag->msg);
                 break;
             }
-            char *p = realloc(buf, want);
+            char *p = gfx_huge_realloc(buf, n, want);
             if (!p) {
                 gfx_budget_give(budget, want - size);
                 ok = gfx_fail_path(diag, path, "out of memory");

@@ -1,10 +1,8 @@
 /* The colour (RGBA float) and depth (float) buffers, their 8-bit export
  * and the golden-image hash. */
-#define _DEFAULT_SOURCE     /* madvise's MADV_HUGEPAGE */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "gfx/gfx.h"
 #include "suite/provenance.h"
@@ -19,25 +17,6 @@ bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
     return true;
 }
 
-/* An image buffer of `bytes`: from 2 MiB up, whole 2 MiB pages the
- * kernel may back with transparent huge pages (Linux, where enabled for
- * madvise), so that filling it takes one page fault a 2 MiB instead of
- * 512 (a 512x512 render took 1,500 faults, 4% of its CPU time).  Freed
- * with free(). */
-static void *image_alloc(size_t bytes)
-{
-    enum { HUGE = 2u << 20 };
-    if (bytes < HUGE)
-        return malloc(bytes);
-    size_t size = (bytes + HUGE - 1) / HUGE * HUGE;
-    void *p = aligned_alloc(HUGE, size);
-#ifdef MADV_HUGEPAGE
-    if (p)
-        (void)madvise(p, size, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
 bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w, unsigned h,
                   struct us_diag *diag)
 {
@@ -47,7 +26,7 @@ bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w, unsigned h,
                         GFX_MAX_VIEWPORT);
     /* one block, the depth after the colour */
     size_t n = (size_t)w * h;
-    fb->color = image_alloc(n * (4 * sizeof *fb->color + sizeof *fb->depth));
+    fb->color = gfx_huge_alloc(n * (4 * sizeof *fb->color + sizeof *fb->depth));
     if (!fb->color)
         return gfx_fail(diag, 0, 0, "out of memory for a %ux%u image", w, h);
     fb->depth = fb->color + 4 * n;
@@ -103,7 +82,7 @@ static inline uint8_t unorm8(const float *src)
 
 uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb)
 {
-    uint8_t *out = image_alloc((size_t)fb->w * fb->h * 4);
+    uint8_t *out = gfx_huge_alloc((size_t)fb->w * fb->h * 4);
     if (!out)
         return NULL;
     size_t n = (size_t)fb->w * 4;

@@ -432,6 +432,12 @@ static inline bool gfx_tri_inside(const struct gfx_tri_setup *s,
 /* ---------------------------------------------------------------------- */
 /* Framebuffer, state and drawing (gfx/pipeline.c).                        */
 
+/* Arrays of megabytes, from 1 MiB up in 2 MiB pages advised for
+ * transparent huge pages (gfx/hugemem.c); freed with free().  The realloc
+ * copies the `old` bytes it keeps. */
+void *gfx_huge_alloc(size_t bytes);
+void *gfx_huge_realloc(void *p, size_t old, size_t bytes);
+
 struct gfx_framebuffer {
     unsigned w, h;
     float *color;              /* RGBA, window row y at (y * w), y up      */

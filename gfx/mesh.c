@@ -55,8 +55,8 @@ static bool mesh_alloc(struct gfx_mesh *m, size_t nverts, size_t ntris,
         return false;
     m->budget = budget;
     m->charged = bytes;
-    m->verts = malloc((nverts ? nverts : 1) * sizeof *m->verts);
-    m->idx = malloc((ntris ? ntris : 1) * 3 * sizeof *m->idx);
+    m->verts = gfx_huge_alloc((nverts ? nverts : 1) * sizeof *m->verts);
+    m->idx = gfx_huge_alloc((ntris ? ntris : 1) * 3 * sizeof *m->idx);
     if (!m->verts || !m->idx) {
         gfx_mesh_free(m);
         return gfx_fail(diag, 0, 0, "out of memory for a mesh");

@@ -55,7 +55,7 @@ static bool grow(struct obj_ctx *c, const char *at, void **array,
         memcpy(m, c->diag->msg, sizeof m);
         return err(c, at, m);
     }
-    void *p = realloc(*array, ncap * size);
+    void *p = gfx_huge_realloc(*array, *cap * size, ncap * size);
     if (!p) {
         gfx_budget_give(c->budget, more);
         return err(c, at, "out of memory");
@@ -368,9 +368,9 @@ static bool build(struct obj_ctx *c, struct gfx_mesh *m)
     size_t work = (2 * n + (size_t)range + 1) * sizeof(uint32_t);
     if (!gfx_budget_take(c->budget, work, 1, "the OBJ's vertex sort", c->diag))
         return false;
-    uint32_t *remap = malloc(n * sizeof *remap);
-    uint32_t *order = malloc(n * sizeof *order);
-    uint32_t *count = malloc(((size_t)range + 1) * sizeof *count);
+    uint32_t *remap = gfx_huge_alloc(n * sizeof *remap);
+    uint32_t *order = gfx_huge_alloc(n * sizeof *order);
+    uint32_t *count = gfx_huge_alloc(((size_t)range + 1) * sizeof *count);
     bool ok = remap && order && count;
     size_t nv = ok ? dedup(c, remap, order, count) : 0;
     free(order);

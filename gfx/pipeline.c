@@ -535,7 +535,7 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
     j->fparams = malloc((d->fp->nparams + 1) * sizeof *j->fparams);
     j->nvary = draw_nvary(d);
     j->stride = draw_stride(j->nvary);
-    j->cv = malloc(((size_t)m->nverts + 1) * j->stride);
+    j->cv = gfx_huge_alloc(((size_t)m->nverts + 1) * j->stride);
     bool boxes = j->nslices > 1 && m->ntris;
     if (boxes) {
         j->touch = malloc((size_t)m->ntris * touch_words(j->nslices) *
@@ -890,7 +890,7 @@ unsigned gfx_draw_meshes(struct gfx_framebuffer *fb, const struct gfx_draw *d,
             w[i].batch = r ? (struct frag_batch *)(r + NTHREADS *
                                                    sizeof *w[i].threads) : NULL;
         } else {
-            w[i].threads = malloc(NTHREADS * sizeof *w[i].threads);
+            w[i].threads = gfx_huge_alloc(NTHREADS * sizeof *w[i].threads);
             w[i].batch = malloc(sizeof *w[i].batch);
         }
         ok = w[i].threads && w[i].batch;
