@@ -220,7 +220,11 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
         free_objects(&c);
         return gfx_fail(diag, 0, 0, "3ds: no triangles");
     }
-    if (!gfx_mesh_alloc(m, nv, nt, budget, diag)) {
+    /* without texture coordinates no tangents: those attributes keep
+     * their current values */
+    uint32_t attrs = uv ? GFX_MESH_ATTRS : GFX_ATTR_BIT(GFX_ATTR_POSITION) |
+                                           GFX_ATTR_BIT(GFX_ATTR_NORMAL);
+    if (!gfx_mesh_alloc(m, nv, attrs, nt, budget, diag)) {
         free_objects(&c);
         return false;
     }
@@ -228,7 +232,7 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
     for (size_t i = 0; i < c.nobj; i++) {
         const struct obj3ds *o = &c.obj[i];
         for (unsigned k = 0; k < o->nverts; k++) {
-            float *pos = m->verts[v0 + k].attr[GFX_ATTR_POSITION];
+            float *pos = m->attr[GFX_ATTR_POSITION][v0 + k];
             for (int j = 0; j < 3; j++) {
                 pos[j] = f32(o->verts + 12 * k + 4 * j);
                 if (!isfinite(pos[j]) || fabsf(pos[j]) > 1e30f) {
@@ -240,7 +244,7 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
             }
             pos[3] = 1.0f;
             if (uv) {
-                float *tc = m->verts[v0 + k].attr[GFX_ATTR_TEXCOORD0];
+                float *tc = m->attr[GFX_ATTR_TEXCOORD0][v0 + k];
                 tc[0] = f32(o->uvs + 8 * k);
                 tc[1] = f32(o->uvs + 8 * k + 4);
                 if (!isfinite(tc[0]) || !isfinite(tc[1]))
@@ -263,11 +267,8 @@ bool gfx_mesh_3ds(struct gfx_mesh *m, const void *data, size_t len,
         v0 += o->nverts;
     }
     free_objects(&c);
-    m->attr_mask = 1u << GFX_ATTR_POSITION;
     gfx_mesh_normals(m);
-    if (uv) {
-        m->attr_mask |= 1u << GFX_ATTR_TEXCOORD0;
+    if (uv)
         gfx_mesh_tangents(m);
-    }
     return true;
 }

@@ -381,32 +381,34 @@ static bool build(struct obj_ctx *c, struct gfx_mesh *m)
         gfx_budget_give(c->budget, n * sizeof *remap);
         return gfx_fail(c->diag, 0, 0, "out of memory");
     }
-    ok = gfx_mesh_alloc(m, nv, nt, c->budget, c->diag);
+    bool have_t = false, have_n = true;
+    for (size_t i = 0; i < n; i++) {
+        have_t |= c->corners[i].t >= 0;
+        have_n &= c->corners[i].n >= 0;
+    }
+    uint32_t attrs = GFX_MESH_ATTRS;
+    if (!have_t)
+        attrs &= ~GFX_ATTR_BIT(GFX_ATTR_TEXCOORD0);
+    ok = gfx_mesh_alloc(m, nv, attrs, nt, c->budget, c->diag);
     if (ok) {
-        bool have_t = false, have_n = true;
         uint32_t next = 0;        /* the vertex the next first corner makes */
         for (size_t i = 0; i < n; i++) {
             const struct corner *k = &c->corners[i];
             m->idx[i] = remap[i];
-            have_t |= k->t >= 0;
-            have_n &= k->n >= 0;
             /* a vertex's corners are equal: its first one writes it */
             if (remap[i] != next)
                 continue;
             next++;
-            struct gfx_vertex *v = &m->verts[remap[i]];
-            memcpy(v->attr[GFX_ATTR_POSITION], c->pos.v[k->v], 4 * sizeof(float));
+            memcpy(m->attr[GFX_ATTR_POSITION][remap[i]], c->pos.v[k->v],
+                   sizeof(us_vec4));
             if (k->t >= 0)
-                memcpy(v->attr[GFX_ATTR_TEXCOORD0], c->tex.v[k->t], 4 * sizeof(float));
+                memcpy(m->attr[GFX_ATTR_TEXCOORD0][remap[i]], c->tex.v[k->t],
+                       sizeof(us_vec4));
             if (k->n >= 0)
-                memcpy(v->attr[GFX_ATTR_NORMAL], c->nrm.v[k->n], 4 * sizeof(float));
+                memcpy(m->attr[GFX_ATTR_NORMAL][remap[i]], c->nrm.v[k->n],
+                       sizeof(us_vec4));
         }
-        m->attr_mask = 1u << GFX_ATTR_POSITION;
-        if (have_t)
-            m->attr_mask |= 1u << GFX_ATTR_TEXCOORD0;
-        if (have_n && n)
-            m->attr_mask |= 1u << GFX_ATTR_NORMAL;
-        else
+        if (!(have_n && n))
             gfx_mesh_normals(m);
         gfx_mesh_tangents(m);
     }

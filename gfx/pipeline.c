@@ -60,18 +60,21 @@ void gfx_state_init(struct gfx_state *s)
  * generic ones (position = 0, weight = 1, normal = 2, color = 3, secondary
  * color = 4, fog coordinate = 5, texcoord[n] = 8 + n).  The mesh stores
  * the generic slots; both names read the same value. */
-static void fetch_vertex(const struct gfx_vertex *v, struct us_thread *t)
+static void fetch_vertex(const struct gfx_mesh *m, unsigned v,
+                         struct us_thread *t)
 {
     static const uint8_t alias[][2] = {
         { US_VIN_POSITION, 0 }, { US_VIN_WEIGHT, 1 }, { US_VIN_NORMAL, 2 },
         { US_VIN_COLOR0, 3 },   { US_VIN_COLOR1, 4 }, { US_VIN_FOGCOORD, 5 },
     };
+    us_vec4 *generic = &t->input[US_VIN_ATTRIB0];
     for (unsigned g = 0; g < GFX_ATTR_COUNT; g++)
-        memcpy(t->input[US_VIN_ATTRIB0 + g], v->attr[g], sizeof(us_vec4));
+        memcpy(generic[g], m->attr[g] ? m->attr[g][v] : gfx_attr_default(g),
+               sizeof(us_vec4));
     for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
-        memcpy(t->input[alias[i][0]], v->attr[alias[i][1]], sizeof(us_vec4));
+        memcpy(t->input[alias[i][0]], generic[alias[i][1]], sizeof(us_vec4));
     for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
-        memcpy(t->input[US_VIN_TEXCOORD0 + n], v->attr[GFX_ATTR_TEXCOORD0 + n],
+        memcpy(t->input[US_VIN_TEXCOORD0 + n], generic[GFX_ATTR_TEXCOORD0 + n],
                sizeof(us_vec4));
 }
 
@@ -130,7 +133,7 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
         unsigned n = to - base < batch ? to - base : batch;
         for (unsigned i = 0; i < n; i++) {
             us_thread_reset_for(&threads[i], d->vp);
-            fetch_vertex(&m->verts[base + i], &threads[i]);
+            fetch_vertex(m, base + i, &threads[i]);
         }
         d->backend->shade(d->backend->ctx, d->vp, &env, threads, n, false);
         if (gfx_overrun(threads, n, &env, "vertex", diag)) {

@@ -181,8 +181,8 @@ bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n, struct gfx_budget *budget,
     if (n < 1 || n > 64)
         return gfx_fail(diag, 0, 0, "teapot tessellation %u out of range 1..64", n);
     unsigned per = (n + 1) * (n + 1);
-    if (!gfx_mesh_alloc(m, (size_t)32 * per, (size_t)32 * 2 * n * n, budget,
-                        diag))
+    if (!gfx_mesh_alloc(m, (size_t)32 * per, GFX_MESH_ATTRS,
+                        (size_t)32 * 2 * n * n, budget, diag))
         return false;
     uint32_t *ix = m->idx;
     for (unsigned p = 0; p < 32; p++) {
@@ -201,14 +201,14 @@ bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n, struct gfx_budget *budget,
                     cross(nr, du, dv);
                     l = sqrtf(nr[0] * nr[0] + nr[1] * nr[1] + nr[2] * nr[2]);
                 }
-                struct gfx_vertex *vx = &m->verts[p * per + j * (n + 1) + i];
+                unsigned k = p * per + j * (n + 1) + i;
                 /* z-up to y-up: (x, y, z) -> (x, z, -y), centred */
-                float *P = vx->attr[GFX_ATTR_POSITION];
+                float *P = m->attr[GFX_ATTR_POSITION][k];
                 P[0] = pos[0], P[1] = pos[2] - 1.575f, P[2] = -pos[1], P[3] = 1;
-                float *N = vx->attr[GFX_ATTR_NORMAL];
+                float *N = m->attr[GFX_ATTR_NORMAL][k];
                 if (l > 0.0f)
                     N[0] = nr[0] / l, N[1] = nr[2] / l, N[2] = -nr[1] / l;
-                float *T = vx->attr[GFX_ATTR_TEXCOORD0];
+                float *T = m->attr[GFX_ATTR_TEXCOORD0][k];
                 T[0] = u, T[1] = v;
             }
         for (unsigned j = 0; j < n; j++)
@@ -219,8 +219,6 @@ bool gfx_mesh_teapot(struct gfx_mesh *m, unsigned n, struct gfx_budget *budget,
                 *ix++ = a, *ix++ = c, *ix++ = d;
             }
     }
-    m->attr_mask = 1u << GFX_ATTR_POSITION | 1u << GFX_ATTR_NORMAL |
-                   1u << GFX_ATTR_TEXCOORD0;
     gfx_mesh_tangents(m);
     return true;
 }

@@ -930,12 +930,14 @@ static bool draw(struct runner *R, const struct shtest_cmd *c,
     return ok;
 }
 
-/* GL's current values of the conventional attributes. */
-static void current_attribs(const struct runner *R, struct gfx_vertex *v)
+/* GL's current values of the conventional attributes for vertex v (the
+ * mesh stores every attribute: GFX_ALL_ATTRS). */
+static void current_attribs(const struct runner *R, struct gfx_mesh *m,
+                            unsigned v)
 {
-    memcpy(v->attr[GFX_ATTR_COLOR0], R->color, sizeof(us_vec4));
+    memcpy(m->attr[GFX_ATTR_COLOR0][v], R->color, sizeof(us_vec4));
     for (unsigned n = 0; n < US_MAX_TEX_COORDS; n++)
-        memcpy(v->attr[GFX_ATTR_TEXCOORD0 + n], R->texcoord[n],
+        memcpy(m->attr[GFX_ATTR_TEXCOORD0 + n][v], R->texcoord[n],
                sizeof(us_vec4));
 }
 
@@ -944,7 +946,7 @@ static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
 {
     struct gfx_mesh m;
     struct us_diag d = { 0 };
-    if (!gfx_mesh_alloc(&m, 4, 2, &R->mem, &d))
+    if (!gfx_mesh_alloc(&m, 4, GFX_ALL_ATTRS, 2, &R->mem, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
     float f[8];
     memcpy(f, c->f, sizeof f);
@@ -958,32 +960,27 @@ static bool draw_rect(struct runner *R, const struct shtest_cmd *c)
     const struct us_glsl_slot *tc =
         us_glsl_link_attrib(&R->link, "piglit_texcoord");
     for (unsigned i = 0; i < 4; i++) {
-        struct gfx_vertex *v = &m.verts[i];
-        float *p = v->attr[GFX_ATTR_POSITION];
+        float *p = m.attr[GFX_ATTR_POSITION][i];
         p[0] = i & 1 ? f[0] + f[2] : f[0];
         p[1] = i & 2 ? f[1] + f[3] : f[1];
         p[2] = 0.0f;
         p[3] = 1.0f;
-        current_attribs(R, v);
+        current_attribs(R, &m, i);
         if (c->op == SH_DRAW_RECT_TEX) {
             /* a 2-component texcoord array: r = 0, q = 1 */
-            float *t = v->attr[GFX_ATTR_TEXCOORD0];
+            float *t = m.attr[GFX_ATTR_TEXCOORD0][i];
             t[0] = i & 1 ? f[4] + f[6] : f[4];
             t[1] = i & 2 ? f[5] + f[7] : f[5];
             t[2] = 0.0f;
             t[3] = 1.0f;
             if (tc && tc->first < GFX_ATTR_COUNT)
-                memcpy(v->attr[tc->first], t, sizeof(us_vec4));
+                memcpy(m.attr[tc->first][i], t, sizeof(us_vec4));
         }
     }
     /* GL 2.1 §2.6.1: strip triangle i is (i, i+1, i+2), odd ones with
      * the first two swapped so every triangle keeps the strip's winding */
     static const uint32_t idx[6] = { 0, 1, 2, 2, 1, 3 };
     memcpy(m.idx, idx, sizeof idx);
-    m.attr_mask = 1u << GFX_ATTR_POSITION | 1u << GFX_ATTR_COLOR0 |
-                  1u << GFX_ATTR_TEXCOORD0;
-    if (tc && c->op == SH_DRAW_RECT_TEX && tc->first < GFX_ATTR_COUNT)
-        m.attr_mask |= 1u << tc->first;
     return draw(R, c, &m);
 }
 
@@ -1001,11 +998,10 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
                    : count >= 3 ? count - 2 : 0;
     struct gfx_mesh m;
     struct us_diag d = { 0 };
-    if (!gfx_mesh_alloc(&m, count, ntris, &R->mem, &d))
+    if (!gfx_mesh_alloc(&m, count, GFX_ALL_ATTRS, ntris, &R->mem, &d))
         return fail_at(R, c->line, c->col, "%s", d.msg);
-    m.attr_mask = 1u << GFX_ATTR_COLOR0 | 1u << GFX_ATTR_TEXCOORD0;
     for (unsigned i = 0; i < count; i++)
-        current_attribs(R, &m.verts[i]);
+        current_attribs(R, &m, i);
     for (unsigned k = 0; k < vd->ncols; k++) {
         const struct shtest_vcol *col = &vd->col[k];
         char name[US_MAX_NAME];
@@ -1014,11 +1010,10 @@ static bool draw_arrays(struct runner *R, const struct shtest_cmd *c)
         const struct us_glsl_slot *a = us_glsl_link_attrib(&R->link, name);
         if (!a || a->first >= GFX_ATTR_COUNT)
             continue;  /* not an active attribute */
-        m.attr_mask |= 1u << a->first;
         for (unsigned i = 0; i < count; i++) {
             const float *src = vd->values + (size_t)(first + i) * vd->stride +
                                col->offset;
-            float *dst = m.verts[i].attr[a->first];
+            float *dst = m.attr[a->first][i];
             /* missing components are (0, 0, 0, 1), of an integer
              * attribute as integers (glVertexAttribIPointer) */
             static const uint32_t one = 1;

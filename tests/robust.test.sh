@@ -332,8 +332,8 @@ scene_err "2D texture $((max_tex + 1))" "texture t 2d proc checker $((max_tex + 
 scene_err "3D texture $((max_3d + 1))" "texture t 3d proc noise $((max_3d + 1))" \
     "$((max_3d + 1)) is out of range 1..$max_3d"
 # The memory budget (GFX_MEM_BUDGET_MIB): spheres of 1024 x 1024 are
-# 269 MB of vertices each (about a second apiece to build).
-n=$(( (max_mib * 1048576) / 268959744 + 1 ))
+# 109 MB each (1025^2 vertices of 5 attributes, 2 x 1024^2 triangles).
+n=$(( (max_mib * 1048576) / 109215824 + 1 ))
 scene_err "textures and meshes over $max_mib MiB" "$(lines "$n" 'mesh s%d sphere 1 1024 1024')" \
     "MiB left of the $max_mib MiB memory budget"
 scene_err "light $max_lights" "light $max_lights position 0 0 0 1" \

@@ -104,17 +104,17 @@ START_TEST(quad)
     ck_assert_uint_eq(m.nverts, 4);
     ck_assert_uint_eq(m.ntris, 2);
     ck_assert_uint_eq(m.idx[5], 3);
-    ck_assert(m.attr_mask & 1u << GFX_ATTR_TEXCOORD0);
+    ck_assert_ptr_nonnull(m.attr[GFX_ATTR_TEXCOORD0]);
     for (unsigned i = 0; i < 4; i++) {
-        const float *n = m.verts[i].attr[GFX_ATTR_NORMAL];
-        const float *t = m.verts[i].attr[GFX_ATTR_TANGENT];
-        const float *t1 = m.verts[i].attr[GFX_ATTR_TEXCOORD0 + 1];
+        const float *n = m.attr[GFX_ATTR_NORMAL][i];
+        const float *t = m.attr[GFX_ATTR_TANGENT][i];
+        const float *t1 = m.attr[GFX_ATTR_TEXCOORD0 + 1][i];
         ck_assert(fabsf(n[2] - 1) < 1e-6f && fabsf(n[0]) < 1e-6f);
         ck_assert(fabsf(t[0] - 1) < 1e-6f);
         ck_assert(!memcmp(t, t1, sizeof(us_vec4)));
-        ck_assert(m.verts[i].attr[GFX_ATTR_POSITION][3] == 1.0f);
+        ck_assert(m.attr[GFX_ATTR_POSITION][i][3] == 1.0f);
     }
-    ck_assert(m.verts[2].attr[GFX_ATTR_TEXCOORD0][0] == 1.0f);
+    ck_assert(m.attr[GFX_ATTR_TEXCOORD0][2][0] == 1.0f);
     gfx_mesh_free(&m);
 }
 END_TEST
@@ -127,7 +127,7 @@ START_TEST(errors)
     quad_file(&f, 9);
     ck_assert(!gfx_mesh_3ds(&m, f.b, f.n, NULL, &d));
     ck_assert_msg(strstr(d.msg, "uses vertex 9 of 4"), "%s", d.msg);
-    ck_assert(m.verts == NULL);
+    ck_assert(m.block == NULL);
 
     ck_assert(!gfx_mesh_3ds(&m, "MM", 2, NULL, &d));
     ck_assert(strstr(d.msg, "not a 3D Studio file"));

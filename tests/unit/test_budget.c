@@ -107,16 +107,18 @@ START_TEST(mesh_charged)
     size_t all = b.left;
     ck_assert(gfx_mesh_sphere(&m, 1, 16, 8, &b, &d));
     ck_assert_uint_eq(m.nverts, 17 * 9);
-    ck_assert_uint_eq(all - b.left, gfx_mesh_bytes(17 * 9, 2 * 16 * 8));
+    ck_assert_uint_eq(all - b.left,
+                      gfx_mesh_bytes(17 * 9, GFX_MESH_ATTRS, 2 * 16 * 8));
     gfx_mesh_free(&m);
     ck_assert_uint_eq(b.left, all);
     /* too little left: refused before anything is allocated */
-    b.left = gfx_mesh_bytes(1025 * 1025, 2 * 1024 * 1024) - 1;
+    size_t big = gfx_mesh_bytes(1025 * 1025, GFX_MESH_ATTRS, 2 * 1024 * 1024);
+    b.left = big - 1;
     ck_assert(!gfx_mesh_sphere(&m, 1, 1024, 1024, &b, &d));
-    ck_assert_ptr_null(m.verts);
+    ck_assert_ptr_null(m.block);
     ck_assert_ptr_nonnull(strstr(d.msg, "a mesh of 1050625 vertices and "
-                                        "2097152 triangles needs 281 MiB"));
-    ck_assert_uint_eq(b.left, gfx_mesh_bytes(1025 * 1025, 2 * 1024 * 1024) - 1);
+                                        "2097152 triangles needs 105 MiB"));
+    ck_assert_uint_eq(b.left, big - 1);
 }
 END_TEST
 
@@ -200,7 +202,7 @@ START_TEST(obj_first_use_order)
                 j++;
             vert[i] = j < i ? vert[j] : nv++;
             ck_assert_uint_eq(m.idx[i], vert[i]);
-            ck_assert_float_eq(m.verts[vert[i]].attr[GFX_ATTR_POSITION][0],
+            ck_assert_float_eq(m.attr[GFX_ATTR_POSITION][vert[i]][0],
                                (float)((key[i][0] - 1) % 5));
         }
         ck_assert_uint_eq(m.nverts, nv);

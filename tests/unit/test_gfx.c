@@ -208,7 +208,7 @@ START_TEST(raster_matches_edges)
     uint64_t seed = 0x7a57e125ull, covered = 0;
     for (int n = 0; n < 120; n++) {
         struct gfx_mesh m;
-        ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
+        ck_assert(gfx_mesh_alloc(&m, 3, GFX_ALL_ATTRS, 1, NULL, &d));
         float wx[3], wy[3];
         /* small, large and sliver triangles inside the viewport */
         float scale = (n % 3 == 0) ? 0.1f : 1.0f;
@@ -227,7 +227,7 @@ START_TEST(raster_matches_edges)
                 xy[1] = cy + (xy[1] - cy) * scale;
             }
             float pos[4] = { xy[0], xy[1], 0, 1 };
-            memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos, sizeof pos);
+            memcpy(m.attr[GFX_ATTR_POSITION][i], pos, sizeof pos);
             m.idx[i] = (uint32_t)i;
             /* the viewport transform of draw_polygon, w = 1 */
             wx[i] = (pos[0] * (1.0f / pos[3]) + 1.0f) * (0.5f * (float)W);
@@ -271,12 +271,12 @@ START_TEST(perspective_interpolation)
         "!!ARBfp1.0\nMOV result.color, fragment.texcoord[0];\nEND\n");
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
+    ck_assert(gfx_mesh_alloc(&m, 3, GFX_ALL_ATTRS, 1, NULL, &d));
     float pos[3][4] = { { -1, -1, 0, 1 }, { 2, -2, 0, 2 }, { -1, 1, 0, 1 } };
     float tc[3] = { 0, 1, 0 };
     for (int i = 0; i < 3; i++) {
-        memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos[i], sizeof pos[i]);
-        m.verts[i].attr[GFX_ATTR_TEXCOORD0][0] = tc[i];
+        memcpy(m.attr[GFX_ATTR_POSITION][i], pos[i], sizeof pos[i]);
+        m.attr[GFX_ATTR_TEXCOORD0][i][0] = tc[i];
         m.idx[i] = (uint32_t)i;
     }
     struct us_glstate gl;
@@ -318,14 +318,14 @@ static void draw_w2(struct us_program *fp, const struct gfx_state *st,
     struct us_program vp = assemble(vp_text);
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
+    ck_assert(gfx_mesh_alloc(&m, 3, GFX_ALL_ATTRS, 1, NULL, &d));
     float pos[3][4] = { { -1, -1, 0, 1 }, { 2, -2, 0, 2 }, { -1, 1, 0, 1 } };
     for (int i = 0; i < 3; i++) {
-        memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos[i], sizeof pos[i]);
-        m.verts[i].attr[GFX_ATTR_TEXCOORD0][0] = i == 1 ? 1.0f : 0.0f;
+        memcpy(m.attr[GFX_ATTR_POSITION][i], pos[i], sizeof pos[i]);
+        m.attr[GFX_ATTR_TEXCOORD0][i][0] = i == 1 ? 1.0f : 0.0f;
         float col[4] = { 0, 0, 0, 1 };
         col[i] = 1;
-        memcpy(m.verts[i].attr[GFX_ATTR_COLOR0], col, sizeof col);
+        memcpy(m.attr[GFX_ATTR_COLOR0][i], col, sizeof col);
         m.idx[i] = (uint32_t)i;
     }
     struct us_glstate gl;
@@ -701,7 +701,7 @@ START_TEST(obj_loader)
     ck_assert_uint_eq(m.ntris, 2);
     ck_assert_uint_eq(m.nverts, 4);
     ck_assert_uint_eq(m.idx[3], m.idx[0]);  /* fan from the first corner */
-    ck_assert_float_eq(m.verts[m.idx[2]].attr[GFX_ATTR_TEXCOORD0][0], 1);
+    ck_assert_float_eq(m.attr[GFX_ATTR_TEXCOORD0][m.idx[2]][0], 1);
     gfx_mesh_free(&m);
     /* vertices numbered in the order of first use, by the table of v's
      * (no vt, no vn) as by the sorts (every corner with vn 1) */
@@ -716,14 +716,25 @@ START_TEST(obj_loader)
         ck_assert_uint_eq(m.nverts, 4);
         for (int i = 0; i < 6; i++)
             ck_assert_uint_eq(m.idx[i], first_use[i]);
-        ck_assert_float_eq(m.verts[0].attr[GFX_ATTR_POSITION][0], 1);  /* v 3 */
-        ck_assert_float_eq(m.verts[0].attr[GFX_ATTR_POSITION][1], 1);
-        ck_assert_float_eq(m.verts[3].attr[GFX_ATTR_POSITION][1], 1);  /* v 4 */
+        ck_assert_float_eq(m.attr[GFX_ATTR_POSITION][0][0], 1);  /* v 3 */
+        ck_assert_float_eq(m.attr[GFX_ATTR_POSITION][0][1], 1);
+        ck_assert_float_eq(m.attr[GFX_ATTR_POSITION][3][1], 1);  /* v 4 */
         gfx_mesh_free(&m);
     }
-    /* no normals: computed, facing +z for this winding */
+    /* no normals: computed, facing +z for this winding; no vt: no
+     * texcoord[0] stored (its current value is read), the tangent (+x
+     * without texture coordinates) also in texcoord[1] */
     ck_assert(obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", &m, &d));
-    ck_assert_float_eq_tol(m.verts[0].attr[GFX_ATTR_NORMAL][2], 1, 1e-6f);
+    ck_assert_float_eq_tol(m.attr[GFX_ATTR_NORMAL][0][2], 1, 1e-6f);
+    ck_assert_ptr_null(m.attr[GFX_ATTR_TEXCOORD0]);
+    ck_assert_ptr_null(m.attr[GFX_ATTR_COLOR0]);
+    ck_assert_float_eq(m.attr[GFX_ATTR_TANGENT][2][0], 1);
+    ck_assert(!memcmp(m.attr[GFX_ATTR_TANGENT], m.attr[GFX_ATTR_TEXCOORD0 + 1],
+                      3 * sizeof(us_vec4)));
+    ck_assert_uint_eq(m.charged,
+                      gfx_mesh_bytes(3, GFX_MESH_ATTRS &
+                                     ~GFX_ATTR_BIT(GFX_ATTR_TEXCOORD0), 1));
+    ck_assert_uint_eq(m.charged, 3 * 4 * sizeof(us_vec4) + 3 * sizeof(uint32_t));
     gfx_mesh_free(&m);
 
     ck_assert(!obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 0\n", &m, &d));
@@ -743,6 +754,35 @@ START_TEST(obj_loader)
 }
 END_TEST
 
+/* A mesh stores the attributes it was allocated with, each set to GL's
+ * current value (position (0, 0, 0, 1), colour white, normal +z, vertex
+ * weight (1, 0, 0, 0)); the others are NULL and read those values. */
+START_TEST(mesh_planes)
+{
+    struct gfx_mesh m;
+    struct us_diag d;
+    uint32_t attrs = GFX_ATTR_BIT(GFX_ATTR_COLOR0) | GFX_ATTR_BIT(GFX_ATTR_WEIGHT);
+    ck_assert(gfx_mesh_alloc(&m, 5, attrs, 2, NULL, &d));
+    for (unsigned a = 0; a < GFX_ATTR_COUNT; a++) {
+        ck_assert(!m.attr[a] == !(attrs >> a & 1));
+        for (unsigned v = 0; m.attr[a] && v < 5; v++)
+            ck_assert(!memcmp(m.attr[a][v], gfx_attr_default(a), sizeof(us_vec4)));
+    }
+    static const us_vec4 white = { 1, 1, 1, 1 }, weight = { 1, 0, 0, 0 },
+                         nz = { 0, 0, 1, 1 }, origin = { 0, 0, 0, 1 };
+    ck_assert(!memcmp(gfx_attr_default(GFX_ATTR_COLOR0), white, sizeof white));
+    ck_assert(!memcmp(gfx_attr_default(GFX_ATTR_WEIGHT), weight, sizeof weight));
+    ck_assert(!memcmp(gfx_attr_default(GFX_ATTR_NORMAL), nz, sizeof nz));
+    ck_assert(!memcmp(gfx_attr_default(GFX_ATTR_POSITION), origin, sizeof origin));
+    ck_assert(!memcmp(gfx_attr_default(GFX_ATTR_TEXCOORD0 + 7), origin, sizeof origin));
+    /* the planes and the indices do not overlap */
+    ck_assert_ptr_eq(m.attr[GFX_ATTR_COLOR0], m.attr[GFX_ATTR_WEIGHT] + 5);
+    ck_assert_ptr_eq((void *)m.idx, (void *)(m.attr[GFX_ATTR_COLOR0] + 5));
+    ck_assert_uint_eq(m.charged, 2 * 5 * sizeof(us_vec4) + 6 * sizeof(uint32_t));
+    gfx_mesh_free(&m);
+}
+END_TEST
+
 START_TEST(teapot_outward)
 {
     struct gfx_mesh m;
@@ -752,16 +792,16 @@ START_TEST(teapot_outward)
     unsigned out = 0, total = 0;
     for (unsigned p = 4; p < 12; p++)
         for (unsigned k = 0; k < 49; k++) {
-            const float *v = m.verts[p * 49 + k].attr[GFX_ATTR_POSITION];
-            const float *n = m.verts[p * 49 + k].attr[GFX_ATTR_NORMAL];
+            const float *v = m.attr[GFX_ATTR_POSITION][p * 49 + k];
+            const float *n = m.attr[GFX_ATTR_NORMAL][p * 49 + k];
             out += v[0] * n[0] + v[2] * n[2] > 0;
             total++;
         }
     ck_assert_uint_eq(out, total);
     /* and triangles wind counter-clockwise around their normals */
     const uint32_t *ix = m.idx + 3 * 2 * 36 * 5 + 3 * 7;
-    const float *a = m.verts[ix[0]].attr[0], *b = m.verts[ix[1]].attr[0],
-                *c = m.verts[ix[2]].attr[0];
+    const float *a = m.attr[0][ix[0]], *b = m.attr[0][ix[1]],
+                *c = m.attr[0][ix[2]];
     float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
     float e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
     float nx = e1[1] * e2[2] - e1[2] * e2[1], nz = e1[0] * e2[1] - e1[1] * e2[0];
@@ -831,6 +871,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, rgba8_conversion);
     tcase_add_test(t, png_errors);
     tcase_add_test(t, obj_loader);
+    tcase_add_test(t, mesh_planes);
     tcase_add_test(t, teapot_outward);
     tcase_add_test(t, division_by_reciprocal);
     suite_add_tcase(s, t);

@@ -87,11 +87,11 @@ static void draw_chain(unsigned jobs, bool pool, struct gfx_framebuffer *fb,
     enum { NT = 120 };
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert(gfx_mesh_alloc(&m, 3 * NT, NT, NULL, &d));
+    ck_assert(gfx_mesh_alloc(&m, 3 * NT, GFX_ALL_ATTRS, NT, NULL, &d));
     srand(21);
     for (unsigned i = 0; i < 3 * NT; i++) {
-        float *p = m.verts[i].attr[GFX_ATTR_POSITION];
-        float *c = m.verts[i].attr[GFX_ATTR_COLOR0];
+        float *p = m.attr[GFX_ATTR_POSITION][i];
+        float *c = m.attr[GFX_ATTR_COLOR0][i];
         for (int k = 0; k < 3; k++) {
             p[k] = (float)(rand() % 2001 - 1000) / 700.0f;
             c[k] = (float)(rand() % 256) / 255.0f;

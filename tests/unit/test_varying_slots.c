@@ -205,17 +205,17 @@ static void draw_slots(unsigned a, unsigned b, unsigned c, unsigned knob,
     }
     struct gfx_mesh m;
     struct us_diag d;
-    ck_assert(gfx_mesh_alloc(&m, 3, 1, NULL, &d));
+    ck_assert(gfx_mesh_alloc(&m, 3, GFX_ALL_ATTRS, 1, NULL, &d));
     /* w = 2 at vertex 1, so perspective and window interpolation differ;
      * the user plane y >= 0 cuts the triangle, so the clipper makes new
      * vertices carrying the varyings */
     float pos[3][4] = { { -1, -1, 0, 1 }, { 2, -2, 0, 2 }, { -1, 1, 0, 1 } };
     for (int i = 0; i < 3; i++) {
-        memcpy(m.verts[i].attr[GFX_ATTR_POSITION], pos[i], sizeof pos[i]);
-        m.verts[i].attr[GFX_ATTR_TEXCOORD0][0] = i == 1 ? 1.0f : 0.0f;
+        memcpy(m.attr[GFX_ATTR_POSITION][i], pos[i], sizeof pos[i]);
+        m.attr[GFX_ATTR_TEXCOORD0][i][0] = i == 1 ? 1.0f : 0.0f;
         float col[4] = { 0, 0, 0, 1 };
         col[i] = 1;
-        memcpy(m.verts[i].attr[GFX_ATTR_COLOR0], col, sizeof col);
+        memcpy(m.attr[GFX_ATTR_COLOR0][i], col, sizeof col);
         m.idx[i] = (uint32_t)i;
     }
     struct us_glstate gl;
