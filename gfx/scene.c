@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ struct named_mesh { char name[US_MAX_NAME]; struct gfx_mesh mesh; };
 struct named_prog { char name[US_MAX_NAME]; struct us_program prog; };
 
 struct scene_draw {
-    struct us_glstate gl;      /* modelview = view * model at the draw  */
+    unsigned gl;               /* its GL state: gl[] of the scene         */
     struct gfx_state st;
     unsigned mesh, vp, fp;
 };
@@ -41,6 +42,11 @@ struct gfx_scene {
     unsigned nprog;
     struct scene_draw *draws;
     unsigned ndraws;
+    /* The GL states the draws see (modelview = view * model at the draw),
+     * one for each run of draws that see the same: 65 KB each, mostly
+     * program locals, copied again for every render. */
+    struct us_glstate *gl;
+    unsigned ngl;
     /* GFX_MEM_BUDGET_MIB for the scene's textures, meshes, draws and the
      * files it reads, then its render: each texture and mesh is limited
      * on its own, but 32 of the largest would need about 17 GiB */
@@ -825,6 +831,36 @@ static bool parse_uniform(struct parser *p)
 }
 
 /* draw MESH */
+/* Room in an array of n elements of `size` bytes grown 16 at a time,
+ * charged first. */
+static bool room16(struct parser *p, void **array, unsigned n, size_t size,
+                   const char *what)
+{
+    if (n % 16)
+        return true;
+    if (!gfx_budget_take(&p->s->budget, 16, size, what, p->diag))
+        return perr_from(p, 0, "");
+    void *q = gfx_huge_realloc(*array, n * size, (n + 16) * size);
+    if (!q) {
+        gfx_budget_give(&p->s->budget, 16 * size);
+        return perr(p, 0, "out of memory");
+    }
+    *array = q;
+    return true;
+}
+
+/* Whether state a is b with modelview mv (the first member). */
+static bool same_gl(const struct us_glstate *a, const us_mat4 mv,
+                    const struct us_glstate *b)
+{
+    _Static_assert(offsetof(struct us_glstate, modelview) == 0,
+                   "modelview is the first member");
+    size_t skip = sizeof a->modelview;
+    return !memcmp(a->modelview, mv, skip) &&
+           !memcmp((const char *)a + skip, (const char *)b + skip,
+                   sizeof *a - skip);
+}
+
 static bool parse_draw(struct parser *p)
 {
     struct gfx_scene *s = p->s;
@@ -843,21 +879,21 @@ static bool parse_draw(struct parser *p)
                           "(vp NAME, fp NAME)");
     if (s->ndraws == MAX_DRAWS)
         return perr(p, 0, "more than %d draws", MAX_DRAWS);
-    if (s->ndraws % 16 == 0) {
-        /* a draw keeps a copy of the GL state: 16 more are 0.7 MiB */
-        if (!gfx_budget_take(&s->budget, 16, sizeof *s->draws, "the draws",
-                             p->diag))
-            return perr_from(p, 0, "");
-        void *q = realloc(s->draws, (s->ndraws + 16) * sizeof *s->draws);
-        if (!q) {
-            gfx_budget_give(&s->budget, 16 * sizeof *s->draws);
-            return perr(p, 0, "out of memory");
-        }
-        s->draws = q;
+    us_mat4 mv;
+    gfx_mat_mul(mv, p->view, p->model);
+    if (!s->ngl || !same_gl(&s->gl[s->ngl - 1], mv, &p->gl)) {
+        if (!room16(p, (void **)&s->gl, s->ngl, sizeof *s->gl,
+                    "the draws' GL states"))
+            return false;
+        s->gl[s->ngl] = p->gl;
+        memcpy(s->gl[s->ngl].modelview, mv, sizeof mv);
+        s->ngl++;
     }
+    if (!room16(p, (void **)&s->draws, s->ndraws, sizeof *s->draws,
+                "the draws"))
+        return false;
     struct scene_draw *d = &s->draws[s->ndraws++];
-    d->gl = p->gl;
-    gfx_mat_mul(d->gl.modelview, p->view, p->model);
+    d->gl = s->ngl - 1;
     d->st = p->st;
     d->mesh = m;
     d->vp = (unsigned)p->vp;
@@ -1011,6 +1047,7 @@ void gfx_scene_free(struct gfx_scene *s)
         free(s->inputs[i]);
     free(s->inputs);
     free(s->draws);
+    free(s->gl);
     free(s);
 }
 
@@ -1096,7 +1133,7 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
     /* every draw's state at once: the draws run on without a wait
      * between them (gfx_draw_meshes) */
     unsigned n = s->ndraws;
-    struct us_glstate *gl = malloc((n ? n : 1) * sizeof *gl);
+    struct us_glstate *gl = gfx_huge_alloc((s->ngl ? s->ngl : 1) * sizeof *gl);
     struct gfx_draw *dr = malloc((n ? n : 1) * sizeof *dr);
     if (!gl || !dr) {
         free(gl);
@@ -1105,14 +1142,16 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
         gfx_fb_free(fb);
         return gfx_fail(diag, 0, 0, "out of memory");
     }
-    for (unsigned i = 0; i < n; i++) {
-        const struct scene_draw *d = &s->draws[i];
-        gl[i] = d->gl;
+    for (unsigned i = 0; i < s->ngl; i++) {
+        gl[i] = s->gl[i];
         gfx_mat_perspective(gl[i].projection, s->fov, (float)w / (float)h,
                             s->znear, s->zfar);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const struct scene_draw *d = &s->draws[i];
         dr[i] = (struct gfx_draw){
             .mesh = &s->mesh[d->mesh].mesh, .vp = &s->prog[d->vp].prog,
-            .fp = &s->prog[d->fp].prog, .gl = &gl[i], .state = &d->st,
+            .fp = &s->prog[d->fp].prog, .gl = &gl[d->gl], .state = &d->st,
             .math = math, .backend = be, .budget = &budget, .pool = pool,
             .jobs = jobs,
         };
