@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "gfx/fragment.h"
+#include "shader/interp_soa.h"
 
 /* SLICES: the fragment stage of a draw on n > 1 workers is cut into
  * SLICES * n band sets that the workers take in turn as they finish, so
@@ -83,15 +84,15 @@ static void fetch_vertex(const struct gfx_mesh *m, unsigned v,
  * eye-space point result.clipvertex, for a position-invariant program the
  * modelview transform of the position (ARB_vertex_program), else the
  * program's result.position itself (GLSL 1.30 §7.1). */
-static void clip_distances(const struct gfx_draw *d, const struct us_thread *t,
-                           struct gfx_cvert *o)
+static void clip_distances(const struct gfx_draw *d, const float *in_pos,
+                           const float *clipvertex, struct gfx_cvert *o)
 {
     const struct us_program *vp = d->vp;
     float eye[4];
     if (vp->outputs_written >> US_VOUT_CLIPVERTEX & 1) {
-        memcpy(eye, t->output[US_VOUT_CLIPVERTEX], sizeof eye);
+        memcpy(eye, clipvertex, sizeof eye);
     } else if (vp->options & US_OPT_POSITION_INVARIANT) {
-        const float *m = d->gl->modelview, *p = t->input[US_VIN_POSITION];
+        const float *m = d->gl->modelview, *p = in_pos;
         for (int r = 0; r < 4; r++)
             eye[r] = m[4 * r] * p[0] + m[4 * r + 1] * p[1] +
                      m[4 * r + 2] * p[2] + m[4 * r + 3] * p[3];
@@ -111,16 +112,142 @@ static bool finite4(const float *p)
     return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) && isfinite(p[3]);
 }
 
+/* What follows the program for vertex record o (its position and
+ * results written): the position of a position-invariant program, the
+ * clip distances of the enabled planes when the program writes none,
+ * the colours clamped.  in_pos: the vertex's position input; clipvertex:
+ * result.clipvertex. */
+static void vertex_post(const struct gfx_draw *d, struct gfx_cvert *o,
+                        const float *in_pos, const float *clipvertex)
+{
+    if (d->vp->options & US_OPT_POSITION_INVARIANT)
+        us_position_invariant(d->gl, in_pos, o->pos);
+    if (d->state->clip_planes &&
+        !(d->vp->outputs_written & (1ull << US_VOUT_CLIPDIST0 |
+                                    1ull << US_VOUT_CLIPDIST1)))
+        clip_distances(d, in_pos, clipvertex, o);
+    /* ARB_vertex_program §2.14.4.5: colour results are clamped to [0, 1]
+     * before interpolation. */
+    static const unsigned colors[] = { US_VOUT_COLOR0, US_VOUT_COLOR1,
+                                       US_VOUT_BCOLOR0, US_VOUT_BCOLOR1 };
+    for (size_t k = 0; k < 4; k++)
+        for (int ch = 0; ch < 4; ch++) {
+            float *v = &o->vary[colors[k]][ch];
+            *v = gfx_clamp01(*v);
+        }
+}
+
+static uint32_t input_off(unsigned in)
+{
+    return (uint32_t)(offsetof(struct us_thread, input) + in * sizeof(us_vec4));
+}
+
+static uint32_t output_off(unsigned out)
+{
+    return (uint32_t)(offsetof(struct us_thread, output) +
+                      out * sizeof(us_vec4));
+}
+
+/* The mesh attribute vertex input `in` reads (the aliases of table X.2
+ * as fetch_vertex copies them). */
+static unsigned vin_attr(unsigned in)
+{
+    if (in < US_VIN_POSITION)
+        return in - US_VIN_ATTRIB0;
+    if (in < US_VIN_TEXCOORD0)
+        return in - US_VIN_POSITION;
+    return GFX_ATTR_TEXCOORD0 + (in - US_VIN_TEXCOORD0);
+}
+
+/* The vertex stage in the SoA executor's rows (the backend's row form of
+ * the program, `rows`): each chunk's inputs are written into the rows
+ * straight from the mesh's attribute planes and its results read from
+ * them, with no thread record to reset, fill and read (the same bits as
+ * the thread records give: the executor runs the program as the
+ * reference does, and straight-line code cannot go over the budget). */
+static void vertex_rows(const struct gfx_draw *d, const us_vec4 *params,
+                        struct us_soa *rows, char *out, unsigned nvary,
+                        size_t stride, unsigned from, unsigned to)
+{
+    static const float zero_row[US_SOA_WIDTH];
+    const struct gfx_mesh *m = d->mesh;
+    struct us_exec_env env = { .params = params, .math = d->math,
+                               .max_insts = d->backend->max_insts,
+                               .mem = d->mem };
+    /* the input components the program reads, and where from */
+    struct in_comp {
+        float *row;
+        const us_vec4 *plane;     /* NULL: the attribute's current value */
+        const float *def;
+        unsigned c;
+    } in[4 * US_VIN_COUNT];
+    unsigned nin = 0;
+    uint64_t given = 0;
+    for (unsigned v = 0; v < US_VIN_COUNT; v++) {
+        unsigned reads = us_soa_reg_reads(rows, input_off(v));
+        given |= (uint64_t)(reads != 0) << v;
+        unsigned a = vin_attr(v);
+        for (unsigned c = 0; c < 4; c++)
+            if (reads >> c & 1)
+                in[nin++] = (struct in_comp){
+                    us_soa_reg_row(rows, input_off(v), c), m->attr[a],
+                    gfx_attr_default(a), c };
+    }
+    /* every result's rows (0 for those the program never names) */
+    const float *res[US_VOUT_COUNT][4];
+    for (unsigned o = 0; o < US_VOUT_COUNT; o++) {
+        unsigned named = us_soa_reg_reads(rows, output_off(o)) |
+                         us_soa_reg_writes(rows, output_off(o));
+        for (unsigned c = 0; c < 4; c++)
+            res[o][c] = named >> c & 1 ? us_soa_reg_row(rows, output_off(o), c)
+                                       : zero_row;
+    }
+    us_soa_rows_begin(rows, &env, given);
+    for (unsigned base = from; base < to; base += US_SOA_WIDTH) {
+        unsigned n = to - base < US_SOA_WIDTH ? to - base : US_SOA_WIDTH;
+        for (unsigned k = 0; k < nin; k++) {
+            const struct in_comp *ic = &in[k];
+            for (unsigned l = 0; l < n; l++)
+                ic->row[l] = ic->plane ? ic->plane[base + l][ic->c]
+                                       : ic->def[ic->c];
+        }
+        us_soa_rows_run(rows, &env, n, false);
+        for (unsigned l = 0; l < n; l++) {
+            struct gfx_cvert *o = (struct gfx_cvert *)(out + (base + l) * stride);
+            for (unsigned c = 0; c < 4; c++)
+                o->pos[c] = res[US_VOUT_POSITION][c][l];
+            for (unsigned i = 0; i < nvary; i++)
+                for (unsigned c = 0; c < 4; c++)
+                    o->vary[i][c] = res[i][c][l];
+            float clipvertex[4];
+            for (unsigned c = 0; c < 4; c++)
+                clipvertex[c] = res[US_VOUT_CLIPVERTEX][c][l];
+            vertex_post(d, o, m->attr[GFX_ATTR_POSITION]
+                                  ? m->attr[GFX_ATTR_POSITION][base + l]
+                                  : gfx_attr_default(GFX_ATTR_POSITION),
+                        clipvertex);
+        }
+    }
+}
+
 /* Vertex stage: mesh vertices [from, to) (from a multiple of
- * VERTEX_BATCH), the backend's vertex_batch at a time; false when a
- * vertex went over the instruction budget, with the first vertex of its
- * batch in *failed. */
+ * VERTEX_BATCH), in the executor's rows when the backend has the row
+ * form of the program, else the backend's vertex_batch at a time on
+ * thread records; false when a vertex went over the instruction budget,
+ * with the first vertex of its batch in *failed. */
 static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
                            struct us_thread *threads, char *out,
                            unsigned nvary, size_t stride, unsigned from,
                            unsigned to, unsigned *failed,
                            struct us_diag *diag)
 {
+    struct us_soa *rows = d->backend->rows_open
+        ? d->backend->rows_open(d->backend->ctx, d->vp) : NULL;
+    if (rows) {
+        vertex_rows(d, params, rows, out, nvary, stride, from, to);
+        us_soa_free(rows);
+        return true;
+    }
     const struct gfx_mesh *m = d->mesh;
     struct us_exec_env env = { .params = params, .math = d->math,
                                .max_insts = d->backend->max_insts,
@@ -144,24 +271,10 @@ static bool shade_vertices(const struct gfx_draw *d, const us_vec4 *params,
             const struct us_thread *t = &threads[i];
             struct gfx_cvert *o =
                 (struct gfx_cvert *)(out + (base + i) * stride);
-            if (d->vp->options & US_OPT_POSITION_INVARIANT)
-                us_position_invariant(d->gl, t->input[US_VIN_POSITION], o->pos);
-            else
-                memcpy(o->pos, t->output[US_VOUT_POSITION], sizeof o->pos);
+            memcpy(o->pos, t->output[US_VOUT_POSITION], sizeof o->pos);
             memcpy(o->vary, t->output, nvary * sizeof o->vary[0]);
-            if (d->state->clip_planes &&
-                !(d->vp->outputs_written & (1ull << US_VOUT_CLIPDIST0 |
-                                            1ull << US_VOUT_CLIPDIST1)))
-                clip_distances(d, t, o);
-            /* ARB_vertex_program §2.14.4.5: colour results are clamped to
-             * [0, 1] before interpolation. */
-            static const unsigned colors[] = { US_VOUT_COLOR0, US_VOUT_COLOR1,
-                                               US_VOUT_BCOLOR0, US_VOUT_BCOLOR1 };
-            for (size_t k = 0; k < 4; k++)
-                for (int ch = 0; ch < 4; ch++) {
-                    float *v = &o->vary[colors[k]][ch];
-                    *v = gfx_clamp01(*v);
-                }
+            vertex_post(d, o, t->input[US_VIN_POSITION],
+                        t->output[US_VOUT_CLIPVERTEX]);
         }
     }
     return true;

@@ -4,7 +4,9 @@
 # scene rendered with the reference alone (USHADER_SOA=0), the SoA
 # executor's x86-64 baseline build, its AVX2 build and its AVX-512 build
 # (the CPU's best when it has not these) must give the same pixels, with the SFU model's
-# math and with --exact-math.  tests/unit/test_interp_soa.c checks the
+# math and with --exact-math: the fragments and, since the vertex stage
+# runs in the executor's rows too (gfx/pipeline.c vertex_rows), the
+# vertices.  tests/unit/test_interp_soa.c checks the
 # executor itself on random programs.
 set -u
 BUILD=${BUILD:-build}
