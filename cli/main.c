@@ -1,8 +1,13 @@
 /* ushader: dispatch to the subcommands listed in commands.def. */
+#define _DEFAULT_SOURCE     /* sbrk, madvise's MADV_HUGEPAGE */
 #include <errno.h>
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "glsl/cleanup.h"
@@ -48,18 +53,44 @@ static int dispatch(int argc, char **argv)
     return 2;
 }
 
+/* Memory touched for the first time costs a page fault a page, and a
+ * fault is slow on a VM: 2.4 ms a MB in 4 KiB pages on the machine of
+ * docs/PERFORMANCE.md, 0.06 ms in 2 MiB pages.  So blocks up to 32 MB
+ * (glibc's largest threshold) come from the heap rather than from a
+ * mapping of their own, all threads allocate there, freed memory stays
+ * there for the next draw, mesh or batch to reuse, and the heap's first
+ * HEAP bytes are advised for transparent huge pages -- what glibc's
+ * tunable glibc.malloc.hugetlb=1 does, which only the environment can
+ * set.  The advice must precede the first touch of a 2 MiB page, and
+ * glibc writes a chunk header where the heap starts and where a block
+ * is split off: so the break is moved to a page short of a 2 MiB
+ * boundary, the heap grown by one block of HEAP + 2 MiB and freed, and
+ * only the HEAP bytes from that boundary advised.  Larger blocks are
+ * advised where they are allocated (gfx/hugemem.c). */
+static void heap_in_huge_pages(void)
+{
+    enum { HUGE = 2 << 20, HEAP = 28 << 20, PAGE = 4096 };
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_ARENA_MAX, 1);
+    uintptr_t brk0 = (uintptr_t)sbrk(0);
+    if (brk0 == (uintptr_t)-1)
+        return;
+    uintptr_t start = (brk0 + PAGE + HUGE - 1) / HUGE * HUGE;
+    if (sbrk((intptr_t)(start - PAGE - brk0)) == (void *)-1)
+        return;
+    void *grow = malloc(HEAP + HUGE);
+    if (grow && (uintptr_t)grow < start && (uintptr_t)sbrk(0) >= start + HEAP)
+        (void)madvise((void *)start, HEAP, MADV_HUGEPAGE);
+    free(grow);
+}
+
 /* Every command's output is checked once more here: printf into a full
  * disk must not exit 0 in silence.  close(2) can report a delayed write
  * error too; EBADF only means there was no standard output to close. */
 int main(int argc, char **argv)
 {
-    /* Blocks up to 32 MB (glibc's largest threshold) come from the heap
-     * and stay there when freed, for the next draw, mesh or thread batch
-     * to reuse: by default glibc maps each one afresh and the first touch
-     * of every page faults -- 38% of a render of bench/scenes/bunny.scn
-     * on a VM, where a fault costs several microseconds. */
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    heap_in_huge_pages();
     us_cleanup_install();
     int rc = dispatch(argc, argv);
     if (!cli_flush_stdout() && rc == 0)
