@@ -66,6 +66,52 @@ static bool grow(struct obj_ctx *c, const char *at, void **array,
     return true;
 }
 
+/* Room for `want` elements of `size` bytes in an empty array, charged,
+ * when the budget has it (else the array grows as it fills, each step
+ * charged then, as the serial parse needs it). */
+static void reserve(struct obj_ctx *c, void **array, size_t *cap,
+                    size_t size, size_t want)
+{
+    struct us_diag refused;
+    if (!want || !gfx_budget_take(c->budget, want, size, "", &refused))
+        return;
+    void *p = gfx_huge_alloc(want * size);
+    if (!p) {
+        gfx_budget_give(c->budget, want * size);
+        return;
+    }
+    c->charged += want * size;
+    *array = p;
+    *cap = want;
+}
+
+/* The arrays sized from a count of the v, vt, vn and f lines (3 corners
+ * a face: all of a triangle mesh's), so that they seldom grow: each
+ * doubling copies an array into memory touched for the first time. */
+static void presize(struct obj_ctx *c)
+{
+    size_t n[4] = { 0 };          /* v, vt, vn, f */
+    for (const char *p = c->p; p < c->end;) {
+        while (p < c->end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (c->end - p > 2 && p[0] == 'v' && (p[1] == ' ' || p[1] == '\t'))
+            n[0]++;
+        else if (c->end - p > 3 && p[0] == 'v' && (p[1] == 't' || p[1] == 'n') &&
+                 (p[2] == ' ' || p[2] == '\t'))
+            n[p[1] == 't' ? 1 : 2]++;
+        else if (c->end - p > 2 && p[0] == 'f' && (p[1] == ' ' || p[1] == '\t'))
+            n[3]++;
+        const char *nl = memchr(p, '\n', (size_t)(c->end - p));
+        p = nl ? nl + 1 : c->end;
+    }
+    struct vec_list *l[3] = { &c->pos, &c->tex, &c->nrm };
+    for (int k = 0; k < 3; k++)
+        reserve(c, (void **)&l[k]->v, &l[k]->cap, sizeof *l[k]->v,
+                n[k] < GFX_MAX_MESH_VERTS ? n[k] : GFX_MAX_MESH_VERTS);
+    reserve(c, (void **)&c->corners, &c->cap, sizeof *c->corners,
+            3 * (n[3] < GFX_MAX_MESH_TRIS ? n[3] : GFX_MAX_MESH_TRIS));
+}
+
 static bool push_vec(struct obj_ctx *c, struct vec_list *l, const float v[4],
                      const char *at)
 {
@@ -425,6 +471,7 @@ bool gfx_mesh_obj(struct gfx_mesh *m, const char *text, size_t len,
                          .budget = budget, .diag = diag };
     static const float pos_def[4] = { 0, 0, 0, 1 }, tex_def[4] = { 0, 0, 0, 1 },
                        nrm_def[4] = { 0, 0, 1, 1 };
+    presize(&c);
     bool ok = true;
     while (ok && c.p < c.end) {
         c.line_start = c.p;
