@@ -425,16 +425,19 @@ struct slice {
     struct us_diag diag;
 };
 
-/* A triangle's record of the slices it may touch, on `slices` slices:
- * a bit a slice and the slice that counts it. */
-static unsigned touch_words(unsigned slices)
+/* The triangles a slice may touch: a bitmap of the draw's triangles a
+ * slice (touch_words of them), which the slice walks with a count of
+ * trailing zeros instead of testing every triangle. */
+static size_t touch_words(unsigned ntris)
 {
-    return (slices + 63) / 64;
+    return ((size_t)ntris + 63) / 64;
 }
 
-static size_t touch_bytes(unsigned slices)
+/* Those bitmaps and each triangle's counting slice. */
+static size_t touch_bytes(unsigned slices, unsigned ntris)
 {
-    return touch_words(slices) * sizeof(uint64_t) + sizeof(uint16_t);
+    return slices * touch_words(ntris) * sizeof(uint64_t) +
+           ntris * sizeof(uint16_t);
 }
 
 static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
@@ -445,7 +448,7 @@ static size_t draw_bytes(const struct gfx_draw *d, unsigned workers,
            workers * (NTHREADS * sizeof(struct us_thread) +
                       sizeof(struct frag_batch)) +
            slices * sizeof(struct slice) +
-           (slices > 1 ? d->mesh->ntris * touch_bytes(slices) +
+           (slices > 1 ? touch_bytes(slices, d->mesh->ntris) +
                              ((size_t)d->mesh->nverts + 1) *
                                  sizeof(struct vert_box)
                          : 0);
@@ -504,22 +507,24 @@ static struct tri_box tri_box(const struct gfx_framebuffer *fb, int band,
     return (struct tri_box){ (int16_t)(py0 / band), (int16_t)(py1 / band) };
 }
 
-/* The slices that may own a quad of the triangle of box b, as bits into
- * bits[0 .. touch_words(n)) (zero on entry), and the one that counts its
- * pieces: the owner of the box's lowest band (it goes through the
- * triangle), or slice 0 when the box does not apply. */
-static unsigned touch(struct tri_box b, unsigned n, uint64_t *bits)
+/* Triangle tix, of box b, in the bitmaps (`map`, `words` words a slice)
+ * of the n slices that may own a quad of it; returns the one that
+ * counts its pieces: the owner of the box's lowest band (it goes through
+ * the triangle), or slice 0 when the box does not apply. */
+static unsigned touch(struct tri_box b, unsigned n, uint64_t *map,
+                      size_t words, unsigned tix)
 {
     if (b.b0 == TRI_SKIP || (b.b0 != TRI_ALL && b.b0 > b.b1))
         return 0;                  /* not drawn, or outside the viewport */
     unsigned d0 = b.b0 == TRI_ALL ? 0 : (unsigned)b.b0;
     unsigned d1 = b.b0 == TRI_ALL ? n - 1 : (unsigned)b.b1;
+    uint64_t *w = map + tix / 64, bit = 1ull << (tix % 64);
     if (d1 - d0 + 1 >= n)
         for (unsigned k = 0; k < n; k++)
-            bits[k / 64] |= 1ull << (k % 64);
+            w[k * words] |= bit;
     else
         for (unsigned d = d0; d <= d1; d++)
-            bits[d % n / 64] |= 1ull << (d % n % 64);
+            w[d % n * words] |= bit;
     return d0 % n;
 }
 
@@ -549,9 +554,9 @@ struct draw_job {
     size_t stride;
     struct draw_ctx proto;        /* the fragment stage's common part  */
     struct gfx_clip_spec spec;
-    uint64_t *touch;              /* with several slices: a triangle's
-                                     slices (touch_words bits a one) */
-    uint16_t *owner;              /* and the one that counts it         */
+    uint64_t *touch;              /* with several slices: each one's
+                                     triangles (touch_words a slice) */
+    uint16_t *owner;              /* and the slice that counts each     */
     struct vert_box *vbox;        /* and each vertex's part of its box  */
     struct slice *slices;         /* kept to the end: the counts        */
     struct vrun *vruns;
@@ -654,7 +659,7 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
     j->cv = gfx_huge_alloc(((size_t)m->nverts + 1) * j->stride);
     bool boxes = j->nslices > 1 && m->ntris;
     if (boxes) {
-        j->touch = malloc((size_t)m->ntris * touch_words(j->nslices) *
+        j->touch = malloc(j->nslices * touch_words(m->ntris) *
                           sizeof *j->touch);
         j->owner = malloc(m->ntris * sizeof *j->owner);
         j->vbox = malloc(((size_t)m->nverts + 1) * sizeof *j->vbox);
@@ -710,21 +715,22 @@ static void vertex_run(struct worker *w, struct draw_job *j, unsigned i)
                                           (j->cv + v * j->stride))->pos);
 }
 
-/* Box run i: the slices of a contiguous run of triangles. */
+/* Box run i: the slices of a contiguous run of triangles, whole words
+ * of the bitmaps (no word is another run's). */
 static void box_run(struct draw_job *j, unsigned i)
 {
     const struct gfx_mesh *m = j->d->mesh;
-    unsigned words = touch_words(j->nslices);
-    unsigned t0 = (unsigned)((uint64_t)m->ntris * i / j->nb);
-    unsigned t1 = (unsigned)((uint64_t)m->ntris * (i + 1) / j->nb);
-    for (unsigned tix = t0; tix < t1; tix++) {
+    size_t words = touch_words(m->ntris);
+    size_t w0 = words * i / j->nb, w1 = words * (i + 1) / j->nb;
+    for (unsigned s = 0; s < j->nslices; s++)
+        memset(j->touch + s * words + w0, 0, (w1 - w0) * sizeof *j->touch);
+    unsigned t1 = 64 * w1 < m->ntris ? (unsigned)(64 * w1) : m->ntris;
+    for (unsigned tix = (unsigned)(64 * w0); tix < t1; tix++) {
         const uint32_t *ix = m->idx + 3 * tix;
         const struct vert_box *in[3] = { &j->vbox[ix[0]], &j->vbox[ix[1]],
                                          &j->vbox[ix[2]] };
-        uint64_t *bits = j->touch + (size_t)tix * words;
-        memset(bits, 0, words * sizeof *bits);
         j->owner[tix] = (uint16_t)touch(tri_box(j->fb, j->band, in),
-                                        j->nslices, bits);
+                                        j->nslices, j->touch, words, tix);
     }
 }
 
@@ -749,12 +755,23 @@ static void fragment_slice(struct worker *w, struct draw_job *j,
     memcpy(sampler.unit, d->state->tex, sizeof sampler.unit);
     sampler.samples = 0;
     c.fenv.sample_ctx = &sampler;
-    const uint64_t *bits = j->touch + slice / 64, bit = 1ull << (slice % 64);
-    unsigned words = touch_words(j->nslices);
-    for (unsigned tix = 0; tix < m->ntris && !c.failed; tix++) {
-        c.stats->triangles += slice == 0;
-        if (c.nworkers > 1 && !(bits[(size_t)tix * words] & bit))
-            continue;
+    /* the slice's triangles: every one on one slice, else its bitmap's */
+    const uint64_t *bits = c.nworkers > 1
+        ? j->touch + slice * touch_words(m->ntris) : NULL;
+    size_t words = touch_words(m->ntris);
+    uint64_t left = 0;
+    unsigned tix = 0, base = 0;
+    for (size_t k = 0; !c.failed;) {
+        if (bits) {
+            while (!left && k < words)
+                left = bits[k++];
+            if (!left)
+                break;
+            tix = (unsigned)(64 * (k - 1)) + (unsigned)__builtin_ctzll(left);
+            left &= left - 1;
+        } else if ((tix = base++) >= m->ntris) {
+            break;
+        }
         const uint32_t *ix = m->idx + 3 * tix;
         const struct gfx_cvert *in[3] = {
             (const struct gfx_cvert *)(j->cv + ix[0] * j->stride),
@@ -771,6 +788,9 @@ static void fragment_slice(struct worker *w, struct draw_job *j,
         if (n >= 3)
             gfx_frag_polygon(&c, poly, n, in[2]);
     }
+    /* slice 0 counts the triangles, up to a failed one */
+    if (slice == 0)
+        stats.triangles = c.failed ? tix + 1 : m->ntris;
     struct slice *out = &j->slices[slice];
     out->ran = true;
     out->ok = !c.failed && gfx_frag_flush(&c);
