@@ -1,11 +1,13 @@
 /*
- * Arrays of megabytes (images, meshes, a model file's text, a draw's
- * clip-space vertices, a worker's thread records): from 1 MiB up, whole
- * 2 MiB pages (at most half of one unused) that the kernel may back with
- * transparent huge pages (Linux, where enabled for madvise), so that
- * filling one takes a page fault a 2 MiB instead of 512.  On a VM a fault costs microseconds: the 4,900 faults of a
- * 512x512 render of bench/scenes/bunny.scn were 38% of its time.
- * Freed with free().
+ * Arrays of megabytes that are filled (images, meshes, a model file's
+ * text, a draw's clip-space vertices): from 1 MiB up, whole 2 MiB pages
+ * (at most half of one unused) that the kernel may back with transparent
+ * huge pages (Linux, where enabled for madvise), so that filling one
+ * takes a page fault a 2 MiB instead of 512.  On a VM a fault costs
+ * microseconds: the 4,900 faults of a 512x512 render of
+ * bench/scenes/bunny.scn were 38% of its time.  Not for an array touched
+ * here and there (thread records): its first touch clears 2 MiB.  Freed
+ * with free().
  */
 #define _DEFAULT_SOURCE     /* madvise's MADV_HUGEPAGE */
 #include <stdlib.h>

@@ -149,7 +149,7 @@ void *gfx_pool_scratch(struct gfx_pool *p, unsigned worker, size_t bytes)
     if (worker >= p->nworkers)
         return NULL;
     if (p->cap[worker] < bytes) {
-        void *m = gfx_huge_alloc(bytes);
+        void *m = malloc(bytes);
         if (!m)
             return NULL;
         free(p->scratch[worker]);
