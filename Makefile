@@ -18,13 +18,24 @@ OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
             -Iinclude -Iisa -I. -MMD -MP
-LDLIBS   := -lmpfr -lgmp -lpng $(shell pkg-config --libs inih jansson nettle) -lm \
-            -lpthread
+LDLIBS   := -lmpfr -lgmp -lpng -lz $(shell pkg-config --libs inih jansson nettle) \
+            -lm -lpthread
+
+# The command-line program is linked statically (STATIC=0: against the
+# shared libraries): loading its ten shared libraries was 2 of the 3 ms
+# CPU that every run spends starting (`ushader --version` under perf
+# stat on the machine of docs/PERFORMANCE.md: 3.1 ms against 1.2 ms),
+# and tests, sweeps and benches start it thousands of times.  The same
+# program linked against the shared C library, ushader-shared, is for the
+# tests that interpose on it (LD_PRELOAD, tests/outputs.test.sh).
+STATIC   ?= 1
+CLI_LDFLAGS := $(if $(filter 1,$(STATIC)),-static)
 
 ifneq ($(SANITIZE),)
 BUILD    := build/san
 CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS  += -fsanitize=$(SANITIZE)
+CLI_LDFLAGS :=
 else
 BUILD    := build
 endif
@@ -53,9 +64,10 @@ VERSION_H := $(BUILD)/gen/version.h
 
 LIB      := $(BUILD)/libushader.a
 USHADER  := $(BUILD)/ushader
+USHADER_SHARED := $(BUILD)/ushader-shared
 
 .PHONY: all check demo bench deps stress clean unit-tests
-all: $(LIB) $(USHADER) $(TOOL_BIN)
+all: $(LIB) $(USHADER) $(USHADER_SHARED) $(TOOL_BIN)
 
 # The models and the SFU are the simulator's inner loops: -O3's unrolling
 # and vectorisation there is worth 5-12% of a model's speed (no FP
@@ -89,6 +101,9 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(USHADER): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) $(CLI_LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
+
+$(USHADER_SHARED): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)

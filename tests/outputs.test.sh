@@ -68,12 +68,15 @@ printf '#version 330\nout vec4 c;\nuniform vec4 u;\nvoid main() { c = u * 2.0; }
 
 # `writer NAME OUT`: one writer with output OUT; it execs ushader, so a
 # signal sent to the job reaches ushader itself.
+# (UW: the program to run, ushader unless said; the rename shim below
+# needs the one linked against the shared C library)
 cat >"$tmp/writer.sh" <<EOF
+U=\${UW:-$U}
 case \$1 in
-render) exec "$U" render --exact-math --size 16x16 -o "\$2" "$SCN" ;;
-asm) exec "$U" asm -o "\$2" "$FP" ;;
-glsl) exec "$U" glsl -o "\$2" "$tmp/ok.frag" ;;
-sfu) exec "$U" sfu sweep --func rcp --k 6 --degree 2 --step 65536 \
+render) exec "\$U" render --exact-math --size 16x16 -o "\$2" "$SCN" ;;
+asm) exec "\$U" asm -o "\$2" "$FP" ;;
+glsl) exec "\$U" glsl -o "\$2" "$tmp/ok.frag" ;;
+sfu) exec "\$U" sfu sweep --func rcp --k 6 --degree 2 --step 65536 \
          --jobs 1 --csv "\$2" >/dev/null ;;
 esac
 EOF
@@ -309,7 +312,7 @@ if $have_shim; then
             set -- $s
             interrupt $1 $2 "$w -o, held at rename" "$d" \
                 LD_PRELOAD="$tmp/stall.so" STALL_MARK="$mark" \
-                sh "$tmp/writer.sh" $w "$d/out"
+                UW="$U-shared" sh "$tmp/writer.sh" $w "$d/out"
             check "$w: SIG$1 at rename: an output appeared" [ ! -e "$d/out" ]
         done
     done
