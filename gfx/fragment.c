@@ -51,20 +51,6 @@ bool gfx_overrun(const struct us_thread *t, unsigned n,
     return false;
 }
 
-static uint32_t input_off(unsigned in)
-{
-    return (uint32_t)(offsetof(struct us_thread, input) + in * sizeof(us_vec4));
-}
-
-static uint32_t output_off(unsigned out)
-{
-    return (uint32_t)(offsetof(struct us_thread, output) +
-                      out * sizeof(us_vec4));
-}
-
-/* The row of a result the program never writes: 0, as reset. */
-static const float zero_row[US_SOA_WIDTH];
-
 /* The fragment stage's per-worker part, at its first triangle: the row
  * form when the backend takes the program, and which input components
  * each quad needs. */
@@ -83,12 +69,12 @@ static void frag_setup(struct draw_ctx *c)
             c->in_comps[in] = 0xF;
             continue;
         }
-        unsigned reads = us_soa_reg_reads(c->rows, input_off(in));
+        unsigned reads = us_soa_reg_reads(c->rows, us_soa_input_off(in));
         c->in_comps[in] = (uint8_t)reads;
         given |= (uint64_t)(reads != 0) << in;
         for (unsigned k = 0; k < 4; k++)
             c->in_row[in][k] = reads >> k & 1
-                ? us_soa_reg_row(c->rows, input_off(in), k) : NULL;
+                ? us_soa_reg_row(c->rows, us_soa_input_off(in), k) : NULL;
     }
     if (c->fog)
         c->in_comps[US_FIN_FOGCOORD] |= 1;   /* the fog stage's */
@@ -106,14 +92,10 @@ static void frag_setup(struct draw_ctx *c)
         { US_FOUT_COLOR, 0 }, { US_FOUT_COLOR, 1 }, { US_FOUT_COLOR, 2 },
         { US_FOUT_COLOR, 3 }, { US_FOUT_DEPTH, 2 },
     };
-    for (unsigned j = 0; j < 5; j++) {
-        uint32_t off = output_off(outs[j][0]);
-        unsigned c4 = outs[j][1];
-        unsigned named = us_soa_reg_reads(c->rows, off) |
-                         us_soa_reg_writes(c->rows, off);
-        c->out_row[j] = named >> c4 & 1 ? us_soa_reg_row(c->rows, off, c4)
-                                        : zero_row;
-    }
+    for (unsigned j = 0; j < 5; j++)
+        c->out_row[j] = us_soa_result_row(c->rows,
+                                          us_soa_output_off(outs[j][0]),
+                                          outs[j][1]);
     us_soa_rows_begin(c->rows, &c->fenv, given);
 }
 

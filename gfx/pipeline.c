@@ -137,17 +137,6 @@ static void vertex_post(const struct gfx_draw *d, struct gfx_cvert *o,
         }
 }
 
-static uint32_t input_off(unsigned in)
-{
-    return (uint32_t)(offsetof(struct us_thread, input) + in * sizeof(us_vec4));
-}
-
-static uint32_t output_off(unsigned out)
-{
-    return (uint32_t)(offsetof(struct us_thread, output) +
-                      out * sizeof(us_vec4));
-}
-
 /* The mesh attribute vertex input `in` reads (the aliases of table X.2
  * as fetch_vertex copies them). */
 static unsigned vin_attr(unsigned in)
@@ -169,7 +158,6 @@ static void vertex_rows(const struct gfx_draw *d, const us_vec4 *params,
                         struct us_soa *rows, char *out, unsigned nvary,
                         size_t stride, unsigned from, unsigned to)
 {
-    static const float zero_row[US_SOA_WIDTH];
     const struct gfx_mesh *m = d->mesh;
     struct us_exec_env env = { .params = params, .math = d->math,
                                .max_insts = d->backend->max_insts,
@@ -184,24 +172,19 @@ static void vertex_rows(const struct gfx_draw *d, const us_vec4 *params,
     unsigned nin = 0;
     uint64_t given = 0;
     for (unsigned v = 0; v < US_VIN_COUNT; v++) {
-        unsigned reads = us_soa_reg_reads(rows, input_off(v));
+        unsigned reads = us_soa_reg_reads(rows, us_soa_input_off(v));
         given |= (uint64_t)(reads != 0) << v;
         unsigned a = vin_attr(v);
         for (unsigned c = 0; c < 4; c++)
             if (reads >> c & 1)
                 in[nin++] = (struct in_comp){
-                    us_soa_reg_row(rows, input_off(v), c), m->attr[a],
+                    us_soa_reg_row(rows, us_soa_input_off(v), c), m->attr[a],
                     gfx_attr_default(a), c };
     }
-    /* every result's rows (0 for those the program never names) */
     const float *res[US_VOUT_COUNT][4];
-    for (unsigned o = 0; o < US_VOUT_COUNT; o++) {
-        unsigned named = us_soa_reg_reads(rows, output_off(o)) |
-                         us_soa_reg_writes(rows, output_off(o));
+    for (unsigned o = 0; o < US_VOUT_COUNT; o++)
         for (unsigned c = 0; c < 4; c++)
-            res[o][c] = named >> c & 1 ? us_soa_reg_row(rows, output_off(o), c)
-                                       : zero_row;
-    }
+            res[o][c] = us_soa_result_row(rows, us_soa_output_off(o), c);
     us_soa_rows_begin(rows, &env, given);
     for (unsigned base = from; base < to; base += US_SOA_WIDTH) {
         unsigned n = to - base < US_SOA_WIDTH ? to - base : US_SOA_WIDTH;

@@ -432,6 +432,13 @@ unsigned us_soa_reg_writes(const struct us_soa *p, uint32_t off)
     return k < 0 ? 0 : p->slot_store[k];
 }
 
+const float *us_soa_result_row(struct us_soa *p, uint32_t off, unsigned c)
+{
+    static const float zero[US_SOA_WIDTH];
+    unsigned named = us_soa_reg_reads(p, off) | us_soa_reg_writes(p, off);
+    return named >> c & 1 ? us_soa_reg_row(p, off, c) : zero;
+}
+
 const uint8_t *us_soa_killed(const struct us_soa *p)
 {
     return p->killed;

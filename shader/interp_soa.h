@@ -78,6 +78,21 @@ float *us_soa_reg_row(struct us_soa *p, uint32_t off, unsigned c);
  * it (a row the caller must fill), resp. writes it (a result). */
 unsigned us_soa_reg_reads(const struct us_soa *p, uint32_t off);
 unsigned us_soa_reg_writes(const struct us_soa *p, uint32_t off);
+/* The row a caller reads result component c of that register from:
+ * us_soa_reg_row's, or a row of zeros (the reset value) when the program
+ * never names it. */
+const float *us_soa_result_row(struct us_soa *p, uint32_t off, unsigned c);
+
+/* The offsets of input register i and output register o. */
+static inline uint32_t us_soa_input_off(unsigned i)
+{
+    return (uint32_t)(offsetof(struct us_thread, input) + i * sizeof(us_vec4));
+}
+
+static inline uint32_t us_soa_output_off(unsigned o)
+{
+    return (uint32_t)(offsetof(struct us_thread, output) + o * sizeof(us_vec4));
+}
 
 /* Before the first chunk of a batch: the uniforms' rows from
  * env->params, and every row the program reads set as us_thread_reset
