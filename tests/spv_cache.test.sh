@@ -14,7 +14,9 @@
 #   6. a compile error is not cached: the same message each time, the
 #      tools run each time, no entry;
 #   7. an OpenCL C kernel (clang-14's runs counted) the same way: cold,
-#      warm, --no-cache.
+#      warm, --no-cache;
+#   8. the tools run with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (glsl/
+#      compile.c tool_environ), or with the caller's GLIBC_TUNABLES.
 set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
@@ -37,7 +39,7 @@ wrap() {   # wrap TOOL [VERSION-LINE]
     {
         echo '#!/bin/sh'
         [ -n "${2:-}" ] && printf '[ "$1" = --version ] && { echo "%s"; exit 0; }\n' "$2"
-        printf '[ "$1" = --version ] || echo %s >>"%s"\n' "$1" "$tmp/log"
+        printf '[ "$1" = --version ] || echo "%s ${GLIBC_TUNABLES-unset}" >>"%s"\n' "$1" "$tmp/log"
         printf 'exec %s "$@"\n' "$real"
     } >"$tmp/bin/$1.new"
     chmod +x "$tmp/bin/$1.new"
@@ -165,6 +167,19 @@ if command -v clang-14 >/dev/null 2>&1; then
 else
     echo "note: no clang-14; the OpenCL C case skipped"
 fi
+
+# 8. the tools' environment
+for t in unset glibc.malloc.check=0; do
+    rm -f "$tmp/log"
+    if [ $t = unset ]; then
+        env -u GLIBC_TUNABLES "$U" glsl --no-cache tests/glsl/lit.frag >/dev/null 2>&1
+        t=glibc.malloc.hugetlb=1
+    else
+        GLIBC_TUNABLES=$t "$U" glsl --no-cache tests/glsl/lit.frag >/dev/null 2>&1
+    fi
+    check "GLIBC_TUNABLES=$t: the tools saw $(sort -u "$tmp/log" | tr '\n' ' ')" \
+        [ "$(sort -u "$tmp/log" | tr '\n' ' ')" = "glslangValidator $t spirv-opt $t " ]
+done
 
 echo "spv_cache: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,6 +9,8 @@
 # version; our counts against the instructions `ushader glsl` prints (the
 # per-thread ones, and apart the PRESHADER block's: ideas-paper has one); the
 # bench report has its Mesa rows with the TGSI files and none without.
+# Mesa runs the pairs in batches (piglit's multi-test mode), each pair's
+# TGSI the same as alone, a pair a batch lost run again alone.
 # The TGSI cache: a warm run runs no shader_runner and gives the same TGSI
 # and table, a damaged entry and a changed key run Mesa, USHADER_NO_CACHE
 # writes nothing.
@@ -31,15 +33,22 @@ fail() { echo "tgsi_compare: FAIL: $*"; fails=$((fails + 1)); }
 
 G="$tmp/glmark2/gen"   # a path with glmark2/ in it: the report's programs
 PAIRS="ideas-paper loop-constant texture-bilinear"
-# shader_runner through a wrapper that counts its runs; a cache of our own
-printf '#!/bin/sh\necho run >> "%s"\nexec "%s" "$@"\n' "$tmp/runs" "$RUNNER" \
-    > "$tmp/runner"
-chmod +x "$tmp/runner"
+# shader_runner through a wrapper that logs each shader_test it is given
+# (a line a test, in "$tmp/runs") and each process (in "$tmp/procs"),
+# then runs "$tmp/target" (shader_runner); a cache of our own
+cat > "$tmp/runner" <<EOF
+#!/bin/sh
+echo run >> "$tmp/procs"
+for a; do case \$a in *.shader_test) echo "\$a" >> "$tmp/runs" ;; esac; done
+exec "$tmp/target" "\$@"
+EOF
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$RUNNER" > "$tmp/target"
+chmod +x "$tmp/runner" "$tmp/target"
 export USHADER_CACHE_DIR="$tmp/cache"
 unset USHADER_NO_CACHE
 runs() { if [ -f "$tmp/runs" ]; then wc -l < "$tmp/runs" | tr -d ' '; else echo 0; fi; }
-compare() {   # compare OUT: runs Mesa's side on $PAIRS into OUT; $n runs
-    rm -f "$tmp/runs"
+compare() {   # compare OUT: runs Mesa's side on $PAIRS into OUT; $n tests run
+    rm -f "$tmp/runs" "$tmp/procs"
     # shellcheck disable=SC2086  # the pair names are words
     SHADER_RUNNER="$tmp/runner" BUILD=$BUILD GEN=$G OUT="$1" \
         sh bench/tgsi_compare.sh $PAIRS > "$1.run" 2>&1 ||
@@ -49,7 +58,28 @@ compare() {   # compare OUT: runs Mesa's side on $PAIRS into OUT; $n runs
 }
 compare "$tmp/out"
 cp "$tmp/out.run" "$tmp/run"
-[ "$n" -eq 3 ] || fail "cold TGSI cache: shader_runner ran $n times, want 3"
+[ "$n" -eq 3 ] || fail "cold TGSI cache: shader_runner ran $n tests, want 3"
+# the three in two batches (JOBS=2): two processes
+[ "$(wc -l < "$tmp/procs")" -eq 2 ] ||
+    fail "cold TGSI cache: $(wc -l < "$tmp/procs") shader_runner processes, want 2"
+
+# A batch's pairs get the TGSI each gets alone (TGSI_BATCH=1: a process
+# a pair), and a pair a batch left without TGSI runs again alone: a
+# shader_runner that, given three tests, runs the first two (as one that
+# died before the third).
+USHADER_NO_CACHE=1 TGSI_BATCH=1 compare "$tmp/alone"
+[ "$n" -eq 3 ] && [ "$(wc -l < "$tmp/procs")" -eq 3 ] ||
+    fail "TGSI_BATCH=1: $n tests in $(wc -l < "$tmp/procs") processes, want 3 in 3"
+cmp -s "$tmp/out.tgsi" "$tmp/alone.tgsi" || fail "TGSI_BATCH=1: other TGSI than in batches"
+cat > "$tmp/target" <<EOF
+#!/bin/sh
+[ \$# -ne 5 ] || set -- "\$1" "\$2" "\$4" "\$5"
+exec "$RUNNER" "\$@"
+EOF
+USHADER_NO_CACHE=1 JOBS=1 compare "$tmp/died"
+[ "$n" -eq 4 ] || fail "a batch that died before its third test: $n tests run, want 3 + 1"
+cmp -s "$tmp/out.tgsi" "$tmp/died.tgsi" || fail "a batch that died before its third test: other TGSI"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$RUNNER" > "$tmp/target"
 [ "$(ls "$tmp/cache" | grep -c '^tgsi-.*\.log$')" -eq 3 ] ||
     fail "cold TGSI cache: not 3 entries: $(ls "$tmp/cache")"
 
