@@ -158,9 +158,10 @@ static double seconds(clockid_t clock)
 }
 
 /* The RGBA8 image of the scene shaded functionally (cb NULL) or on cb's
- * model, and its pipeline counts; NULL after the error. */
+ * model, its hash and its pipeline counts; NULL after the error. */
 static uint8_t *render_on(const struct render_job *j,
-                          struct gfx_core_backend *cb, struct gfx_stats *st)
+                          struct gfx_core_backend *cb, struct gfx_stats *st,
+                          uint64_t *hash)
 {
     /* the instruction budget of the configuration, for every --arch */
     struct gfx_shader_backend functional = gfx_backend_functional;
@@ -189,7 +190,7 @@ static uint8_t *render_on(const struct render_job *j,
         cli_error(j->path, diag.line, diag.col, "%s", diag.msg);
         return NULL;
     }
-    uint8_t *rgba = gfx_fb_rgba8(&fb);
+    uint8_t *rgba = gfx_fb_rgba8(&fb, j->jobs, hash);
     gfx_fb_free(&fb);
     if (!rgba)
         cli_error(NULL, 0, 0, "render: out of memory");
@@ -198,12 +199,11 @@ static uint8_t *render_on(const struct render_job *j,
 
 /* The image to OUT, its hash and its statistics to stdout: the exit code. */
 static int finish(const struct render_job *j, int argc, char **argv,
-                  const uint8_t *rgba, const struct gfx_stats *st,
+                  const uint8_t *rgba, uint64_t hv, const struct gfx_stats *st,
                   const char *out, bool hash, bool stats, const char *arch,
                   const char *math, struct gfx_core_backend *const *cbs,
                   unsigned ncb)
 {
-    uint64_t hv = gfx_hash_rgba8(rgba, (size_t)j->w * j->h * 4);
     int rc = 0;
     if (out) {
         void *png;
@@ -342,10 +342,11 @@ int cmd_render(int argc, char **argv)
     struct gfx_core_backend *cbs[sizeof models.mask * 8];   /* a bit each */
     unsigned ncb = 0;
     uint8_t *rgba = NULL;
+    uint64_t hv = 0;
     struct gfx_stats st = { 0 };
     int rc = 0;
     if (models.functional) {
-        rgba = render_on(&job, NULL, &st);
+        rgba = render_on(&job, NULL, &st, &hv);
     } else {
         /* each model in turn; the image is the first one's, and every
          * other must be bit-identical to it */
@@ -361,7 +362,7 @@ int cmd_render(int argc, char **argv)
             cbs[ncb++] = cb;
             gfx_core_backend_init(cb, us_models[m], &ccfg);
             struct gfx_stats ms = { 0 };
-            uint8_t *img = render_on(&job, cb, &ms);
+            uint8_t *img = render_on(&job, cb, &ms, rgba ? NULL : &hv);
             if (!img) {
                 rc = 1;
             } else if (!rgba) {
@@ -380,7 +381,7 @@ int cmd_render(int argc, char **argv)
     if (rc || !rgba)
         rc = 1;
     else
-        rc = finish(&job, argc, argv, rgba, &st, out, hash, stats, arch,
+        rc = finish(&job, argc, argv, rgba, hv, &st, out, hash, stats, arch,
                     exact ? "exact" : "sfu", cbs, ncb);
     free(rgba);
     for (unsigned m = 0; m < ncb; m++)

@@ -1,6 +1,9 @@
 /* The colour (RGBA float) and depth (float) buffers, their 8-bit export
  * and the golden-image hash. */
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,18 +83,95 @@ static inline uint8_t unorm8(const float *src)
     return (uint8_t)(int32_t)(c * 255.0f + 0.5f);
 }
 
-uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb)
+/* Image rows [r0, r1), top first: image row r is window row h - 1 - r. */
+static void rgba8_rows(const struct gfx_framebuffer *fb, uint8_t *out,
+                       unsigned r0, unsigned r1)
 {
-    uint8_t *out = gfx_huge_alloc((size_t)fb->w * fb->h * 4);
-    if (!out)
-        return NULL;
     size_t n = (size_t)fb->w * 4;
-    for (unsigned r = 0; r < fb->h; r++) {
+    for (unsigned r = r0; r < r1; r++) {
         const float *src = fb->color + (size_t)(fb->h - 1 - r) * n;
         uint8_t *dst = out + (size_t)r * n;
         for (size_t i = 0; i < n; i++)
             dst[i] = unorm8(&src[i]);
     }
+}
+
+/* The export on several threads.  The image goes in blocks of rows that
+ * every thread claims in order and converts; the caller's thread hashes
+ * the blocks in order as they are done and, while the next is not,
+ * converts one itself.  FNV-1a takes the bytes one after the other (a
+ * multiply's latency a byte: 16 MB is about 18 ms), so the conversion --
+ * the output's first touch and four floats a byte -- runs beside it. */
+enum { EXPORT_BLOCK = 64 << 10, EXPORT_HELPERS = 3 };
+
+struct export {
+    const struct gfx_framebuffer *fb;
+    uint8_t *out;
+    unsigned rows, nblocks;      /* rows a block; blocks                */
+    atomic_uint next;            /* the first block not claimed         */
+    atomic_bool *done;           /* block b converted                   */
+};
+
+/* Claim and convert a block: false when none is left. */
+static bool export_block(struct export *e)
+{
+    unsigned b = atomic_fetch_add_explicit(&e->next, 1, memory_order_relaxed);
+    if (b >= e->nblocks)
+        return false;
+    unsigned r1 = (b + 1) * e->rows < e->fb->h ? (b + 1) * e->rows : e->fb->h;
+    rgba8_rows(e->fb, e->out, b * e->rows, r1);
+    atomic_store_explicit(&e->done[b], true, memory_order_release);
+    return true;
+}
+
+static void *export_helper(void *arg)
+{
+    while (export_block(arg))
+        ;
+    return NULL;
+}
+
+uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb, unsigned jobs,
+                      uint64_t *hash)
+{
+    size_t row = (size_t)fb->w * 4, bytes = row * fb->h;
+    uint8_t *out = gfx_huge_alloc(bytes);
+    if (!out)
+        return NULL;
+    struct export e = { .fb = fb, .out = out };
+    e.rows = row < EXPORT_BLOCK ? (unsigned)(EXPORT_BLOCK / row) : 1;
+    e.nblocks = (fb->h + e.rows - 1) / e.rows;
+    atomic_init(&e.next, 0);
+    e.done = jobs > 1 && e.nblocks > 1 ? calloc(e.nblocks, sizeof *e.done)
+                                       : NULL;
+    if (!e.done) {                       /* one thread */
+        rgba8_rows(fb, out, 0, fb->h);
+        if (hash)
+            *hash = gfx_hash_rgba8(out, bytes);
+        return out;
+    }
+    for (unsigned b = 0; b < e.nblocks; b++)
+        atomic_init(&e.done[b], false);
+    pthread_t helper[EXPORT_HELPERS];
+    unsigned nh = 0;
+    while (nh + 1 < jobs && nh < EXPORT_HELPERS &&
+           !pthread_create(&helper[nh], NULL, export_helper, &e))
+        nh++;
+    uint64_t h = US_FNV1A64_SEED;
+    for (unsigned b = 0; b < e.nblocks; b++) {
+        while (!atomic_load_explicit(&e.done[b], memory_order_acquire))
+            if (!export_block(&e))
+                sched_yield();    /* a helper has it */
+        size_t at = (size_t)b * e.rows * row, len = (size_t)e.rows * row;
+        if (hash)
+            h = us_fnv1a64_more(h, out + at, len < bytes - at ? len
+                                                               : bytes - at);
+    }
+    for (unsigned i = 0; i < nh; i++)
+        pthread_join(helper[i], NULL);
+    free(e.done);
+    if (hash)
+        *hash = h;
     return out;
 }
 

@@ -477,8 +477,11 @@ void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
 /* The same for rows [y0, y1) only. */
 void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
                        float depth, unsigned y0, unsigned y1);
-/* RGBA8 rows top first (malloc'd). */
-uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb);
+/* RGBA8 rows top first (malloc'd; NULL when out of memory), made on
+ * `jobs` host threads, and its gfx_hash_rgba8 into *hash unless hash is
+ * NULL: the same bytes and hash for any jobs. */
+uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb, unsigned jobs,
+                      uint64_t *hash);
 /* FNV-1a 64 over RGBA8 bytes: the golden-image hash. */
 uint64_t gfx_hash_rgba8(const uint8_t *rgba, size_t n);
 

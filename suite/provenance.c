@@ -13,15 +13,19 @@
 const char *us_version(void) { return US_VERSION; }
 const char *us_commit(void) { return US_COMMIT; }
 
-uint64_t us_fnv1a64(const void *data, size_t n)
+uint64_t us_fnv1a64_more(uint64_t h, const void *data, size_t n)
 {
     const unsigned char *b = data;
-    uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++) {
         h ^= b[i];
         h *= 0x100000001b3ull;
     }
     return h;
+}
+
+uint64_t us_fnv1a64(const void *data, size_t n)
+{
+    return us_fnv1a64_more(US_FNV1A64_SEED, data, n);
 }
 
 size_t us_utf8_len(const unsigned char *s)

@@ -55,6 +55,10 @@ void us_prov_add_file(struct us_prov *p, const char *path);
 void us_prov_free(struct us_prov *p);
 
 uint64_t us_fnv1a64(const void *data, size_t n);
+/* The same over data that comes in parts: h = US_FNV1A64_SEED, then
+ * h = us_fnv1a64_more(h, part, n) for each part in order. */
+#define US_FNV1A64_SEED 0xcbf29ce484222325ull
+uint64_t us_fnv1a64_more(uint64_t h, const void *data, size_t n);
 
 /* Length of the valid UTF-8 sequence at s, 0 if it is not one (what JSON
  * strings may hold as is; cli_json_string escapes the rest). */

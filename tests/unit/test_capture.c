@@ -82,7 +82,7 @@ static uint64_t render(const struct gfx_shader_backend *be)
     struct gfx_stats st;
     ck_assert_msg(gfx_scene_render(s, 32, 32, &us_math_exact, be, &fb, &st,
                                    &d), "%s", d.msg);
-    uint8_t *px = gfx_fb_rgba8(&fb);
+    uint8_t *px = gfx_fb_rgba8(&fb, 1, NULL);
     ck_assert_ptr_nonnull(px);
     uint64_t h = gfx_hash_rgba8(px, 32 * 32 * 4);
     free(px);

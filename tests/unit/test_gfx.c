@@ -633,7 +633,7 @@ START_TEST(rgba8_conversion)
         uint32_t u = (uint32_t)b;
         memcpy(&fb.color[k], &u, 4);
     }
-    uint8_t *px = gfx_fb_rgba8(&fb);
+    uint8_t *px = gfx_fb_rgba8(&fb, 1, NULL);
     ck_assert_ptr_nonnull(px);
     for (unsigned r = 0; r < H; r++)
         for (unsigned i = 0; i < W * 4; i++) {
