@@ -190,11 +190,7 @@ static uint8_t *render_on(const struct render_job *j,
         cli_error(j->path, diag.line, diag.col, "%s", diag.msg);
         return NULL;
     }
-    uint8_t *rgba = gfx_fb_rgba8(&fb, j->jobs, hash);
-    gfx_fb_free(&fb);
-    if (!rgba)
-        cli_error(NULL, 0, 0, "render: out of memory");
-    return rgba;
+    return gfx_fb_rgba8(&fb, j->jobs, hash);
 }
 
 /* The image to OUT, its hash and its statistics to stdout: the exit code. */

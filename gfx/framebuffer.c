@@ -27,12 +27,15 @@ bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w, unsigned h,
     if (w == 0 || h == 0 || w > GFX_MAX_VIEWPORT || h > GFX_MAX_VIEWPORT)
         return gfx_fail(diag, 0, 0, "image size %ux%u outside 1..%d", w, h,
                         GFX_MAX_VIEWPORT);
-    /* one block, the depth after the colour */
+    /* one block: the depth, then the colour from the next cache line
+     * (gfx_fb_rgba8 writes the image over the depth and keeps the block) */
     size_t n = (size_t)w * h;
-    fb->color = gfx_huge_alloc(n * (4 * sizeof *fb->color + sizeof *fb->depth));
-    if (!fb->color)
+    size_t at = (n * sizeof *fb->depth + 63) / 64 * 64;
+    char *block = gfx_huge_alloc(at + n * 4 * sizeof *fb->color);
+    if (!block)
         return gfx_fail(diag, 0, 0, "out of memory for a %ux%u image", w, h);
-    fb->depth = fb->color + 4 * n;
+    fb->depth = (float *)block;
+    fb->color = (float *)(block + at);
     fb->w = w;
     fb->h = h;
     return true;
@@ -46,7 +49,7 @@ size_t gfx_fb_bytes(unsigned w, unsigned h)
 
 void gfx_fb_free(struct gfx_framebuffer *fb)
 {
-    free(fb->color);
+    free(fb->depth);
     memset(fb, 0, sizeof *fb);
 }
 
@@ -96,7 +99,10 @@ static void rgba8_rows(const struct gfx_framebuffer *fb, uint8_t *out,
     }
 }
 
-/* The export on several threads.  The image goes in blocks of rows that
+/* The export over the depth buffer, whose memory the render touched
+ * already: fresh pages cost more than the conversion on a VM (16 MB:
+ * 18 ms, docs/perf/memory.md).  On several threads, the image goes in
+ * blocks of rows that
  * every thread claims in order and converts; the caller's thread hashes
  * the blocks in order as they are done and, while the next is not,
  * converts one itself.  FNV-1a takes the bytes one after the other (a
@@ -131,48 +137,50 @@ static void *export_helper(void *arg)
     return NULL;
 }
 
-uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb, unsigned jobs,
+uint8_t *gfx_fb_rgba8(struct gfx_framebuffer *fb, unsigned jobs,
                       uint64_t *hash)
 {
     size_t row = (size_t)fb->w * 4, bytes = row * fb->h;
-    uint8_t *out = gfx_huge_alloc(bytes);
-    if (!out)
-        return NULL;
-    struct export e = { .fb = fb, .out = out };
+    struct export e = { .fb = fb, .out = (uint8_t *)fb->depth };
     e.rows = row < EXPORT_BLOCK ? (unsigned)(EXPORT_BLOCK / row) : 1;
     e.nblocks = (fb->h + e.rows - 1) / e.rows;
     atomic_init(&e.next, 0);
     e.done = jobs > 1 && e.nblocks > 1 ? calloc(e.nblocks, sizeof *e.done)
                                        : NULL;
-    if (!e.done) {                       /* one thread */
-        rgba8_rows(fb, out, 0, fb->h);
-        if (hash)
-            *hash = gfx_hash_rgba8(out, bytes);
-        return out;
-    }
-    for (unsigned b = 0; b < e.nblocks; b++)
-        atomic_init(&e.done[b], false);
-    pthread_t helper[EXPORT_HELPERS];
-    unsigned nh = 0;
-    while (nh + 1 < jobs && nh < EXPORT_HELPERS &&
-           !pthread_create(&helper[nh], NULL, export_helper, &e))
-        nh++;
     uint64_t h = US_FNV1A64_SEED;
-    for (unsigned b = 0; b < e.nblocks; b++) {
-        while (!atomic_load_explicit(&e.done[b], memory_order_acquire))
-            if (!export_block(&e))
-                sched_yield();    /* a helper has it */
-        size_t at = (size_t)b * e.rows * row, len = (size_t)e.rows * row;
+    if (!e.done) {                       /* one thread */
+        rgba8_rows(fb, e.out, 0, fb->h);
         if (hash)
-            h = us_fnv1a64_more(h, out + at, len < bytes - at ? len
-                                                               : bytes - at);
+            h = us_fnv1a64_more(h, e.out, bytes);
+    } else {
+        for (unsigned b = 0; b < e.nblocks; b++)
+            atomic_init(&e.done[b], false);
+        pthread_t helper[EXPORT_HELPERS];
+        unsigned nh = 0;
+        while (nh + 1 < jobs && nh < EXPORT_HELPERS &&
+               !pthread_create(&helper[nh], NULL, export_helper, &e))
+            nh++;
+        for (unsigned b = 0; b < e.nblocks; b++) {
+            while (!atomic_load_explicit(&e.done[b], memory_order_acquire))
+                if (!export_block(&e))
+                    sched_yield();    /* a helper has it */
+            size_t at = (size_t)b * e.rows * row, len = (size_t)e.rows * row;
+            if (hash)
+                h = us_fnv1a64_more(h, e.out + at,
+                                    len < bytes - at ? len : bytes - at);
+        }
+        for (unsigned i = 0; i < nh; i++)
+            pthread_join(helper[i], NULL);
+        free(e.done);
     }
-    for (unsigned i = 0; i < nh; i++)
-        pthread_join(helper[i], NULL);
-    free(e.done);
     if (hash)
         *hash = h;
-    return out;
+    /* the block, cut to the image (it starts with it) */
+    uint8_t *img = realloc(e.out, bytes);
+    if (!img)
+        img = e.out;
+    memset(fb, 0, sizeof *fb);
+    return img;
 }
 
 /* FNV-1a 64 (suite/provenance.h), the hash every output uses. */

@@ -460,7 +460,7 @@ void *gfx_huge_realloc(void *p, size_t old, size_t bytes);
 struct gfx_framebuffer {
     unsigned w, h;
     float *color;              /* RGBA, window row y at (y * w), y up      */
-    float *depth;              /* in color's block, after its 4 w h floats */
+    float *depth;              /* the block (w h floats), then color      */
 };
 US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
                                unsigned h, struct us_diag *diag);
@@ -477,10 +477,11 @@ void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
 /* The same for rows [y0, y1) only. */
 void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
                        float depth, unsigned y0, unsigned y1);
-/* RGBA8 rows top first (malloc'd; NULL when out of memory), made on
- * `jobs` host threads, and its gfx_hash_rgba8 into *hash unless hash is
- * NULL: the same bytes and hash for any jobs. */
-uint8_t *gfx_fb_rgba8(const struct gfx_framebuffer *fb, unsigned jobs,
+/* The image as RGBA8 rows top first, made on `jobs` host threads over
+ * the depth buffer: the framebuffer's block becomes the image (to free
+ * with free()) and *fb is emptied.  Its gfx_hash_rgba8 into *hash unless
+ * hash is NULL.  The same bytes and hash for any jobs. */
+uint8_t *gfx_fb_rgba8(struct gfx_framebuffer *fb, unsigned jobs,
                       uint64_t *hash);
 /* FNV-1a 64 over RGBA8 bytes: the golden-image hash. */
 uint64_t gfx_hash_rgba8(const uint8_t *rgba, size_t n);

@@ -86,7 +86,6 @@ static uint64_t render(const struct gfx_shader_backend *be)
     ck_assert_ptr_nonnull(px);
     uint64_t h = gfx_hash_rgba8(px, 32 * 32 * 4);
     free(px);
-    gfx_fb_free(&fb);
     gfx_scene_free(s);
     return h;
 }

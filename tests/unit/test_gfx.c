@@ -603,7 +603,8 @@ END_TEST
 /* gfx_fb_rgba8's clamp on the bits against the float expression it
  * replaces, on every 4099th bit pattern and the edges (NaNs, infinities,
  * zeros, the rounding points k / 255 - 1/510 and their neighbours), and
- * the row order (the framebuffer's bottom row first). */
+ * the row order (the framebuffer's bottom row first); on 1, 2 and 3
+ * threads, the same bytes and the hash of them. */
 static uint8_t unorm8_ref(float c)
 {
     c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;  /* NaN -> 0 */
@@ -633,15 +634,35 @@ START_TEST(rgba8_conversion)
         uint32_t u = (uint32_t)b;
         memcpy(&fb.color[k], &u, 4);
     }
-    uint8_t *px = gfx_fb_rgba8(&fb, 1, NULL);
-    ck_assert_ptr_nonnull(px);
-    for (unsigned r = 0; r < H; r++)
-        for (unsigned i = 0; i < W * 4; i++) {
-            float c = fb.color[(size_t)(H - 1 - r) * W * 4 + i];
-            ck_assert_uint_eq(px[(size_t)r * W * 4 + i], unorm8_ref(c));
+    /* on 1 to 3 threads (the image replaces the framebuffer) */
+    float *color = malloc(n * sizeof *color);
+    ck_assert_ptr_nonnull(color);
+    memcpy(color, fb.color, n * sizeof *color);
+    uint8_t *first = NULL;
+    for (unsigned jobs = 1; jobs <= 3; jobs++) {
+        if (jobs > 1) {
+            ck_assert(gfx_fb_alloc(&fb, W, H, &d));
+            memcpy(fb.color, color, n * sizeof *color);
         }
-    free(px);
-    gfx_fb_free(&fb);
+        uint64_t hash;
+        uint8_t *px = gfx_fb_rgba8(&fb, jobs, &hash);
+        ck_assert_ptr_nonnull(px);
+        ck_assert_ptr_null(fb.color);
+        ck_assert_uint_eq(hash, gfx_hash_rgba8(px, n));
+        if (first) {
+            ck_assert_int_eq(memcmp(px, first, n), 0);
+            free(px);
+            continue;
+        }
+        first = px;
+        for (unsigned r = 0; r < H; r++)
+            for (unsigned i = 0; i < W * 4; i++) {
+                float c = color[(size_t)(H - 1 - r) * W * 4 + i];
+                ck_assert_uint_eq(px[(size_t)r * W * 4 + i], unorm8_ref(c));
+            }
+    }
+    free(first);
+    free(color);
 }
 END_TEST
 
