@@ -83,7 +83,7 @@ echo "stages of the last runs (wall seconds, cold / warm):"
 # each mark's time to the next mark of its part: the demo's own marks,
 # then those of its background parts (tools/demo.sh: DEMO_TIMES-PART)
 stages() {
-    for f in "$1" "$1-graphics" "$1-compute"; do
+    for f in "$1" "$1-glmark2" "$1-minetest" "$1-compute"; do
         [ ! -f "$f" ] ||
             awk 'NR > 1 { printf "%s %.2f\n", name, $1 - t } { t = $1; name = $2 }' "$f"
     done

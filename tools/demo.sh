@@ -51,16 +51,16 @@ echo
 mark scenes
 BUILD=$BUILD sh tools/demo_render.sh
 
-# Two parts run in the background beside the suite's bench, which leaves
-# a core idle in its serial parts (loading, reports, plots): the compute
-# suite, and glmark2's and Minetest's shaders.  Each part's output is
+# Three parts run in the background beside the suite's bench, which
+# leaves a core idle in its serial parts (loading, reports, plots): the
+# compute suite, glmark2's shaders and Minetest's.  Each part's output is
 # kept in files and printed in its place; its stage marks go to its own
 # DEMO_TIMES file (DEMO_TIMES-PART), so each stage ends at the next mark
 # of its own part.
 LOG=$(mktemp -d)
 export LOG
-pid_compute="" pid_graphics=""
-trap 'for p in $pid_compute $pid_graphics; do kill "$p" 2>/dev/null; done
+pid_compute="" pid_glmark2="" pid_minetest=""
+trap 'for p in $pid_compute $pid_glmark2 $pid_minetest; do kill "$p" 2>/dev/null; done
       rm -rf "$LOG"' EXIT
 trap 'exit 130' HUP INT TERM
 # part NAME: run the shell script on standard input as part NAME, in the
@@ -109,14 +109,19 @@ mark end
 PART
 
 # glmark2's shader pairs (docs/GLMARK2.md, bench/glmark2/) and Minetest's
-# shaders (docs/MINETEST.md, bench/minetest/) as workloads.
-part graphics <<'PART'
+# shaders (docs/MINETEST.md, bench/minetest/) as workloads: two parts, as
+# each has serial stages (the TGSI comparison's shell, the checks) that
+# leave a core to the other.
+part glmark2 <<'PART'
 mark glmark2
 echo
 echo "== ushader demo: glmark2's shader pairs on every core model (bench/glmark2/; the LUT and lockstep studies: make bench)"
 o=$OUT
 OUT="$o/glmark2" TGSI_OUT="$o/tgsi" sh bench/glmark2/bench.sh --demo --jobs 2
 echo "  report: $OUT/glmark2/report.md (its last section: glmark2 shader pairs)"
+mark end
+PART
+part minetest <<'PART'
 mark minetest
 echo
 echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/; the LUT study: make bench)"
@@ -133,8 +138,10 @@ echo "== ushader demo: benchmark suite on every core model (bench/suite.list)"
 "$U" bench --jobs 2 --out "$OUT/bench"
 echo "  report: $OUT/bench/report.md (tables, plots, results.csv, results.json)"
 
-mark graphics-wait
-show graphics
+mark glmark2-wait
+show glmark2
+mark minetest-wait
+show minetest
 mark compute-wait
 show compute
 mark end
