@@ -107,28 +107,18 @@ if [ -n "$cache" ]; then
             grep -v '^TGSI_OUT=' | sort
     })
 fi
-# key PAIR: the cache key of OUT/tests/PAIR.shader_test
-key() { { printf '%s\n' "$mesa_id"; cat "$OUT/tests/$1.shader_test"; } |
-        sha256sum | cut -c1-64; }
-# get PAIR: the cached log into OUT/logs/PAIR.log, if a whole entry is there
-get() {
-    e="$cache/tgsi-$(key "$1").log"
-    [ -f "$e" ] || return 1
-    sum=$(head -n 1 "$e")
-    [ "$(tail -n +2 "$e" | sha256sum | cut -c1-64)" = "$sum" ] || return 1
-    tail -n +2 "$e" > "$OUT/logs/$1.log"
-}
-# put PAIR: OUT/logs/PAIR.log into the cache (a failure only costs a rerun)
-put() {
-    e="$cache/tgsi-$(key "$1").log"
-    tmpf=$(mktemp "$cache/.tmp-tgsi-XXXXXX") || return 0
-    { sha256sum < "$OUT/logs/$1.log" | cut -c1-64; cat "$OUT/logs/$1.log"; } > "$tmpf" &&
-        mv -f "$tmpf" "$e" || rm -f "$tmpf"
-}
-hits="" misses=""
-for p in $pairs; do
-    if [ -n "$cache" ] && get "$p"; then hits="$hits $p"; else misses="$misses $p"; fi
-done
+# The cache's entries are read and written by tools/tgsi_count
+# (cache-get, cache-put), from Mesa's identity in OUT/mesa.id
+hits="" misses=$pairs
+if [ -n "$cache" ]; then
+    printf '%s\n' "$mesa_id" > "$OUT/mesa.id"
+    # shellcheck disable=SC2086  # the pair names are words
+    misses=$("$BUILD/tools/tgsi_count" cache-get "$cache" "$OUT/mesa.id" \
+             "$OUT/tests" "$OUT/logs" $pairs | tr '\n' ' ') || misses=$pairs
+    for p in $pairs; do
+        case " $misses " in *" $p "*) ;; *) hits="$hits $p" ;; esac
+    done
+fi
 # Mesa, for the pairs not in the cache.  shader_runner runs the
 # shader_tests it is given one after the other in one process (piglit's
 # multi-test mode), writing "PIGLIT TEST: I - NAME" to standard error
@@ -177,7 +167,7 @@ if [ -n "$misses" ]; then
     wait
     for p in $misses; do has_tgsi "$OUT/logs/$p.log" || batch "$p"; done
 fi
-nrun=0 nmissing=0 ncached=0
+nrun=0 nmissing=0 ncached=0 store=""
 for p in $pairs; do
     log="$OUT/logs/$p.log"
     if "$BUILD/tools/tgsi_count" split "$log" "$GEN/$p.vert.tgsi" \
@@ -185,12 +175,16 @@ for p in $pairs; do
         nrun=$((nrun + 1))
         case " $hits " in
         *" $p "*) ncached=$((ncached + 1)) ;;
-        *) [ -z "$cache" ] || put "$p" ;;
+        *) store="$store $p" ;;
         esac
     else
         echo "tgsi-compare: $p: $(cat "$OUT/logs/$p.err") (log: $log)"
         nmissing=$((nmissing + 1))
     fi
 done
+# shellcheck disable=SC2086
+[ -z "$cache" ] || [ -z "$store" ] ||
+    "$BUILD/tools/tgsi_count" cache-put "$cache" "$OUT/mesa.id" "$OUT/tests" \
+        "$OUT/logs" $store
 echo "tgsi-compare: Mesa's TGSI for $nrun pairs ($nmissing without; $ncached from the TGSI cache${cache:+ $cache})"
 "$BUILD/tools/tgsi_count" table "$GEN" "$OUT" $pairs

@@ -17,6 +17,16 @@
  *       and medians over the pairs that have both, and a summary line;
  *       ours is the per-thread program, its preshader (us_program.pre,
  *       run once per draw) a column of its own, out of the ratio
+ *   tgsi_count cache-get DIR ID TESTS LOGS PAIR...
+ *       Mesa's log of each pair from the TGSI cache into LOGS/PAIR.log;
+ *       prints the pairs it does not hold.  The entry is DIR/tgsi-KEY.log,
+ *       KEY the SHA-256 of the file ID (Mesa's identity) followed by
+ *       TESTS/PAIR.shader_test; its first line is the SHA-256 of the rest
+ *       (the log), and an entry whose rest does not match is not held
+ *   tgsi_count cache-put DIR ID TESTS LOGS PAIR...
+ *       each pair's LOGS/PAIR.log into its entry, through a temporary
+ *       file renamed over it (concurrent runs write the same bytes); a
+ *       failure only costs a run of Mesa next time
  *
  * Exit 1 with "tgsi_count: FILE:LINE:COL: error: ..." on an error.
  */
@@ -24,8 +34,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gfx/gfx.h"
+#include "glsl/spv_cache.h"
 #include "suite/tgsi.h"
 
 enum { MAX_PAIRS = 256, MAX_FILE = 64 << 20, MAX_NAME = 128 };
@@ -385,14 +397,108 @@ static int cmd_table(int argc, char **argv)
     return 0;
 }
 
+/* ---- the TGSI cache ---------------------------------------------------- */
+
+static void sha256_hex(const void *data, size_t n, char hex[65])
+{
+    uint8_t d[32];
+    spv_sha256(data, n, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+/* DIR/tgsi-KEY.log of a pair into path, from Mesa's identity `id`. */
+static bool entry_path(const char *dir, const char *id, size_t idn,
+                       const char *tests, const char *pair, char *path,
+                       size_t cap)
+{
+    char test[4096], *text;
+    size_t n;
+    struct us_diag d;
+    snprintf(test, sizeof test, "%s/%s.shader_test", tests, pair);
+    if (!gfx_read_file(test, MAX_FILE, &text, &n, &d))
+        return false;
+    char *both = malloc(idn + n + 1);
+    if (both) {
+        memcpy(both, id, idn);
+        memcpy(both + idn, text, n);
+    }
+    free(text);
+    if (!both)
+        return false;
+    char key[65];
+    sha256_hex(both, idn + n, key);
+    free(both);
+    int m = snprintf(path, cap, "%s/tgsi-%s.log", dir, key);
+    return m > 0 && (size_t)m < cap;
+}
+
+static int cmd_cache(int argc, char **argv, bool put)
+{
+    if (argc < 6) {
+        fprintf(stderr, "usage: tgsi_count cache-%s DIR ID TESTS LOGS "
+                "PAIR...\n", put ? "put" : "get");
+        return 2;
+    }
+    const char *dir = argv[2], *tests = argv[4], *logs = argv[5];
+    char *id;
+    size_t idn;
+    struct us_diag d = { 0 };
+    if (!gfx_read_file(argv[3], MAX_FILE, &id, &idn, &d))
+        return error(argv[3], &d);
+    for (int i = 6; i < argc; i++) {
+        char entry[4200], log[4200], *text = NULL;
+        size_t n;
+        snprintf(log, sizeof log, "%s/%s.log", logs, argv[i]);
+        bool held = false;
+        if (!entry_path(dir, id, idn, tests, argv[i], entry, sizeof entry)) {
+            /* no key: a miss, and nothing to store */
+        } else if (put) {
+            if (gfx_read_file(log, MAX_FILE, &text, &n, &d)) {
+                char tmp[4300], sum[65];
+                snprintf(tmp, sizeof tmp, "%s/.tmp-tgsi-XXXXXX", dir);
+                sha256_hex(text, n, sum);
+                int fd = mkstemp(tmp);
+                FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+                bool ok = f && fprintf(f, "%s\n", sum) == 65 &&
+                          fwrite(text, 1, n, f) == n;
+                if (f)
+                    ok = fclose(f) == 0 && ok;
+                else if (fd >= 0)
+                    close(fd);
+                if (fd >= 0 && !(ok && rename(tmp, entry) == 0))
+                    remove(tmp);
+            }
+        } else if (gfx_read_file(entry, MAX_FILE, &text, &n, &d)) {
+            char sum[65];
+            const char *nl = memchr(text, '\n', n);
+            if (nl && nl - text == 64) {
+                size_t rest = n - 65;
+                sha256_hex(nl + 1, rest, sum);
+                held = !memcmp(sum, text, 64) &&
+                       write_file(log, nl + 1, rest);
+            }
+        }
+        free(text);
+        if (!put && !held)
+            printf("%s\n", argv[i]);
+    }
+    free(id);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "cache-get"))
+        return cmd_cache(argc, argv, false);
+    if (argc >= 2 && !strcmp(argv[1], "cache-put"))
+        return cmd_cache(argc, argv, true);
     if (argc >= 2 && !strcmp(argv[1], "split"))
         return cmd_split(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "count"))
         return cmd_count(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "table"))
         return cmd_table(argc, argv);
-    fprintf(stderr, "usage: tgsi_count split|count|table ...\n");
+    fprintf(stderr, "usage: tgsi_count split|count|table|cache-get|cache-put ...\n");
     return 2;
 }
