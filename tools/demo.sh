@@ -63,12 +63,13 @@ pid_compute="" pid_glmark2="" pid_minetest=""
 trap 'for p in $pid_compute $pid_glmark2 $pid_minetest; do kill "$p" 2>/dev/null; done
       rm -rf "$LOG"' EXIT
 trap 'exit 130' HUP INT TERM
-# part NAME: run the shell script on standard input as part NAME, in the
-# background (its mark() and DEMO_TIMES-NAME first)
+# part NAME [NICE]: run the shell script on standard input as part NAME,
+# in the background (its mark() and DEMO_TIMES-NAME first), at niceness
+# NICE (default 0)
 part() {
     { echo 'mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }'
       cat; } > "$LOG/$1.sh"
-    DEMO_TIMES=${DEMO_TIMES:+$DEMO_TIMES-$1} \
+    DEMO_TIMES=${DEMO_TIMES:+$DEMO_TIMES-$1} nice -n "${2:-0}" \
         sh -eu "$LOG/$1.sh" > "$LOG/$1.out" 2> "$LOG/$1.err" &
     eval "pid_$1=$!"
 }
@@ -93,7 +94,7 @@ kernels=$(sed -n 's/^KREF(\([a-z0-9_]*\))$/\1/p' bench/compute/ref/list.def |
     grep -v -x -e gemm64 -e gemm64_cl -e gemm32 | paste -s -d, -)
 KERNELS=$kernels
 export KERNELS
-part compute <<'PART'
+part compute 10 <<'PART'
 mark compute
 [ -n "${USHADER_NO_CACHE:-}" ] ||
     ls bench/compute/*.comp bench/compute/*.cl |
@@ -121,7 +122,7 @@ OUT="$o/glmark2" TGSI_OUT="$o/tgsi" sh bench/glmark2/bench.sh --demo --jobs 2
 echo "  report: $OUT/glmark2/report.md (its last section: glmark2 shader pairs)"
 mark end
 PART
-part minetest <<'PART'
+part minetest 5 <<'PART'
 mark minetest
 echo
 echo "== ushader demo: Minetest's shaders on every core model (bench/minetest/; the LUT study: make bench)"
