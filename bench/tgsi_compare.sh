@@ -126,11 +126,12 @@ fi
 # faults in a process, 0.02 s a test after it) is paid once a batch, not
 # once a pair.  The misses go in JOBS batches (default: the CPUs) run at
 # once, of at most TGSI_BATCH pairs; a batch's standard error
-# (OUT/logs/batch-FIRST.err) is cut at the marks into OUT/logs/PAIR.log (the pair's TGSI is the last VERT and
-# FRAG blocks of its part, the same as alone: the blit shaders Mesa
-# prints first come once, before the first mark).  A pair left with no
-# TGSI (a batch that died or timed out before it) runs again alone, its
-# log the run's whole output as a lone test prints no mark.
+# (OUT/logs/batch-FIRST.err) is cut at the marks into OUT/logs/PAIR.log:
+# the pair's TGSI is the last VERT and FRAG blocks of its part, the same
+# as alone (the blit shaders Mesa prints first come once, before the
+# first mark).  A pair left with no TGSI (a batch that died or timed out
+# before it) runs again alone, its log the run's whole output, as a lone
+# test prints no mark.
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 TGSI_BATCH=${TGSI_BATCH:-1000}
 # batch PAIR...: one shader_runner process for the pairs

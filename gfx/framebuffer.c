@@ -99,15 +99,14 @@ static void rgba8_rows(const struct gfx_framebuffer *fb, uint8_t *out,
     }
 }
 
-/* The export over the depth buffer, whose memory the render touched
+/* The export goes over the depth buffer, memory the render touched
  * already: fresh pages cost more than the conversion on a VM (16 MB:
  * 18 ms, docs/perf/memory.md).  On several threads, the image goes in
- * blocks of rows that
- * every thread claims in order and converts; the caller's thread hashes
- * the blocks in order as they are done and, while the next is not,
- * converts one itself.  FNV-1a takes the bytes one after the other (a
- * multiply's latency a byte: 16 MB is about 18 ms), so the conversion --
- * the output's first touch and four floats a byte -- runs beside it. */
+ * blocks of rows that every thread claims in order and converts; the
+ * caller's thread hashes the blocks in order as they are done and, while
+ * the next is not, converts one itself.  FNV-1a takes the bytes one
+ * after the other (a multiply's latency a byte: 16 MB is about 18 ms),
+ * so the conversion runs beside it. */
 enum { EXPORT_BLOCK = 64 << 10, EXPORT_HELPERS = 3 };
 
 struct export {

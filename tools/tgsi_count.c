@@ -433,6 +433,48 @@ static bool entry_path(const char *dir, const char *id, size_t idn,
     return m > 0 && (size_t)m < cap;
 }
 
+/* The log at `log` into `entry` (temporary file, rename; a failure
+ * leaves no entry). */
+static void entry_put(const char *dir, const char *entry, const char *log)
+{
+    char *text, tmp[4300], sum[65];
+    size_t n;
+    struct us_diag d;
+    if (!gfx_read_file(log, MAX_FILE, &text, &n, &d))
+        return;
+    sha256_hex(text, n, sum);
+    snprintf(tmp, sizeof tmp, "%s/.tmp-tgsi-XXXXXX", dir);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    bool ok = f && fprintf(f, "%s\n", sum) == 65 && fwrite(text, 1, n, f) == n;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    else if (fd >= 0)
+        close(fd);
+    if (fd >= 0 && !(ok && rename(tmp, entry) == 0))
+        remove(tmp);
+    free(text);
+}
+
+/* The log an entry holds into `log`: false when there is none or the
+ * entry is damaged. */
+static bool entry_get(const char *entry, const char *log)
+{
+    char *text, sum[65];
+    size_t n;
+    struct us_diag d;
+    if (!gfx_read_file(entry, MAX_FILE, &text, &n, &d))
+        return false;
+    const char *nl = memchr(text, '\n', n);
+    bool held = false;
+    if (nl && nl - text == 64) {
+        sha256_hex(nl + 1, n - 65, sum);
+        held = !memcmp(sum, text, 64) && write_file(log, nl + 1, n - 65);
+    }
+    free(text);
+    return held;
+}
+
 static int cmd_cache(int argc, char **argv, bool put)
 {
     if (argc < 6) {
@@ -447,40 +489,13 @@ static int cmd_cache(int argc, char **argv, bool put)
     if (!gfx_read_file(argv[3], MAX_FILE, &id, &idn, &d))
         return error(argv[3], &d);
     for (int i = 6; i < argc; i++) {
-        char entry[4200], log[4200], *text = NULL;
-        size_t n;
+        char entry[4200], log[4200];
         snprintf(log, sizeof log, "%s/%s.log", logs, argv[i]);
-        bool held = false;
-        if (!entry_path(dir, id, idn, tests, argv[i], entry, sizeof entry)) {
-            /* no key: a miss, and nothing to store */
-        } else if (put) {
-            if (gfx_read_file(log, MAX_FILE, &text, &n, &d)) {
-                char tmp[4300], sum[65];
-                snprintf(tmp, sizeof tmp, "%s/.tmp-tgsi-XXXXXX", dir);
-                sha256_hex(text, n, sum);
-                int fd = mkstemp(tmp);
-                FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-                bool ok = f && fprintf(f, "%s\n", sum) == 65 &&
-                          fwrite(text, 1, n, f) == n;
-                if (f)
-                    ok = fclose(f) == 0 && ok;
-                else if (fd >= 0)
-                    close(fd);
-                if (fd >= 0 && !(ok && rename(tmp, entry) == 0))
-                    remove(tmp);
-            }
-        } else if (gfx_read_file(entry, MAX_FILE, &text, &n, &d)) {
-            char sum[65];
-            const char *nl = memchr(text, '\n', n);
-            if (nl && nl - text == 64) {
-                size_t rest = n - 65;
-                sha256_hex(nl + 1, rest, sum);
-                held = !memcmp(sum, text, 64) &&
-                       write_file(log, nl + 1, rest);
-            }
-        }
-        free(text);
-        if (!put && !held)
+        bool key = entry_path(dir, id, idn, tests, argv[i], entry,
+                              sizeof entry);
+        if (put && key)
+            entry_put(dir, entry, log);
+        else if (!put && !(key && entry_get(entry, log)))
             printf("%s\n", argv[i]);
     }
     free(id);
