@@ -56,10 +56,10 @@ compare() {   # compare OUT: runs Mesa's side on $PAIRS into OUT; $n tests run
     n=$(runs)
     cat "$G"/*.tgsi > "$1.tgsi"
 }
-compare "$tmp/out"
+JOBS=2 compare "$tmp/out"
 cp "$tmp/out.run" "$tmp/run"
 [ "$n" -eq 3 ] || fail "cold TGSI cache: shader_runner ran $n tests, want 3"
-# the three in two batches (JOBS=2): two processes
+# the three in two batches (JOBS=2, whatever the CPUs): two processes
 [ "$(wc -l < "$tmp/procs")" -eq 2 ] ||
     fail "cold TGSI cache: $(wc -l < "$tmp/procs") shader_runner processes, want 2"
 
