@@ -56,20 +56,42 @@ static int error(const char *file, const struct us_diag *d)
     return 1;
 }
 
-/* Write n bytes to path through a temporary file (no partial output). */
-static bool write_file(const char *path, const char *data, size_t n)
+/* Write the n bytes of each of the k parts to path through a temporary
+ * file of its own beside it (DIR/.tmp-NAME-XXXXXX), renamed over it: no
+ * partial output, and concurrent writers of the same bytes (the TGSI
+ * cache) are safe. */
+static bool write_parts(const char *path, const char *const *data,
+                        const size_t *n, int k)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
+    char tmp[4200];
+    const char *slash = strrchr(path, '/');
+    int dir = slash ? (int)(slash - path + 1) : 0;
+    int m = snprintf(tmp, sizeof tmp, "%.*s.tmp-%s-XXXXXX", dir, path,
+                     path + dir);
+    if (m < 0 || (size_t)m >= sizeof tmp)
         return false;
-    bool ok = fwrite(data, 1, n, f) == n;
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0) {
+            close(fd);
+            remove(tmp);
+        }
+        return false;
+    }
+    bool ok = true;
+    for (int i = 0; i < k; i++)
+        ok = ok && fwrite(data[i], 1, n[i], f) == n[i];
     ok = (fclose(f) == 0) && ok;
     if (ok && rename(tmp, path) == 0)
         return true;
     remove(tmp);
     return false;
+}
+
+static bool write_file(const char *path, const char *data, size_t n)
+{
+    return write_parts(path, &data, &n, 1);
 }
 
 static int cmd_split(int argc, char **argv)
@@ -433,26 +455,20 @@ static bool entry_path(const char *dir, const char *id, size_t idn,
     return m > 0 && (size_t)m < cap;
 }
 
-/* The log at `log` into `entry` (temporary file, rename; a failure
- * leaves no entry). */
-static void entry_put(const char *dir, const char *entry, const char *log)
+/* The log at `log` into `entry`, its SHA-256 first (a failure leaves no
+ * entry). */
+static void entry_put(const char *entry, const char *log)
 {
-    char *text, tmp[4300], sum[65];
+    char *text, sum[65];
     size_t n;
     struct us_diag d;
     if (!gfx_read_file(log, MAX_FILE, &text, &n, &d))
         return;
     sha256_hex(text, n, sum);
-    snprintf(tmp, sizeof tmp, "%s/.tmp-tgsi-XXXXXX", dir);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    bool ok = f && fprintf(f, "%s\n", sum) == 65 && fwrite(text, 1, n, f) == n;
-    if (f)
-        ok = fclose(f) == 0 && ok;
-    else if (fd >= 0)
-        close(fd);
-    if (fd >= 0 && !(ok && rename(tmp, entry) == 0))
-        remove(tmp);
+    sum[64] = '\n';
+    const char *part[2] = { sum, text };
+    const size_t len[2] = { 65, n };
+    write_parts(entry, part, len, 2);
     free(text);
 }
 
@@ -494,7 +510,7 @@ static int cmd_cache(int argc, char **argv, bool put)
         bool key = entry_path(dir, id, idn, tests, argv[i], entry,
                               sizeof entry);
         if (put && key)
-            entry_put(dir, entry, log);
+            entry_put(entry, log);
         else if (!put && !(key && entry_get(entry, log)))
             printf("%s\n", argv[i]);
     }
