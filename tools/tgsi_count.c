@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gfx/gfx.h"
@@ -70,8 +71,12 @@ static bool write_parts(const char *path, const char *const *data,
                      path + dir);
     if (m < 0 || (size_t)m >= sizeof tmp)
         return false;
+    /* mkstemp's file is the user's alone; the output gets fopen's mode */
+    mode_t mask = umask(0);
+    umask(mask);
     int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    FILE *f = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w")
+                                                     : NULL;
     if (!f) {
         if (fd >= 0) {
             close(fd);
