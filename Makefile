@@ -65,9 +65,10 @@ VERSION_H := $(BUILD)/gen/version.h
 LIB      := $(BUILD)/libushader.a
 USHADER  := $(BUILD)/ushader
 USHADER_SHARED := $(BUILD)/ushader-shared
+HUGE_BSS := $(BUILD)/ushader-huge-bss.so
 
 .PHONY: all check demo bench deps stress clean unit-tests
-all: $(LIB) $(USHADER) $(USHADER_SHARED) $(TOOL_BIN)
+all: $(LIB) $(USHADER) $(USHADER_SHARED) $(HUGE_BSS) $(TOOL_BIN)
 
 # The models and the SFU are the simulator's inner loops: -O3's unrolling
 # and vectorisation there is worth 5-12% of a model's speed (no FP
@@ -105,6 +106,13 @@ $(USHADER): $(CLI_OBJ) $(LIB)
 
 $(USHADER_SHARED): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(LIB) $(LDLIBS) -o $@
+
+# Preloaded into the compilers ushader runs, found beside it (glsl/
+# compile.c): without the sanitizers, whose runtime must be the first
+# object a program loads, and with no flag a tool's loader could lack.
+$(HUGE_BSS): tools/preload/huge_bss.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -std=c11 -Wall -Wextra -Werror -fPIC -shared $< -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(@D)
@@ -194,10 +202,11 @@ fuzz: fuzz-build
 PREFIX   ?= /usr/local
 PUBLIC_H := include/ushader.h isa/ops.def shader/core.h shader/knobs.def
 .PHONY: install
-install: $(LIB) $(USHADER)
+install: $(LIB) $(USHADER) $(HUGE_BSS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/include/ushader
 	install -m 755 $(USHADER) $(DESTDIR)$(PREFIX)/bin/ushader
+	install -m 644 $(HUGE_BSS) $(DESTDIR)$(PREFIX)/bin/ushader-huge-bss.so
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libushader.a
 	install -m 644 $(PUBLIC_H) $(DESTDIR)$(PREFIX)/include/ushader
 	sed 's|@PREFIX@|$(PREFIX)|; s|@VERSION@|$(VERSION)|' ushader.pc.in \

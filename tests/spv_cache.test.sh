@@ -16,7 +16,13 @@
 #   7. an OpenCL C kernel (clang-14's runs counted) the same way: cold,
 #      warm, --no-cache;
 #   8. the tools run with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (glsl/
-#      compile.c tool_environ), or with the caller's GLIBC_TUNABLES.
+#      compile.c tool_environ), or with the caller's GLIBC_TUNABLES;
+#   9. the tools run with the preload object beside ushader
+#      (ushader-huge-bss.so, tools/preload/huge_bss.c) after the caller's
+#      LD_PRELOAD, and without it when ushader has none beside it;
+#  10. the object advises glslangValidator's static data for huge pages
+#      (a VMA with VmFlags "hg" in its /proc/PID/smaps as it waits for its
+#      input), which has none without it.
 set -u
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
@@ -40,6 +46,7 @@ wrap() {   # wrap TOOL [VERSION-LINE]
         echo '#!/bin/sh'
         [ -n "${2:-}" ] && printf '[ "$1" = --version ] && { echo "%s"; exit 0; }\n' "$2"
         printf '[ "$1" = --version ] || echo "%s ${GLIBC_TUNABLES-unset}" >>"%s"\n' "$1" "$tmp/log"
+        printf '[ "$1" = --version ] || echo "%s ${LD_PRELOAD-unset}" >>"%s"\n' "$1" "$tmp/preload"
         printf 'exec %s "$@"\n' "$real"
     } >"$tmp/bin/$1.new"
     chmod +x "$tmp/bin/$1.new"
@@ -180,6 +187,54 @@ for t in unset glibc.malloc.check=0; do
     check "GLIBC_TUNABLES=$t: the tools saw $(sort -u "$tmp/log" | tr '\n' ' ')" \
         [ "$(sort -u "$tmp/log" | tr '\n' ' ')" = "glslangValidator $t spirv-opt $t " ]
 done
+
+# 9. the preload object, found beside the running ushader
+obj=$(cd "$BUILD" && pwd -P)/ushader-huge-bss.so
+check "$obj is built" [ -f "$obj" ]
+saw() {   # saw EXPECTED COMMAND...: the tools' LD_PRELOAD, each run
+    want=$1
+    shift
+    rm -f "$tmp/preload"
+    "$@" glsl --no-cache tests/glsl/lit.frag >/dev/null 2>&1
+    got=$(sort -u "$tmp/preload" | tr '\n' ' ')
+    check "LD_PRELOAD: the tools saw '$got', not '$want'" \
+        [ "$got" = "glslangValidator $want spirv-opt $want " ]
+}
+saw "$obj" env -u LD_PRELOAD "$U"
+saw "$BUILD/ushader-huge-bss.so:$obj" env LD_PRELOAD="$BUILD/ushader-huge-bss.so" "$U"
+mkdir "$tmp/alone"
+cp "$U" "$tmp/alone/ushader"
+saw unset env -u LD_PRELOAD "$tmp/alone/ushader"
+
+# 10. its effect on glslangValidator: the VMAs advised for huge pages of
+# the real tool, started on a FIFO and read once it sleeps on its input
+probe() {   # probe [VAR=VALUE...]
+    rm -f "$tmp/fifo"
+    mkfifo "$tmp/fifo"
+    env -u GLIBC_TUNABLES -u LD_PRELOAD "$@" "$real_glslangValidator" \
+        --stdin -S frag <"$tmp/fifo" >/dev/null 2>&1 &
+    pid=$!
+    exec 3>"$tmp/fifo"
+    exe=$(readlink -f "$real_glslangValidator") i=0
+    while [ $i -lt 1000 ]; do
+        [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$exe" ] &&
+            [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$pid/stat" 2>/dev/null)" = S ] &&
+            break
+        sleep 0.01
+        i=$((i + 1))
+    done
+    grep -c '^VmFlags:.* hg' "/proc/$pid/smaps"
+    exec 3>&-
+    wait "$pid"
+}
+if [ -d /sys/kernel/mm/transparent_hugepage ]; then
+    n=$(probe)
+    check "glslangValidator alone: $n VMAs advised for huge pages, not 0" [ "$n" = 0 ]
+    n=$(probe LD_PRELOAD="$obj")
+    check "glslangValidator with the object: $n VMAs advised for huge pages, not 1" [ "$n" = 1 ]
+else
+    echo "note: the kernel has no transparent huge pages; check 10 skipped"
+fi
 
 echo "spv_cache: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
