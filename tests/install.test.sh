@@ -13,7 +13,7 @@ bad() { echo "FAIL: install: $*"; fail=$((fail + 1)); }
 san=${SANITIZE:+-fsanitize=$SANITIZE}
 if make -s --no-print-directory install PREFIX="$T/p" SANITIZE="${SANITIZE:-}" \
     >"$T/log" 2>&1; then ok; else bad "make install: $(tail -3 "$T/log")"; fi
-for f in bin/ushader lib/libushader.a lib/pkgconfig/ushader.pc \
+for f in bin/ushader bin/ushader-huge-bss.so lib/libushader.a lib/pkgconfig/ushader.pc \
          include/ushader/ushader.h include/ushader/core.h; do
     [ -f "$T/p/$f" ] && ok || bad "$f not installed"
 done
