@@ -56,24 +56,28 @@ skip() { echo "tgsi-compare: skipped: $*"; exit 0; }
 mkdir -p "$GEN" "$OUT/tests" "$OUT/logs"
 "$BUILD/tools/glmark2_gen" bench/glmark2/pairs.txt "$DATA/shaders" "$GEN" >/dev/null
 
-# stage FILE: the GLSL of one stage, read as GLSL 1.30
-stage() { sed 's/^#version 100[[:space:]]*$/#version 130/' "$1"; }
-
 # the pairs asked for, or every pair of the index
 pairs=$*
 [ -n "$pairs" ] || pairs=$(awk '$1 !~ /^#/ && NF { print $1 }' "$GEN/index.txt")
+files=""
 for p in $pairs; do
     [ -f "$GEN/$p.vert" ] && [ -f "$GEN/$p.frag" ] || {
         echo "tgsi-compare: no pair $p in $GEN/index.txt" >&2; exit 1; }
-    t="$OUT/tests/$p.shader_test"
-    {
-        printf '[require]\nGLSL >= 1.30\n\n[vertex shader]\n'
-        stage "$GEN/$p.vert"
-        printf '\n[fragment shader]\n'
-        stage "$GEN/$p.frag"
-        printf '\n[test]\n'
-    } > "$t"
+    files="$files $GEN/$p.vert $GEN/$p.frag"
 done
+# OUT/tests/PAIR.shader_test, every pair's in one awk: its two stages'
+# GLSL, each read as GLSL 1.30
+# shellcheck disable=SC2086  # the file names are words
+awk -v dir="$OUT/tests" '
+    function end_test() { if (out != "") { printf "\n[test]\n" > out; close(out) } }
+    FNR == 1 && FILENAME ~ /\.vert$/ {
+        end_test()
+        name = FILENAME; sub(/.*\//, "", name); sub(/\.vert$/, "", name)
+        out = dir "/" name ".shader_test"
+        printf "[require]\nGLSL >= 1.30\n\n[vertex shader]\n" > out }
+    FNR == 1 && FILENAME ~ /\.frag$/ { printf "\n[fragment shader]\n" > out }
+    { if ($0 ~ /^#version 100[[:space:]]*$/) print "#version 130" > out; else print > out }
+    END { end_test() }' $files
 # ---- The TGSI cache (the header) ----
 cache=""
 case "${USHADER_NO_CACHE:-}" in
@@ -152,7 +156,13 @@ batch() {
             next }
         f { print > f }' "$OUT/logs/batch-$first.err"
 }
-has_tgsi() { [ -f "$1" ] && grep -qx VERT "$1" && grep -qx FRAG "$1"; }
+# split PAIR...: their logs into GEN/PAIR.vert.tgsi and .frag.tgsi
+# (tools/tgsi_count split); prints the pairs split, the others' reasons
+# into OUT/logs/split.err
+split() {
+    "$BUILD/tools/tgsi_count" split "$OUT/logs" "$GEN" "$@" \
+        2>"$OUT/logs/split.err" | tr '\n' ' '
+}
 if [ -n "$misses" ]; then
     set -- $misses
     per=$((($# + JOBS - 1) / JOBS))
@@ -166,23 +176,27 @@ if [ -n "$misses" ]; then
         [ "$running" -lt "$JOBS" ] || { wait; running=0; }
     done
     wait
-    for p in $misses; do has_tgsi "$OUT/logs/$p.log" || batch "$p"; done
+    # shellcheck disable=SC2086
+    got=$(split $misses)
+    for p in $misses; do
+        case " $got " in *" $p "*) ;; *) batch "$p" ;; esac
+    done
 fi
+# shellcheck disable=SC2086
+got=$(split $pairs)
 nrun=0 nmissing=0 ncached=0 store=""
 for p in $pairs; do
-    log="$OUT/logs/$p.log"
-    if "$BUILD/tools/tgsi_count" split "$log" "$GEN/$p.vert.tgsi" \
-            "$GEN/$p.frag.tgsi" 2>"$OUT/logs/$p.err"; then
+    case " $got " in
+    *" $p "*)
         nrun=$((nrun + 1))
         case " $hits " in
         *" $p "*) ncached=$((ncached + 1)) ;;
         *) store="$store $p" ;;
-        esac
-    else
-        echo "tgsi-compare: $p: $(cat "$OUT/logs/$p.err") (log: $log)"
-        nmissing=$((nmissing + 1))
-    fi
+        esac ;;
+    *) nmissing=$((nmissing + 1)) ;;
+    esac
 done
+sed 's/^tgsi_count: /tgsi-compare: /' "$OUT/logs/split.err"
 # shellcheck disable=SC2086
 [ -z "$cache" ] || [ -z "$store" ] ||
     "$BUILD/tools/tgsi_count" cache-put "$cache" "$OUT/mesa.id" "$OUT/tests" \

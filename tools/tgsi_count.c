@@ -2,9 +2,12 @@
  * tgsi_count: Mesa's TGSI against our vec4 code (issue 20; driven by
  * bench/tgsi_compare.sh, docs/GLMARK2.md "Against Mesa's TGSI").
  *
- *   tgsi_count split LOG VERT_OUT FRAG_OUT
- *       the last VERT and FRAG programs softpipe printed in LOG (the
- *       test's shaders: shader_runner's own come first) into two files
+ *   tgsi_count split LOGS GEN PAIR...
+ *       for each pair, the last VERT and FRAG programs softpipe printed
+ *       in LOGS/PAIR.log (the test's shaders: shader_runner's own come
+ *       first) into GEN/PAIR.vert.tgsi and GEN/PAIR.frag.tgsi, both or
+ *       neither; prints the pairs split, one a line, and exits 1 when
+ *       one was not (its reason on stderr)
  *   tgsi_count count FILE...
  *       each TGSI file's figures: instructions (END left out), the width
  *       histogram (texture fetches and flow left out), texture fetches,
@@ -99,36 +102,63 @@ static bool write_file(const char *path, const char *data, size_t n)
     return write_parts(path, &data, &n, 1);
 }
 
-static int cmd_split(int argc, char **argv)
+/* One pair's log into its two TGSI files, both or neither; false (with
+ * the message on stderr) when the log lacks one or a file cannot be
+ * written. */
+static bool split_pair(const char *logs, const char *gen, const char *pair)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: tgsi_count split LOG VERT_OUT FRAG_OUT\n");
-        return 2;
+    if (strlen(pair) > MAX_NAME || strchr(pair, '/') ||
+        strlen(logs) > 4000 || strlen(gen) > 4000) {
+        fprintf(stderr, "tgsi_count: %s: error: not a pair's name in a "
+                "directory\n", pair);
+        return false;
     }
+    char path[3][4200];
+    snprintf(path[0], sizeof path[0], "%s/%s.log", logs, pair);
+    snprintf(path[1], sizeof path[1], "%s/%s.vert.tgsi", gen, pair);
+    snprintf(path[2], sizeof path[2], "%s/%s.frag.tgsi", gen, pair);
     struct us_diag d = { 0 };
     char *log;
     size_t len;
-    if (!gfx_read_file(argv[2], MAX_FILE, &log, &len, &d))
-        return error(argv[2], &d);
+    if (!gfx_read_file(path[0], MAX_FILE, &log, &len, &d)) {
+        error(path[0], &d);
+        return false;
+    }
     static const char *const kinds[] = { "VERT", "FRAG" };
     const char *s[2];
     size_t n[2];
-    int rc = 0;
-    for (int k = 0; k < 2 && !rc; k++)
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++)
         if (!us_tgsi_block(log, len, kinds[k], &s[k], &n[k])) {
-            fprintf(stderr, "tgsi_count: %s: error: no %s TGSI\n", argv[2],
+            fprintf(stderr, "tgsi_count: %s: error: no %s TGSI\n", path[0],
                     kinds[k]);
-            rc = 1;
+            ok = false;
         }
-    /* both or neither */
-    for (int k = 0; k < 2 && !rc; k++)
-        if (!write_file(argv[3 + k], s[k], n[k])) {
-            rc = error(argv[3 + k], NULL);
+    for (int k = 0; k < 2 && ok; k++)
+        if (!write_file(path[1 + k], s[k], n[k])) {
+            error(path[1 + k], NULL);
+            ok = false;
             if (k)
-                remove(argv[3]);
+                remove(path[1]);
         }
     free(log);
-    return rc;
+    return ok;
+}
+
+static int cmd_split(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: tgsi_count split LOGS GEN PAIR...\n");
+        return 2;
+    }
+    int rc = 0;
+    for (int i = 4; i < argc; i++) {
+        if (split_pair(argv[2], argv[3], argv[i]))
+            printf("%s\n", argv[i]);
+        else
+            rc = 1;
+    }
+    return fflush(stdout) == 0 ? rc : error("<stdout>", NULL);
 }
 
 static bool tgsi_file(const char *path, struct us_tgsi_stats *st,
