@@ -27,23 +27,24 @@ fi
 G=bench/glmark2/gen
 mkdir -p "$G"
 "$BUILD/tools/glmark2_gen" bench/glmark2/pairs.txt "$DATA/shaders" "$G"
-# Every shader compiled once on JOBS processes first (default: the CPUs),
-# output dropped: the loop below then finds each in the SPIR-V cache
-# (glsl/spv_cache.c) and keeps the list's order and messages.
+# Every shader compiled on JOBS processes (default: the CPUs), its text
+# into G/NAME.ir (none when it does not compile); the list below keeps,
+# in its order, those that compile.
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # DEMO_TIMES: the stages' start times (tools/demo.sh)
 mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }
 mark glmark2-prefetch
-[ -n "${USHADER_NO_CACHE:-}" ] ||
-    awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
-    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl "$G/@" >/dev/null 2>&1 || true
+rm -f "$G"/*.ir
+awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
+    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl -o "$G/@.ir" "$G/@" \
+        >/dev/null 2>&1 || true
 # the generated list, without the shaders that do not compile (a suite
 # with one bad program would not load)
 mark glmark2-check
 : > "$G/suite.ok.list"
 while read -r prog scene slot; do
     case "$prog" in ''|'#'*) continue ;; esac
-    if "$BUILD/ushader" glsl "$G/$prog" > /dev/null 2>&1; then
+    if [ -f "$G/$prog.ir" ]; then
         echo "$prog $scene $slot" >> "$G/suite.ok.list"
     else
         echo "glmark2 bench: $prog does not compile; left out"

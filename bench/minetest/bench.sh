@@ -19,34 +19,30 @@ fi
 G=bench/minetest/gen
 mkdir -p "$G"
 "$BUILD/tools/minetest_gen" bench/minetest/shaders.txt "$DATA" "$G"
-# Every shader compiled once on JOBS processes first (default: the CPUs),
-# output dropped: the loop below then finds each in the SPIR-V cache
-# (glsl/spv_cache.c) and keeps the list's order and messages.
+# Every shader compiled on JOBS processes (default: the CPUs), its text
+# into G/NAME.ir (none when it does not compile).
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # DEMO_TIMES: the stages' start times (tools/demo.sh)
 mark() { [ -z "${DEMO_TIMES:-}" ] || echo "$(date +%s.%N) $1" >> "$DEMO_TIMES"; }
 mark minetest-prefetch
-[ -n "${USHADER_NO_CACHE:-}" ] ||
-    awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
-    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl "$G/@" >/dev/null 2>&1 || true
+rm -f "$G"/*.ir
+awk '$1 !~ /^#/ && NF { print $1 }' "$G/suite.list" |
+    xargs -P "$JOBS" -I @ "$BUILD/ushader" glsl -o "$G/@.ir" "$G/@" \
+        >/dev/null 2>&1 || true
+# The list, in its order, of the shaders that compile, each distinct
+# program once: G/ir.sums has the checksum and size of each text
+# (cksum), and a program whose text has an earlier one's is a comment.
 mark minetest-check
 : > "$G/suite.ok.list"
-: > "$G/ir.sums"
-while read -r prog scene slot; do
-    case "$prog" in ''|'#'*) continue ;; esac
-    if ! ir=$("$BUILD/ushader" glsl "$G/$prog" 2> /dev/null); then
-        echo "minetest bench: $prog does not compile; left out"
-        continue
-    fi
-    sum=$(printf '%s\n' "$ir" | cksum)
-    same=$(awk -v s="$sum" '$0 ~ "^" s " " { print $NF; exit }' "$G/ir.sums")
-    if [ -n "$same" ]; then
-        echo "# $prog: the same program as $same" >> "$G/suite.ok.list"
-        continue
-    fi
-    echo "$sum $prog" >> "$G/ir.sums"
-    echo "$prog $scene $slot" >> "$G/suite.ok.list"
-done < "$G/suite.list"
+(cd "$G" && for f in *.ir; do [ ! -f "$f" ] || echo "$f"; done |
+    xargs -r cksum) > "$G/ir.sums"
+awk -v ok="$G/suite.ok.list" '
+    FNR == NR { sum[$3] = $1 " " $2; next }
+    $1 ~ /^#/ || !NF { next }
+    !(($1 ".ir") in sum) { print "minetest bench: " $1 " does not compile; left out"; next }
+    { s = sum[$1 ".ir"] }
+    s in first { print "# " $1 ": the same program as " first[s] > ok; next }
+    { first[s] = $1; print $1, $2, $3 > ok }' "$G/ir.sums" "$G/suite.list"
 echo "minetest bench: $(grep -vc '^#' "$G/suite.ok.list") distinct programs of $(grep -vc '^#' "$G/suite.list")"
 mark minetest-bench
 mkdir -p "$OUT"
