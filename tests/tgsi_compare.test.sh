@@ -13,9 +13,7 @@
 # TGSI the same as alone, a pair a batch lost run again alone.
 # The TGSI cache: a warm run runs no shader_runner and gives the same TGSI
 # and table, a damaged entry and a changed key run Mesa, USHADER_NO_CACHE
-# writes nothing.  tgsi_count table compiles
-# a shader whose text below its first-line comment is an earlier one's
-# once.
+# writes nothing.
 # Skipped (exit 0) without glmark2-data or piglit's shader_runner.
 set -u
 BUILD=${BUILD:-build}
@@ -112,30 +110,6 @@ USHADER_NO_CACHE=1 compare "$tmp/nocache"
 [ "$(ls "$tmp/cache" | wc -l)" -eq "$before" ] || fail "USHADER_NO_CACHE=1 wrote an entry"
 cmp -s "$tmp/out.tgsi" "$tmp/nocache.tgsi" || fail "USHADER_NO_CACHE=1: other TGSI"
 [ -z "$(ls -A "$tmp/cache" | grep '^\.tmp')" ] || fail "a temporary file left in the cache"
-
-# tgsi_count table compiles a shader once when another's text below its
-# first-line comment is the same (glmark2_gen's rule for its list): b is
-# a with another first line, c has a's whole text below a comment of its
-# own; glslangValidator's runs counted by a wrapper, the cache off
-G2="$tmp/g2"
-mkdir -p "$G2" "$tmp/t2" "$tmp/bin"
-printf '#!/bin/sh\n[ "$1" = --version ] || echo run >> "%s"\nexec "%s" "$@"\n' \
-    "$tmp/glslang.runs" "$(command -v glslangValidator)" > "$tmp/bin/glslangValidator"
-chmod +x "$tmp/bin/glslangValidator"
-for st in vert frag; do
-    cp "$G/ideas-paper.$st" "$G2/a.$st"
-    { echo "// b"; tail -n +2 "$G/ideas-paper.$st"; } > "$G2/b.$st"
-    { echo "// c"; cat "$G/ideas-paper.$st"; } > "$G2/c.$st"
-done
-printf 'a\nb\nc\n' > "$G2/index.txt"
-PATH="$tmp/bin:$PATH" USHADER_NO_CACHE=1 "$T" table "$G2" "$tmp/t2" > "$tmp/t2.log" 2>&1 ||
-    fail "table on a, b, c: $(tail -n 2 "$tmp/t2.log")"
-nruns=$(cat "$tmp/glslang.runs" 2>/dev/null | wc -l)
-[ "$nruns" -eq 4 ] || fail "table on a, b, c: $nruns glslangValidator runs, want 4 (a's two, c's two)"
-for p in b c; do
-    [ "$(grep "^$p," "$tmp/t2/table.csv" | cut -d, -f2-)" = "$(grep '^a,' "$tmp/t2/table.csv" | cut -d, -f2-)" ] ||
-        fail "table: $p's counts are not a's"
-done
 
 # Hand counts of Mesa 22.3.6's TGSI: instructions (END left out) and
 # widths 1/2/3/4 (texture fetches and flow left out).  ideas-paper.vert:
