@@ -198,61 +198,26 @@ struct row {
     bool has_mesa;
 };
 
-/* Our counts of one shader. */
-struct counts {
-    unsigned n, pre, loops;
-};
-
-/* The shaders compiled so far, by stage and text below a first line that
- * is a comment: glmark2_gen names the pair there and lists a shader
- * whose rest equals an earlier one's once (GEN/suite.list), so its
- * counts are that one's -- not compiled again. */
-struct memo {
-    unsigned n;
-    struct memo_entry {
-        int stage;
-        char *body;
-        struct counts c;
-    } e[2 * MAX_PAIRS];
-};
-
-static const char *memo_body(const char *text)
-{
-    const char *nl = strchr(text, '\n');
-    return !strncmp(text, "//", 2) && nl ? nl + 1 : NULL;
-}
-
-/* Our instruction count for one shader of stage s (0 vertex, 1
- * fragment), compiled as the bench does, or an equal one's from m. */
-static bool ours(const char *path, int s, struct memo *m, struct counts *c,
-                 struct us_diag *d)
+/* Our instruction count for one shader, compiled as the bench does. */
+static bool ours(const char *path, unsigned *n, unsigned *pre,
+                 unsigned *loops, struct us_diag *d)
 {
     char *text;
     size_t len;
     if (!gfx_read_file(path, MAX_FILE, &text, &len, d))
         return false;
-    const char *body = strlen(text) == len ? memo_body(text) : NULL;
-    for (unsigned i = 0; body && i < m->n; i++)
-        if (m->e[i].stage == s && !strcmp(m->e[i].body, body)) {
-            *c = m->e[i].c;
-            free(text);
-            return true;
-        }
     struct us_program prog;
     bool ok = us_program_from_text(path, text, len, US_STAGE_ANY, NULL,
                                    &prog, d);
-    if (ok) {
-        c->n = prog.ninsts;
-        c->pre = prog.npre;
-        c->loops = 0;
-        for (unsigned i = 0; i < prog.ninsts; i++)
-            c->loops += prog.insts[i].op == US_OP_BGNLOOP;
-        us_program_free(&prog);
-        char *keep = body && m->n < 2 * MAX_PAIRS ? strdup(body) : NULL;
-        if (keep)
-            m->e[m->n++] = (struct memo_entry){ s, keep, *c };
-    }
     free(text);
+    if (ok) {
+        *n = prog.ninsts;
+        *pre = prog.npre;
+        *loops = 0;
+        for (unsigned i = 0; i < prog.ninsts; i++)
+            *loops += prog.insts[i].op == US_OP_BGNLOOP;
+        us_program_free(&prog);
+    }
     return ok;
 }
 
@@ -426,7 +391,6 @@ static int cmd_table(int argc, char **argv)
             snprintf(r[n++].name, MAX_NAME, "%s", argv[i]);
     }
     static const char *const ext[] = { "vert", "frag" };
-    static struct memo memo;
     for (unsigned i = 0; i < n; i++) {
         r[i].has_mesa = true;
         for (int s = 0; s < 2; s++) {
@@ -438,12 +402,9 @@ static int cmd_table(int argc, char **argv)
                 fprintf(stderr, "tgsi_count: %s: error: path too long\n", gen);
                 return 1;
             }
-            struct counts c;
-            if (!ours(path, s, &memo, &c, &d))
+            if (!ours(path, &r[i].ours[s], &r[i].pre[s], &r[i].loops[s][0],
+                      &d))
                 return error(path, &d);
-            r[i].ours[s] = c.n;
-            r[i].pre[s] = c.pre;
-            r[i].loops[s][0] = c.loops;
             snprintf(tp, sizeof tp, "%s.tgsi", path);
             struct us_tgsi_stats st;
             FILE *probe = fopen(tp, "r");
