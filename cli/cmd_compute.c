@@ -17,6 +17,7 @@
 #include "cli/trace.h"
 #include "gfx/gfx.h"
 #include "shader/core.h"
+#include "shader/host_thread.h"
 
 static const char usage[] =
     "usage: ushader compute KERNEL --groups X[,Y[,Z]] [--local X[,Y[,Z]]]\n"
@@ -553,8 +554,8 @@ static bool models_run(const struct compute_args *a, const struct us_config *cfg
             l[i].env.mem = base + i ? &copy[i] : mem;
         }
         for (unsigned i = 1; ok && i < k; i++)
-            l[i].started = pthread_create(&l[i].tid, NULL, launch_worker,
-                                          &l[i]) == 0;
+            l[i].started = us_thread_create(&l[i].tid, launch_worker,
+                                           &l[i], i) == 0;
         if (ok)
             launch_worker(&l[0]);
         for (unsigned i = 1; ok && i < k; i++)

@@ -32,6 +32,7 @@
 #include "gfx/gfx.h"
 #include "piglit/shtest.h"
 #include "shader/core.h"
+#include "shader/host_thread.h"
 #include "suite/provenance.h"
 
 static const char usage[] =
@@ -443,7 +444,7 @@ static bool run_all(struct piglit_run *pr, unsigned jobs)
     unsigned started = 0;
     /* a thread that cannot be created leaves its share to the others */
     for (unsigned i = 1; tid && i < jobs; i++)
-        if (pthread_create(&tid[started], NULL, worker, pr) == 0)
+        if (us_thread_create(&tid[started], worker, pr, i) == 0)
             started++;
     worker(pr);
     for (unsigned i = 0; i < started; i++)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gfx/gfx.h"
+#include "shader/host_thread.h"
 #include "suite/provenance.h"
 
 bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
@@ -157,7 +158,7 @@ uint8_t *gfx_fb_rgba8(struct gfx_framebuffer *fb, unsigned jobs,
         pthread_t helper[EXPORT_HELPERS];
         unsigned nh = 0;
         while (nh + 1 < jobs && nh < EXPORT_HELPERS &&
-               !pthread_create(&helper[nh], NULL, export_helper, &e))
+               !us_thread_create(&helper[nh], export_helper, &e, nh + 1))
             nh++;
         for (unsigned b = 0; b < e.nblocks; b++) {
             while (!atomic_load_explicit(&e.done[b], memory_order_acquire))

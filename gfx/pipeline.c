@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "gfx/fragment.h"
+#include "shader/host_thread.h"
 #include "shader/interp_soa.h"
 
 /* SLICES: the fragment stage of a draw on n > 1 workers is cut into
@@ -905,7 +906,7 @@ static void run_workers(struct gfx_pool *pool, struct worker *w, unsigned n,
         return;
     }
     for (unsigned i = 1; i < n; i++)
-        w[i].started = pthread_create(&w[i].tid, NULL, fn, &w[i]) == 0;
+        w[i].started = us_thread_create(&w[i].tid, fn, &w[i], i) == 0;
     fn(&w[0]);
     for (unsigned i = 1; i < n; i++)
         if (w[i].started)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "gfx/gfx.h"
+#include "shader/host_thread.h"
 
 struct pool_thread {
     struct gfx_pool *pool;
@@ -83,7 +84,7 @@ struct gfx_pool *gfx_pool_new(unsigned workers)
         struct pool_thread *t = &p->threads[p->nthreads + 1];
         t->pool = p;
         t->index = p->nthreads + 1;
-        if (pthread_create(&t->tid, NULL, pool_main, t))
+        if (us_thread_create(&t->tid, pool_main, t, t->index))
             break;
         p->nthreads++;
     }

@@ -14,11 +14,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "ushader.h"
 #include "sfu/sfu.h"
 #include "sfu/sfu_check.h"
 #include "sfu/sfu_lane.h"
 #include "sfu/sfu_trigref.h"
+#include "shader/host_thread.h"
+#include "ushader.h"
 
 enum { CHUNK = 1 << 16 };
 
@@ -829,7 +830,7 @@ bool us_sfu_check(const struct us_sfu_check_opts *o, struct us_sfu_stats *st,
     atomic_init(&j->done, 0);
     unsigned started = 0;
     for (; started < n; started++)
-        if (pthread_create(&th[started], NULL, worker, j) != 0)
+        if (us_thread_create(&th[started], worker, j, started + 1) != 0)
             break;
     if (started == 0)
         worker(j);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shader/host_thread.h"
 #include "suite/compute.h"
 
 /* Is knob k set to the choice `name` (an ENUM knob's "a|b|c")? */
@@ -166,7 +167,7 @@ bool us_cb_run(struct us_cbench *b, unsigned jobs,
     /* the calling thread is worker 0; a thread that cannot be created
      * leaves its share to the others */
     for (unsigned i = 1; tid && i < jobs; i++)
-        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
+        if (us_thread_create(&tid[started], worker, &p, i) == 0)
             started++;
     worker(&p);
     for (unsigned i = 0; i < started; i++)

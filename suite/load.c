@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "gfx/capture.h"
+#include "shader/host_thread.h"
 #include "suite/suite.h"
 
 enum { MAX_PROGRAM_BYTES = 1 << 20, MAX_SCENE_BYTES = 1 << 20,
@@ -488,7 +489,7 @@ static void prefetch(struct us_bench *b, unsigned jobs)
     pthread_t *tid = calloc(jobs, sizeof *tid);
     unsigned started = 0;
     for (unsigned i = 1; tid && i < jobs; i++)
-        if (pthread_create(&tid[started], NULL, prefetch_worker, &p) == 0)
+        if (us_thread_create(&tid[started], prefetch_worker, &p, i) == 0)
             started++;
     prefetch_worker(&p);
     for (unsigned i = 0; i < started; i++)

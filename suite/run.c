@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shader/host_thread.h"
 #include "suite/suite.h"
 
 struct pool {
@@ -126,7 +127,7 @@ bool us_bench_run(struct us_bench *b, unsigned jobs,
     /* The calling thread is worker 0; a thread that cannot be created
      * just leaves its share to the others. */
     for (unsigned i = 1; tid && i < jobs; i++)
-        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
+        if (us_thread_create(&tid[started], worker, &p, i) == 0)
             started++;
     worker(&p);
     for (unsigned i = 0; i < started; i++)
