@@ -14,12 +14,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "ushader.h"
 #include "sfu/sfu.h"
 #include "sfu/sfu_check.h"
 #include "sfu/sfu_lane.h"
 #include "sfu/sfu_trigref.h"
 #include "shader/host_thread.h"
-#include "ushader.h"
 
 enum { CHUNK = 1 << 16 };
 
