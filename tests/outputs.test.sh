@@ -259,10 +259,12 @@ fi
 # The sanitizer runtime wants to come first; the shim does not care.
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
-# A background job of a script starts with SIGINT ignored (and ushader
-# leaves an ignored signal ignored); env puts the default back.
+# A background job of a script starts with SIGINT ignored, and under
+# nohup SIGHUP is (ushader leaves an ignored signal ignored); env puts
+# the defaults back.
 reset_int=""
-env --default-signal=INT true 2>/dev/null && reset_int="--default-signal=INT"
+env --default-signal=INT,TERM,HUP true 2>/dev/null &&
+    reset_int="--default-signal=INT,TERM,HUP"
 
 # wait_for FILE: up to 20 s.
 wait_for() {
@@ -295,8 +297,14 @@ interrupt() {
         return
     fi
     kill -s "$sig" "$pid"
+    # a process the signal does not end is killed 20 s later: exit 137,
+    # a failure rather than a hang (the watchdog's sleep, orphaned, holds
+    # no output open)
+    ( sleep 20; kill -9 "$pid" 2>/dev/null ) >/dev/null 2>&1 &
+    dog=$!
     wait "$pid" 2>/dev/null
     rc=$?
+    kill "$dog" 2>/dev/null
     check "$what: SIG$sig: exit $rc, want $((128 + num))" \
         [ "$rc" -eq $((128 + num)) ]
     check "$what: SIG$sig: left $(ls -A "$dir" | grep -e '\.tmp' -e '^ushader-' | head -3)" \
