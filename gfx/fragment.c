@@ -11,9 +11,13 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "gfx/divide.h"
 #include "gfx/fragment.h"
+#include "gfx/unorm8.h"
 #include "shader/interp_soa.h"
 
 /* Fog on the program's clamped colour: ARB_fragment_program §3.11.4.6 and
@@ -110,7 +114,8 @@ void gfx_frag_end(struct draw_ctx *c)
 struct frag_ops {
     bool writes_depth, depth_test, depth_write, fog, blend;
     float *color, *depth;
-    size_t w;
+    uint8_t *rgba8;               /* instead of color: image row h - 1 - y */
+    size_t w, h;
     uint64_t killed, depth_failed, written;
 };
 
@@ -123,8 +128,10 @@ static void frag_ops_begin(const struct draw_ctx *c, struct frag_ops *o)
     o->fog = c->fog;
     o->blend = d->state->blend;
     o->color = c->fb->color;
+    o->rgba8 = c->fb->rgba8;
     o->depth = c->fb->depth;
     o->w = c->fb->w;
+    o->h = c->fb->h;
     o->killed = o->depth_failed = o->written = 0;
 }
 
@@ -165,6 +172,14 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
     memcpy(col, clamped, sizeof col);
     if (o->fog)
         apply_fog(c->d->fp, c->d->gl, c->batch->fog[l], col);
+    o->written++;
+    if (o->rgba8) {               /* no blending reads it (gfx_fb_alloc_rgba8) */
+        uint8_t *dst = o->rgba8 + 4 * ((o->h - 1 - (size_t)py) * o->w +
+                                       (size_t)px);
+        for (int k = 0; k < 4; k++)
+            dst[k] = gfx_unorm8(col[k]);
+        return;
+    }
     float *dst = o->color + 4 * idx;
     if (o->blend) {
         float a = col[3];
@@ -173,7 +188,6 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
     } else {
         memcpy(dst, col, sizeof col);
     }
-    o->written++;
 }
 
 typedef float v4f __attribute__((vector_size(4 * sizeof(float))));
@@ -211,6 +225,44 @@ static inline void clamp_pixels(const float *r, const float *g,
     memcpy(pixel, p, sizeof p);
 }
 
+/* A whole quad's clamped colours stored, two pairs of pixels: members
+ * 2 and 3 in row y, 0 and 1 in row y + 1. */
+static inline void store_quad(struct frag_ops *o, const struct quad_info *qi,
+                              const float col[4][4])
+{
+    size_t x = (size_t)qi->x, y = (size_t)qi->y;
+    o->written += 4;
+    if (o->color) {
+        size_t idx = y * o->w + x;
+        memcpy(o->color + 4 * idx, col[2], 2 * sizeof col[0]);
+        memcpy(o->color + 4 * (idx + o->w), col[0], 2 * sizeof col[0]);
+        return;
+    }
+    /* gfx_unorm8 of colours in [0, 1] already: c * 255 + 0.5 truncated,
+     * four pixels at once (SSE2 packs: the compiler's own conversion of a
+     * vector of bytes went through the stack) */
+    size_t idx = (o->h - 1 - y) * o->w + x;
+    uint8_t *top = o->rgba8 + 4 * (idx - o->w), *bottom = o->rgba8 + 4 * idx;
+#ifdef __SSE2__
+    __m128i v[4];
+    for (unsigned i = 0; i < 4; i++)
+        v[i] = _mm_cvttps_epi32(_mm_add_ps(
+            _mm_mul_ps(_mm_loadu_ps(col[i]), _mm_set1_ps(255.0f)),
+            _mm_set1_ps(0.5f)));
+    __m128i b = _mm_packus_epi16(_mm_packs_epi32(v[0], v[1]),
+                                 _mm_packs_epi32(v[2], v[3]));
+    _mm_storel_epi64((__m128i *)top, b);
+    _mm_storel_epi64((__m128i *)bottom, _mm_unpackhi_epi64(b, b));
+#else
+    uint8_t px[4][4];
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned k = 0; k < 4; k++)
+            px[i][k] = (uint8_t)(int32_t)(col[i][k] * 255.0f + 0.5f);
+    memcpy(top, px[0], 2 * sizeof px[0]);
+    memcpy(bottom, px[2], 2 * sizeof px[0]);
+#endif
+}
+
 bool gfx_frag_flush(struct draw_ctx *c)
 {
     if (!c->nquads)
@@ -238,10 +290,7 @@ bool gfx_frag_flush(struct draw_ctx *c)
             uint32_t kills;
             memcpy(&kills, killed + l, sizeof kills);
             if (plain && qi->cover == 0xF && !kills) {
-                size_t idx = (size_t)qi->y * o.w + (size_t)qi->x;
-                memcpy(o.color + 4 * idx, col[2], 2 * sizeof col[0]);
-                memcpy(o.color + 4 * (idx + o.w), col[0], 2 * sizeof col[0]);
-                o.written += 4;
+                store_quad(&o, qi, col);
                 continue;
             }
             for (unsigned i = 0; i < 4; i++)

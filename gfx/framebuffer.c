@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gfx/gfx.h"
+#include "gfx/unorm8.h"
 #include "shader/host_thread.h"
 #include "suite/provenance.h"
 
@@ -21,24 +22,59 @@ bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w, unsigned h,
     return true;
 }
 
+/* One block of `first` bytes a pixel, then `second` from the next cache
+ * line, for a w x h framebuffer. */
+static char *fb_block(struct gfx_framebuffer *fb, unsigned w, unsigned h,
+                      size_t first, size_t second, size_t *at,
+                      struct us_diag *diag)
+{
+    memset(fb, 0, sizeof *fb);
+    if (w == 0 || h == 0 || w > GFX_MAX_VIEWPORT || h > GFX_MAX_VIEWPORT) {
+        gfx_fail(diag, 0, 0, "image size %ux%u outside 1..%d", w, h,
+                 GFX_MAX_VIEWPORT);
+        return NULL;
+    }
+    size_t n = (size_t)w * h;
+    *at = (n * first + 63) / 64 * 64;
+    char *block = gfx_huge_alloc(*at + n * second);
+    if (!block) {
+        gfx_fail(diag, 0, 0, "out of memory for a %ux%u image", w, h);
+        return NULL;
+    }
+    fb->block = block;
+    fb->w = w;
+    fb->h = h;
+    return block;
+}
+
 bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w, unsigned h,
                   struct us_diag *diag)
 {
-    memset(fb, 0, sizeof *fb);
-    if (w == 0 || h == 0 || w > GFX_MAX_VIEWPORT || h > GFX_MAX_VIEWPORT)
-        return gfx_fail(diag, 0, 0, "image size %ux%u outside 1..%d", w, h,
-                        GFX_MAX_VIEWPORT);
-    /* one block: the depth, then the colour from the next cache line
-     * (gfx_fb_rgba8 writes the image over the depth and keeps the block) */
-    size_t n = (size_t)w * h;
-    size_t at = (n * sizeof *fb->depth + 63) / 64 * 64;
-    char *block = gfx_huge_alloc(at + n * 4 * sizeof *fb->color);
+    /* the depth, then the colour (gfx_fb_rgba8 writes the image over the
+     * depth and keeps the block) */
+    size_t at;
+    char *block = fb_block(fb, w, h, sizeof *fb->depth,
+                           4 * sizeof *fb->color, &at, diag);
     if (!block)
-        return gfx_fail(diag, 0, 0, "out of memory for a %ux%u image", w, h);
+        return false;
     fb->depth = (float *)block;
     fb->color = (float *)(block + at);
-    fb->w = w;
-    fb->h = h;
+    return true;
+}
+
+bool gfx_fb_alloc_rgba8(struct gfx_framebuffer *fb, unsigned w, unsigned h,
+                        bool depth, struct us_diag *diag)
+{
+    /* the image, then the depth (gfx_fb_rgba8 cuts the block to the
+     * image): a quarter of the float colour's memory, and fresh memory
+     * costs more than the conversion on a VM (docs/perf/memory.md) */
+    size_t at;
+    char *block = fb_block(fb, w, h, 4, depth ? sizeof *fb->depth : 0, &at,
+                           diag);
+    if (!block)
+        return false;
+    fb->rgba8 = (uint8_t *)block;
+    fb->depth = depth ? (float *)(block + at) : NULL;
     return true;
 }
 
@@ -50,7 +86,7 @@ size_t gfx_fb_bytes(unsigned w, unsigned h)
 
 void gfx_fb_free(struct gfx_framebuffer *fb)
 {
-    free(fb->depth);
+    free(fb->block);
     memset(fb, 0, sizeof *fb);
 }
 
@@ -63,28 +99,22 @@ void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
 void gfx_fb_clear_rows(struct gfx_framebuffer *fb, const float rgba[4],
                        float depth, unsigned y0, unsigned y1)
 {
-    size_t n = (size_t)fb->w * y1;
-    for (size_t i = (size_t)fb->w * y0; i < n; i++) {
-        memcpy(fb->color + 4 * i, rgba, 4 * sizeof *rgba);
-        fb->depth[i] = depth;
+    size_t i0 = (size_t)fb->w * y0, n = (size_t)fb->w * y1;
+    if (fb->depth)
+        for (size_t i = i0; i < n; i++)
+            fb->depth[i] = depth;
+    if (fb->color) {
+        for (size_t i = i0; i < n; i++)
+            memcpy(fb->color + 4 * i, rgba, 4 * sizeof *rgba);
+        return;
     }
-}
-
-/* GL 2.1 §2.14.9: a [0, 1] colour component c becomes round(c * 255).
- * Clamped to [0, 1] first (NaN and negatives -> 0, +inf -> 1), then
- * floor(c * 255 + 0.5) (the sum is positive, so the conversion's
- * truncation is the floor).  The clamp works on the bits: float compares
- * may trap (ISO C's -ftrapping-math), so gcc would not turn them into
- * vector selects. */
-static inline uint8_t unorm8(const float *src)
-{
-    int32_t b;
-    memcpy(&b, src, sizeof b);
-    int32_t keep = -(int32_t)(b > 0 && b <= 0x7f800000);  /* (0, +inf] */
-    b = (b < 0x3f800000 ? b : 0x3f800000) & keep;          /* 1.0f */
-    float c;
-    memcpy(&c, &b, sizeof c);
-    return (uint8_t)(int32_t)(c * 255.0f + 0.5f);
+    uint8_t px[4];
+    for (int k = 0; k < 4; k++)
+        px[k] = gfx_unorm8(rgba[k]);
+    /* window rows [y0, y1) are image rows [h - y1, h - y0) */
+    uint8_t *dst = fb->rgba8 + (size_t)(fb->h - y1) * fb->w * 4;
+    for (size_t i = 0; i < n - i0; i++)
+        memcpy(dst + 4 * i, px, sizeof px);
 }
 
 /* Image rows [r0, r1), top first: image row r is window row h - 1 - r. */
@@ -96,7 +126,7 @@ static void rgba8_rows(const struct gfx_framebuffer *fb, uint8_t *out,
         const float *src = fb->color + (size_t)(fb->h - 1 - r) * n;
         uint8_t *dst = out + (size_t)r * n;
         for (size_t i = 0; i < n; i++)
-            dst[i] = unorm8(&src[i]);
+            dst[i] = gfx_unorm8(src[i]);
     }
 }
 
@@ -141,7 +171,16 @@ uint8_t *gfx_fb_rgba8(struct gfx_framebuffer *fb, unsigned jobs,
                       uint64_t *hash)
 {
     size_t row = (size_t)fb->w * 4, bytes = row * fb->h;
-    struct export e = { .fb = fb, .out = (uint8_t *)fb->depth };
+    if (fb->rgba8) {                     /* the image already */
+        if (hash)
+            *hash = us_fnv1a64_more(US_FNV1A64_SEED, fb->rgba8, bytes);
+        uint8_t *img = realloc(fb->rgba8, bytes);
+        if (!img)
+            img = fb->rgba8;
+        memset(fb, 0, sizeof *fb);
+        return img;
+    }
+    struct export e = { .fb = fb, .out = fb->block };
     e.rows = row < EXPORT_BLOCK ? (unsigned)(EXPORT_BLOCK / row) : 1;
     e.nblocks = (fb->h + e.rows - 1) / e.rows;
     atomic_init(&e.next, 0);

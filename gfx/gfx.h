@@ -460,7 +460,14 @@ void *gfx_huge_realloc(void *p, size_t old, size_t bytes);
 struct gfx_framebuffer {
     unsigned w, h;
     float *color;              /* RGBA, window row y at (y * w), y up      */
-    float *depth;              /* the block (w h floats), then color      */
+    uint8_t *rgba8;            /* or, instead, the colour as the export's
+                                  bytes (gfx_unorm8): window row y at
+                                  image row h - 1 - y                      */
+    float *depth;              /* w h floats (NULL: an RGBA8 framebuffer
+                                  of draws that do not test depth)        */
+    void *block;               /* the one allocation: float: the depth,
+                                  then the colour; RGBA8: the colour, then
+                                  the depth                                */
 };
 US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
                                unsigned h, struct us_diag *diag);
@@ -468,6 +475,12 @@ US_MUST_CHECK bool gfx_fb_init(struct gfx_framebuffer *fb, unsigned w,
  * once (gfx_fb_clear_rows, on several threads). */
 US_MUST_CHECK bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w,
                                 unsigned h, struct us_diag *diag);
+/* The same with the colour in RGBA8 (fb->rgba8), a depth buffer when
+ * `depth`: for draws that never read the colour back (no blending), whose
+ * image is then the colour buffer itself. */
+US_MUST_CHECK bool gfx_fb_alloc_rgba8(struct gfx_framebuffer *fb, unsigned w,
+                                      unsigned h, bool depth,
+                                      struct us_diag *diag);
 /* Bytes a w x h framebuffer costs a run: colour, depth, the RGBA8 export
  * (gfx_fb_rgba8) and a PNG written from it (28 bytes a pixel). */
 size_t gfx_fb_bytes(unsigned w, unsigned h);

@@ -621,6 +621,13 @@ static bool prepare(struct chain *ch, struct draw_job *j, unsigned k)
     struct us_diag *diag = &j->prep_diag;
     if (d->vp->stage != US_STAGE_VERTEX || d->fp->stage != US_STAGE_FRAGMENT)
         return gfx_fail(diag, 0, 0, "draw needs a vertex and a fragment program");
+    /* what an RGBA8 framebuffer may lack (gfx_fb_alloc_rgba8) */
+    if (d->state->blend && !j->fb->color)
+        return gfx_fail(diag, 0, 0, "a draw that blends needs a float "
+                        "colour buffer");
+    if (d->state->depth_test && !j->fb->depth)
+        return gfx_fail(diag, 0, 0, "a draw that tests depth needs a depth "
+                        "buffer");
     if (!us_check_varying_slots(d->vp, d->backend->varying_slots, diag) ||
         !us_check_varying_slots(d->fp, d->backend->varying_slots, diag))
         return false;

@@ -1118,7 +1118,16 @@ bool gfx_scene_render_jobs(const struct gfx_scene *s, unsigned w, unsigned h,
     snprintf(what, sizeof what, "a %ux%u image", w, h);
     if (!gfx_budget_take(&budget, gfx_fb_bytes(w, h), 1, what, diag))
         return false;
-    if (!gfx_fb_alloc(fb, w, h, diag))
+    /* the colour in RGBA8 unless a draw blends (reads it back): the
+     * image's bytes as the export would make them, in a quarter of the
+     * memory; a depth buffer if a draw tests depth */
+    bool blend = false, depth = false;
+    for (unsigned i = 0; i < s->ndraws; i++) {
+        blend |= s->draws[i].st.blend;
+        depth |= s->draws[i].st.depth_test;
+    }
+    if (!(blend ? gfx_fb_alloc(fb, w, h, diag)
+                : gfx_fb_alloc_rgba8(fb, w, h, depth, diag)))
         return false;
     /* host threads for the whole render (without them, each draw starts
      * its own) */

@@ -257,12 +257,14 @@ START_TEST(scene_directives)
     struct gfx_stats st;
     ck_assert_msg(gfx_scene_render(scn, 8, 8, &us_math_exact, &gfx_backend_functional,
                                    &fb, &st, &d), "%s", d.msg);
-    const float *hi = fb.color + 4 * (6 * 8 + 6);   /* window (6, 6) */
-    const float *lo = fb.color + 4 * (1 * 8 + 1);   /* window (1, 1) */
-    ck_assert(hi[0] == 0.25f && hi[1] == 0.5f && hi[2] == 0.75f &&
-              hi[3] == 0.0f);
-    ck_assert(lo[0] == 0.0f && lo[3] == 1.0f);      /* the clear colour */
-    gfx_fb_free(&fb);
+    /* the image, top row first: window (6, 6) and (1, 1) */
+    uint8_t *img = gfx_fb_rgba8(&fb, 1, NULL);
+    ck_assert_ptr_nonnull(img);
+    const uint8_t *hi = img + 4 * ((8 - 1 - 6) * 8 + 6);
+    const uint8_t *lo = img + 4 * ((8 - 1 - 1) * 8 + 1);
+    ck_assert(hi[0] == 64 && hi[1] == 128 && hi[2] == 191 && hi[3] == 0);
+    ck_assert(lo[0] == 0 && lo[3] == 255);          /* the clear colour */
+    free(img);
     gfx_scene_free(scn);
 
     /* errors: no current program, an unknown name, too many values */

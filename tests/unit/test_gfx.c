@@ -188,6 +188,98 @@ static struct us_program assemble(const char *text)
     return p;
 }
 
+/* An RGBA8 framebuffer (gfx_fb_alloc_rgba8, what a scene without
+ * blending renders on) gives the bytes and hash the float one's export
+ * does: random overlapping triangles of interpolated colours (some over
+ * 1 and below 0), whole quads and edges, with and without the depth
+ * test, on one and two host threads; a draw that blends, or tests depth
+ * without a depth buffer, is refused. */
+START_TEST(rgba8_framebuffer)
+{
+    enum { W = 67, H = 45, TRIS = 40 };
+    struct us_program vp = assemble(
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\n"
+        "MOV result.color, vertex.color;\nEND\n");
+    struct us_program fp = assemble(
+        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n");
+    struct us_glstate gl;
+    us_glstate_init(&gl);
+    struct us_diag d;
+    struct gfx_mesh m;
+    ck_assert(gfx_mesh_alloc(&m, 3 * TRIS, GFX_ALL_ATTRS, TRIS, NULL, &d));
+    uint64_t seed = 0x5eed0f8b1ull;
+    for (unsigned v = 0; v < 3 * TRIS; v++) {
+        float a[8];
+        for (int k = 0; k < 8; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[k] = (float)((seed >> 40) % 24001) / 10000.0f - 1.2f;
+        }
+        float pos[4] = { a[0], a[1], a[2] * 0.8f, 1 };
+        memcpy(m.attr[GFX_ATTR_POSITION][v], pos, sizeof pos);
+        memcpy(m.attr[GFX_ATTR_COLOR0][v], a + 4, 4 * sizeof *a);
+        m.idx[v] = v;
+    }
+    static const float clear[4] = { 0.25f, 0.5f, 1.5f, -1.0f };
+    for (int depth = 0; depth < 2; depth++)
+        for (unsigned jobs = 1; jobs <= 2; jobs++) {
+            struct gfx_state st;
+            gfx_state_init(&st);
+            st.depth_test = st.depth_write = depth;
+            st.cull = GFX_CULL_NONE;
+            struct gfx_draw dr = { .mesh = &m, .vp = &vp, .fp = &fp,
+                                   .gl = &gl, .state = &st,
+                                   .math = &us_math_exact,
+                                   .backend = &gfx_backend_functional,
+                                   .jobs = jobs };
+            uint8_t *img[2];
+            uint64_t hash[2];
+            struct gfx_stats stats[2] = { { 0 }, { 0 } };
+            for (int k = 0; k < 2; k++) {
+                struct gfx_framebuffer fb;
+                ck_assert(k ? gfx_fb_alloc_rgba8(&fb, W, H, depth, &d)
+                            : gfx_fb_alloc(&fb, W, H, &d));
+                ck_assert((fb.rgba8 != NULL) == k);
+                ck_assert((fb.depth != NULL) == (!k || depth));
+                gfx_fb_clear(&fb, clear, 1.0f);
+                ck_assert_msg(gfx_draw_mesh(&fb, &dr, &stats[k], &d), "%s",
+                              d.msg);
+                img[k] = gfx_fb_rgba8(&fb, jobs, &hash[k]);
+                ck_assert_ptr_nonnull(img[k]);
+            }
+            ck_assert_int_eq(memcmp(img[0], img[1], (size_t)W * H * 4), 0);
+            ck_assert_uint_eq(hash[0], hash[1]);
+            ck_assert_uint_eq(stats[0].written, stats[1].written);
+            ck_assert_uint_gt(stats[0].written, W * H / 2);
+            if (depth)
+                ck_assert_uint_gt(stats[0].depth_failed, 0);
+            free(img[0]);
+            free(img[1]);
+        }
+    /* what an RGBA8 framebuffer lacks */
+    for (int k = 0; k < 2; k++) {
+        struct gfx_state st;
+        gfx_state_init(&st);
+        st.blend = k == 0;
+        st.depth_test = k == 1;
+        struct gfx_framebuffer fb;
+        ck_assert(gfx_fb_alloc_rgba8(&fb, W, H, false, &d));
+        struct gfx_draw dr = { .mesh = &m, .vp = &vp, .fp = &fp, .gl = &gl,
+                               .state = &st, .math = &us_math_exact,
+                               .backend = &gfx_backend_functional };
+        struct gfx_stats stats = { 0 };
+        ck_assert(!gfx_draw_mesh(&fb, &dr, &stats, &d));
+        ck_assert_str_eq(d.msg, k ? "a draw that tests depth needs a depth "
+                                    "buffer"
+                                  : "a draw that blends needs a float colour "
+                                    "buffer");
+        gfx_fb_free(&fb);
+    }
+    gfx_mesh_free(&m);
+    us_program_free(&vp);
+    us_program_free(&fp);
+}
+END_TEST
+
 /* The pipeline's rasterizer (edge functions stepped along quad rows, the
  * quads wholly outside a triangle skipped) covers exactly the pixels
  * gfx_tri_edges covers, on random triangles of every size and slope in
@@ -879,6 +971,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, fill_rule_square);
     tcase_add_test(t, fill_rule_fan);
     tcase_add_test(t, raster_matches_edges);
+    tcase_add_test(t, rgba8_framebuffer);
     tcase_add_test(t, clip_near_plane);
     tcase_add_test(t, clip_trivial);
     tcase_add_test(t, perspective_interpolation);
