@@ -11,9 +11,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "gfx/divide.h"
 #include "gfx/fragment.h"
@@ -174,10 +171,9 @@ static inline void fragment_ops(const struct draw_ctx *c, struct frag_ops *o,
         apply_fog(c->d->fp, c->d->gl, c->batch->fog[l], col);
     o->written++;
     if (o->rgba8) {               /* no blending reads it (gfx_fb_alloc_rgba8) */
-        uint8_t *dst = o->rgba8 + 4 * ((o->h - 1 - (size_t)py) * o->w +
-                                       (size_t)px);
-        for (int k = 0; k < 4; k++)
-            dst[k] = gfx_unorm8(col[k]);
+        uint32_t u = gfx_unorm8_pixel(col);
+        memcpy(o->rgba8 + 4 * ((o->h - 1 - (size_t)py) * o->w + (size_t)px),
+               &u, sizeof u);
         return;
     }
     float *dst = o->color + 4 * idx;
@@ -238,12 +234,11 @@ static inline void store_quad(struct frag_ops *o, const struct quad_info *qi,
         memcpy(o->color + 4 * (idx + o->w), col[0], 2 * sizeof col[0]);
         return;
     }
-    /* gfx_unorm8 of colours in [0, 1] already: c * 255 + 0.5 truncated,
-     * four pixels at once (SSE2 packs: the compiler's own conversion of a
-     * vector of bytes went through the stack) */
     size_t idx = (o->h - 1 - y) * o->w + x;
     uint8_t *top = o->rgba8 + 4 * (idx - o->w), *bottom = o->rgba8 + 4 * idx;
 #ifdef __SSE2__
+    /* gfx_unorm8 of colours in [0, 1] already: c * 255 + 0.5 truncated,
+     * the quad at once */
     __m128i v[4];
     for (unsigned i = 0; i < 4; i++)
         v[i] = _mm_cvttps_epi32(_mm_add_ps(
@@ -254,12 +249,11 @@ static inline void store_quad(struct frag_ops *o, const struct quad_info *qi,
     _mm_storel_epi64((__m128i *)top, b);
     _mm_storel_epi64((__m128i *)bottom, _mm_unpackhi_epi64(b, b));
 #else
-    uint8_t px[4][4];
+    uint32_t px[4];
     for (unsigned i = 0; i < 4; i++)
-        for (unsigned k = 0; k < 4; k++)
-            px[i][k] = (uint8_t)(int32_t)(col[i][k] * 255.0f + 0.5f);
-    memcpy(top, px[0], 2 * sizeof px[0]);
-    memcpy(bottom, px[2], 2 * sizeof px[0]);
+        px[i] = gfx_unorm8_pixel(col[i]);
+    memcpy(top, px, 2 * sizeof px[0]);
+    memcpy(bottom, px + 2, 2 * sizeof px[0]);
 #endif
 }
 

@@ -147,13 +147,18 @@ bool gfx_texture_mipmap(struct gfx_texture *t, struct us_diag *diag)
 
 int gfx_wrap_index(enum gfx_wrap mode, int i, int size)
 {
+    /* i modulo a power of two n is i & (n - 1) in two's complement: no
+     * division for the usual sizes */
+    bool pow2 = (size & (size - 1)) == 0;
     switch (mode) {
     case GFX_WRAP_REPEAT: {
+        if (pow2)
+            return i & (size - 1);
         int m = i % size;
         return m < 0 ? m + size : m;
     }
     case GFX_WRAP_MIRROR: {
-        int m = i % (2 * size);
+        int m = pow2 ? i & (2 * size - 1) : i % (2 * size);
         if (m < 0)
             m += 2 * size;
         return m < size ? m : 2 * size - 1 - m;
@@ -164,17 +169,34 @@ int gfx_wrap_index(enum gfx_wrap mode, int i, int size)
     }
 }
 
-float gfx_lod(const float dx[3], const float dy[3], float bias)
+/* The scale factor rho of GL 2.1 §3.8.8 from the derivatives. */
+static float lod_rho(const float dx[3], const float dy[3])
 {
     float lx = sqrtf(dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]);
     float ly = sqrtf(dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]);
-    float rho = lx > ly ? lx : ly;
+    return lx > ly ? lx : ly;
+}
+
+/* lambda from rho, its log2 lg (when rho > 0) and a fragment's bias. */
+static float lod_biased(float rho, float lg, float bias)
+{
     if (!(rho > 0.0f))
         return -1000.0f;  /* magnification, however large the bias */
-    float l = log2f(rho) + bias;
+    float l = lg + bias;
     if (!(l == l))
         return 0.0f;  /* infinite rho or NaN bias */
     return l > 1000.0f ? 1000.0f : l < -1000.0f ? -1000.0f : l;
+}
+
+static float lod_log2(float rho)
+{
+    return rho > 0.0f ? log2f(rho) : 0.0f;
+}
+
+float gfx_lod(const float dx[3], const float dy[3], float bias)
+{
+    float rho = lod_rho(dx, dy);
+    return lod_biased(rho, lod_log2(rho), bias);
 }
 
 /* Where a lookup lands: texel-space coordinates of one face/layer. */
@@ -211,13 +233,19 @@ static void face_st(unsigned face, const float r[3], float *s, float *t)
     *t = 0.5f * (tc / ma + 1.0f);
 }
 
-/* The face the major axis picks (table 3.21), and its coordinates. */
-static unsigned cube_face(const float r[3], float *s, float *t)
+/* The face the major axis picks (table 3.21). */
+static unsigned major_face(const float r[3])
 {
     float ax = fabsf(r[0]), ay = fabsf(r[1]), az = fabsf(r[2]);
-    unsigned face = ax >= ay && ax >= az ? (r[0] >= 0 ? 0 : 1)
-                    : ay >= az           ? (r[1] >= 0 ? 2 : 3)
-                                         : (r[2] >= 0 ? 4 : 5);
+    return ax >= ay && ax >= az ? (r[0] >= 0 ? 0 : 1)
+           : ay >= az           ? (r[1] >= 0 ? 2 : 3)
+                                : (r[2] >= 0 ? 4 : 5);
+}
+
+/* That face and its coordinates. */
+static unsigned cube_face(const float r[3], float *s, float *t)
+{
+    unsigned face = major_face(r);
     face_st(face, r, s, t);
     return face;
 }
@@ -326,6 +354,31 @@ static int ifloor(float x)
     return (int)floorf(x);
 }
 
+/* sample_level's 2D colour case, the loop below unrolled: the four
+ * texels' indices wrapped once each, the weights' products by 1.0f (no
+ * third dimension) left out, as exact, and the sums in the same order
+ * from 0 (so that -0 products give +0, as there). */
+static void bilinear(const struct gfx_texture *t, const struct gfx_level *l,
+                     unsigned face, int i0, int j0, float a, float b,
+                     float o[4])
+{
+    int x[2] = { gfx_wrap_index(t->wrap[0], i0, (int)l->w),
+                 gfx_wrap_index(t->wrap[0], i0 + 1, (int)l->w) };
+    int y[2] = { gfx_wrap_index(t->wrap[1], j0, (int)l->h),
+                 gfx_wrap_index(t->wrap[1], j0 + 1, (int)l->h) };
+    float wa[2] = { 1.0f - a, a }, wb[2] = { 1.0f - b, b };
+    float acc[4] = { 0, 0, 0, 0 };
+    for (int dj = 0; dj < 2; dj++)
+        for (int di = 0; di < 2; di++) {
+            float wt = wa[di] * wb[dj];
+            const float *p = gfx_texel(l, (unsigned)x[di], (unsigned)y[dj],
+                                       face);
+            for (int c = 0; c < 4; c++)
+                acc[c] += wt * p[c];
+        }
+    memcpy(o, acc, sizeof acc);
+}
+
 static void sample_level(const struct gfx_texture *t, unsigned li,
                          const struct lookup *lk, bool linear, float o[4])
 {
@@ -344,6 +397,10 @@ static void sample_level(const struct gfx_texture *t, unsigned li,
     float fu = u - 0.5f, fv = v - 0.5f, fw = w - 0.5f;
     int i0 = ifloor(fu), j0 = ifloor(fv), k0 = ifloor(fw);
     float a = fu - (float)i0, b = fv - (float)j0, g = fw - (float)k0;
+    if (lk->dims == 2 && !lk->shadow) {
+        bilinear(t, l, lk->face, i0, j0, a, b, o);
+        return;
+    }
     int nj = lk->dims >= 2 ? 2 : 1, nk = lk->dims == 3 ? 2 : 1;
     if (lk->dims < 2)
         j0 = 0, b = 0.0f;
@@ -363,21 +420,20 @@ static void sample_level(const struct gfx_texture *t, unsigned li,
     memcpy(o, acc, sizeof acc);
 }
 
-void gfx_texture_sample(const struct gfx_texture *t,
-                        enum us_tex_target target, const float coord[4],
-                        float lambda, float out[4])
+/* The filter at lambda (GL 2.1 §3.8.8-9) of a lookup. */
+static void sample_lookup(const struct gfx_texture *t,
+                          const struct lookup *lk, float lambda,
+                          float out[4])
 {
-    struct lookup lk;
-    make_lookup(t, target, coord, &lk);
     if (!(lambda == lambda))
         lambda = 0.0f;  /* a NaN bias */
     bool mag = lambda <= 0.0f;  /* c = 0: GL 2.1 §3.8.9 */
     switch (t->filter) {
     case GFX_FILTER_NEAREST:
-        sample_level(t, 0, &lk, false, out);
+        sample_level(t, 0, lk, false, out);
         return;
     case GFX_FILTER_BILINEAR:
-        sample_level(t, 0, &lk, true, out);
+        sample_level(t, 0, lk, true, out);
         return;
     case GFX_FILTER_MIP_NEAREST: {
         unsigned q = t->nlevels - 1, d = 0;
@@ -386,30 +442,39 @@ void gfx_texture_sample(const struct gfx_texture *t,
             float fd = ceilf(lambda + 0.5f) - 1.0f;
             d = fd <= 0.0f ? 0 : fd >= (float)q ? q : (unsigned)fd;
         }
-        sample_level(t, d, &lk, false, out);
+        sample_level(t, d, lk, false, out);
         return;
     }
     case GFX_FILTER_TRILINEAR:
     default: {
         unsigned q = t->nlevels - 1;
         if (mag || q == 0) {
-            sample_level(t, 0, &lk, true, out);
+            sample_level(t, 0, lk, true, out);
             return;
         }
         if (lambda >= (float)q) {
-            sample_level(t, q, &lk, true, out);
+            sample_level(t, q, lk, true, out);
             return;
         }
         unsigned d1 = (unsigned)floorf(lambda);
         float f = lambda - (float)d1;
         float a[4], b[4];
-        sample_level(t, d1, &lk, true, a);
-        sample_level(t, d1 + 1, &lk, true, b);
+        sample_level(t, d1, lk, true, a);
+        sample_level(t, d1 + 1, lk, true, b);
         for (int c = 0; c < 4; c++)
             out[c] = (1.0f - f) * a[c] + f * b[c];
         return;
     }
     }
+}
+
+void gfx_texture_sample(const struct gfx_texture *t,
+                        enum us_tex_target target, const float coord[4],
+                        float lambda, float out[4])
+{
+    struct lookup lk;
+    make_lookup(t, target, coord, &lk);
+    sample_lookup(t, &lk, lambda, out);
 }
 
 static const struct gfx_texture *bound(struct gfx_sampler *s, unsigned unit)
@@ -432,12 +497,14 @@ void gfx_sample(void *ctx, unsigned unit, enum us_tex_target target,
     gfx_texture_sample(t, target, coord, lod_bias, out);
 }
 
-/* Texel-space position of one fragment's lookup used for derivatives; for
- * cube maps every fragment is projected onto fragment 0's face, even where
- * its own major axis picks another (a quad across a cube edge), so the
- * differences are continuous. */
-static void deriv_pos(const struct gfx_texture *t, enum us_tex_target tg,
-                      const float c[4], unsigned face0, float p[3])
+/* One fragment's lookup, and the texel-space position its derivatives
+ * use; for cube maps every fragment is projected onto fragment 0's face,
+ * even where its own major axis picks another (a quad across a cube
+ * edge), so the differences are continuous -- where its own is face0
+ * (and the direction is not moved), the position is its lookup's. */
+static void quad_lookup(const struct gfx_texture *t, enum us_tex_target tg,
+                        const float c[4], unsigned face0, float p[3],
+                        struct lookup *lk)
 {
     const struct gfx_level *l0 = &t->level[0];
     p[0] = p[1] = p[2] = 0.0f;
@@ -446,19 +513,30 @@ static void deriv_pos(const struct gfx_texture *t, enum us_tex_target tg,
         float r[3] = { c[0], c[1], c[2] };
         /* a direction behind or along face0's plane: as if just in front */
         float ma = face0 & 1 ? -r[axis[face0]] : r[axis[face0]];
-        if (ma < 1e-6f)
+        bool moved = ma < 1e-6f;
+        if (moved)
             r[axis[face0]] = face0 & 1 ? -1e-6f : 1e-6f;
         float s, tt;
         face_st(face0, r, &s, &tt);
         p[0] = s * (float)l0->w;
         p[1] = tt * (float)l0->h;
+        if (moved || major_face(c) != face0) {
+            make_lookup(t, tg, c, lk);
+            return;
+        }
+        /* make_lookup's, the same face_st of the same direction */
+        memset(lk, 0, sizeof *lk);
+        lk->normalized = true;
+        lk->dims = 2;
+        lk->face = face0;
+        lk->u = p[0];
+        lk->v = p[1];
         return;
     }
-    struct lookup lk;
-    make_lookup(t, tg, c, &lk);
-    p[0] = lk.u;
-    p[1] = lk.dims >= 2 ? lk.v : 0.0f;
-    p[2] = lk.dims == 3 ? lk.w : 0.0f;
+    make_lookup(t, tg, c, lk);
+    p[0] = lk->u;
+    p[1] = lk->dims >= 2 ? lk->v : 0.0f;
+    p[2] = lk->dims == 3 ? lk->w : 0.0f;
 }
 
 /* One lambda per quad from the differences across it (GL 2.1 §3.8.8
@@ -478,19 +556,17 @@ void gfx_sample_quad(void *ctx, unsigned unit, enum us_tex_target target,
         return;
     }
     float p[4][3];
-    unsigned face0 = 0;
-    if (target == US_TEX_CUBE) {
-        float s0, t0;
-        face0 = cube_face(coord[0], &s0, &t0);
-    }
+    struct lookup lk[4];
+    unsigned face0 = target == US_TEX_CUBE ? major_face(coord[0]) : 0;
     for (int i = 0; i < 4; i++)
-        deriv_pos(t, target, coord[i], face0, p[i]);
+        quad_lookup(t, target, coord[i], face0, p[i], &lk[i]);
     float dx[3], dy[3];
     for (int c = 0; c < 3; c++) {
         dx[c] = p[1][c] - p[0][c];  /* left to right            */
         dy[c] = p[0][c] - p[2][c];  /* bottom to top (y is up)  */
     }
+    /* one rho and its log2 for the quad, each fragment's own bias */
+    float rho = lod_rho(dx, dy), lg = lod_log2(rho);
     for (int i = 0; i < 4; i++)
-        gfx_texture_sample(t, target, coord[i], gfx_lod(dx, dy, lod_bias[i]),
-                           out[i]);
+        sample_lookup(t, &lk[i], lod_biased(rho, lg, lod_bias[i]), out[i]);
 }

@@ -8,6 +8,7 @@
 
 #include "gfx/divide.h"
 #include "gfx/gfx.h"
+#include "gfx/unorm8.h"
 
 /* Rasterize a triangle into a coverage counter. */
 static void cover(int *count, unsigned w, unsigned h, const float x[3],
@@ -752,6 +753,14 @@ START_TEST(rgba8_conversion)
                 float c = color[(size_t)(H - 1 - r) * W * 4 + i];
                 ck_assert_uint_eq(px[(size_t)r * W * 4 + i], unorm8_ref(c));
             }
+    }
+    /* the fragment stage's conversion of a pixel at once */
+    for (size_t k = 0; k < n; k += 4) {
+        uint32_t u = gfx_unorm8_pixel(color + k);
+        uint8_t b[4];
+        memcpy(b, &u, sizeof b);
+        for (unsigned i = 0; i < 4; i++)
+            ck_assert_uint_eq(b[i], unorm8_ref(color[k + i]));
     }
     free(first);
     free(color);
