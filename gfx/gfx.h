@@ -481,8 +481,9 @@ US_MUST_CHECK bool gfx_fb_alloc(struct gfx_framebuffer *fb, unsigned w,
 US_MUST_CHECK bool gfx_fb_alloc_rgba8(struct gfx_framebuffer *fb, unsigned w,
                                       unsigned h, bool depth,
                                       struct us_diag *diag);
-/* Bytes a w x h framebuffer costs a run: colour, depth, the RGBA8 export
- * (gfx_fb_rgba8) and a PNG written from it (28 bytes a pixel). */
+/* Bytes a w x h framebuffer costs a run at most: float colour, depth,
+ * the RGBA8 export (gfx_fb_rgba8) and a PNG written from it (28 bytes a
+ * pixel; an RGBA8 framebuffer holds 4 or 8 of them). */
 size_t gfx_fb_bytes(unsigned w, unsigned h);
 void gfx_fb_free(struct gfx_framebuffer *fb);
 void gfx_fb_clear(struct gfx_framebuffer *fb, const float rgba[4],
